@@ -1,0 +1,964 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ClientVersion is sent as clientInfo.version; main sets it at start-up.
+var ClientVersion = "dev"
+
+// Options configure a [Client]. The zero value is usable: legacy era,
+// 60 second timeouts, default capabilities, no handler for server requests.
+type Options struct {
+	Era             Era           // EraLegacy when zero
+	ProtocolVersion string        // the version to offer; the era's latest when empty
+	Timeout         time.Duration // per request; 60 s when zero
+	ProbeTimeout    time.Duration // how long the auto-era probe waits; 5 s when zero
+	ClientInfo      *Implementation
+	Capabilities    json.RawMessage // client capabilities; DefaultClientCapabilities when nil
+	Handler         Handler         // answers server requests and MRTR input requests
+	// Discover lists, after the handshake, everything the server's
+	// capabilities allow (all pages), publishing a ListEvent for each.
+	Discover bool
+	// LogLevel, in the modern era, is sent in every request's _meta.
+	LogLevel string
+	// OnEvent, when set, sees every event synchronously and in order before
+	// it is queued (a recorder uses it). It must not block.
+	OnEvent func(Event)
+}
+
+// Handler answers requests the server makes of the client: server→client
+// requests in the legacy era, input requests inside an InputRequiredResult
+// in the modern era. Returning an *RPCError sends that error.
+type Handler interface {
+	HandleServerRequest(ctx context.Context, req *ServerRequest) (json.RawMessage, error)
+}
+
+// HandlerFunc adapts a function to [Handler].
+type HandlerFunc func(ctx context.Context, req *ServerRequest) (json.RawMessage, error)
+
+// HandleServerRequest calls f.
+func (f HandlerFunc) HandleServerRequest(ctx context.Context, req *ServerRequest) (json.RawMessage, error) {
+	return f(ctx, req)
+}
+
+// ServerRequest is one thing the server asked of the client.
+type ServerRequest struct {
+	Method string
+	Params json.RawMessage
+	// Frame is the request frame (legacy era); nil for MRTR input requests.
+	Frame *Frame
+	// InputKey is the key of an MRTR input request (modern era).
+	InputKey string
+}
+
+// noHandler answers every server request with a JSON-RPC error that says
+// plainly why.
+type noHandler struct{}
+
+func (noHandler) HandleServerRequest(_ context.Context, req *ServerRequest) (json.RawMessage, error) {
+	return nil, &RPCError{
+		Code:    CodeMethodNotFound,
+		Message: "mcpscope has no answer configured for " + req.Method + " (answer it in the TUI, or set a policy flag)",
+	}
+}
+
+// Response is the server's answer to a request.
+type Response struct {
+	Frame  *Frame
+	Result json.RawMessage // set unless Error is
+	Error  *RPCError
+}
+
+// Client speaks MCP to one server over one transport, reporting every
+// frame. It is safe for concurrent use.
+type Client struct {
+	opts      Options
+	transport Transport
+	q         *eventQueue
+
+	pubMu sync.Mutex // orders seq numbers with the event stream
+	seq   int64
+
+	writeMu sync.Mutex
+	conn    Conn
+
+	nextID atomic.Int64
+
+	mu        sync.Mutex
+	handler   Handler
+	pending   map[ID]*pending // our requests awaiting an answer
+	finished  map[ID]finished // our requests answered or abandoned
+	progress  map[string]*pending
+	inbound   map[ID]context.CancelFunc // server requests being handled
+	handshake *Handshake
+	modern    bool
+	meta      json.RawMessage // _meta object for modern requests
+	connected bool
+	closeErr  error
+
+	done      chan struct{} // closed when the connection ended
+	closeOnce sync.Once
+	wg        sync.WaitGroup // handler goroutines
+}
+
+type pending struct {
+	seq        int64
+	method     string
+	sent       time.Time
+	ch         chan *Response
+	progressCh chan struct{}
+	onProgress func(Progress)
+}
+
+type finished struct {
+	seq       int64
+	method    string
+	abandoned bool
+}
+
+// Progress is one notifications/progress for a request.
+type Progress struct {
+	Token    string
+	Progress float64
+	Total    *float64
+	Message  string
+}
+
+// NewClient makes a client for one transport. Nothing happens until Connect.
+func NewClient(t Transport, opts Options) *Client {
+	if opts.Era == 0 {
+		opts.Era = EraLegacy
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 60 * time.Second
+	}
+	if opts.ProbeTimeout <= 0 {
+		opts.ProbeTimeout = 5 * time.Second
+	}
+	if opts.ClientInfo == nil {
+		opts.ClientInfo = &Implementation{Name: "mcpscope", Version: ClientVersion}
+	}
+	if opts.Capabilities == nil {
+		opts.Capabilities = DefaultClientCapabilities()
+	}
+	h := opts.Handler
+	if h == nil {
+		h = noHandler{}
+	}
+	return &Client{
+		opts:      opts,
+		transport: t,
+		q:         newEventQueue(),
+		handler:   h,
+		pending:   map[ID]*pending{},
+		finished:  map[ID]finished{},
+		progress:  map[string]*pending{},
+		inbound:   map[ID]context.CancelFunc{},
+		done:      make(chan struct{}),
+	}
+}
+
+// Events returns the ordered stream of everything the client sees. Once it
+// is called, the caller must read until the channel is closed, which
+// happens after the connection ends.
+func (c *Client) Events() <-chan Event { return c.q.channel() }
+
+// Done is closed when the connection has ended.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err says why the connection ended (nil while it is open).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closeErr
+}
+
+// Handshake returns the handshake result, or nil before it completed.
+func (c *Client) Handshake() *Handshake {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.handshake
+}
+
+// SetHandler replaces the handler for server requests (the UI installs one
+// once it can show modals).
+func (c *Client) SetHandler(h Handler) {
+	if h == nil {
+		h = noHandler{}
+	}
+	c.mu.Lock()
+	c.handler = h
+	c.mu.Unlock()
+}
+
+// TransportName is the transport's short name.
+func (c *Client) TransportName() string { return c.transport.Name() }
+
+func (c *Client) publish(ev Event) {
+	c.pubMu.Lock()
+	c.publishLocked(ev)
+	c.pubMu.Unlock()
+}
+
+func (c *Client) publishLocked(ev Event) {
+	if fe, ok := ev.(FrameEvent); ok {
+		c.seq++
+		fe.Frame.Seq = c.seq
+	}
+	if c.opts.OnEvent != nil {
+		c.opts.OnEvent(ev)
+	}
+	c.q.push(ev)
+}
+
+func (c *Client) state(s State, detail string) {
+	c.publish(StateEvent{Time: time.Now(), State: s, Detail: detail})
+}
+
+// Connect starts the transport and performs the handshake of the configured
+// era. On failure the connection is closed and the error says why: an
+// *ExitError inside for a server that died, a *HandshakeError for a refused
+// or unsupported handshake.
+func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
+	c.state(StateConnecting, "starting "+c.transport.Name()+" transport")
+	conn, err := c.transport.Start(ctx, clientSink{c})
+	if err != nil {
+		c.state(StateFailed, err.Error())
+		c.finish(err)
+		return nil, err
+	}
+	c.mu.Lock()
+	c.conn = conn
+	c.connected = true
+	c.mu.Unlock()
+
+	c.state(StateHandshaking, "era "+c.opts.Era.String())
+	hs, err := c.runHandshake(ctx)
+	if err != nil {
+		// The server may already be gone; prefer its exit as the cause.
+		if cerr := c.Err(); cerr != nil && !errors.Is(err, cerr) {
+			var exit *ExitError
+			if errors.As(cerr, &exit) && !errors.As(err, &exit) {
+				err = &HandshakeError{Reason: "the server ended during the handshake", Err: cerr}
+			}
+		}
+		c.state(StateFailed, err.Error())
+		_ = c.Close()
+		return nil, err
+	}
+	c.mu.Lock()
+	c.handshake = hs
+	c.mu.Unlock()
+	c.publish(HandshakeEvent{Time: time.Now(), Handshake: hs})
+	c.state(StateReady, fmt.Sprintf("%s era, protocol %s", hs.Era, hs.ProtocolVersion))
+	if c.opts.Discover {
+		c.DiscoverAll(ctx)
+	}
+	return hs, nil
+}
+
+// DiscoverAll lists (all pages) every list the server's capabilities allow,
+// publishing a ListEvent for each. Errors are reported in the events.
+func (c *Client) DiscoverAll(ctx context.Context) {
+	hs := c.Handshake()
+	type list struct{ cap, method string }
+	for _, l := range []list{
+		{"tools", "tools/list"},
+		{"prompts", "prompts/list"},
+		{"resources", "resources/list"},
+		{"resources", "resources/templates/list"},
+	} {
+		if !hs.HasCapability(l.cap) {
+			continue
+		}
+		items, pages, err := c.ListAll(ctx, l.method)
+		c.publish(ListEvent{Time: time.Now(), Method: l.method, Items: items, Pages: pages, Err: err})
+		if errors.Is(err, ErrClosed) || c.Err() != nil {
+			return
+		}
+	}
+}
+
+// ListItemsKey is the result field that holds a list method's items.
+func ListItemsKey(method string) string {
+	switch method {
+	case "tools/list":
+		return "tools"
+	case "prompts/list":
+		return "prompts"
+	case "resources/list":
+		return "resources"
+	case "resources/templates/list":
+		return "resourceTemplates"
+	case "tasks/list":
+		return "tasks"
+	}
+	return ""
+}
+
+// ListAll calls a paginated list method until the server stops returning
+// nextCursor. A cursor the server already gave is an error: following it
+// would loop forever.
+func (c *Client) ListAll(ctx context.Context, method string, opts ...CallOption) ([]json.RawMessage, int, error) {
+	key := ListItemsKey(method)
+	if key == "" {
+		return nil, 0, fmt.Errorf("%s is not a paginated list method", method)
+	}
+	var items []json.RawMessage
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 1; ; page++ {
+		params := json.RawMessage(`{}`)
+		if page > 1 {
+			params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		}
+		resp, err := c.Call(ctx, method, params, opts...)
+		if err != nil {
+			return items, page - 1, err
+		}
+		var body map[string]json.RawMessage
+		if err := json.Unmarshal(resp.Result, &body); err != nil {
+			return items, page, fmt.Errorf("%s page %d: result is not an object", method, page)
+		}
+		var pageItems []json.RawMessage
+		if raw, ok := body[key]; ok {
+			if err := json.Unmarshal(raw, &pageItems); err != nil {
+				return items, page, fmt.Errorf("%s page %d: %q is not an array", method, page, key)
+			}
+		}
+		items = append(items, pageItems...)
+		var next string
+		if raw, ok := body["nextCursor"]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &next); err != nil {
+				return items, page, fmt.Errorf("%s page %d: nextCursor is not a string", method, page)
+			}
+		}
+		if next == "" {
+			return items, page, nil
+		}
+		if seen[next] {
+			return items, page, fmt.Errorf("%s page %d: the server repeated cursor %q; stopped to avoid an endless loop", method, page, next)
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// CallOption adjusts one request.
+type CallOption func(*callOpts)
+
+type callOpts struct {
+	timeout         time.Duration
+	onProgress      func(Progress)
+	resetOnProgress bool
+	probe           bool
+	noCancel        bool
+}
+
+// WithTimeout overrides the client's timeout for one request.
+func WithTimeout(d time.Duration) CallOption { return func(o *callOpts) { o.timeout = d } }
+
+// WithProgress asks for progress notifications (a progressToken in _meta)
+// and delivers them to fn, from the read goroutine; fn must not block.
+func WithProgress(fn func(Progress)) CallOption {
+	return func(o *callOpts) { o.onProgress = fn }
+}
+
+// WithTimeoutResetOnProgress restarts the timeout on every progress
+// notification for the request.
+func WithTimeoutResetOnProgress() CallOption {
+	return func(o *callOpts) { o.resetOnProgress = true }
+}
+
+// AsProbe marks the request as a probe in its frame.
+func AsProbe() CallOption { return func(o *callOpts) { o.probe = true } }
+
+// maxInputRounds caps MRTR retries: a server that keeps asking is a bug to
+// show, not a loop to follow forever.
+const maxInputRounds = 8
+
+// Call sends a request and waits for its answer. params may be nil, a
+// json.RawMessage, or anything encoding/json accepts. In the modern era the
+// required _meta is added, and an InputRequiredResult is answered through
+// the Handler and retried under a new id, up to 8 rounds.
+//
+// The error is an *RPCError when the server answered with one (resp is then
+// set too), a *LocalError for timeouts, cancellations and lost connections.
+func (c *Client) Call(ctx context.Context, method string, params any, opts ...CallOption) (*Response, error) {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	var co callOpts
+	for _, o := range opts {
+		o(&co)
+	}
+	resp, err := c.call(ctx, method, raw, co)
+	for round := 1; err == nil && c.isModern(); round++ {
+		var rr struct {
+			ResultType    string                     `json:"resultType"`
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  json.RawMessage            `json:"requestState"`
+		}
+		if json.Unmarshal(resp.Result, &rr) != nil || rr.ResultType != "input_required" {
+			break
+		}
+		if round > maxInputRounds {
+			return resp, fmt.Errorf("%s: the server still asked for input after %d rounds; stopped", method, maxInputRounds)
+		}
+		responses, herr := c.answerInputRequests(ctx, rr.InputRequests)
+		if herr != nil {
+			return resp, herr
+		}
+		raw, err = withInputResponses(raw, responses, rr.RequestState)
+		if err != nil {
+			return resp, err
+		}
+		resp, err = c.call(ctx, method, raw, co)
+	}
+	return resp, err
+}
+
+func (c *Client) answerInputRequests(ctx context.Context, reqs map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(reqs))
+	c.mu.Lock()
+	h := c.handler
+	c.mu.Unlock()
+	for key, raw := range reqs {
+		var r struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("input request %q is not a request object: %w", key, err)
+		}
+		res, err := h.HandleServerRequest(ctx, &ServerRequest{Method: r.Method, Params: r.Params, InputKey: key})
+		if err != nil {
+			return nil, fmt.Errorf("answering input request %q (%s): %w", key, r.Method, err)
+		}
+		out[key] = res
+	}
+	return out, nil
+}
+
+func withInputResponses(params json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &obj); err != nil {
+			return nil, fmt.Errorf("params are not an object: %w", err)
+		}
+	}
+	b, err := json.Marshal(responses)
+	if err != nil {
+		return nil, err
+	}
+	obj["inputResponses"] = b
+	delete(obj, "requestState")
+	if len(state) > 0 {
+		obj["requestState"] = state // echoed exactly, as the spec requires
+	}
+	return json.Marshal(obj)
+}
+
+func marshalParams(params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	case []byte:
+		return p, nil
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode params: %w", err)
+	}
+	return b, nil
+}
+
+func (c *Client) isModern() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.modern
+}
+
+// call sends one request and waits for its answer, timeout or cancellation.
+func (c *Client) call(ctx context.Context, method string, params json.RawMessage, co callOpts) (*Response, error) {
+	id := intID(c.nextID.Add(1))
+	c.mu.Lock()
+	modern, meta := c.modern, c.meta
+	c.mu.Unlock()
+	var progressToken string
+	if co.onProgress != nil || co.resetOnProgress {
+		progressToken = "mcpscope-" + string(id)
+	}
+	if modern || progressToken != "" {
+		var err error
+		params, err = addMeta(params, meta, progressToken)
+		if err != nil {
+			return nil, err
+		}
+	}
+	msg := encodeRequest(id, method, params)
+	pd := &pending{method: method, ch: make(chan *Response, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
+	frame := &Frame{Time: time.Now(), Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
+
+	c.pubMu.Lock()
+	c.mu.Lock()
+	if !c.connected || c.closeErr != nil {
+		cerr := c.closeErr
+		c.mu.Unlock()
+		c.pubMu.Unlock()
+		if cerr == nil {
+			cerr = ErrClosed
+		}
+		return nil, &LocalError{Kind: ConnectionLost, Method: method, ID: id, Err: cerr}
+	}
+	c.pending[id] = pd
+	if progressToken != "" {
+		c.progress[progressToken] = pd
+	}
+	c.mu.Unlock()
+	c.publishLocked(FrameEvent{Frame: frame})
+	pd.seq, pd.sent = frame.Seq, frame.Time
+	c.pubMu.Unlock()
+
+	if err := c.write(ctx, msg); err != nil {
+		c.forget(id, progressToken, true)
+		le := &LocalError{Kind: WriteFailed, Method: method, ID: id, ReqSeq: pd.seq, Err: err}
+		c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
+		return nil, le
+	}
+
+	timeout := co.timeout
+	if timeout <= 0 {
+		timeout = c.opts.Timeout
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case resp := <-pd.ch:
+			if resp.Error != nil {
+				return resp, resp.Error
+			}
+			return resp, nil
+		case <-pd.progressCh:
+			if co.resetOnProgress {
+				timer.Reset(timeout)
+			}
+		case <-timer.C:
+			return nil, c.abandon(pd, id, progressToken, Timeout, fmt.Sprintf("timed out after %s", timeout), co.noCancel)
+		case <-ctx.Done():
+			return nil, c.abandon(pd, id, progressToken, Cancelled, "cancelled by the user", co.noCancel)
+		case <-c.done:
+			// Closed() already published a LocalErrorEvent for each pending request.
+			return nil, &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent), Err: c.Err()}
+		}
+	}
+}
+
+// abandon gives up on a request, tells the server so (unless it is a request
+// the spec forbids cancelling), and reports the local error.
+func (c *Client) abandon(pd *pending, id ID, token string, kind LocalErrorKind, reason string, noCancel bool) error {
+	if !c.forget(id, token, true) {
+		// The answer raced us and won.
+		select {
+		case resp := <-pd.ch:
+			if resp.Error != nil {
+				return resp.Error
+			}
+		default:
+		}
+	}
+	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent)}
+	if !noCancel {
+		p, _ := json.Marshal(map[string]any{"requestId": json.RawMessage(id), "reason": reason})
+		// Best effort: the connection may be going away.
+		_ = c.Notify(context.WithoutCancel(context.Background()), "notifications/cancelled", json.RawMessage(p))
+	}
+	c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
+	return le
+}
+
+// forget removes a pending request. It reports false when the request was
+// already answered.
+func (c *Client) forget(id ID, token string, abandoned bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pd, ok := c.pending[id]
+	if !ok {
+		return false
+	}
+	delete(c.pending, id)
+	if token != "" {
+		delete(c.progress, token)
+	}
+	c.finished[id] = finished{seq: pd.seq, method: pd.method, abandoned: abandoned}
+	return true
+}
+
+func encodeRequest(id ID, method string, params json.RawMessage) []byte {
+	m, _ := json.Marshal(method)
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.WriteString(string(id))
+	b.WriteString(`,"method":`)
+	b.Write(m)
+	if len(params) > 0 {
+		b.WriteString(`,"params":`)
+		b.WriteString(compactJSON(params))
+	}
+	b.WriteString("}")
+	return []byte(b.String())
+}
+
+// addMeta merges the modern era's _meta fields and a progress token into
+// params, keeping any _meta the caller set.
+func addMeta(params, meta json.RawMessage, progressToken string) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &obj); err != nil {
+			return nil, fmt.Errorf("params must be a JSON object to carry _meta: %w", err)
+		}
+		if obj == nil {
+			obj = map[string]json.RawMessage{}
+		}
+	}
+	m := map[string]json.RawMessage{}
+	if len(meta) > 0 {
+		if err := json.Unmarshal(meta, &m); err != nil {
+			return nil, err
+		}
+	}
+	if existing, ok := obj["_meta"]; ok {
+		var mine map[string]json.RawMessage
+		if err := json.Unmarshal(existing, &mine); err == nil {
+			for k, v := range mine {
+				m[k] = v
+			}
+		}
+	}
+	if progressToken != "" {
+		m["progressToken"], _ = json.Marshal(progressToken)
+	}
+	var err error
+	obj["_meta"], err = json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return err
+	}
+	m, _ := json.Marshal(method)
+	msg := `{"jsonrpc":"2.0","method":` + string(m)
+	if len(raw) > 0 {
+		msg += `,"params":` + compactJSON(raw)
+	}
+	msg += "}"
+	c.mu.Lock()
+	ok := c.connected && c.closeErr == nil
+	c.mu.Unlock()
+	if !ok {
+		return ErrClosed
+	}
+	c.publish(FrameEvent{Frame: &Frame{Time: time.Now(), Dir: Outbound, Transport: c.transport.Name(), Raw: []byte(msg), Kind: KindNotification, Method: method}})
+	return c.write(ctx, []byte(msg))
+}
+
+func (c *Client) write(ctx context.Context, msg []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn == nil {
+		return ErrClosed
+	}
+	return conn.Write(ctx, msg)
+}
+
+// Close shuts the connection down (for stdio: close stdin, wait, SIGTERM,
+// SIGKILL) and waits for it to end. The event channel is closed after the
+// last event.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = conn.Close(ctx)
+	} else {
+		c.finish(ErrClosed)
+	}
+	c.wg.Wait()
+	return nil
+}
+
+// finish records why the connection ended, fails what is pending, and ends
+// the event stream. It runs once.
+func (c *Client) finish(cause error) {
+	c.closeOnce.Do(func() {
+		c.pubMu.Lock()
+		c.mu.Lock()
+		c.closeErr = cause
+		stranded := c.pending
+		c.pending = map[ID]*pending{}
+		c.progress = map[string]*pending{}
+		for _, cancel := range c.inbound {
+			cancel()
+		}
+		c.mu.Unlock()
+		now := time.Now()
+		for id, pd := range stranded {
+			c.publishLocked(LocalErrorEvent{Time: now, Err: &LocalError{Kind: ConnectionLost, Method: pd.method, ID: id, ReqSeq: pd.seq, Elapsed: now.Sub(pd.sent), Err: cause}})
+		}
+		var exit *ExitError
+		if errors.As(cause, &exit) {
+			c.publishLocked(ExitEvent{Time: now, Exit: exit})
+			st := StateFailed
+			if exit.Expected {
+				st = StateClosed
+			}
+			c.publishLocked(StateEvent{Time: now, State: st, Detail: exit.Error()})
+		} else if cause != nil && c.connected {
+			c.publishLocked(StateEvent{Time: now, State: StateFailed, Detail: cause.Error()})
+		}
+		c.pubMu.Unlock()
+		close(c.done)
+		c.q.close()
+	})
+}
+
+// clientSink receives from the transport on the client's behalf.
+type clientSink struct{ c *Client }
+
+func (s clientSink) Stderr(line string) {
+	s.c.publish(StderrEvent{Time: time.Now(), Line: line})
+}
+
+func (s clientSink) Closed(err error) { s.c.finish(err) }
+
+func (s clientSink) Receive(raw []byte, problem string) {
+	c := s.c
+	now := time.Now()
+	p := classify(raw)
+	f := &Frame{Time: now, Dir: Inbound, Transport: c.transport.Name(), Raw: raw, Kind: p.kind, Method: p.method, ID: p.id, Problem: joinProblems(problem, p.problem)}
+	if p.kind != KindBatch {
+		c.inboundMessage(f, p)
+		return
+	}
+	c.publish(FrameEvent{Frame: f})
+	for _, elem := range p.batch {
+		ep := classify(elem)
+		ef := &Frame{Time: now, Dir: Inbound, Transport: f.Transport, Raw: elem, Kind: ep.kind, Method: ep.method, ID: ep.id, Problem: ep.problem, BatchSeq: f.Seq}
+		if ep.kind == KindBatch {
+			ef.Kind, ef.Problem = KindInvalid, "a batch inside a batch"
+		}
+		c.inboundMessage(ef, ep)
+	}
+}
+
+func joinProblems(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// inboundMessage correlates, publishes and acts on one inbound message.
+func (c *Client) inboundMessage(f *Frame, p parsed) {
+	switch f.Kind {
+	case KindResponse, KindErrorResponse:
+		c.inboundResponse(f, p)
+	case KindRequest:
+		c.publish(FrameEvent{Frame: f})
+		c.inboundRequest(f, p)
+	case KindNotification:
+		c.publish(FrameEvent{Frame: f})
+		c.inboundNotification(f, p)
+	default:
+		c.publish(FrameEvent{Frame: f})
+	}
+}
+
+func (c *Client) inboundResponse(f *Frame, p parsed) {
+	if p.errObj != nil {
+		f.ErrorCode, f.ErrorMessage = p.errObj.Code, p.errObj.Message
+	}
+	c.pubMu.Lock()
+	c.mu.Lock()
+	pd, ok := c.pending[f.ID]
+	if ok {
+		delete(c.pending, f.ID)
+		for tok, q := range c.progress {
+			if q == pd {
+				delete(c.progress, tok)
+			}
+		}
+		c.finished[f.ID] = finished{seq: pd.seq, method: pd.method}
+		f.ReplyTo, f.ReplyToMethod, f.Latency = pd.seq, pd.method, f.Time.Sub(pd.sent)
+	} else if done, was := c.finished[f.ID]; was {
+		f.ReplyTo, f.ReplyToMethod = done.seq, done.method
+		if done.abandoned {
+			f.Problem = joinProblems(f.Problem, "late answer to a request mcpscope had given up on")
+		} else {
+			f.Duplicate = true
+			f.Problem = joinProblems(f.Problem, "a second answer to the same id")
+		}
+	} else {
+		f.UnknownID = true
+		if unq, err := strconv.Unquote(string(f.ID)); err == nil {
+			if _, drift := c.pending[ID(unq)]; drift {
+				f.Problem = joinProblems(f.Problem, fmt.Sprintf("id %s answers request %s with a different JSON type", f.ID, unq))
+			}
+		}
+		if f.Problem == "" {
+			f.Problem = "answers no request mcpscope sent"
+		}
+	}
+	c.mu.Unlock()
+	c.publishLocked(FrameEvent{Frame: f})
+	c.pubMu.Unlock()
+	if ok {
+		pd.ch <- &Response{Frame: f, Result: p.result, Error: p.errObj}
+	}
+}
+
+func (c *Client) inboundNotification(f *Frame, p parsed) {
+	switch f.Method {
+	case "notifications/progress":
+		var n struct {
+			Token    json.RawMessage `json:"progressToken"`
+			Progress float64         `json:"progress"`
+			Total    *float64        `json:"total"`
+			Message  string          `json:"message"`
+		}
+		if json.Unmarshal(p.params, &n) != nil {
+			return
+		}
+		tok := string(n.Token)
+		if s, err := strconv.Unquote(tok); err == nil {
+			tok = s
+		}
+		c.mu.Lock()
+		pd := c.progress[tok]
+		c.mu.Unlock()
+		if pd == nil {
+			return
+		}
+		if pd.onProgress != nil {
+			pd.onProgress(Progress{Token: tok, Progress: n.Progress, Total: n.Total, Message: n.Message})
+		}
+		select {
+		case pd.progressCh <- struct{}{}:
+		default:
+		}
+	case "notifications/cancelled":
+		var n struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(p.params, &n) != nil {
+			return
+		}
+		c.mu.Lock()
+		cancel := c.inbound[ID(compactJSON(n.RequestID))]
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}
+}
+
+// inboundRequest answers the server's requests: ping at once, the rest
+// through the handler on a goroutine of its own so the read loop never waits
+// for a person.
+func (c *Client) inboundRequest(f *Frame, p parsed) {
+	if f.Problem != "" && f.ID == "null" {
+		return // a request with a null id cannot be answered
+	}
+	if f.Method == "ping" {
+		c.respond(f, json.RawMessage(`{}`), nil)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.mu.Lock()
+	if c.closeErr != nil {
+		c.mu.Unlock()
+		cancel()
+		return
+	}
+	c.inbound[f.ID] = cancel
+	h := c.handler
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		res, err := h.HandleServerRequest(ctx, &ServerRequest{Method: f.Method, Params: p.params, Frame: f})
+		c.mu.Lock()
+		delete(c.inbound, f.ID)
+		c.mu.Unlock()
+		if ctx.Err() != nil {
+			return // the server cancelled it: the spec says not to answer
+		}
+		c.respond(f, res, err)
+	}()
+}
+
+// respond answers a server request, echoing its id token byte for byte.
+func (c *Client) respond(req *Frame, result json.RawMessage, err error) {
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.WriteString(string(req.ID))
+	kind := KindResponse
+	f := &Frame{Dir: Outbound, Transport: c.transport.Name(), ReplyTo: req.Seq, ReplyToMethod: req.Method, ID: req.ID}
+	if err != nil {
+		var rpcErr *RPCError
+		if !errors.As(err, &rpcErr) {
+			rpcErr = &RPCError{Code: CodeInternalError, Message: err.Error()}
+		}
+		e, _ := json.Marshal(rpcErr)
+		b.WriteString(`,"error":`)
+		b.Write(e)
+		kind = KindErrorResponse
+		f.ErrorCode, f.ErrorMessage = rpcErr.Code, rpcErr.Message
+	} else {
+		if len(result) == 0 {
+			result = json.RawMessage(`{}`)
+		}
+		b.WriteString(`,"result":`)
+		b.WriteString(compactJSON(result))
+	}
+	b.WriteString("}")
+	f.Raw, f.Kind = []byte(b.String()), kind
+	f.Time = time.Now()
+	f.Latency = f.Time.Sub(req.Time)
+	c.mu.Lock()
+	ok := c.closeErr == nil
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	c.publish(FrameEvent{Frame: f})
+	_ = c.write(context.Background(), f.Raw)
+}

@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// LocalErrorKind says why a request ended without an answer.
+type LocalErrorKind uint8
+
+const (
+	// Timeout: no answer within the request's timeout; notifications/cancelled was sent.
+	Timeout LocalErrorKind = iota + 1
+	// Cancelled: the caller gave up; notifications/cancelled was sent.
+	Cancelled
+	// ConnectionLost: the transport ended (the server exited, for instance).
+	ConnectionLost
+	// WriteFailed: the request could not be written.
+	WriteFailed
+)
+
+func (k LocalErrorKind) String() string {
+	switch k {
+	case Timeout:
+		return "timeout"
+	case Cancelled:
+		return "cancelled"
+	case ConnectionLost:
+		return "connection lost"
+	case WriteFailed:
+		return "write failed"
+	}
+	return "local error"
+}
+
+// LocalError is a request failure that mcpscope synthesised: no error frame
+// came from the server. It is kept distinct from [RPCError] everywhere.
+type LocalError struct {
+	Kind    LocalErrorKind
+	Method  string
+	ID      ID
+	ReqSeq  int64         // the request frame
+	Elapsed time.Duration // from the request to the failure
+	Err     error         // the cause, e.g. an *ExitError
+}
+
+func (e *LocalError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (id %s): ", e.Method, e.ID)
+	switch e.Kind {
+	case Timeout:
+		fmt.Fprintf(&b, "no answer after %s; sent notifications/cancelled", e.Elapsed.Round(time.Millisecond))
+	case Cancelled:
+		b.WriteString("cancelled; sent notifications/cancelled")
+	default:
+		b.WriteString(e.Kind.String())
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *LocalError) Unwrap() error { return e.Err }
+
+// IsTimeout reports whether err is a request timeout.
+func IsTimeout(err error) bool {
+	var le *LocalError
+	return errors.As(err, &le) && le.Kind == Timeout
+}
+
+// ExitError reports how the server process ended.
+type ExitError struct {
+	Code       int    // exit status; -1 when killed by a signal or unknown
+	Signal     string // the signal that ended it, if any
+	Forced     string // "", "SIGTERM" or "SIGKILL": what mcpscope needed to stop it
+	Expected   bool   // mcpscope asked it to stop
+	LastStderr []string
+	Err        error // a wait error that is not an exit status
+}
+
+func (e *ExitError) Error() string {
+	var b strings.Builder
+	b.WriteString("server ")
+	switch {
+	case e.Err != nil:
+		fmt.Fprintf(&b, "ended: %v", e.Err)
+	case e.Signal != "":
+		fmt.Fprintf(&b, "was killed by %s", e.Signal)
+	default:
+		fmt.Fprintf(&b, "exited with status %d", e.Code)
+	}
+	if e.Forced != "" {
+		fmt.Fprintf(&b, " (mcpscope had to send %s)", e.Forced)
+	}
+	if len(e.LastStderr) > 0 {
+		b.WriteString("; last stderr lines:")
+		for _, l := range e.LastStderr {
+			b.WriteString("\n  ")
+			b.WriteString(l)
+		}
+	} else {
+		b.WriteString("; it wrote nothing to stderr")
+	}
+	return b.String()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// HandshakeError means the connection could not be set up: the server
+// refused or mangled the handshake, or answered a version mcpscope does not
+// speak.
+type HandshakeError struct {
+	Reason string
+	Err    error
+}
+
+func (e *HandshakeError) Error() string {
+	if e.Err != nil {
+		return "handshake failed: " + e.Reason + ": " + e.Err.Error()
+	}
+	return "handshake failed: " + e.Reason
+}
+
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
+// ErrClosed is returned for requests made after the client was closed.
+var ErrClosed = errors.New("mcp: client closed")

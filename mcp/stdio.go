@@ -1,0 +1,312 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// StdioTransport runs a server as a child process and speaks
+// newline-delimited JSON over its stdin and stdout (spec §3.1). stderr is
+// read line by line and reported; it is logging, not an error signal.
+type StdioTransport struct {
+	Command string
+	Args    []string
+	Env     []string // extra KEY=VALUE entries, added to mcpscope's environment
+	Dir     string   // working directory; empty means mcpscope's
+
+	// Grace is how long Close waits after closing stdin, and again after
+	// SIGTERM, before escalating. Zero means 2 seconds.
+	Grace time.Duration
+	// MaxLine caps one stdout line; a longer line is cut and reported as
+	// such. Zero means 256 MiB.
+	MaxLine int
+}
+
+// stderrTail is how many of the last stderr lines an ExitError carries.
+const stderrTail = 12
+
+func (t *StdioTransport) Name() string { return "stdio" }
+
+// Start spawns the process in its own process group.
+func (t *StdioTransport) Start(ctx context.Context, sink Sink) (Conn, error) {
+	path, err := lookCommand(t.Command)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(path, t.Args...)
+	cmd.Args[0] = t.Command
+	cmd.Dir = t.Dir
+	cmd.Env = append(os.Environ(), t.Env...)
+	setProcessGroup(cmd)
+
+	// Pipes we own, not cmd.StdoutPipe: Wait then never closes our read
+	// ends, so the exit status can be collected while output still drains.
+	stdinR, stdinW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		closeAll(stdinR, stdinW)
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+	stderrR, stderrW, err := os.Pipe()
+	if err != nil {
+		closeAll(stdinR, stdinW, stdoutR, stdoutW)
+		return nil, fmt.Errorf("stdio: %w", err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	if err := cmd.Start(); err != nil {
+		closeAll(stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW)
+		return nil, startError(t.Command, err)
+	}
+	closeAll(stdinR, stdoutW, stderrW)
+
+	c := &stdioConn{
+		t:          t,
+		cmd:        cmd,
+		stdin:      stdinW,
+		sink:       sink,
+		stdoutDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+		done:       make(chan struct{}),
+	}
+	go c.readStdout(stdoutR)
+	go c.readStderr(stderrR)
+	go c.wait()
+	return c, nil
+}
+
+// lookCommand resolves the command and turns the usual failures into
+// sentences a user can act on.
+func lookCommand(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("no server command given")
+	}
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path, nil
+	}
+	var execErr *exec.Error
+	if errors.As(err, &execErr) && errors.Is(execErr.Err, exec.ErrNotFound) {
+		if strings.ContainsRune(name, os.PathSeparator) {
+			return "", fmt.Errorf("cannot start %q: no such file", name)
+		}
+		return "", fmt.Errorf("cannot start %q: command not found in PATH", name)
+	}
+	if errors.Is(err, os.ErrPermission) || strings.Contains(err.Error(), "permission denied") {
+		return "", fmt.Errorf("cannot start %q: not executable (check its permissions: chmod +x)", name)
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("cannot start %q: no such file", name)
+	}
+	return "", fmt.Errorf("cannot start %q: %w", name, err)
+}
+
+func startError(name string, err error) error {
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("cannot start %q: not executable (check its permissions: chmod +x)", name)
+	}
+	if errors.Is(err, syscall.ENOEXEC) {
+		return fmt.Errorf("cannot start %q: not a program this system can run (a script without a #! line?)", name)
+	}
+	return fmt.Errorf("cannot start %q: %w", name, err)
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+type stdioConn struct {
+	t     *StdioTransport
+	cmd   *exec.Cmd
+	stdin *os.File
+	sink  Sink
+
+	stdoutDone chan struct{}
+	stderrDone chan struct{}
+	exited     chan struct{} // closed when the process has been reaped
+	done       chan struct{} // closed after sink.Closed
+
+	mu         sync.Mutex
+	stderrLast []string
+	stopping   bool   // Close was called
+	forced     string // signal Close had to send
+	waitErr    error
+	closeOnce  sync.Once
+	stdinOnce  sync.Once
+}
+
+func (c *stdioConn) Write(ctx context.Context, raw []byte) error {
+	select {
+	case <-c.exited:
+		return errors.New("server process has exited")
+	default:
+	}
+	buf := make([]byte, 0, len(raw)+1)
+	buf = append(append(buf, raw...), '\n')
+	_, err := c.stdin.Write(buf)
+	if err != nil {
+		return fmt.Errorf("write to server stdin: %w", err)
+	}
+	return nil
+}
+
+func (c *stdioConn) readStdout(r *os.File) {
+	defer close(c.stdoutDone)
+	defer r.Close()
+	max := c.t.MaxLine
+	if max <= 0 {
+		max = 256 << 20
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, cut, err := readLine(br, max)
+		if len(line) > 0 || (err == nil && !cut) {
+			problem := ""
+			switch {
+			case cut:
+				problem = fmt.Sprintf("line longer than %d bytes: cut", max)
+			case err != nil:
+				problem = "last line has no trailing newline"
+			}
+			c.sink.Receive(line, problem)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads one newline-terminated line of any length up to max. The
+// newline is removed; every other byte is kept. When the line is longer than
+// max, the first max bytes are returned with cut set and the rest of the line
+// is discarded.
+func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		hasNewline := err == nil
+		if hasNewline {
+			chunk = chunk[:len(chunk)-1]
+		}
+		if !cut {
+			if room := max - len(line); len(chunk) > room {
+				line = append(line, chunk[:room]...)
+				cut = true
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if hasNewline {
+			return line, cut, nil
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, cut, err
+	}
+}
+
+func (c *stdioConn) readStderr(r *os.File) {
+	defer close(c.stderrDone)
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 16<<10)
+	for {
+		line, _, err := readLine(br, 1<<20)
+		if len(line) > 0 || err == nil {
+			s := strings.TrimRight(string(line), "\r")
+			c.mu.Lock()
+			c.stderrLast = append(c.stderrLast, s)
+			if len(c.stderrLast) > stderrTail {
+				c.stderrLast = c.stderrLast[len(c.stderrLast)-stderrTail:]
+			}
+			c.mu.Unlock()
+			c.sink.Stderr(s)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait reaps the process, lets its output drain briefly (a grandchild may
+// hold the pipes open), and reports the exit.
+func (c *stdioConn) wait() {
+	err := c.cmd.Wait()
+	close(c.exited)
+	drain := time.NewTimer(300 * time.Millisecond)
+	defer drain.Stop()
+	select {
+	case <-c.stdoutDone:
+	case <-drain.C:
+	}
+	select {
+	case <-c.stderrDone:
+	case <-drain.C:
+	}
+	c.mu.Lock()
+	exit := &ExitError{Code: -1, Forced: c.forced, Expected: c.stopping}
+	exit.LastStderr = append([]string(nil), c.stderrLast...)
+	c.mu.Unlock()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		exit.Code = 0
+	case errors.As(err, &ee):
+		exit.Code = ee.ExitCode()
+		exit.Signal = exitSignal(ee)
+	default:
+		exit.Err = err
+	}
+	c.stdinOnce.Do(func() { _ = c.stdin.Close() })
+	// Kill whatever the server left behind in its group (npx, shells).
+	killGroup(c.cmd, syscall.SIGKILL)
+	c.closeOnce.Do(func() { c.sink.Closed(exit) })
+	close(c.done)
+}
+
+// Close follows the spec's order: close stdin, wait, SIGTERM, wait, SIGKILL,
+// each signal sent to the whole process group.
+func (c *stdioConn) Close(ctx context.Context) error {
+	grace := c.t.Grace
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	c.mu.Lock()
+	c.stopping = true
+	c.mu.Unlock()
+	c.stdinOnce.Do(func() { _ = c.stdin.Close() })
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t := time.NewTimer(grace)
+		select {
+		case <-c.exited:
+			t.Stop()
+			<-c.done
+			return nil
+		case <-ctx.Done():
+			t.Stop()
+			sig = syscall.SIGKILL
+		case <-t.C:
+		}
+		c.mu.Lock()
+		c.forced = signalName(sig)
+		c.mu.Unlock()
+		killGroup(c.cmd, sig)
+		if sig == syscall.SIGKILL {
+			break
+		}
+	}
+	<-c.done
+	return nil
+}

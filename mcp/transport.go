@@ -1,0 +1,39 @@
+package mcp
+
+import "context"
+
+// Transport starts a connection to one server. A Transport may be started
+// again after its connection ended (that is how reconnect works).
+type Transport interface {
+	// Name is the transport's short name for frames: "stdio", "http", ...
+	Name() string
+	// Start connects and returns the open connection. Inbound messages and
+	// side events are delivered to sink from the transport's goroutines.
+	Start(ctx context.Context, sink Sink) (Conn, error)
+}
+
+// Sink receives what a connection reads. Calls for one connection are made
+// from the transport's goroutines; Receive calls are made in wire order from
+// one goroutine.
+type Sink interface {
+	// Receive is one inbound message, exactly as read. problem is non-empty
+	// when the transport saw something odd in the framing itself (a final
+	// line without a newline, a line cut at the size limit).
+	Receive(raw []byte, problem string)
+	// Stderr is one line the server wrote to its standard error.
+	Stderr(line string)
+	// Closed is called once, after the last Receive, when the connection
+	// ends for any reason. err describes why (an *ExitError for stdio).
+	Closed(err error)
+}
+
+// Conn is an open connection. Write may be called concurrently with the
+// transport's reads; Writes are serialised by the caller.
+type Conn interface {
+	// Write sends one message; raw must not contain a newline.
+	Write(ctx context.Context, raw []byte) error
+	// Close shuts the connection down in the orderly way the transport
+	// defines and waits for it to end. Sink.Closed is called before Close
+	// returns.
+	Close(ctx context.Context) error
+}
