@@ -1,0 +1,160 @@
+// Package keymap holds every key binding of the terminal UI in one KeyMap,
+// grouped by the pane that uses it. Panes match keys with key.Matches against
+// these bindings and show their help text in the help bar, so a binding
+// changed here changes both the behaviour and the help.
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// Global keys work whatever pane has focus (unless a text input is active).
+type Global struct {
+	Quit      key.Binding
+	Help      key.Binding
+	NextPane  key.Binding
+	PrevPane  key.Binding
+	Reconnect key.Binding
+	Back      key.Binding
+	Handshake key.Binding
+}
+
+// Log keys drive the message log.
+type Log struct {
+	Up           key.Binding
+	Down         key.Binding
+	PageUp       key.Binding
+	PageDown     key.Binding
+	Top          key.Binding
+	Bottom       key.Binding
+	Follow       key.Binding
+	Filter       key.Binding
+	Open         key.Binding
+	ToggleStderr key.Binding
+	ClearFilter  key.Binding
+	ApplyFilter  key.Binding
+}
+
+// Detail keys drive the frame detail view.
+type Detail struct {
+	Up        key.Binding
+	Down      key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
+	Top       key.Binding
+	Bottom    key.Binding
+	ToggleRaw key.Binding
+	Paired    key.Binding
+	Copy      key.Binding
+	Close     key.Binding
+}
+
+// Caps keys drive the capabilities tree.
+type Caps struct {
+	Up       key.Binding
+	Down     key.Binding
+	Toggle   key.Binding // expand or collapse the node under the cursor
+	Expand   key.Binding
+	Collapse key.Binding
+}
+
+// Tools keys drive the tools list.
+type Tools struct {
+	Up      key.Binding
+	Down    key.Binding
+	Filter  key.Binding
+	Open    key.Binding
+	Details key.Binding
+}
+
+// Result keys drive the tool-call result view.
+type Result struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Copy     key.Binding
+	Close    key.Binding
+}
+
+// KeyMap is every binding of the UI.
+type KeyMap struct {
+	Global Global
+	Log    Log
+	Detail Detail
+	Caps   Caps
+	Tools  Tools
+	Result Result
+}
+
+func bind(keys []string, helpKey, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+}
+
+func k(keys ...string) []string { return keys }
+
+// Default returns mcpscope's default bindings. It is a function, not a
+// package variable, so no caller can change the defaults for another.
+func Default() KeyMap {
+	var m KeyMap
+	m.Global = Global{
+		Quit:      bind(k("q", "ctrl+c"), "q", "quit"),
+		Help:      bind(k("?"), "?", "help"),
+		NextPane:  bind(k("tab"), "tab", "next pane"),
+		PrevPane:  bind(k("shift+tab"), "shift+tab", "prev pane"),
+		Reconnect: bind(k("r"), "r", "reconnect"),
+		Back:      bind(k("esc"), "esc", "back"),
+		Handshake: bind(k("H"), "H", "handshake"),
+	}
+	m.Log = Log{
+		Up:           bind(k("up", "k"), "↑/k", "up"),
+		Down:         bind(k("down", "j"), "↓/j", "down"),
+		PageUp:       bind(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown:     bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
+		Top:          bind(k("g", "home"), "g", "top"),
+		Bottom:       bind(k("G", "end"), "G", "bottom"),
+		Follow:       bind(k("f"), "f", "follow"),
+		Filter:       bind(k("/"), "/", "filter"),
+		Open:         bind(k("enter"), "enter", "open"),
+		ToggleStderr: bind(k("s"), "s", "stderr"),
+		ClearFilter:  bind(k("esc"), "esc", "clear filter"),
+		ApplyFilter:  bind(k("enter"), "enter", "apply"),
+	}
+	m.Detail = Detail{
+		Up:        bind(k("up", "k"), "↑/k", "up"),
+		Down:      bind(k("down", "j"), "↓/j", "down"),
+		PageUp:    bind(k("pgup", "ctrl+u", "b"), "pgup", "page up"),
+		PageDown:  bind(k("pgdown", "ctrl+d", "space"), "pgdn", "page down"),
+		Top:       bind(k("g", "home"), "g", "top"),
+		Bottom:    bind(k("G", "end"), "G", "bottom"),
+		ToggleRaw: bind(k("v"), "v", "raw/pretty"),
+		Paired:    bind(k("p"), "p", "paired frame"),
+		Copy:      bind(k("c"), "c", "copy"),
+		Close:     bind(k("esc"), "esc", "close"),
+	}
+	m.Caps = Caps{
+		Up:       bind(k("up", "k"), "↑/k", "up"),
+		Down:     bind(k("down", "j"), "↓/j", "down"),
+		Toggle:   bind(k("enter", "space"), "enter", "expand/collapse"),
+		Expand:   bind(k("right", "l"), "→", "expand"),
+		Collapse: bind(k("left", "h"), "←", "collapse"),
+	}
+	m.Tools = Tools{
+		Up:      bind(k("up", "k"), "↑/k", "up"),
+		Down:    bind(k("down", "j"), "↓/j", "down"),
+		Filter:  bind(k("/"), "/", "filter"),
+		Open:    bind(k("enter"), "enter", "call"),
+		Details: bind(k("d"), "d", "details"),
+	}
+	m.Result = Result{
+		Up:       bind(k("up", "k"), "↑/k", "up"),
+		Down:     bind(k("down", "j"), "↓/j", "down"),
+		PageUp:   bind(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown: bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
+		Top:      bind(k("g", "home"), "g", "top"),
+		Bottom:   bind(k("G", "end"), "G", "bottom"),
+		Copy:     bind(k("c"), "c", "copy"),
+		Close:    bind(k("esc"), "esc", "close"),
+	}
+	return m
+}

@@ -1,0 +1,63 @@
+// Package panes holds the UI's components: the message log, the frame
+// detail, the capabilities tree, the tools list, the handshake and result
+// views. Each is a pointer type that implements Pane; the root model in
+// package ui feeds them data by direct method calls (log.Append,
+// caps.SetHandshake, ...) and routes key and mouse messages to the focused
+// one through Update.
+package panes
+
+import (
+	"encoding/json"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Pane is the contract every component honours.
+type Pane interface {
+	// Update handles a message routed to the pane (keys and mouse when it is
+	// focused, its own command results) and mutates the pane in place.
+	Update(msg tea.Msg) tea.Cmd
+	// View renders the pane, border included, in exactly w×h cells.
+	View() string
+	// SetSize sets the outer size (border included).
+	SetSize(w, h int)
+	Focus()
+	Blur()
+	// Title is the pane's name for its border and for the tab row.
+	Title() string
+	// ShortHelp and FullHelp list the pane's keys for the help bar.
+	help.KeyMap
+}
+
+// Capturing is implemented by panes that can hold a text input (a filter,
+// a form). While Capturing reports true the root model sends every key to
+// the pane instead of treating q, tab or ? as global keys.
+type Capturing interface {
+	Capturing() bool
+}
+
+// OpenFrameMsg asks the root model to open a frame in the detail view.
+// Seq is the frame's sequence number.
+type OpenFrameMsg struct{ Seq int64 }
+
+// CallToolMsg asks the root model to call a tool with the given arguments.
+// The root runs tools/call as a Cmd and answers with ToolResultMsg.
+type CallToolMsg struct {
+	Name string
+	Args json.RawMessage
+}
+
+// ToolResultMsg is the outcome of a CallToolMsg: the raw result, or a
+// JSON-RPC error from the server, or a local error (timeout, cancel, lost).
+type ToolResultMsg struct {
+	Name     string
+	Args     json.RawMessage
+	Result   json.RawMessage // set on success
+	RPCError error           // an *mcp.RPCError the server sent
+	Err      error           // anything else: *mcp.LocalError, closed client
+	Seq      int64           // the response frame, 0 when there was none
+}
+
+// CloseMsg asks the root model to close the modal that sent it.
+type CloseMsg struct{}
