@@ -245,15 +245,14 @@ func (c *stdioConn) readStderr(r *os.File) {
 func (c *stdioConn) wait() {
 	err := c.cmd.Wait()
 	close(c.exited)
-	drain := time.NewTimer(300 * time.Millisecond)
-	defer drain.Stop()
-	select {
-	case <-c.stdoutDone:
-	case <-drain.C:
-	}
-	select {
-	case <-c.stderrDone:
-	case <-drain.C:
+	drained := make(chan struct{})
+	timer := time.AfterFunc(300*time.Millisecond, func() { close(drained) })
+	defer timer.Stop()
+	for _, done := range []chan struct{}{c.stdoutDone, c.stderrDone} {
+		select {
+		case <-done:
+		case <-drained:
+		}
 	}
 	c.mu.Lock()
 	exit := &ExitError{Code: -1, Forced: c.forced, Expected: c.stopping}

@@ -1,0 +1,196 @@
+// Package fakeserver is a scriptable, deliberately misbehaving MCP server
+// for tests. Tests re-execute their own binary with MCPSCOPE_FAKE_SERVER set
+// to a comma-separated list of behaviours, and the TestMain of the package
+// calls [MaybeRun] first, so each test gets a real subprocess speaking stdio.
+//
+// It is hand-written JSON on purpose: an SDK server cannot be made to break
+// the rules, and breaking the rules is the point.
+package fakeserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EnvVar selects the behaviours; when it is unset MaybeRun returns at once.
+const EnvVar = "MCPSCOPE_FAKE_SERVER"
+
+// Behaviours:
+//
+//	crash-on-call      tools/call: write two stderr lines and exit with status 7
+//	hang-on-call       tools/call: never answer; log notifications/cancelled to stderr
+//	bad-version        initialize: answer protocolVersion 1999-01-01
+//	noise              after initialize: a log line on stdout, invalid JSON, a batch,
+//	                   a response to an unknown id, a split pretty-printed object
+//	big-line           tools/call answers with a text of $MCPSCOPE_FAKE_BIG bytes
+//	repeat-cursor      tools/list always returns nextCursor "again"
+//	paginate           tools/list returns two pages
+//	ask                after notifications/initialized, ping the client and ask roots/list
+//	progress           tools/call with a progressToken sends three progress notifications
+//	silent             never answer anything (a legacy server deaf to server/discover)
+//	modern             answer server/discover like a 2026-07-28 server
+//	exit-at-start      print a stderr line and exit 3 before reading anything
+func MaybeRun() {
+	spec, ok := os.LookupEnv(EnvVar)
+	if !ok {
+		return
+	}
+	os.Exit(run(strings.Split(spec, ",")))
+}
+
+type server struct {
+	has map[string]bool
+	out *bufio.Writer
+}
+
+func run(behaviours []string) int {
+	s := &server{has: map[string]bool{}, out: bufio.NewWriterSize(os.Stdout, 1<<16)}
+	for _, b := range behaviours {
+		s.has[strings.TrimSpace(b)] = true
+	}
+	if s.has["exit-at-start"] {
+		fmt.Fprintln(os.Stderr, "fatal: config file not found")
+		return 3
+	}
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(line) > 0 {
+			if code, stop := s.handle(line); stop {
+				return code
+			}
+		}
+		if err != nil {
+			return 0
+		}
+	}
+}
+
+type request struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+func (s *server) send(v string) {
+	s.out.WriteString(v)
+	s.out.WriteByte('\n')
+	s.out.Flush()
+}
+
+func (s *server) reply(id json.RawMessage, result string) {
+	s.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + result + `}`)
+}
+
+func (s *server) fail(id json.RawMessage, code int, msg string) {
+	m, _ := json.Marshal(msg)
+	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, m))
+}
+
+func (s *server) handle(line []byte) (int, bool) {
+	var r request
+	if err := json.Unmarshal(line, &r); err != nil {
+		fmt.Fprintf(os.Stderr, "fake: unreadable line: %v\n", err)
+		return 0, false
+	}
+	if s.has["silent"] {
+		return 0, false
+	}
+	if r.Method == "" { // a response to one of our requests
+		fmt.Fprintf(os.Stderr, "fake: client answered %s: %s%s\n", r.ID, r.Result, r.Error)
+		return 0, false
+	}
+	switch r.Method {
+	case "initialize":
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(r.Params, &p)
+		v := p.ProtocolVersion
+		if s.has["bad-version"] {
+			v = "1999-01-01"
+		}
+		s.reply(r.ID, `{"protocolVersion":"`+v+`","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"fake","version":"0.0.1"},"instructions":"a test server"}`)
+		if s.has["noise"] {
+			s.send(`Server listening on stdio`)
+			s.send(`{"jsonrpc":"2.0","id":`)
+			s.send(`[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"in a batch"}},{"jsonrpc":"2.0","id":999,"result":{}}]`)
+			s.send(`{"jsonrpc":"2.0","id":424242,"result":{}}`)
+			s.send("{\n  \"jsonrpc\": \"2.0\",")
+			s.send(`  "method": "notifications/message"}`)
+		}
+	case "server/discover":
+		if s.has["modern"] {
+			s.reply(r.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fake-modern","version":"2.0.0"}}}`)
+			return 0, false
+		}
+		s.fail(r.ID, -32601, "Method not found")
+	case "notifications/initialized":
+		if s.has["ask"] {
+			s.send(`{"jsonrpc":"2.0","id":"s1","method":"ping"}`)
+			s.send(`{"jsonrpc":"2.0","id":"s2","method":"roots/list","params":{}}`)
+		}
+	case "notifications/cancelled":
+		fmt.Fprintf(os.Stderr, "fake: got cancelled %s\n", r.Params)
+	case "ping":
+		s.reply(r.ID, `{}`)
+	case "tools/list":
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		_ = json.Unmarshal(r.Params, &p)
+		tool := `{"name":"echo","inputSchema":{"type":"object","properties":{"message":{"type":"string"},"count":{"type":"integer"},"loud":{"type":"boolean"}},"required":["message"]}}`
+		switch {
+		case s.has["repeat-cursor"]:
+			s.reply(r.ID, `{"tools":[`+tool+`],"nextCursor":"again"}`)
+		case s.has["paginate"] && p.Cursor == "":
+			s.reply(r.ID, `{"tools":[`+tool+`],"nextCursor":"page2"}`)
+		case s.has["paginate"]:
+			s.reply(r.ID, `{"tools":[{"name":"second","inputSchema":{"type":"object"}}]}`)
+		default:
+			s.reply(r.ID, `{"tools":[`+tool+`]}`)
+		}
+	case "tools/call":
+		switch {
+		case s.has["crash-on-call"]:
+			fmt.Fprintln(os.Stderr, "panic: something broke")
+			fmt.Fprintln(os.Stderr, "goroutine 1 [running]")
+			s.out.Flush()
+			return 7, true
+		case s.has["hang-on-call"]:
+			return 0, false
+		case s.has["big-line"]:
+			n, _ := strconv.Atoi(os.Getenv("MCPSCOPE_FAKE_BIG"))
+			text := strings.Repeat("x", n)
+			s.reply(r.ID, `{"content":[{"type":"text","text":"`+text+`"}]}`)
+			return 0, false
+		}
+		var p struct {
+			Arguments json.RawMessage `json:"arguments"`
+			Meta      struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		_ = json.Unmarshal(r.Params, &p)
+		if s.has["progress"] && p.Meta.ProgressToken != nil {
+			for i := 1; i <= 3; i++ {
+				s.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":3}}`, p.Meta.ProgressToken, i))
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		args, _ := json.Marshal(string(p.Arguments))
+		s.reply(r.ID, `{"content":[{"type":"text","text":`+string(args)+`}]}`)
+	default:
+		if r.ID != nil {
+			s.fail(r.ID, -32601, "Method not found: "+r.Method)
+		}
+	}
+	return 0, false
+}
