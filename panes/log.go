@@ -1,0 +1,644 @@
+package panes
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// entryKind says what a log entry is: the log is one timeline of frames,
+// stderr lines and connection events.
+type entryKind uint8
+
+const (
+	entryFrame entryKind = iota + 1
+	entryStderr
+	entryState
+	entryLocalError
+	entryExit
+	entrySeparator
+)
+
+// logEntry is one row of the log. It stores the event, not rendered text:
+// rendering happens only for the rows on screen, so a long log costs memory
+// for its data and nothing per frame drawn.
+type logEntry struct {
+	kind  entryKind
+	rel   time.Duration // since the session's first event
+	frame *mcp.Frame
+	text  string // stderr line, state detail, separator text (raw; sanitised when drawn)
+	state mcp.State
+	local *mcp.LocalError
+	exit  *mcp.ExitError
+}
+
+// Log is the message log: every frame, stderr line and connection event in
+// order, one row each, with a cursor, follow mode and a filter.
+type Log struct {
+	theme *themes.Theme
+	keys  keymap.KeyMap
+	w, h  int
+
+	focused bool
+
+	entries []logEntry
+	frames  int // frame entries, for the title
+
+	// shown holds the indices into entries that pass the filter and the
+	// stderr toggle. It is extended as entries arrive and rebuilt only when
+	// the filter changes.
+	shown []int32
+	cur   int // cursor, an index into shown
+	top   int // first row drawn, an index into shown
+
+	follow     bool
+	hideStderr bool
+
+	filter      logFilter
+	filterText  string
+	filtering   bool // the filter input has focus
+	filterInput textinput.Model
+
+	// Per-session bookkeeping: the time origin for "+1.234s" and the
+	// request frames by seq, to pair responses with their requests.
+	origin   time.Time
+	requests map[int64]*mcp.Frame
+	pairs    map[*mcp.Frame]*mcp.Frame
+}
+
+// NewLog makes an empty log in follow mode.
+func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
+	ti := textinput.New()
+	ti.Prompt = "/ "
+	ti.Placeholder = "method:tools/ dir:in kind:error id:3 text"
+	ti.SetStyles(t.TextInput)
+	return &Log{
+		theme:       t,
+		keys:        k,
+		follow:      true,
+		filterInput: ti,
+		requests:    map[int64]*mcp.Frame{},
+		pairs:       map[*mcp.Frame]*mcp.Frame{},
+	}
+}
+
+// SetTheme switches the theme (light/dark detection arrives after start).
+func (l *Log) SetTheme(t *themes.Theme) {
+	l.theme = t
+	l.filterInput.SetStyles(t.TextInput)
+}
+
+// Title names the pane with its frame count.
+func (l *Log) Title() string {
+	s := fmt.Sprintf("Log · %d frames", l.frames)
+	if l.filter.active() || l.hideStderr {
+		s += fmt.Sprintf(" · %d shown", len(l.shown))
+	}
+	if l.follow {
+		s += " · following"
+	} else {
+		s += " · paused"
+	}
+	return s
+}
+
+func (l *Log) SetSize(w, h int) {
+	l.w, l.h = w, h
+	l.filterInput.SetWidth(max(w-6, 1))
+	l.clamp()
+}
+
+func (l *Log) Focus() { l.focused = true }
+func (l *Log) Blur()  { l.focused = false; l.stopFiltering() }
+
+// Capturing is true while the filter input has the keyboard.
+func (l *Log) Capturing() bool { return l.filtering }
+
+// Len is the number of entries (frames and other rows).
+func (l *Log) Len() int { return len(l.entries) }
+
+// Frames is the number of frames logged.
+func (l *Log) Frames() int { return l.frames }
+
+// Following reports whether the log sticks to the newest entry.
+func (l *Log) Following() bool { return l.follow }
+
+// Append adds one event from the client's stream to the timeline. Events
+// the log does not show (handshake results, lists) are ignored.
+func (l *Log) Append(ev mcp.Event) {
+	if l.origin.IsZero() {
+		l.origin = ev.At()
+	}
+	e := logEntry{rel: ev.At().Sub(l.origin)}
+	switch ev := ev.(type) {
+	case mcp.FrameEvent:
+		e.kind, e.frame = entryFrame, ev.Frame
+		l.frames++
+		l.pair(ev.Frame)
+	case mcp.StderrEvent:
+		e.kind, e.text = entryStderr, ev.Line
+	case mcp.StateEvent:
+		e.kind, e.state, e.text = entryState, ev.State, ev.Detail
+	case mcp.LocalErrorEvent:
+		e.kind, e.local = entryLocalError, ev.Err
+	case mcp.ExitEvent:
+		e.kind, e.exit = entryExit, ev.Exit
+	default:
+		return
+	}
+	l.push(e)
+}
+
+// AppendSeparator ends a session in the log (on reconnect): a separator row,
+// and a fresh time origin and request table for the next session, whose
+// sequence numbers start again at 1.
+func (l *Log) AppendSeparator(at time.Time, text string) {
+	l.push(logEntry{kind: entrySeparator, rel: at.Sub(l.origin), text: text})
+	l.origin = time.Time{}
+	l.requests = map[int64]*mcp.Frame{}
+}
+
+func (l *Log) push(e logEntry) {
+	l.entries = append(l.entries, e)
+	if l.visible(&l.entries[len(l.entries)-1]) {
+		l.shown = append(l.shown, int32(len(l.entries)-1))
+	}
+	if l.follow {
+		l.toBottom()
+	}
+}
+
+// pair links a response with its request, both ways, for the detail view's
+// "paired frame" key.
+func (l *Log) pair(f *mcp.Frame) {
+	switch f.Kind {
+	case mcp.KindRequest:
+		if f.Dir == mcp.Outbound || f.Dir == mcp.Inbound {
+			l.requests[f.Seq] = f
+		}
+	case mcp.KindResponse, mcp.KindErrorResponse:
+		if f.ReplyTo == 0 {
+			return
+		}
+		if req, ok := l.requests[f.ReplyTo]; ok {
+			delete(l.requests, f.ReplyTo)
+			l.pairs[f] = req
+			if _, dup := l.pairs[req]; !dup { // the first answer is the pair
+				l.pairs[req] = f
+			}
+		}
+	}
+}
+
+// Paired is the request of a response or the response of a request, or nil.
+func (l *Log) Paired(f *mcp.Frame) *mcp.Frame { return l.pairs[f] }
+
+// Selected is the frame under the cursor, or nil.
+func (l *Log) Selected() *mcp.Frame {
+	if l.cur < 0 || l.cur >= len(l.shown) {
+		return nil
+	}
+	return l.entries[l.shown[l.cur]].frame
+}
+
+// visible applies the stderr toggle and the filter to one entry.
+func (l *Log) visible(e *logEntry) bool {
+	if l.hideStderr && e.kind == entryStderr {
+		return false
+	}
+	return l.filter.match(e)
+}
+
+// rebuild recomputes the shown index after the filter or toggle changed,
+// keeping the cursor on the same entry when it is still shown.
+func (l *Log) rebuild() {
+	keep := int32(-1)
+	if l.cur >= 0 && l.cur < len(l.shown) {
+		keep = l.shown[l.cur]
+	}
+	l.shown = l.shown[:0]
+	l.cur = 0
+	for i := range l.entries {
+		if l.visible(&l.entries[i]) {
+			if int32(i) <= keep {
+				l.cur = len(l.shown)
+			}
+			l.shown = append(l.shown, int32(i))
+		}
+	}
+	if l.follow {
+		l.toBottom()
+	}
+	l.clamp()
+}
+
+// rows is how many log rows fit inside the border (and under the filter).
+func (l *Log) rows() int {
+	n := l.h - 2
+	if l.filtering || l.filterText != "" {
+		n--
+	}
+	return max(n, 0)
+}
+
+func (l *Log) toBottom() {
+	l.cur = len(l.shown) - 1
+	l.top = max(len(l.shown)-l.rows(), 0)
+}
+
+// clamp keeps the cursor in range and on screen.
+func (l *Log) clamp() {
+	n := len(l.shown)
+	l.cur = min(max(l.cur, 0), max(n-1, 0))
+	rows := l.rows()
+	if l.cur < l.top {
+		l.top = l.cur
+	}
+	if rows > 0 && l.cur >= l.top+rows {
+		l.top = l.cur - rows + 1
+	}
+	l.top = min(max(l.top, 0), max(n-rows, 0))
+}
+
+// MoveBy moves the cursor; moving up leaves follow mode, reaching the
+// bottom resumes it.
+func (l *Log) MoveBy(n int) {
+	l.cur += n
+	l.clamp()
+	l.follow = l.cur >= len(l.shown)-1
+}
+
+// ScrollBy scrolls the view (mouse wheel) without losing the cursor.
+func (l *Log) ScrollBy(n int) {
+	l.MoveBy(n)
+}
+
+// ClickRow selects the row at y (0 is the pane's top border).
+func (l *Log) ClickRow(y int) {
+	row := y - 1
+	if row < 0 || row >= l.rows() {
+		return
+	}
+	if i := l.top + row; i < len(l.shown) {
+		l.cur = i
+		l.follow = l.cur == len(l.shown)-1
+	}
+}
+
+// SetFollow turns follow mode on (jumping to the newest entry) or off.
+func (l *Log) SetFollow(on bool) {
+	l.follow = on
+	if on {
+		l.toBottom()
+	}
+}
+
+// SetFilter applies a filter expression (see parseLogFilter).
+func (l *Log) SetFilter(expr string) {
+	l.filterText = expr
+	l.filter = parseLogFilter(expr)
+	l.rebuild()
+}
+
+// ToggleStderr hides or shows the server's stderr lines.
+func (l *Log) ToggleStderr() {
+	l.hideStderr = !l.hideStderr
+	l.rebuild()
+}
+
+func (l *Log) startFiltering() tea.Cmd {
+	l.filtering = true
+	l.filterInput.SetValue(l.filterText)
+	l.filterInput.CursorEnd()
+	l.clamp()
+	return l.filterInput.Focus()
+}
+
+func (l *Log) stopFiltering() {
+	l.filtering = false
+	l.filterInput.Blur()
+	l.clamp()
+}
+
+// Update handles keys and mouse wheel for the focused log.
+func (l *Log) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if l.filtering {
+			return l.updateFilter(msg)
+		}
+		return l.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			l.ScrollBy(-3)
+		case tea.MouseWheelDown:
+			l.ScrollBy(3)
+		}
+	}
+	return nil
+}
+
+func (l *Log) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := l.keys.Log
+	switch {
+	case key.Matches(msg, k.Up):
+		l.MoveBy(-1)
+	case key.Matches(msg, k.Down):
+		l.MoveBy(1)
+	case key.Matches(msg, k.PageUp):
+		l.MoveBy(-max(l.rows()-1, 1))
+	case key.Matches(msg, k.PageDown):
+		l.MoveBy(max(l.rows()-1, 1))
+	case key.Matches(msg, k.Top):
+		l.MoveBy(-len(l.shown))
+	case key.Matches(msg, k.Bottom), key.Matches(msg, k.Follow):
+		l.SetFollow(true)
+	case key.Matches(msg, k.Filter):
+		return l.startFiltering()
+	case key.Matches(msg, k.ToggleStderr):
+		l.ToggleStderr()
+	case key.Matches(msg, k.ClearFilter):
+		if l.filterText != "" {
+			l.SetFilter("")
+		}
+	case key.Matches(msg, k.Open):
+		if f := l.Selected(); f != nil {
+			return func() tea.Msg { return OpenFrameMsg{Frame: f} }
+		}
+	}
+	return nil
+}
+
+// updateFilter edits the filter; the log follows each keystroke so the
+// user sees the effect while typing.
+func (l *Log) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, l.keys.Log.ApplyFilter):
+		l.stopFiltering()
+		return nil
+	case key.Matches(msg, l.keys.Log.ClearFilter):
+		l.stopFiltering()
+		l.SetFilter("")
+		return nil
+	}
+	var cmd tea.Cmd
+	l.filterInput, cmd = l.filterInput.Update(msg)
+	if v := l.filterInput.Value(); v != l.filterText {
+		l.SetFilter(v)
+	}
+	return cmd
+}
+
+// ShortHelp lists the log's main keys.
+func (l *Log) ShortHelp() []key.Binding {
+	k := l.keys.Log
+	if l.filtering {
+		return []key.Binding{k.ApplyFilter, k.ClearFilter}
+	}
+	b := []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Follow, k.ToggleStderr}
+	if l.filterText != "" {
+		b = append(b, k.ClearFilter)
+	}
+	return b
+}
+
+// FullHelp lists every log key.
+func (l *Log) FullHelp() [][]key.Binding {
+	k := l.keys.Log
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Filter, k.ClearFilter, k.Follow, k.ToggleStderr},
+	}
+}
+
+// View draws the visible rows only: its cost depends on the pane's height,
+// never on how many entries the log holds.
+func (l *Log) View() string {
+	if l.w <= 0 || l.h <= 0 {
+		return ""
+	}
+	inner := max(l.w-2, 0)
+	rows := l.rows()
+	body := make([]string, 0, l.h-2)
+	if len(l.shown) == 0 {
+		msg := "waiting for the first frame…"
+		if len(l.entries) > 0 {
+			msg = "nothing matches the filter"
+		}
+		body = append(body, l.theme.Log.Empty.Render(msg))
+	}
+	for i := l.top; i < len(l.shown) && i < l.top+rows; i++ {
+		body = append(body, l.renderRow(&l.entries[l.shown[i]], inner, l.focused && i == l.cur || !l.focused && i == l.cur && !l.follow))
+	}
+	if l.filtering || l.filterText != "" {
+		for len(body) < rows {
+			body = append(body, "")
+		}
+		if l.filtering {
+			body = append(body, l.filterInput.View())
+		} else {
+			body = append(body, l.theme.Log.FilterPrompt.Render("/ ")+l.theme.Log.Method.Render(termsafe.String(l.filterText)))
+		}
+	}
+	return Box(l.theme, l.Title(), l.focused, l.w, l.h, body)
+}
+
+// segment is a piece of a row with its style, so a selected row can put the
+// selection background under every piece.
+type segment struct {
+	text  string
+	style lipgloss.Style
+}
+
+func (l *Log) renderRow(e *logEntry, w int, selected bool) string {
+	segs := l.rowSegments(e)
+	var b strings.Builder
+	left := w
+	sel := l.theme.Log.Selected
+	for i, s := range segs {
+		if left <= 0 {
+			break
+		}
+		text := s.text
+		if i > 0 {
+			text = " " + text
+		}
+		if tw := ansi.StringWidth(text); tw > left {
+			text = ansi.Truncate(text, left, "…")
+		}
+		left -= ansi.StringWidth(text)
+		st := s.style
+		if selected {
+			st = st.Inherit(sel)
+		}
+		b.WriteString(st.Render(text))
+	}
+	if selected && left > 0 {
+		b.WriteString(sel.Render(strings.Repeat(" ", left)))
+	}
+	return b.String()
+}
+
+func (l *Log) rowSegments(e *logEntry) []segment {
+	t := &l.theme.Log
+	segs := make([]segment, 0, 9)
+	segs = append(segs, segment{fmt.Sprintf("%9s", relTime(e.rel)), t.Time})
+	switch e.kind {
+	case entryFrame:
+		return append(segs, l.frameSegments(e.frame)...)
+	case entryStderr:
+		return append(segs, segment{"»", t.Stderr}, segment{"stderr", t.Stderr}, segment{termsafe.String(e.text), t.Stderr})
+	case entryState:
+		return append(segs, segment{"●", t.State}, segment{e.state.String(), t.State.Bold(true)}, segment{termsafe.String(e.text), t.State})
+	case entryLocalError:
+		le := e.local
+		return append(segs,
+			segment{"✗", t.LocalError},
+			segment{" " + strings.ToUpper(le.Kind.String()) + " ", t.BadgeLocalError},
+			segment{termsafe.String(le.Method), t.LocalError},
+			segment{"#" + termsafe.String(le.ID.String()), t.ID},
+			segment{"no answer from the server after " + fmtLatency(le.Elapsed) + " (local)", t.LocalError})
+	case entryExit:
+		text := termsafe.String(exitSummary(e.exit))
+		return append(segs, segment{"■", t.Exit}, segment{text, t.Exit})
+	case entrySeparator:
+		return append(segs, segment{"──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 200), t.Separator})
+	}
+	return segs
+}
+
+func (l *Log) frameSegments(f *mcp.Frame) []segment {
+	t := &l.theme.Log
+	dir := t.Incoming
+	if f.Dir == mcp.Outbound {
+		dir = t.Outgoing
+	}
+	kindStyle := dir
+	if f.Kind == mcp.KindNotification {
+		kindStyle = t.Notification
+	}
+	segs := []segment{
+		{f.Dir.Arrow(), dir},
+		{fmt.Sprintf("%-6s", kindShort(f.Kind)), kindStyle},
+	}
+	// Badges come before the method so a narrow pane never cuts them off.
+	switch {
+	case f.Kind == mcp.KindErrorResponse:
+		segs = append(segs, segment{fmt.Sprintf("ERR %d", f.ErrorCode), t.BadgeError})
+	case f.Kind == mcp.KindInvalid:
+		segs = append(segs, segment{"INVALID", t.BadgeInvalid})
+	}
+	if f.UnknownID {
+		segs = append(segs, segment{"UNKNOWN-ID", t.BadgeUnknown})
+	}
+	if f.Duplicate {
+		segs = append(segs, segment{"DUP", t.BadgeUnknown})
+	}
+	if f.Probe {
+		segs = append(segs, segment{"PROBE", t.BadgeProbe})
+	}
+	segs = append(segs, segment{termsafe.String(f.Label()), t.Method})
+	if !f.ID.IsZero() {
+		segs = append(segs, segment{"#" + termsafe.String(f.ID.String()), t.ID})
+	}
+	segs = append(segs, segment{fmtSize(f.Size()), t.Size})
+	if (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Latency > 0 {
+		segs = append(segs, segment{fmtLatency(f.Latency), t.Latency})
+	}
+	switch {
+	case f.Kind == mcp.KindErrorResponse && f.ErrorMessage != "":
+		segs = append(segs, segment{termsafe.String(f.ErrorMessage), t.BadgeError.UnsetBold()})
+	case f.Problem != "":
+		segs = append(segs, segment{termsafe.String(f.Problem), t.BadgeInvalid.UnsetBold().UnsetUnderline()})
+	}
+	return segs
+}
+
+func kindShort(k mcp.Kind) string {
+	switch k {
+	case mcp.KindRequest:
+		return "req"
+	case mcp.KindResponse:
+		return "resp"
+	case mcp.KindErrorResponse:
+		return "error"
+	case mcp.KindNotification:
+		return "notif"
+	case mcp.KindBatch:
+		return "batch"
+	case mcp.KindInvalid:
+		return "inval"
+	}
+	return "?"
+}
+
+// relTime is "+1.234s", the time since the session began.
+func relTime(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	return fmt.Sprintf("+%.3fs", d.Seconds())
+}
+
+func fmtSize(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%dB", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1fkB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1fMB", float64(n)/1000/1000)
+	}
+}
+
+func fmtLatency(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	default:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+}
+
+// ExitSummary is one line about how the server ended: its status or
+// signal, what mcpscope had to send, and its last stderr line.
+func exitSummary(e *mcp.ExitError) string {
+	if e == nil {
+		return "server exited"
+	}
+	var b strings.Builder
+	switch {
+	case e.Err != nil:
+		fmt.Fprintf(&b, "server ended: %v", e.Err)
+	case e.Signal != "":
+		fmt.Fprintf(&b, "server was killed by %s", e.Signal)
+	default:
+		fmt.Fprintf(&b, "server exited with status %d", e.Code)
+	}
+	if e.Forced != "" {
+		fmt.Fprintf(&b, " (mcpscope sent %s)", e.Forced)
+	}
+	if n := len(e.LastStderr); n > 0 {
+		b.WriteString(" — last stderr: ")
+		b.WriteString(e.LastStderr[n-1])
+	} else {
+		b.WriteString(" — no stderr output")
+	}
+	return b.String()
+}
+
+// ExitSummary is exitSummary for the root model's status bar.
+func ExitSummary(e *mcp.ExitError) string { return termsafe.String(exitSummary(e)) }

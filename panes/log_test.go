@@ -1,0 +1,190 @@
+package panes
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+func newFixtureLog(dark bool, w, h int) *Log {
+	l := NewLog(themes.Default(dark), keymap.Default())
+	l.SetSize(w, h)
+	l.Focus()
+	for _, ev := range logFixtureEvents() {
+		l.Append(ev)
+	}
+	return l
+}
+
+var logSizes = []struct{ w, h int }{{80, 24}, {120, 35}}
+
+func TestLogView(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		for _, sz := range logSizes {
+			t.Run(fmt.Sprintf("dark=%t/%dx%d", dark, sz.w, sz.h), func(t *testing.T) {
+				l := newFixtureLog(dark, sz.w, sz.h)
+				v := l.View()
+				logAssertSize(t, v, sz.w, sz.h)
+				golden.RequireEqual(t, v)
+			})
+		}
+	}
+}
+
+// logAssertSize checks the pane contract: exactly w×h cells.
+func logAssertSize(t *testing.T, v string, w, h int) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) != h {
+		t.Fatalf("view has %d lines, want %d", len(lines), h)
+	}
+	for i, line := range lines {
+		if got := ansi.StringWidth(line); got != w {
+			t.Fatalf("line %d is %d cells wide, want %d: %q", i, got, w, ansi.Strip(line))
+		}
+	}
+}
+
+func logKey(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func logType(l *Log, s string) {
+	for _, r := range s {
+		l.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func TestLogFilter(t *testing.T) {
+	cases := []struct {
+		expr string
+		want int // frames shown
+	}{
+		{"", 11},
+		{"method:tools/", 5}, // list req+result, call req+error, the timed-out call
+		{"dir:out", 5},
+		{"dir:in", 6},
+		{"kind:error", 1},
+		{"kind:notification", 2},
+		{"kind:invalid", 1},
+		{"id:3", 2},
+		{"unknown tool", 1},
+		{"method:tools/ dir:in", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.expr, func(t *testing.T) {
+			l := newFixtureLog(true, 120, 35)
+			l.SetFilter(c.expr)
+			frames := 0
+			for _, i := range l.shown {
+				if l.entries[i].kind == entryFrame {
+					frames++
+				}
+			}
+			if frames != c.want {
+				t.Errorf("filter %q shows %d frames, want %d", c.expr, frames, c.want)
+			}
+		})
+	}
+}
+
+func TestLogFilterTyping(t *testing.T) {
+	l := newFixtureLog(true, 120, 35)
+	l.Update(logKey("/"))
+	if !l.Capturing() {
+		t.Fatal("/ did not open the filter")
+	}
+	logType(l, "kind:error")
+	l.Update(logKey("enter"))
+	if l.Capturing() {
+		t.Fatal("enter did not close the filter input")
+	}
+	if len(l.shown) != 1 || l.entries[l.shown[0]].frame.Kind != mcp.KindErrorResponse {
+		t.Fatalf("typed filter shows %d rows, want the one error", len(l.shown))
+	}
+	if !strings.Contains(l.Title(), "1 shown") {
+		t.Errorf("title %q does not say how many are shown", l.Title())
+	}
+	l.Update(logKey("esc"))
+	if len(l.shown) != len(l.entries) {
+		t.Errorf("esc did not clear the filter: %d of %d shown", len(l.shown), len(l.entries))
+	}
+}
+
+func TestLogFollow(t *testing.T) {
+	l := newFixtureLog(true, 80, 10)
+	if !l.Following() {
+		t.Fatal("a new log should follow")
+	}
+	l.Update(logKey("up"))
+	if l.Following() {
+		t.Fatal("moving up should stop following")
+	}
+	before := l.cur
+	l.Append(mcp.StderrEvent{Time: logAt(3000), Line: "more"})
+	if l.cur != before {
+		t.Fatal("a paused log moved its cursor on append")
+	}
+	l.Update(logKey("f"))
+	if !l.Following() || l.cur != len(l.shown)-1 {
+		t.Fatal("f should resume following at the bottom")
+	}
+	l.Update(logKey("up"))
+	l.Update(logKey("down"))
+	if !l.Following() {
+		t.Fatal("reaching the bottom should resume following")
+	}
+}
+
+func TestLogToggleStderr(t *testing.T) {
+	l := newFixtureLog(true, 80, 24)
+	n := len(l.shown)
+	l.Update(logKey("s"))
+	if len(l.shown) != n-2 {
+		t.Fatalf("hiding stderr left %d rows, want %d", len(l.shown), n-2)
+	}
+	if strings.Contains(ansi.Strip(l.View()), "panic: boom\n") || strings.Contains(ansi.Strip(l.View()), "stderr demo server") {
+		t.Fatal("stderr still drawn")
+	}
+	l.Update(logKey("s"))
+	if len(l.shown) != n {
+		t.Fatal("s did not bring stderr back")
+	}
+}
+
+func TestLogOpen(t *testing.T) {
+	l := newFixtureLog(true, 80, 24)
+	l.SetFilter("kind:error")
+	cmd := l.Update(logKey("enter"))
+	if cmd == nil {
+		t.Fatal("enter on a frame gave no command")
+	}
+	msg, ok := cmd().(OpenFrameMsg)
+	if !ok || msg.Frame.Kind != mcp.KindErrorResponse {
+		t.Fatalf("enter gave %#v", msg)
+	}
+	if p := l.Paired(msg.Frame); p == nil || p.Method != "tools/call" || p.ID != "3" {
+		t.Fatalf("paired frame of the error is %+v", p)
+	}
+	if l.Paired(l.Paired(msg.Frame)) != msg.Frame {
+		t.Fatal("pairing is not symmetric")
+	}
+}
