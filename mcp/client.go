@@ -580,7 +580,7 @@ func (c *Client) abandon(pd *pending, id ID, token string, kind LocalErrorKind, 
 		default:
 		}
 	}
-	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent)}
+	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent), CancelSent: !noCancel}
 	if !noCancel {
 		p, _ := json.Marshal(map[string]any{"requestId": json.RawMessage(id), "reason": reason})
 		// Best effort: the connection may be going away.

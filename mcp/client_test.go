@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/internal/fakeserver"
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	fakeserver.MaybeRun()
+	mcptest.MaybeRun()
 	goleak.VerifyTestMain(m)
 }
 
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 func fake(behaviours ...string) *mcp.StdioTransport {
 	return &mcp.StdioTransport{
 		Command: os.Args[0],
-		Env:     []string{fakeserver.EnvVar + "=" + strings.Join(behaviours, ",")},
+		Env:     []string{mcptest.EnvVar + "=" + strings.Join(behaviours, ",")},
 		Grace:   500 * time.Millisecond,
 	}
 }

@@ -43,7 +43,10 @@ type LocalError struct {
 	ID      ID
 	ReqSeq  int64         // the request frame
 	Elapsed time.Duration // from the request to the failure
-	Err     error         // the cause, e.g. an *ExitError
+	// CancelSent says notifications/cancelled went to the server (it is not
+	// sent for initialize, which the spec forbids cancelling, nor for probes).
+	CancelSent bool
+	Err        error // the cause, e.g. an *ExitError
 }
 
 func (e *LocalError) Error() string {
@@ -51,11 +54,14 @@ func (e *LocalError) Error() string {
 	fmt.Fprintf(&b, "%s (id %s): ", e.Method, e.ID)
 	switch e.Kind {
 	case Timeout:
-		fmt.Fprintf(&b, "no answer after %s; sent notifications/cancelled", e.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(&b, "no answer after %s", e.Elapsed.Round(time.Millisecond))
 	case Cancelled:
-		b.WriteString("cancelled; sent notifications/cancelled")
+		b.WriteString("cancelled")
 	default:
 		b.WriteString(e.Kind.String())
+	}
+	if e.CancelSent {
+		b.WriteString("; sent notifications/cancelled")
 	}
 	if e.Err != nil {
 		b.WriteString(": ")

@@ -86,7 +86,7 @@ func handshakeCallError(method string, err error) error {
 	case errors.As(err, &rpcErr):
 		return &HandshakeError{Reason: "the server answered " + method + " with an error", Err: rpcErr}
 	case errors.As(err, &le) && le.Kind == Timeout:
-		return &HandshakeError{Reason: fmt.Sprintf("no answer to %s within %s (is this an MCP server on stdio? did it print its banner to stdout?)", method, le.Elapsed.Round(time.Millisecond))}
+		return &HandshakeError{Reason: fmt.Sprintf("no answer to %s within %s (is this an MCP server speaking stdio?)", method, le.Elapsed.Round(time.Millisecond)), Err: le}
 	case errors.As(err, &le) && le.Err != nil:
 		return &HandshakeError{Reason: "the connection ended during " + method, Err: le.Err}
 	}

@@ -1,11 +1,11 @@
-// Package fakeserver is a scriptable, deliberately misbehaving MCP server
-// for tests. Tests re-execute their own binary with MCPSCOPE_FAKE_SERVER set
+// Package mcptest holds test helpers for mcp and its users. Its fake server
+// is a scriptable, deliberately misbehaving MCP server for tests. Tests re-execute their own binary with MCPSCOPE_FAKE_SERVER set
 // to a comma-separated list of behaviours, and the TestMain of the package
 // calls [MaybeRun] first, so each test gets a real subprocess speaking stdio.
 //
 // It is hand-written JSON on purpose: an SDK server cannot be made to break
 // the rules, and breaking the rules is the point.
-package fakeserver
+package mcptest
 
 import (
 	"bufio"

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/spf13/cobra"
+)
+
+// callFlags are modelled on the official Inspector CLI's, so its users can
+// switch without relearning.
+type callFlags struct {
+	connect     connectFlags
+	method      string
+	params      string
+	toolName    string
+	toolArgs    []string
+	toolArgsRaw string
+	uri         string
+	promptName  string
+	promptArgs  []string
+	record      string
+	keepSecrets bool
+}
+
+func newCallCommand() *cobra.Command {
+	var f callFlags
+	cmd := &cobra.Command{
+		Use:   "call --method METHOD [flags] [-- CMD [ARGS...]]",
+		Short: "Send one request headless and print the result as JSON",
+		Long: `Connects, performs the handshake, sends one request and prints its result as JSON
+on stdout. The stdio server command follows --; with none, the built-in demo server.
+
+Paginated lists (tools/list, prompts/list, resources/list, resources/templates/list)
+are followed to the last page and printed as one list.
+
+` + exitCodesHelp,
+		Example: `  mcpscope call --method tools/list -- node build/index.js
+  mcpscope call --method tools/call --tool-name add --tool-arg a=1 --tool-arg b=2
+  mcpscope call --method resources/read --uri demo://readme --record session.jsonl`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCall(cmd.Context(), cmd, &f, args, cmd.OutOrStdout())
+		},
+	}
+	fs := cmd.Flags()
+	f.connect.register(fs)
+	fs.StringVar(&f.method, "method", "", "the method to call (tools/list, tools/call, resources/read, prompts/get, ping, ...)")
+	fs.StringVar(&f.params, "params", "", "raw JSON params for any method")
+	fs.StringVar(&f.toolName, "tool-name", "", "tool to call (tools/call)")
+	fs.StringArrayVar(&f.toolArgs, "tool-arg", nil, "tool argument KEY=VALUE, converted to the type the tool's inputSchema gives (repeatable)")
+	fs.StringVar(&f.toolArgsRaw, "tool-args-json", "", "tool arguments as one JSON object")
+	fs.StringVar(&f.uri, "uri", "", "resource URI (resources/read, resources/subscribe)")
+	fs.StringVar(&f.promptName, "prompt-name", "", "prompt to get (prompts/get)")
+	fs.StringArrayVar(&f.promptArgs, "prompt-args", nil, "prompt argument KEY=VALUE (repeatable)")
+	fs.StringVar(&f.connect.logLevel, "log-level", "", "logging level: the level for logging/setLevel, or the per-request level in the modern era")
+	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines (see the README)")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
+	return cmd
+}
+
+func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []string, stdout io.Writer) (err error) {
+	if f.method == "" {
+		return withCode(exitUsage, errors.New("--method is required (e.g. --method tools/list)"))
+	}
+	t, err := f.connect.target(cmd, args)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	params, err := f.buildParams()
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	opts := f.connect.clientOptions()
+	if f.record != "" {
+		var command []string
+		if st, ok := t.transport.(*mcp.StdioTransport); ok {
+			command = append([]string{st.Command}, st.Args...)
+		}
+		rec, err := record.Create(f.record, record.Session{Target: t.description, Command: command,
+			Env: f.connect.env, Cwd: f.connect.cwd, KeepSecrets: f.keepSecrets})
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		opts.OnEvent = rec.Event
+		defer func() {
+			if cerr := rec.Close(); cerr != nil && err == nil {
+				err = withCode(exitUsage, cerr)
+			}
+		}()
+	}
+	client := mcp.NewClient(t.transport, opts)
+	drained := drainEvents(client)
+	defer func() {
+		_ = client.Close()
+		<-drained
+	}()
+
+	if _, err := client.Connect(ctx); err != nil {
+		return connectionError(err)
+	}
+	if f.method == "tools/call" && len(f.toolArgs) > 0 {
+		if params, err = f.convertToolArgs(ctx, client, params); err != nil {
+			return err
+		}
+	}
+	result, err := f.send(ctx, client, params)
+	if err != nil {
+		return requestError(err, stdout)
+	}
+	if err := printJSON(stdout, result); err != nil {
+		return withCode(exitUsage, err)
+	}
+	if f.method == "tools/call" && isToolError(result) {
+		return withCode(exitServerError, fmt.Errorf("tool %q returned isError: true", f.toolName))
+	}
+	return nil
+}
+
+// drainEvents reads the event stream (the recorder already saw each event
+// through OnEvent) so the client never holds them.
+func drainEvents(c *mcp.Client) <-chan struct{} {
+	done := make(chan struct{})
+	ch := c.Events()
+	go func() {
+		defer close(done)
+		for range ch {
+		}
+	}()
+	return done
+}
+
+func (f *callFlags) buildParams() (map[string]any, error) {
+	params := map[string]any{}
+	if f.params != "" {
+		if err := json.Unmarshal([]byte(f.params), &params); err != nil {
+			return nil, fmt.Errorf("--params: not a JSON object: %w", err)
+		}
+	}
+	switch f.method {
+	case "tools/call":
+		if f.toolName == "" {
+			return nil, errors.New("tools/call needs --tool-name")
+		}
+		params["name"] = f.toolName
+		args := map[string]any{}
+		if f.toolArgsRaw != "" {
+			dec := json.NewDecoder(strings.NewReader(f.toolArgsRaw))
+			dec.UseNumber()
+			if err := dec.Decode(&args); err != nil {
+				return nil, fmt.Errorf("--tool-args-json: not a JSON object: %w", err)
+			}
+		}
+		for _, kv := range f.toolArgs {
+			k, _, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, fmt.Errorf("--tool-arg %q: expected KEY=VALUE", kv)
+			}
+		}
+		params["arguments"] = args
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		if f.uri == "" {
+			return nil, fmt.Errorf("%s needs --uri", f.method)
+		}
+		params["uri"] = f.uri
+	case "prompts/get":
+		if f.promptName == "" {
+			return nil, errors.New("prompts/get needs --prompt-name")
+		}
+		params["name"] = f.promptName
+		pargs := map[string]string{}
+		for _, kv := range f.promptArgs {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, fmt.Errorf("--prompt-args %q: expected KEY=VALUE", kv)
+			}
+			pargs[k] = v
+		}
+		params["arguments"] = pargs
+	case "logging/setLevel":
+		if f.connect.logLevel == "" {
+			return nil, errors.New("logging/setLevel needs --log-level")
+		}
+		params["level"] = f.connect.logLevel
+	}
+	return params, nil
+}
+
+// convertToolArgs turns each --tool-arg value into the type the tool's
+// inputSchema gives its property, which needs the tool list.
+func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params map[string]any) (map[string]any, error) {
+	items, _, err := c.ListAll(ctx, "tools/list")
+	if err != nil {
+		return nil, requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", f.toolName, err), io.Discard)
+	}
+	var tool *mcp.Tool
+	tools := mcp.ParseTools(items)
+	names := make([]string, 0, len(tools))
+	for i := range tools {
+		names = append(names, tools[i].Name)
+		if tools[i].Name == f.toolName {
+			tool = &tools[i]
+		}
+	}
+	if tool == nil {
+		sort.Strings(names)
+		return nil, withCode(exitUsage, fmt.Errorf("the server has no tool named %q; it offers: %s", f.toolName, strings.Join(names, ", ")))
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Type json.RawMessage `json:"type"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(tool.InputSchema, &schema) // a broken schema leaves every value a guess
+	args := params["arguments"].(map[string]any)
+	for _, kv := range f.toolArgs {
+		k, v, _ := strings.Cut(kv, "=")
+		prop, known := schema.Properties[k]
+		val, err := convertArg(v, schemaTypes(prop.Type), known)
+		if err != nil {
+			return nil, withCode(exitUsage, fmt.Errorf("--tool-arg %s: %w", kv, err))
+		}
+		args[k] = val
+	}
+	return params, nil
+}
+
+func schemaTypes(raw json.RawMessage) []string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	var many []string
+	_ = json.Unmarshal(raw, &many)
+	return many
+}
+
+// convertArg parses a command-line value strictly as the schema's type. A
+// property the schema does not describe is parsed as JSON when it is valid
+// JSON and kept as a string otherwise, as the Inspector CLI does.
+func convertArg(v string, types []string, known bool) (any, error) {
+	if !known || len(types) == 0 {
+		var x any
+		if err := json.Unmarshal([]byte(v), &x); err == nil {
+			return json.RawMessage(v), nil
+		}
+		return v, nil
+	}
+	if v == "null" && contains(types, "null") {
+		return nil, nil
+	}
+	var errs []string
+	for _, t := range types {
+		switch t {
+		case "string":
+			return v, nil
+		case "integer":
+			if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+				return json.RawMessage(v), nil
+			}
+			errs = append(errs, "an integer")
+		case "number":
+			if f, err := strconv.ParseFloat(v, 64); err == nil && json.Valid([]byte(v)) {
+				_ = f
+				return json.RawMessage(v), nil
+			}
+			errs = append(errs, "a number")
+		case "boolean":
+			if v == "true" || v == "false" {
+				return v == "true", nil
+			}
+			errs = append(errs, "true or false")
+		case "object", "array":
+			var x any
+			if err := json.Unmarshal([]byte(v), &x); err == nil {
+				if _, isObj := x.(map[string]any); (t == "object") == isObj {
+					return json.RawMessage(v), nil
+				}
+			}
+			errs = append(errs, "a JSON "+t)
+		}
+	}
+	return nil, fmt.Errorf("the inputSchema wants %s", strings.Join(errs, " or "))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// send performs the request; paginated lists are followed to the end.
+func (f *callFlags) send(ctx context.Context, c *mcp.Client, params map[string]any) (json.RawMessage, error) {
+	if key := mcp.ListItemsKey(f.method); key != "" && f.params == "" {
+		items, _, err := c.ListAll(ctx, f.method)
+		if err != nil {
+			return nil, err
+		}
+		if items == nil {
+			items = []json.RawMessage{}
+		}
+		return json.Marshal(map[string][]json.RawMessage{key: items})
+	}
+	var p any = params
+	if len(params) == 0 && (f.method == "ping") {
+		p = nil
+	}
+	resp, err := c.Call(ctx, f.method, p)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Result, nil
+}
+
+func isToolError(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+func printJSON(w io.Writer, raw json.RawMessage) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		buf.Reset()
+		buf.Write(raw)
+	}
+	buf.WriteByte('\n')
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// connectionError maps a failed Connect to exit 3 (or 4 for a handshake
+// request that timed out).
+func connectionError(err error) error {
+	if mcp.IsTimeout(err) {
+		return withCode(exitTimeout, err)
+	}
+	return withCode(exitConnection, err)
+}
+
+// requestError maps a failed request to its exit code. A server error is
+// also printed on stdout as {"error": {...}} so scripts can read it.
+func requestError(err error, stdout io.Writer) error {
+	var rpcErr *mcp.RPCError
+	var le *mcp.LocalError
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		return err
+	case errors.As(err, &rpcErr):
+		b, _ := json.Marshal(map[string]any{"error": rpcErr})
+		_ = printJSON(stdout, b)
+		return withCode(exitServerError, err)
+	case errors.As(err, &le) && le.Kind == mcp.Timeout:
+		return withCode(exitTimeout, err)
+	case errors.As(err, &le) && le.Kind == mcp.Cancelled:
+		return withCode(exitConnection, err)
+	case errors.As(err, &le):
+		return withCode(exitConnection, err)
+	}
+	return withCode(exitServerError, err)
+}

@@ -1,0 +1,106 @@
+// Command mcpscope is an interactive terminal debugger for MCP servers: it
+// connects to a server, shows every frame of the conversation live, and lets
+// a server author explore and call what the server offers.
+//
+// This file only wires the command line together; the protocol client lives
+// in package mcp, the terminal UI in package ui.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit codes, shared by every headless command and documented in --help and
+// the README.
+const (
+	exitOK          = 0
+	exitServerError = 1 // the server answered with an error
+	exitUsage       = 2 // usage or invalid input
+	exitConnection  = 3 // connection or handshake failure
+	exitTimeout     = 4 // a request timed out
+)
+
+const exitCodesHelp = `Exit codes:
+  0  ok
+  1  the server answered with an error
+  2  usage or invalid input
+  3  connection or handshake failure
+  4  timeout`
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+func main() {
+	mcp.ClientVersion = version
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCommand()
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "mcpscope: "+termsafe.Block(err.Error()))
+	os.Exit(exitCode(err))
+}
+
+// exitCode is the process exit code for a command's error: usage errors
+// (cobra's own included) are 2 unless the error carries a code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitUsage
+}
+
+func newRootCommand() *cobra.Command {
+	var cf connectFlags
+	root := &cobra.Command{
+		Use:   "mcpscope [flags] [-- CMD [ARGS...]]",
+		Short: "An interactive terminal debugger for MCP servers",
+		Long: `mcpscope connects to an MCP server and shows every frame of the conversation live,
+the handshake first; explore what the server offers and call its tools.
+
+With no target it runs against its built-in demo server.`,
+		Example: `  mcpscope                                   # the built-in demo server
+  mcpscope -- node build/index.js            # a stdio server
+  mcpscope call --method tools/list -- uvx my-server`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, err := cf.target(cmd, args)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			return runTUI(cmd.Context(), target, &cf)
+		},
+	}
+	cf.register(root.Flags())
+	root.AddCommand(newCallCommand(), newDemoServerCommand())
+	return root
+}

@@ -1,0 +1,263 @@
+// Package record writes and reads mcpscope session files: every event of a
+// session, one JSON object per line, in the order the client saw them.
+// `mcpscope call --record FILE` writes them; replay and tap read the same
+// format. The format is documented in the README ("Session files").
+//
+// Frames keep their exact bytes: "raw" holds them as a JSON string when they
+// are valid UTF-8 (JSON escaping is lossless), "raw_base64" otherwise.
+// Secrets (environment values) are redacted unless the caller asks not to.
+package record
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// FormatVersion is written in the session header; bump it on breaking changes.
+const FormatVersion = 1
+
+// Redacted replaces secret values.
+const Redacted = "[redacted]"
+
+// Entry is one line of a session file. Type says which fields are set.
+type Entry struct {
+	Type string    `json:"type"` // session, frame, stderr, state, handshake, list, exit, local_error
+	Time time.Time `json:"time"`
+
+	// session
+	Format   int               `json:"format,omitempty"`
+	Mcpscope string            `json:"mcpscope,omitempty"`
+	Target   string            `json:"target,omitempty"`
+	Command  []string          `json:"command,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	Cwd      string            `json:"cwd,omitempty"`
+
+	// frame
+	Seq       int64   `json:"seq,omitempty"`
+	Dir       string  `json:"dir,omitempty"`
+	Transport string  `json:"transport,omitempty"`
+	Kind      string  `json:"kind,omitempty"`
+	Method    string  `json:"method,omitempty"`
+	ID        string  `json:"id,omitempty"`
+	Size      int     `json:"size,omitempty"`
+	Raw       *string `json:"raw,omitempty"`
+	RawBase64 string  `json:"raw_base64,omitempty"`
+	Problem   string  `json:"problem,omitempty"`
+	ReplyTo   int64   `json:"replyTo,omitempty"`
+	LatencyMs float64 `json:"latencyMs,omitempty"`
+	UnknownID bool    `json:"unknownId,omitempty"`
+	Duplicate bool    `json:"duplicate,omitempty"`
+	BatchSeq  int64   `json:"batchSeq,omitempty"`
+	Probe     bool    `json:"probe,omitempty"`
+	ErrorCode int     `json:"errorCode,omitempty"`
+
+	// stderr
+	Line string `json:"line,omitempty"`
+
+	// state
+	State  string `json:"state,omitempty"`
+	Detail string `json:"detail,omitempty"`
+
+	// handshake
+	Era             string          `json:"era,omitempty"`
+	Offered         string          `json:"offered,omitempty"`
+	ProtocolVersion string          `json:"protocolVersion,omitempty"`
+	ServerInfo      json.RawMessage `json:"serverInfo,omitempty"`
+	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
+	DurationMs      float64         `json:"durationMs,omitempty"`
+
+	// list
+	Count int `json:"count,omitempty"`
+	Pages int `json:"pages,omitempty"`
+
+	// exit
+	Code       *int     `json:"code,omitempty"`
+	Signal     string   `json:"signal,omitempty"`
+	Forced     string   `json:"forced,omitempty"`
+	LastStderr []string `json:"lastStderr,omitempty"`
+
+	// local_error; list errors also use Error
+	ErrorKind string  `json:"errorKind,omitempty"`
+	ReqSeq    int64   `json:"reqSeq,omitempty"`
+	ElapsedMs float64 `json:"elapsedMs,omitempty"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// RawBytes returns a frame entry's exact bytes.
+func (e *Entry) RawBytes() ([]byte, error) {
+	if e.RawBase64 != "" {
+		return base64.StdEncoding.DecodeString(e.RawBase64)
+	}
+	if e.Raw != nil {
+		return []byte(*e.Raw), nil
+	}
+	return nil, nil
+}
+
+// Session describes what was connected to; it becomes the first line.
+type Session struct {
+	Target  string
+	Command []string
+	Env     []string // KEY=VALUE, as given to the server
+	Cwd     string
+	// KeepSecrets writes environment values as they are instead of redacting them.
+	KeepSecrets bool
+}
+
+// Writer appends events to a session file. Its Event method is meant to be
+// installed as mcp.Options.OnEvent. It is safe for concurrent use.
+type Writer struct {
+	mu  sync.Mutex
+	f   io.WriteCloser
+	w   *bufio.Writer
+	enc *json.Encoder
+	err error
+}
+
+// Create opens path (truncating it) and writes the session header.
+func Create(path string, s Session) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return NewWriter(f, s), nil
+}
+
+// NewWriter writes a session to w, which Close closes.
+func NewWriter(w io.WriteCloser, s Session) *Writer {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	rw := &Writer{f: w, w: bw, enc: json.NewEncoder(bw)}
+	rw.enc.SetEscapeHTML(false)
+	env := map[string]string{}
+	for _, kv := range s.Env {
+		k, v, _ := cut(kv)
+		if !s.KeepSecrets {
+			v = Redacted
+		}
+		env[k] = v
+	}
+	if len(env) == 0 {
+		env = nil
+	}
+	rw.write(&Entry{Type: "session", Time: time.Now(), Format: FormatVersion, Mcpscope: mcp.ClientVersion,
+		Target: s.Target, Command: s.Command, Env: env, Cwd: s.Cwd})
+	return rw
+}
+
+func cut(kv string) (string, string, bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return kv, "", false
+}
+
+func (w *Writer) write(e *Entry) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return
+	}
+	w.err = w.enc.Encode(e)
+}
+
+// Event records one event.
+func (w *Writer) Event(ev mcp.Event) { w.write(FromEvent(ev)) }
+
+// Close flushes and closes the file, reporting the first write error.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.err
+	if ferr := w.w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// FromEvent converts an event to its session-file entry.
+func FromEvent(ev mcp.Event) *Entry {
+	switch e := ev.(type) {
+	case mcp.FrameEvent:
+		f := e.Frame
+		out := &Entry{Type: "frame", Time: f.Time, Seq: f.Seq, Dir: f.Dir.String(), Transport: f.Transport,
+			Kind: f.Kind.String(), Method: f.Method, ID: string(f.ID), Size: f.Size(), Problem: f.Problem,
+			ReplyTo: f.ReplyTo, LatencyMs: ms(f.Latency), UnknownID: f.UnknownID, Duplicate: f.Duplicate,
+			BatchSeq: f.BatchSeq, Probe: f.Probe, ErrorCode: f.ErrorCode}
+		if utf8.Valid(f.Raw) {
+			s := string(f.Raw)
+			out.Raw = &s
+		} else {
+			out.RawBase64 = base64.StdEncoding.EncodeToString(f.Raw)
+		}
+		return out
+	case mcp.StderrEvent:
+		return &Entry{Type: "stderr", Time: e.Time, Line: e.Line}
+	case mcp.StateEvent:
+		return &Entry{Type: "state", Time: e.Time, State: e.State.String(), Detail: e.Detail}
+	case mcp.HandshakeEvent:
+		h := e.Handshake
+		si, _ := json.Marshal(h.ServerInfo)
+		return &Entry{Type: "handshake", Time: e.Time, Era: h.Era.String(), Offered: h.OfferedVersion,
+			ProtocolVersion: h.ProtocolVersion, ServerInfo: si, Capabilities: h.ServerCapabilities, DurationMs: ms(h.Duration)}
+	case mcp.ListEvent:
+		out := &Entry{Type: "list", Time: e.Time, Method: e.Method, Count: len(e.Items), Pages: e.Pages}
+		if e.Err != nil {
+			out.Error = e.Err.Error()
+		}
+		return out
+	case mcp.ExitEvent:
+		x := e.Exit
+		code := x.Code
+		out := &Entry{Type: "exit", Time: e.Time, Code: &code, Signal: x.Signal, Forced: x.Forced, LastStderr: x.LastStderr}
+		if x.Err != nil {
+			out.Error = x.Err.Error()
+		}
+		return out
+	case mcp.LocalErrorEvent:
+		le := e.Err
+		return &Entry{Type: "local_error", Time: e.Time, ErrorKind: le.Kind.String(), Method: le.Method, ID: string(le.ID),
+			ReqSeq: le.ReqSeq, ElapsedMs: ms(le.Elapsed), Error: le.Error()}
+	}
+	return &Entry{Type: "unknown", Time: ev.At()}
+}
+
+// Read parses a whole session file.
+func Read(r io.Reader) ([]Entry, error) {
+	var out []Entry
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<30)
+	for n := 1; sc.Scan(); n++ {
+		var e Entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return out, fmt.Errorf("session file line %d: %w", n, err)
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("session file: %w", err)
+	}
+	if len(out) == 0 || out[0].Type != "session" {
+		return out, errors.New("not an mcpscope session file: the first line is not a session header")
+	}
+	return out, nil
+}
