@@ -1,0 +1,422 @@
+package panes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/formatters"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// syncFormatLimit is the largest frame formatted on the UI goroutine when
+// it opens. Bigger frames are pretty-printed by a Cmd, so a 20 MB result
+// opens at once and fills in when ready.
+const syncFormatLimit = 256 << 10
+
+// maxLineBytes bounds how much of one line is sanitised and highlighted: a
+// 20 MB base64 string is one JSON line, and only its first screenful of
+// characters can ever be seen.
+const maxLineBytes = 4096
+
+// jsonLexer is looked up once: lexer lookup scans chroma's registry.
+var jsonLexer = sync.OnceValue(func() chroma.Lexer { return chroma.Coalesce(lexers.Get("json")) })
+
+// detailLinesMsg carries the lines of a frame formatted off the UI goroutine.
+type detailLinesMsg struct {
+	frame  *mcp.Frame
+	pretty []string
+	ok     bool // the frame was JSON and pretty-printed
+}
+
+// Detail shows one frame: a summary, the pretty-printed and highlighted
+// JSON (or the raw bytes), the paired request or response one key away.
+type Detail struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+
+	frame  *mcp.Frame
+	pairOf func(*mcp.Frame) *mcp.Frame
+
+	pretty    []string // pretty-printed lines (not sanitised, not styled)
+	prettyOK  bool
+	rawLines  []string // raw bytes cut into lines of the current width
+	rawWidth  int
+	formatted bool // pretty is ready
+	showRaw   bool
+	top       int
+
+	// highlighted caches styled lines of the current frame and mode by line
+	// number; it is bounded (reset when large) and dropped on any change.
+	highlighted map[int]string
+	note        string // a passing message, e.g. "copied 120 bytes"
+}
+
+// NewDetail makes an empty detail view. pairOf finds a frame's paired
+// request or response (the log knows).
+func NewDetail(t *themes.Theme, k keymap.KeyMap, pairOf func(*mcp.Frame) *mcp.Frame) *Detail {
+	return &Detail{theme: t, keys: k, pairOf: pairOf, highlighted: map[int]string{}}
+}
+
+// SetTheme switches the theme.
+func (d *Detail) SetTheme(t *themes.Theme) {
+	d.theme = t
+	d.highlighted = map[int]string{}
+}
+
+// Frame is the frame shown, or nil.
+func (d *Detail) Frame() *mcp.Frame { return d.frame }
+
+// Title names the pane after the frame.
+func (d *Detail) Title() string {
+	if d.frame == nil {
+		return "Frame"
+	}
+	mode := "pretty"
+	if d.showing() == nil {
+		mode = "raw"
+	}
+	t := fmt.Sprintf("Frame #%d · %s", d.frame.Seq, mode)
+	if d.note != "" {
+		t += " · " + d.note
+	}
+	return t
+}
+
+func (d *Detail) SetSize(w, h int) {
+	if w != d.w {
+		d.rawLines = nil
+		d.highlighted = map[int]string{}
+	}
+	d.w, d.h = w, h
+	d.clamp()
+}
+
+func (d *Detail) Focus() { d.focused = true }
+func (d *Detail) Blur()  { d.focused = false }
+
+// SetFrame shows a frame. Small frames are formatted at once; big ones by
+// the returned Cmd, while the view shows the raw bytes (cheap: only the
+// visible slice is drawn) with a note.
+func (d *Detail) SetFrame(f *mcp.Frame) tea.Cmd {
+	d.frame = f
+	d.pretty, d.prettyOK, d.formatted = nil, false, false
+	d.rawLines, d.rawWidth = nil, 0
+	d.top = 0
+	d.note = ""
+	d.highlighted = map[int]string{}
+	d.showRaw = f != nil && f.Kind == mcp.KindInvalid
+	if f == nil {
+		return nil
+	}
+	if len(f.Raw) <= syncFormatLimit {
+		d.applyLines(formatFrame(f))
+		return nil
+	}
+	return func() tea.Msg { return formatFrame(f) }
+}
+
+func formatFrame(f *mcp.Frame) detailLinesMsg {
+	var buf bytes.Buffer
+	buf.Grow(len(f.Raw) + len(f.Raw)/4)
+	if err := json.Indent(&buf, f.Raw, "", "  "); err != nil {
+		return detailLinesMsg{frame: f}
+	}
+	return detailLinesMsg{frame: f, pretty: strings.Split(buf.String(), "\n"), ok: true}
+}
+
+func (d *Detail) applyLines(msg detailLinesMsg) {
+	if msg.frame != d.frame {
+		return // the user moved on before formatting finished
+	}
+	d.pretty, d.prettyOK, d.formatted = msg.pretty, msg.ok, true
+	d.highlighted = map[int]string{}
+	d.clamp()
+}
+
+// showing is the pretty lines when they are what is on screen, else nil.
+func (d *Detail) showing() []string {
+	if d.showRaw || !d.formatted || !d.prettyOK {
+		return nil
+	}
+	return d.pretty
+}
+
+// header is the summary above the body.
+func (d *Detail) header() []string {
+	f := d.frame
+	t := d.theme.Detail
+	lbl := func(s string) string { return t.Label.Render(s) }
+	val := func(s string) string { return t.Value.Render(termsafe.String(s)) }
+	line1 := fmt.Sprintf("%s %s %s  %s %s  %s %s  %s %s",
+		val(f.Dir.Arrow()), val(f.Kind.String()), val(f.Label()),
+		lbl("id"), val(orDash(f.ID.String())),
+		lbl("size"), val(fmtSize(f.Size())),
+		lbl("at"), val(f.Time.Format("15:04:05.000")))
+	if f.Latency > 0 {
+		line1 += "  " + lbl("latency") + " " + val(fmtLatency(f.Latency))
+	}
+	lines := []string{line1}
+	var flags []string
+	if f.Probe {
+		flags = append(flags, "probe")
+	}
+	if f.UnknownID {
+		flags = append(flags, "unknown id")
+	}
+	if f.Duplicate {
+		flags = append(flags, "duplicate response")
+	}
+	if f.BatchSeq != 0 {
+		flags = append(flags, fmt.Sprintf("element of batch #%d", f.BatchSeq))
+	}
+	if len(flags) > 0 {
+		lines = append(lines, lbl("flags ")+val(strings.Join(flags, ", ")))
+	}
+	if f.Kind == mcp.KindErrorResponse {
+		lines = append(lines, t.Problem.Render(fmt.Sprintf("server error %d: ", f.ErrorCode))+val(f.ErrorMessage))
+	}
+	if f.Problem != "" {
+		lines = append(lines, t.Problem.Render("problem: ")+val(f.Problem))
+	}
+	if p := d.paired(); p != nil {
+		lines = append(lines, lbl("paired ")+val(fmt.Sprintf("#%d %s %s %s", p.Seq, p.Dir.Arrow(), p.Kind, p.Label()))+t.Hint.Render("  (p to open)"))
+	} else if f.Kind == mcp.KindRequest {
+		lines = append(lines, lbl("paired ")+t.Hint.Render("no response yet"))
+	}
+	if len(f.Raw) > syncFormatLimit && !d.formatted {
+		lines = append(lines, t.Hint.Render("formatting a large frame… showing raw bytes meanwhile"))
+	} else if !d.showRaw && d.formatted && !d.prettyOK {
+		lines = append(lines, t.Hint.Render("not JSON: showing raw bytes"))
+	}
+	return append(lines, t.Hint.Render(strings.Repeat("─", max(d.w-2, 0))))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func (d *Detail) paired() *mcp.Frame {
+	if d.pairOf == nil || d.frame == nil {
+		return nil
+	}
+	return d.pairOf(d.frame)
+}
+
+// bodyRows is the number of body lines that fit under the header.
+func (d *Detail) bodyRows() int {
+	if d.frame == nil {
+		return max(d.h-2, 0)
+	}
+	return max(d.h-2-len(d.header()), 0)
+}
+
+// lineCount is the number of body lines in the current mode.
+func (d *Detail) lineCount() int {
+	if d.frame == nil {
+		return 0
+	}
+	if p := d.showing(); p != nil {
+		return len(p)
+	}
+	return len(d.raw())
+}
+
+// raw cuts the raw bytes, sanitised, into lines of the inner width. It is
+// computed once per frame and width, and only when the raw view is shown.
+func (d *Detail) raw() []string {
+	inner := max(d.w-2, 1)
+	if d.rawLines != nil && d.rawWidth == inner {
+		return d.rawLines
+	}
+	d.rawWidth = inner
+	d.rawLines = wrapRunes(termsafe.String(string(d.frame.Raw)), inner)
+	return d.rawLines
+}
+
+// wrapRunes cuts s into lines of at most w runes. The sanitised raw text is
+// single-width except for wide characters, which Fit trims.
+func wrapRunes(s string, w int) []string {
+	lines := make([]string, 0, len(s)/w+1)
+	for len(s) > 0 {
+		i, n := 0, 0
+		for i < len(s) && n < w {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			n++
+		}
+		lines = append(lines, s[:i])
+		s = s[i:]
+	}
+	if len(lines) == 0 {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+func (d *Detail) clamp() {
+	d.top = min(max(d.top, 0), max(d.lineCount()-d.bodyRows(), 0))
+}
+
+// ScrollBy scrolls the body.
+func (d *Detail) ScrollBy(n int) {
+	d.top += n
+	d.clamp()
+}
+
+// Update handles the detail's keys and its formatting result.
+func (d *Detail) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case detailLinesMsg:
+		d.applyLines(msg)
+	case tea.KeyPressMsg:
+		return d.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			d.ScrollBy(-3)
+		case tea.MouseWheelDown:
+			d.ScrollBy(3)
+		}
+	}
+	return nil
+}
+
+func (d *Detail) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if d.frame == nil {
+		if key.Matches(msg, d.keys.Detail.Close) {
+			return func() tea.Msg { return CloseMsg{} }
+		}
+		return nil
+	}
+	k := d.keys.Detail
+	switch {
+	case key.Matches(msg, k.Up):
+		d.ScrollBy(-1)
+	case key.Matches(msg, k.Down):
+		d.ScrollBy(1)
+	case key.Matches(msg, k.PageUp):
+		d.ScrollBy(-max(d.bodyRows()-1, 1))
+	case key.Matches(msg, k.PageDown):
+		d.ScrollBy(max(d.bodyRows()-1, 1))
+	case key.Matches(msg, k.Top):
+		d.top = 0
+	case key.Matches(msg, k.Bottom):
+		d.top = d.lineCount()
+		d.clamp()
+	case key.Matches(msg, k.ToggleRaw):
+		d.showRaw = !d.showRaw
+		d.top = 0
+		d.highlighted = map[int]string{}
+	case key.Matches(msg, k.Paired):
+		if p := d.paired(); p != nil {
+			return d.SetFrame(p)
+		}
+		d.note = "no paired frame"
+	case key.Matches(msg, k.Copy):
+		return d.copy()
+	case key.Matches(msg, k.Close):
+		return func() tea.Msg { return CloseMsg{} }
+	}
+	return nil
+}
+
+// copy puts what is shown on the clipboard through OSC 52 (Bubble Tea
+// writes the sequence; no clipboard library, so it works over SSH).
+func (d *Detail) copy() tea.Cmd {
+	text := string(d.frame.Raw)
+	if p := d.showing(); p != nil {
+		text = strings.Join(p, "\n")
+	}
+	d.note = fmt.Sprintf("copied %s", fmtSize(len(text)))
+	return tea.SetClipboard(text)
+}
+
+// ShortHelp lists the detail's main keys.
+func (d *Detail) ShortHelp() []key.Binding {
+	k := d.keys.Detail
+	return []key.Binding{k.Up, k.Down, k.ToggleRaw, k.Paired, k.Copy, k.Close}
+}
+
+// FullHelp lists every detail key.
+func (d *Detail) FullHelp() [][]key.Binding {
+	k := d.keys.Detail
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.ToggleRaw, k.Paired, k.Copy, k.Close}}
+}
+
+// View draws the header and the visible body lines only; each visible line
+// is sanitised and highlighted once and cached.
+func (d *Detail) View() string {
+	if d.w <= 0 || d.h <= 0 {
+		return ""
+	}
+	if d.frame == nil {
+		return Box(d.theme, d.Title(), d.focused, d.w, d.h, []string{d.theme.Detail.Hint.Render("no frame selected")})
+	}
+	body := d.header()
+	rows := d.bodyRows()
+	pretty := d.showing()
+	lines := pretty
+	if pretty == nil {
+		lines = d.raw()
+	}
+	if len(d.highlighted) > 4096 {
+		d.highlighted = map[int]string{}
+	}
+	for i := d.top; i < len(lines) && i < d.top+rows; i++ {
+		s, ok := d.highlighted[i]
+		if !ok {
+			s = d.renderLine(lines[i], pretty != nil)
+			d.highlighted[i] = s
+		}
+		body = append(body, s)
+	}
+	return Box(d.theme, d.Title(), d.focused, d.w, d.h, body)
+}
+
+// renderLine sanitises a line (server data never reaches the terminal raw)
+// and, for JSON, highlights it with the theme's chroma style.
+func (d *Detail) renderLine(line string, isJSON bool) string {
+	if len(line) > maxLineBytes {
+		cut := maxLineBytes
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	line = termsafe.String(line)
+	if !isJSON {
+		return d.theme.Detail.Raw.Render(line)
+	}
+	style := d.theme.Chroma()
+	if style == nil {
+		return line
+	}
+	it, err := jsonLexer().Tokenise(nil, line)
+	if err != nil {
+		return line
+	}
+	var b strings.Builder
+	if err := formatters.TTY16m.Format(&b, style, it); err != nil {
+		return line
+	}
+	return b.String()
+}
+
+var _ Pane = (*Detail)(nil)
+var _ Pane = (*Log)(nil)
