@@ -63,6 +63,15 @@ type Tools struct {
 	Filter  key.Binding
 	Open    key.Binding
 	Details key.Binding
+	// ScrollUp and ScrollDown scroll the selected tool's details.
+	ScrollUp   key.Binding
+	ScrollDown key.Binding
+}
+
+// JSONEdit keys drive the tool-arguments editor.
+type JSONEdit struct {
+	Send  key.Binding // send; a second press sends arguments that do not validate
+	Close key.Binding
 }
 
 // Result keys drive the tool-call result view.
@@ -79,12 +88,13 @@ type Result struct {
 
 // KeyMap is every binding of the UI.
 type KeyMap struct {
-	Global Global
-	Log    Log
-	Detail Detail
-	Caps   Caps
-	Tools  Tools
-	Result Result
+	Global   Global
+	Log      Log
+	Detail   Detail
+	Caps     Caps
+	Tools    Tools
+	Result   Result
+	JSONEdit JSONEdit
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
@@ -140,11 +150,17 @@ func Default() KeyMap {
 		Collapse: bind(k("left", "h"), "←", "collapse"),
 	}
 	m.Tools = Tools{
-		Up:      bind(k("up", "k"), "↑/k", "up"),
-		Down:    bind(k("down", "j"), "↓/j", "down"),
-		Filter:  bind(k("/"), "/", "filter"),
-		Open:    bind(k("enter"), "enter", "call"),
-		Details: bind(k("d"), "d", "details"),
+		Up:         bind(k("up", "k"), "↑/k", "up"),
+		Down:       bind(k("down", "j"), "↓/j", "down"),
+		Filter:     bind(k("/"), "/", "filter"),
+		Open:       bind(k("enter"), "enter", "call"),
+		Details:    bind(k("d"), "d", "details"),
+		ScrollUp:   bind(k("pgup", "ctrl+u"), "pgup", "scroll details"),
+		ScrollDown: bind(k("pgdown", "ctrl+d"), "pgdn", "scroll details"),
+	}
+	m.JSONEdit = JSONEdit{
+		Send:  bind(k("ctrl+s"), "ctrl+s", "send"),
+		Close: bind(k("esc"), "esc", "close"),
 	}
 	m.Result = Result{
 		Up:       bind(k("up", "k"), "↑/k", "up"),

@@ -9,6 +9,7 @@ package panes
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -62,6 +63,7 @@ type ToolResultMsg struct {
 	RPCError error           // an *mcp.RPCError the server sent
 	Err      error           // anything else: *mcp.LocalError, closed client
 	Seq      int64           // the response frame, 0 when there was none
+	Latency  time.Duration   // from the request to its answer or failure
 }
 
 // CloseMsg asks the root model to close the modal that sent it.
