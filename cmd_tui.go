@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/ui"
+	"github.com/spf13/pflag"
+)
+
+// tuiFlags are the flags only the interactive UI uses.
+type tuiFlags struct {
+	theme   string
+	logFile string
+}
+
+var tuiOpts tuiFlags
+
+// registerTUIFlags adds the UI's flags to the root command.
+func registerTUIFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&tuiOpts.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	fs.StringVar(&tuiOpts.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+}
+
+// runTUI runs the interactive debugger on one target until the user quits.
+func runTUI(ctx context.Context, t *target, cf *connectFlags) error {
+	switch tuiOpts.theme {
+	case "auto", "dark", "light":
+	default:
+		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", tuiOpts.theme))
+	}
+	logger, closeLog, err := openDebugLog(tuiOpts.logFile)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer closeLog()
+
+	newClient := func() *mcp.Client {
+		opts := cf.clientOptions()
+		opts.Discover = true
+		return mcp.NewClient(t.transport, opts)
+	}
+	m := ui.New(ui.Config{
+		NewClient: newClient,
+		Target:    t.description,
+		Theme:     tuiOpts.theme,
+		NoColor:   os.Getenv("NO_COLOR") != "",
+		Logger:    logger,
+		Context:   ctx,
+	})
+	defer m.Close()
+	logger.Info("Starting the TUI", "target", t.description)
+	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return nil
+}
+
+// openDebugLog opens --log-file for slog, or discards logs without one:
+// the terminal belongs to the UI.
+func openDebugLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--log-file: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { _ = f.Close() }, nil
+}

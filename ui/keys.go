@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/panes"
+)
+
+// handleKey routes a key: the help overlay, then a modal, then global keys
+// (unless the focused pane is capturing text), then the focused pane.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	g := m.keys.Global
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.modal == modalHelp {
+		if key.Matches(msg, g.Help) || key.Matches(msg, g.Back) || key.Matches(msg, g.Quit) {
+			m.modal = modalNone
+		}
+		return nil
+	}
+	if p := m.modalPane(); p != nil {
+		if m.modal == modalHandshake && (key.Matches(msg, g.Back) || key.Matches(msg, g.Handshake)) {
+			m.closeModal()
+			return nil
+		}
+		if !capturing(p) && key.Matches(msg, g.Quit) {
+			return tea.Quit
+		}
+		return p.Update(msg)
+	}
+	focused := m.pane(m.focus)
+	if capturing(focused) {
+		return focused.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, g.Quit):
+		return tea.Quit
+	case key.Matches(msg, g.Help):
+		m.modal = modalHelp
+		return nil
+	case key.Matches(msg, g.NextPane):
+		m.setFocus((m.focus + 1) % numFocus)
+		return nil
+	case key.Matches(msg, g.PrevPane):
+		m.setFocus((m.focus + numFocus - 1) % numFocus)
+		return nil
+	case key.Matches(msg, g.Reconnect):
+		return m.reconnect()
+	case key.Matches(msg, g.Handshake):
+		m.openModal(modalHandshake)
+		return nil
+	}
+	return focused.Update(msg)
+}
+
+func capturing(p panes.Pane) bool {
+	c, ok := p.(panes.Capturing)
+	return ok && c.Capturing()
+}
+
+// ShortHelp is the help bar: the keys of what has the keyboard, then the
+// global keys.
+func (m *Model) ShortHelp() []key.Binding {
+	g := m.keys.Global
+	if m.modal == modalHelp {
+		return []key.Binding{g.Help, g.Back}
+	}
+	if p := m.modalPane(); p != nil {
+		b := p.ShortHelp()
+		if m.modal == modalHandshake {
+			b = append(b, g.Back)
+		}
+		return append(b, g.Quit)
+	}
+	focused := m.pane(m.focus)
+	b := focused.ShortHelp()
+	if capturing(focused) {
+		return b
+	}
+	return append(b, g.NextPane, g.Handshake, g.Reconnect, g.Help, g.Quit)
+}
+
+// FullHelp is the full help overlay: the focused pane's keys, then the
+// global ones.
+func (m *Model) FullHelp() [][]key.Binding {
+	g := m.keys.Global
+	groups := m.pane(m.focus).FullHelp()
+	return append(groups, []key.Binding{g.NextPane, g.PrevPane, g.Handshake, g.Reconnect, g.Back, g.Help, g.Quit})
+}

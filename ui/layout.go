@@ -1,0 +1,59 @@
+package ui
+
+import "image"
+
+// wideWidth is the width from which the panes sit side by side; below it
+// they become tabs, one big pane at a time.
+const wideWidth = 120
+
+// layout is the screen cut into named rectangles. It is computed once per
+// window size and serves both drawing (SetSize) and mouse hit tests.
+type layout struct {
+	w, h   int
+	tabbed bool
+
+	header image.Rectangle
+	tabs   image.Rectangle // the tab row; empty when not tabbed
+	main   image.Rectangle // the one pane shown when tabbed
+	log    image.Rectangle
+	caps   image.Rectangle
+	tools  image.Rectangle
+	status image.Rectangle
+	help   image.Rectangle
+	modal  image.Rectangle // where overlays (detail, handshake, help) go
+}
+
+func rect(x, y, w, h int) image.Rectangle {
+	return image.Rect(x, y, x+max(w, 0), y+max(h, 0))
+}
+
+// computeLayout cuts a w×h screen: header on top, status and help at the
+// bottom, panes in between (tabs when narrow, log | caps/tools when wide).
+func computeLayout(w, h int) layout {
+	l := layout{w: w, h: h}
+	l.header = rect(0, 0, w, 1)
+	l.help = rect(0, h-1, w, 1)
+	l.status = rect(0, h-2, w, 1)
+	top := 1
+	bodyH := h - 3
+	if w < wideWidth {
+		l.tabbed = true
+		l.tabs = rect(0, top, w, 1)
+		l.main = rect(0, top+1, w, bodyH-1)
+		l.log, l.caps, l.tools = l.main, l.main, l.main
+	} else {
+		logW := w * 58 / 100
+		rightW := w - logW
+		capsH := bodyH * 45 / 100
+		l.log = rect(0, top, logW, bodyH)
+		l.caps = rect(logW, top, rightW, capsH)
+		l.tools = rect(logW, top+capsH, rightW, bodyH-capsH)
+		l.main = rect(0, top, w, bodyH)
+	}
+	// Overlays cover most of the screen, leaving the header and the help
+	// bar visible so the user keeps their bearings.
+	mw := max(min(w-4, 160), min(w, 20))
+	mh := max(h-4, min(h, 6))
+	l.modal = rect((w-mw)/2, (h-mh)/2, mw, mh)
+	return l
+}

@@ -1,0 +1,316 @@
+// Package ui is mcpscope's terminal UI: the one root Bubble Tea model. It
+// owns the layout, focus, modals and the event pump that carries the
+// client's event stream into the panes; the panes themselves live in
+// package panes.
+//
+// Rules this package keeps: Update never blocks and never does I/O (client
+// calls run as Cmds returning messages); Cmds never touch the model; domain
+// events reach panes through direct method calls, and only keys and mouse
+// go through the panes' Update.
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/panes"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Config is what the root model needs from the command line.
+type Config struct {
+	// NewClient makes a fresh, unconnected client for the target; it is
+	// called at start and on every reconnect. Nil means no server (tests
+	// drive the model with synthetic events).
+	NewClient func() *mcp.Client
+	// Target describes the server for the header ("built-in demo server",
+	// the command line).
+	Target string
+	// Theme is "auto" (ask the terminal), "dark" or "light".
+	Theme string
+	// NoColor selects the colourless theme (NO_COLOR is set).
+	NoColor bool
+	Keys    keymap.KeyMap
+	// Logger receives debug logs; nil discards them. Never stdout/stderr.
+	Logger *slog.Logger
+	// Context bounds every client call; Background when nil.
+	Context context.Context
+}
+
+// Model is the root model. Use it through a pointer.
+type Model struct {
+	cfg    Config
+	ctx    context.Context
+	cancel context.CancelFunc
+	log    *slog.Logger
+	keys   keymap.KeyMap
+	theme  *themes.Theme
+
+	w, h   int
+	layout layout
+
+	// The connection. gen counts connections; events carry the gen of
+	// the client that produced them.
+	client     *mcp.Client
+	gen        int
+	connecting bool
+	ended      bool // the current client's stream has closed
+	// reconnecting is set between "r" and the old stream's end.
+	reconnecting bool
+	old          *mcp.Client
+	state        mcp.State
+	stateDetail  string
+	handshake    *mcp.Handshake
+	exit         *mcp.ExitError
+	lastStderr   []string
+	lastError    string
+
+	focus   focus
+	modal   modal
+	logPane *panes.Log
+	detail  *panes.Detail
+	caps    capsPane
+	tools   toolsPane
+	hsPane  handshakePane
+	help    help.Model
+}
+
+// New builds the root model. Nothing runs until Init.
+func New(cfg Config) *Model {
+	if cfg.Keys.Global.Quit.Keys() == nil {
+		cfg.Keys = keymap.Default()
+	}
+	parent := cfg.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	m := &Model{cfg: cfg, ctx: ctx, cancel: cancel, log: logger, keys: cfg.Keys}
+	m.theme = m.initialTheme()
+	m.logPane = panes.NewLog(m.theme, m.keys)
+	m.detail = panes.NewDetail(m.theme, m.keys, m.logPane.Paired)
+	m.caps = newCapsPane(m.theme, m.keys)
+	m.tools = newToolsPane(m.theme, m.keys)
+	m.hsPane = newHandshakePane(m.theme, m.keys)
+	m.help = help.New()
+	m.help.Styles = m.theme.Help
+	m.setFocus(focusLog)
+	return m
+}
+
+func (m *Model) initialTheme() *themes.Theme {
+	switch {
+	case m.cfg.NoColor:
+		return themes.NoColor()
+	case m.cfg.Theme == "light":
+		return themes.Light()
+	}
+	return themes.Dark() // also the start for "auto", until the terminal answers
+}
+
+// Init asks the terminal for its background (for "auto") and connects.
+func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	cmds = append(cmds, m.connect())
+	return tea.Batch(cmds...)
+}
+
+// Close ends the connection; runTUI calls it after the program exits.
+func (m *Model) Close() {
+	m.cancel()
+	if m.client != nil {
+		_ = m.client.Close()
+	}
+	if m.old != nil {
+		_ = m.old.Close()
+	}
+}
+
+// Update routes a message by family.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
+			m.setTheme(themes.Default(msg.IsDark()))
+		}
+		return m, nil
+	case eventsMsg:
+		return m, m.handleEvents(msg)
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
+	}
+	return m, m.handleResult(msg)
+}
+
+func (m *Model) resize(w, h int) {
+	m.w, m.h = w, h
+	m.layout = computeLayout(w, h)
+	l := m.layout
+	m.logPane.SetSize(l.log.Dx(), l.log.Dy())
+	m.caps.SetSize(l.caps.Dx(), l.caps.Dy())
+	m.tools.SetSize(l.tools.Dx(), l.tools.Dy())
+	m.detail.SetSize(l.modal.Dx(), l.modal.Dy())
+	m.hsPane.SetSize(l.modal.Dx(), l.modal.Dy())
+	m.help.SetWidth(w)
+}
+
+func (m *Model) setTheme(t *themes.Theme) {
+	m.theme = t
+	m.help.Styles = t.Help
+	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane} {
+		if p, ok := p.(themed); ok {
+			p.SetTheme(t)
+		}
+	}
+}
+
+// pane returns the pane with a focus name.
+func (m *Model) pane(f focus) panes.Pane {
+	switch f {
+	case focusCaps:
+		return m.caps
+	case focusTools:
+		return m.tools
+	}
+	return m.logPane
+}
+
+func (m *Model) setFocus(f focus) {
+	m.pane(m.focus).Blur()
+	m.focus = f
+	m.pane(f).Focus()
+}
+
+// modalPane is the pane shown in the overlay, or nil.
+func (m *Model) modalPane() panes.Pane {
+	switch m.modal {
+	case modalDetail:
+		return m.detail
+	case modalHandshake:
+		return m.hsPane
+	}
+	return nil
+}
+
+func (m *Model) openModal(md modal) {
+	m.modal = md
+	if p := m.modalPane(); p != nil {
+		p.Focus()
+	}
+}
+
+func (m *Model) closeModal() {
+	if p := m.modalPane(); p != nil {
+		p.Blur()
+	}
+	m.modal = modalNone
+}
+
+// handleEvents applies one batch from a client's stream and re-arms the
+// pump for that stream exactly once.
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, ev := range msg.events {
+		if cmd := m.apply(ev); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	switch {
+	case !msg.closed:
+		if ch := m.streamOf(msg.gen); ch != nil {
+			cmds = append(cmds, waitForEvents(msg.gen, ch))
+		}
+	case msg.gen == m.gen && m.reconnecting:
+		// The old session's last events are in; now the new one.
+		cmds = append(cmds, m.finishReconnect())
+	case msg.gen == m.gen:
+		m.ended = true
+		m.log.Debug("Event stream ended", "gen", msg.gen)
+	}
+	return tea.Batch(cmds...)
+}
+
+// streamOf is the event channel of connection gen, or nil if it is not
+// the current one. Events() returns the same channel on every call.
+func (m *Model) streamOf(gen int) <-chan mcp.Event {
+	if gen == m.gen && m.client != nil {
+		return m.client.Events()
+	}
+	return nil
+}
+
+// apply feeds one event to the panes.
+func (m *Model) apply(ev mcp.Event) tea.Cmd {
+	m.logPane.Append(ev)
+	switch ev := ev.(type) {
+	case mcp.FrameEvent:
+		return m.onFrame(ev.Frame)
+	case mcp.StderrEvent:
+		m.lastStderr = append(m.lastStderr, ev.Line)
+		if len(m.lastStderr) > 3 {
+			m.lastStderr = m.lastStderr[1:]
+		}
+	case mcp.StateEvent:
+		m.state, m.stateDetail = ev.State, ev.Detail
+	case mcp.HandshakeEvent:
+		m.handshake = ev.Handshake
+		m.caps.SetHandshake(ev.Handshake)
+		m.hsPane.SetHandshake(ev.Handshake)
+	case mcp.ListEvent:
+		m.applyList(ev.Method, ev.Items, ev.Err)
+	case mcp.ExitEvent:
+		m.exit = ev.Exit
+	case mcp.LocalErrorEvent:
+		m.lastError = ev.Err.Error()
+	}
+	return nil
+}
+
+func (m *Model) applyList(method string, items []json.RawMessage, err error) {
+	if err != nil {
+		m.lastError = method + ": " + err.Error()
+	}
+	m.caps.SetList(method, items)
+	if method == "tools/list" {
+		m.tools.SetTools(mcp.ParseTools(items))
+	}
+}
+
+// onFrame reacts to frames that change what the server offers: a
+// list_changed notification re-lists, as a Cmd.
+func (m *Model) onFrame(f *mcp.Frame) tea.Cmd {
+	if f.Dir != mcp.Inbound || f.Kind != mcp.KindNotification {
+		return nil
+	}
+	switch f.Method {
+	case "notifications/tools/list_changed":
+		return m.relist("tools/list")
+	case "notifications/prompts/list_changed":
+		return m.relist("prompts/list")
+	case "notifications/resources/list_changed":
+		return m.relist("resources/list")
+	}
+	return nil
+}
+
+// State is the connection state.
+func (m *Model) State() mcp.State { return m.state }
+
+var _ tea.Model = (*Model)(nil)

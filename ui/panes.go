@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"encoding/json"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/panes"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// The root model talks to the capabilities, tools and handshake panes
+// through these interfaces, defined here where they are consumed. Their
+// implementations live in package panes.
+
+type capsPane interface {
+	panes.Pane
+	SetHandshake(*mcp.Handshake)
+	SetList(method string, items []json.RawMessage)
+}
+
+type toolsPane interface {
+	panes.Pane
+	SetTools([]mcp.Tool)
+}
+
+type handshakePane interface {
+	panes.Pane
+	SetHandshake(*mcp.Handshake)
+}
+
+// themed is implemented by panes that can switch theme after start (the
+// terminal's background colour arrives after the first frame).
+type themed interface{ SetTheme(*themes.Theme) }
+
+// focus names the pane with the keyboard.
+type focus uint8
+
+const (
+	focusLog focus = iota
+	focusCaps
+	focusTools
+	numFocus
+)
+
+func (f focus) String() string {
+	switch f {
+	case focusLog:
+		return "log"
+	case focusCaps:
+		return "capabilities"
+	case focusTools:
+		return "tools"
+	}
+	return "?"
+}
+
+// modal names the overlay on top of the panes, if any.
+type modal uint8
+
+const (
+	modalNone modal = iota
+	modalDetail
+	modalHandshake
+	modalHelp
+)

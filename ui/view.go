@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes"
+)
+
+// View composes header, panes, status and help bar, and the overlay.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcpscope · " + termsafe.String(m.serverName())
+	return v
+}
+
+func (m *Model) render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	l := m.layout
+	rows := make([]string, 0, 5)
+	rows = append(rows, m.renderHeader())
+	if l.tabbed {
+		rows = append(rows, m.renderTabs(), m.pane(m.focus).View())
+	} else {
+		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.tools.View())
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, m.logPane.View(), right))
+	}
+	rows = append(rows, m.renderStatus(), panes.Fit(m.help.ShortHelpView(m.ShortHelp()), m.w))
+	base := strings.Join(rows, "\n")
+	switch m.modal {
+	case modalNone:
+		return base
+	case modalHelp:
+		return overlay(base, m.renderFullHelp(), l.modal.Min.X, l.modal.Min.Y)
+	}
+	return overlay(base, m.modalPane().View(), l.modal.Min.X, l.modal.Min.Y)
+}
+
+// overlay draws a modal over the base screen with the lipgloss compositor.
+func overlay(base, top string, x, y int) string {
+	return lipgloss.NewCompositor(
+		lipgloss.NewLayer(base),
+		lipgloss.NewLayer(top).X(x).Y(y).Z(1),
+	).Render()
+}
+
+func (m *Model) serverName() string {
+	if m.handshake != nil && m.handshake.ServerInfo.Name != "" {
+		return m.handshake.ServerInfo.Name
+	}
+	return m.cfg.Target
+}
+
+// renderHeader is one line: server name and version, transport, era,
+// protocol version, connection state and handshake time.
+func (m *Model) renderHeader() string {
+	h := m.theme.Header
+	sep := h.Label.Render(" · ")
+	parts := []string{h.Name.Render("mcpscope") + " " + h.Value.Render(termsafe.String(m.serverName()))}
+	if hs := m.handshake; hs != nil {
+		if v := hs.ServerInfo.Version; v != "" {
+			parts[0] += " " + h.Label.Render(termsafe.String(v))
+		}
+		parts = append(parts,
+			h.Label.Render("era ")+h.Value.Render(hs.Era.String()),
+			h.Label.Render("protocol ")+h.Value.Render(termsafe.String(hs.ProtocolVersion)))
+	}
+	if m.client != nil {
+		parts = append(parts, h.Value.Render(m.client.TransportName()))
+	}
+	parts = append(parts, m.stateBadge())
+	if hs := m.handshake; hs != nil {
+		parts = append(parts, h.Label.Render("handshake ")+h.Value.Render(hs.Duration.Round(time.Millisecond).String()))
+	}
+	line := " " + strings.Join(parts, sep)
+	return h.Bar.Render(panes.Fit(line, m.w))
+}
+
+func (m *Model) stateBadge() string {
+	h := m.theme.Header
+	switch m.state {
+	case mcp.StateReady:
+		return h.Ready.Render("● ready")
+	case mcp.StateFailed:
+		return h.Failed.Render("■ failed")
+	case mcp.StateClosed:
+		return h.Failed.Render("■ closed")
+	case 0:
+		if m.cfg.NewClient == nil {
+			return h.Pending.Render("○ no server")
+		}
+		return h.Pending.Render("○ starting")
+	}
+	return h.Pending.Render("◌ " + m.state.String())
+}
+
+// tabTitles are the tab row's labels, in focus order.
+func (m *Model) tabTitles() []string {
+	return []string{"Log", "Capabilities", "Tools"}
+}
+
+func (m *Model) renderTabs() string {
+	var b strings.Builder
+	for i, t := range m.tabTitles() {
+		label := fmt.Sprintf(" %d %s ", i+1, t)
+		if focus(i) == m.focus {
+			b.WriteString(m.theme.Tabs.Active.Render(label))
+		} else {
+			b.WriteString(m.theme.Tabs.Inactive.Render(label))
+		}
+		b.WriteString(" ")
+	}
+	return panes.Fit(b.String(), m.w)
+}
+
+// tabAt is the tab under column x of the tab row.
+func (m *Model) tabAt(x int) (focus, bool) {
+	pos := 0
+	for i, t := range m.tabTitles() {
+		w := ansi.StringWidth(fmt.Sprintf(" %d %s ", i+1, t))
+		if x >= pos && x < pos+w {
+			return focus(i), true
+		}
+		pos += w + 1
+	}
+	return 0, false
+}
+
+// renderStatus says how the connection is: the state's detail, the last
+// error, or how the server ended with its last stderr line.
+func (m *Model) renderStatus() string {
+	s := m.theme.Status
+	var line string
+	switch {
+	case m.reconnecting:
+		line = s.Info.Render("reconnecting: stopping the server…")
+	case m.exit != nil:
+		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
+	case m.state == mcp.StateFailed:
+		line = s.Error.Render(termsafe.String(m.stateDetail)) + s.Info.Render("  (r to restart)")
+	case m.lastError != "":
+		line = s.Error.Render(termsafe.String(m.lastError))
+	case m.stateDetail != "":
+		line = s.Info.Render(termsafe.String(m.stateDetail))
+	case m.cfg.Target != "":
+		line = s.Info.Render(termsafe.String(m.cfg.Target))
+	}
+	return panes.Fit(" "+line, m.w)
+}
+
+// renderFullHelp is the "?" overlay.
+func (m *Model) renderFullHelp() string {
+	hm := m.help
+	hm.ShowAll = true
+	hm.SetWidth(m.layout.modal.Dx() - 4)
+	body := strings.Split(hm.FullHelpView(m.FullHelp()), "\n")
+	body = append([]string{"", m.theme.Detail.Hint.Render(" keys for the " + m.focus.String() + " pane and global keys; ? or esc to close"), ""}, body...)
+	for i := 3; i < len(body); i++ {
+		body[i] = " " + body[i]
+	}
+	return panes.Box(m.theme, "Help", true, m.layout.modal.Dx(), min(m.layout.modal.Dy(), len(body)+3), body)
+}
