@@ -500,7 +500,7 @@ func (l *Log) rowSegments(e *logEntry) []segment {
 	case entryStderr:
 		return append(segs, segment{"»", t.Stderr}, segment{"stderr", t.Stderr}, segment{termsafe.String(e.text), t.Stderr})
 	case entryState:
-		return append(segs, segment{"●", t.State}, segment{e.state.String(), t.State.Bold(true)}, segment{termsafe.String(e.text), t.State})
+		return append(segs, segment{"●", t.State}, segment{e.state.String(), t.State.Bold(true)}, segment{termsafe.String(firstLine(e.text)), t.State})
 	case entryLocalError:
 		le := e.local
 		return append(segs,
@@ -642,3 +642,12 @@ func exitSummary(e *mcp.ExitError) string {
 
 // ExitSummary is exitSummary for the root model's status bar.
 func ExitSummary(e *mcp.ExitError) string { return termsafe.String(exitSummary(e)) }
+
+// firstLine is s up to its first line break: multi-line details (an exit
+// with its stderr tail) get one row; the detail is in the status bar.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSuffix(s[:i], ":") + " …"
+	}
+	return s
+}

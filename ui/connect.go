@@ -76,6 +76,7 @@ func (m *Model) finishReconnect() tea.Cmd {
 	m.reconnecting = false
 	m.old = nil
 	m.logPane.AppendSeparator(time.Now(), "reconnected")
+	m.logPane.SetFollow(true)
 	m.state, m.stateDetail = 0, ""
 	return m.connect()
 }

@@ -41,17 +41,24 @@ func (m *Model) render() string {
 	case modalNone:
 		return base
 	case modalHelp:
-		return overlay(base, m.renderFullHelp(), l.modal.Min.X, l.modal.Min.Y)
+		return overlay(base, m.renderFullHelp(), l.modal.Min.X, l.modal.Min.Y, m.w)
 	}
-	return overlay(base, m.modalPane().View(), l.modal.Min.X, l.modal.Min.Y)
+	return overlay(base, m.modalPane().View(), l.modal.Min.X, l.modal.Min.Y, m.w)
 }
 
 // overlay draws a modal over the base screen with the lipgloss compositor.
-func overlay(base, top string, x, y int) string {
-	return lipgloss.NewCompositor(
+// The compositor trims trailing blanks, so lines are padded back to the
+// screen width.
+func overlay(base, top string, x, y, w int) string {
+	out := lipgloss.NewCompositor(
 		lipgloss.NewLayer(base),
 		lipgloss.NewLayer(top).X(x).Y(y).Z(1),
 	).Render()
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = panes.Fit(l, w)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m *Model) serverName() string {
@@ -83,6 +90,11 @@ func (m *Model) renderHeader() string {
 		parts = append(parts, h.Label.Render("handshake ")+h.Value.Render(hs.Duration.Round(time.Millisecond).String()))
 	}
 	line := " " + strings.Join(parts, sep)
+	if ansi.StringWidth(line) > m.w {
+		// Narrow: drop the separators' spaces and the labels' words.
+		line = " " + strings.Join(parts, h.Label.Render("·"))
+		line = strings.NewReplacer("era ", "", "protocol ", "", "handshake ", "⏱").Replace(line)
+	}
 	return h.Bar.Render(panes.Fit(line, m.w))
 }
 
