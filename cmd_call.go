@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/record"
@@ -97,6 +98,13 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 				err = withCode(exitUsage, cerr)
 			}
 		}()
+	}
+	if st, ok := t.transport.(*mcp.StdioTransport); ok {
+		// The answer is printed before shutdown starts, so waiting long
+		// for a server that ignores stdin EOF (a Node server whose timers
+		// keep it alive) only costs the user time. The spec's order is kept:
+		// close stdin, wait, SIGTERM, wait, SIGKILL.
+		st.Grace = 25 * time.Millisecond
 	}
 	client := mcp.NewClient(t.transport, opts)
 	drained := drainEvents(client)

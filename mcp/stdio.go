@@ -22,9 +22,12 @@ type StdioTransport struct {
 	Env     []string // extra KEY=VALUE entries, added to mcpscope's environment
 	Dir     string   // working directory; empty means mcpscope's
 
-	// Grace is how long Close waits after closing stdin, and again after
-	// SIGTERM, before escalating. Zero means 2 seconds.
+	// Grace is how long Close waits after closing stdin before sending
+	// SIGTERM. Zero means 2 seconds.
 	Grace time.Duration
+	// TermGrace is how long Close waits after SIGTERM before SIGKILL. Zero
+	// means 2 seconds.
+	TermGrace time.Duration
 	// MaxLine caps one stdout line; a longer line is cut and reported as
 	// such. Zero means 256 MiB.
 	MaxLine int
@@ -278,16 +281,18 @@ func (c *stdioConn) wait() {
 // Close follows the spec's order: close stdin, wait, SIGTERM, wait, SIGKILL,
 // each signal sent to the whole process group.
 func (c *stdioConn) Close(ctx context.Context) error {
-	grace := c.t.Grace
-	if grace <= 0 {
-		grace = 2 * time.Second
+	grace := []time.Duration{c.t.Grace, c.t.TermGrace}
+	for i, g := range grace {
+		if g <= 0 {
+			grace[i] = 2 * time.Second
+		}
 	}
 	c.mu.Lock()
 	c.stopping = true
 	c.mu.Unlock()
 	c.stdinOnce.Do(func() { _ = c.stdin.Close() })
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
-		t := time.NewTimer(grace)
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t := time.NewTimer(grace[i])
 		select {
 		case <-c.exited:
 			t.Stop()
