@@ -101,6 +101,7 @@ With no target it runs against its built-in demo server.`,
 		},
 	}
 	cf.register(root.Flags())
+	registerTUIFlags(root.Flags())
 	root.AddCommand(newCallCommand(), newDemoServerCommand())
 	return root
 }
