@@ -74,6 +74,12 @@ type Log struct {
 	origin   time.Time
 	requests map[int64]*mcp.Frame
 	pairs    map[*mcp.Frame]*mcp.Frame
+
+	// rowCache holds rendered unselected rows by entry index: an entry
+	// never changes once logged, so a row is styled once per width and
+	// theme. It is bounded by clearing, and holds only rows recently drawn.
+	rowCache      map[int32]string
+	rowCacheWidth int
 }
 
 // NewLog makes an empty log in follow mode.
@@ -89,6 +95,7 @@ func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
 		filterInput: ti,
 		requests:    map[int64]*mcp.Frame{},
 		pairs:       map[*mcp.Frame]*mcp.Frame{},
+		rowCache:    map[int32]string{},
 	}
 }
 
@@ -96,6 +103,7 @@ func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
 func (l *Log) SetTheme(t *themes.Theme) {
 	l.theme = t
 	l.filterInput.SetStyles(t.TextInput)
+	clear(l.rowCache)
 }
 
 // Title names the pane with its frame count.
@@ -438,8 +446,22 @@ func (l *Log) View() string {
 		}
 		body = append(body, l.theme.Log.Empty.Render(msg))
 	}
+	if l.rowCacheWidth != inner || len(l.rowCache) > 8*max(rows, 16) {
+		clear(l.rowCache)
+		l.rowCacheWidth = inner
+	}
 	for i := l.top; i < len(l.shown) && i < l.top+rows; i++ {
-		body = append(body, l.renderRow(&l.entries[l.shown[i]], inner, l.focused && i == l.cur || !l.focused && i == l.cur && !l.follow))
+		idx := l.shown[i]
+		if i == l.cur && (l.focused || !l.follow) {
+			body = append(body, l.renderRow(&l.entries[idx], inner, true))
+			continue
+		}
+		row, ok := l.rowCache[idx]
+		if !ok {
+			row = l.renderRow(&l.entries[idx], inner, false)
+			l.rowCache[idx] = row
+		}
+		body = append(body, row)
 	}
 	if l.filtering || l.filterText != "" {
 		for len(body) < rows {
