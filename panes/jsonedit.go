@@ -1,0 +1,309 @@
+package panes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// JSONEdit edits a tool's arguments as JSON, validating them live against
+// the tool's inputSchema. It is the stop-gap until the schema form engine
+// lands: plain JSON always works, whatever the schema.
+//
+// ctrl+s sends valid arguments at once. Invalid arguments need a second
+// ctrl+s: a debugger must be able to send what the schema forbids (to see
+// how the server copes), but never by accident.
+type JSONEdit struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+
+	tool      mcp.Tool
+	schema    *jsonschema.Schema
+	schemaErr error
+	optional  []string // optional top-level properties, listed as a hint
+
+	area      textarea.Model
+	validated string // the text the problems were computed for
+	problems  []argProblem
+	override  bool // ctrl+s was pressed once on invalid arguments
+}
+
+// NewJSONEdit opens an editor for tool's arguments, prefilled with initial
+// (the last arguments sent) or, when empty, a skeleton built from the
+// inputSchema.
+func NewJSONEdit(t *themes.Theme, k keymap.KeyMap, tool mcp.Tool, initial json.RawMessage) *JSONEdit {
+	e := &JSONEdit{theme: t, keys: k, tool: tool}
+	e.schema, e.schemaErr = compileToolSchema(tool.InputSchema)
+	e.optional = optionalProperties(tool.InputSchema)
+
+	e.area = textarea.New()
+	e.area.ShowLineNumbers = true
+	e.area.Prompt = ""
+	e.area.CharLimit = 0
+	e.area.MaxHeight = 0
+	e.area.MaxWidth = 0
+	e.area.Placeholder = "{}"
+	e.applyTheme()
+	text := skeletonArgs(tool.InputSchema)
+	if len(bytes.TrimSpace(initial)) > 0 {
+		var b bytes.Buffer
+		if json.Indent(&b, initial, "", "  ") == nil {
+			text = escapeInvisibleInJSON(b.String())
+		}
+	}
+	e.area.SetValue(text)
+	e.area.MoveToBegin()
+	e.revalidate()
+	return e
+}
+
+// SetTheme switches the theme.
+func (e *JSONEdit) SetTheme(t *themes.Theme) {
+	e.theme = t
+	e.applyTheme()
+}
+
+func (e *JSONEdit) applyTheme() {
+	s := textarea.DefaultStyles(e.theme.IsDark)
+	s.Cursor.Blink = false // a blinking cursor would make every golden flaky
+	if e.theme.Palette.Primary != nil {
+		s.Cursor.Color = e.theme.Palette.Primary
+	}
+	s.Focused.LineNumber = e.theme.Form.Hint
+	s.Blurred.LineNumber = e.theme.Form.Hint
+	s.Focused.CursorLineNumber = e.theme.Form.Label
+	e.area.SetStyles(s)
+}
+
+// Tool is the tool being edited.
+func (e *JSONEdit) Tool() mcp.Tool { return e.tool }
+
+// Value is the editor's text.
+func (e *JSONEdit) Value() string { return e.area.Value() }
+
+// SetValue replaces the text (tests, paste from elsewhere).
+func (e *JSONEdit) SetValue(s string) {
+	e.area.SetValue(s)
+	e.revalidate()
+}
+
+// Problems lists why the current text does not validate, each as
+// "pointer: message"; empty when it does.
+func (e *JSONEdit) Problems() []string {
+	out := make([]string, len(e.problems))
+	for i, p := range e.problems {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// Valid reports whether the current text is a JSON object that validates.
+func (e *JSONEdit) Valid() bool { return len(e.problems) == 0 }
+
+func (e *JSONEdit) Title() string {
+	return "Call " + termsafe.String(e.tool.Name)
+}
+
+func (e *JSONEdit) SetSize(w, h int) {
+	e.w, e.h = w, h
+	e.area.SetWidth(max(w-2, 4))
+	e.area.SetHeight(max(e.areaRows(), 1))
+}
+
+// areaRows is what is left for the text once the problems, hints and the
+// status line have their rows.
+func (e *JSONEdit) areaRows() int {
+	return e.h - 2 - e.footerRows()
+}
+
+func (e *JSONEdit) footerRows() int {
+	inner := e.h - 2
+	switch {
+	case inner >= 16:
+		return 6
+	case inner >= 8:
+		return 3
+	default:
+		return 1
+	}
+}
+
+func (e *JSONEdit) Focus() {
+	e.focused = true
+	e.area.Focus()
+}
+
+func (e *JSONEdit) Blur() {
+	e.focused = false
+	e.area.Blur()
+}
+
+// Capturing is always true: every key is text while the editor is open.
+func (e *JSONEdit) Capturing() bool { return true }
+
+func (e *JSONEdit) revalidate() {
+	text := e.area.Value()
+	if text == e.validated && e.validated != "" {
+		return
+	}
+	e.validated = text
+	e.problems = validateArgs(e.schema, text)
+	e.override = false
+}
+
+// Update handles keys: ctrl+s sends, esc closes (CloseMsg), the rest edits.
+func (e *JSONEdit) Update(msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(kp, e.keys.JSONEdit.Send):
+			return e.send()
+		case key.Matches(kp, e.keys.JSONEdit.Close):
+			return func() tea.Msg { return CloseMsg{} }
+		}
+	}
+	var cmd tea.Cmd
+	e.area, cmd = e.area.Update(msg)
+	e.revalidate()
+	return cmd
+}
+
+// send returns the CallToolMsg, or arms the override when the arguments do
+// not validate.
+func (e *JSONEdit) send() tea.Cmd {
+	e.revalidate()
+	text := e.area.Value()
+	var args json.RawMessage
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(text)); err == nil {
+		args = json.RawMessage(b.Bytes())
+	}
+	if args == nil {
+		// Not JSON at all: nothing sensible can be sent, override or not.
+		e.override = false
+		return nil
+	}
+	if len(e.problems) > 0 && !e.override {
+		e.override = true
+		return nil
+	}
+	e.override = false
+	msg := CallToolMsg{Name: e.tool.Name, Args: args}
+	return func() tea.Msg { return msg }
+}
+
+func (e *JSONEdit) ShortHelp() []key.Binding {
+	return []key.Binding{e.keys.JSONEdit.Send, e.keys.JSONEdit.Close}
+}
+
+func (e *JSONEdit) FullHelp() [][]key.Binding { return [][]key.Binding{e.ShortHelp()} }
+
+// View draws the text, then the problems and the status line.
+func (e *JSONEdit) View() string {
+	if e.w <= 0 || e.h <= 0 {
+		return ""
+	}
+	inner := e.w - 2
+	body := strings.Split(e.area.View(), "\n")
+	if len(body) > e.areaRows() {
+		body = body[:max(e.areaRows(), 0)]
+	}
+	for len(body) < e.areaRows() {
+		body = append(body, "")
+	}
+	footer := e.footer(inner)
+	body = append(body, footer...)
+	return Box(e.theme, e.Title(), e.focused, e.w, e.h, body)
+}
+
+func (e *JSONEdit) footer(w int) []string {
+	rows := e.footerRows()
+	var lines []string
+	if rows > 1 {
+		lines = append(lines, e.theme.Form.Hint.Render(strings.Repeat("─", max(w, 0))))
+	}
+	var detail []string
+	switch {
+	case e.schemaErr != nil:
+		detail = append(detail, e.theme.Form.Error.Render("schema: "+termsafe.String(e.schemaErr.Error())))
+	case e.schema == nil:
+		detail = append(detail, e.theme.Form.Hint.Render("no inputSchema: arguments are not validated"))
+	}
+	for _, p := range e.problems {
+		detail = append(detail, e.theme.Form.Error.Render("✗ "+termsafe.String(p.String())))
+	}
+	if len(e.problems) == 0 && e.schema != nil {
+		detail = append(detail, e.theme.Result.OK.Render("✓ valid against the tool's inputSchema"))
+	}
+	if len(e.optional) > 0 {
+		detail = append(detail, e.theme.Form.Hint.Render("optional: "+termsafe.String(strings.Join(e.optional, ", "))))
+	}
+	// Long messages wrap rather than lose their end (the pointer is first).
+	var wrapped []string
+	for _, d := range detail {
+		wrapped = append(wrapped, strings.Split(ansi.Wrap(d, max(w, 1), ""), "\n")...)
+	}
+	detail = wrapped
+	room := rows - len(lines) - 1
+	if len(detail) > room && room > 0 {
+		more := len(detail) - room + 1
+		detail = append(detail[:room-1], e.theme.Form.Hint.Render(fmt.Sprintf("… %d more", more)))
+	}
+	if room > 0 {
+		lines = append(lines, detail[:min(room, len(detail))]...)
+	}
+	for len(lines) < rows-1 {
+		lines = append(lines, "")
+	}
+	return append(lines, e.status())
+}
+
+func (e *JSONEdit) status() string {
+	switch {
+	case e.override:
+		return e.theme.Status.Error.Render(fmt.Sprintf("arguments do not validate (%d problems): ctrl+s again sends them anyway", len(e.problems)))
+	case len(e.problems) > 0 && strings.HasPrefix(e.problems[0].Message, "not JSON"):
+		return e.theme.Form.Hint.Render("fix the JSON to send · esc close")
+	case len(e.problems) > 0:
+		return e.theme.Form.Hint.Render("ctrl+s twice sends invalid arguments · esc close")
+	}
+	return e.theme.Form.Hint.Render("ctrl+s send · esc close")
+}
+
+// optionalProperties lists the top-level properties that are not required.
+func optionalProperties(raw json.RawMessage) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	var out []string
+	for name := range s.Properties {
+		if !req[name] {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+var _ Pane = (*JSONEdit)(nil)

@@ -1,0 +1,629 @@
+package panes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+	"github.com/sahilm/fuzzy"
+)
+
+// Tools lists the server's tools with their annotations, filters them
+// fuzzily, shows the selected tool's description and schemas, and hosts
+// the JSON arguments editor (enter) that sends a tools/call.
+//
+// The editor lives inside the pane rather than in a modal so that the ui
+// needs no extra wiring: while Editing() the pane captures every key, and
+// the root may give the pane more room.
+type Tools struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+
+	tools  []mcp.Tool
+	loaded bool // SetTools was called: an empty list is the server's answer
+
+	// shown holds indexes into tools, in display order; matched holds the
+	// fuzzy-matched rune positions of each shown tool's row text.
+	shown   []int
+	matched map[int][]int
+	cur     int // index into shown
+	top     int
+
+	filtering   bool
+	filterText  string
+	filterInput textinput.Model
+
+	showDetails bool
+	detailTop   int
+	// detailLines caches the rendered details of one tool at one width;
+	// they are rebuilt when either changes, never per frame.
+	detailLines []string
+	detailKey   string
+
+	editor   *JSONEdit
+	lastArgs map[string]json.RawMessage // per tool: reopening the editor resumes them
+}
+
+// NewTools makes an empty tools list.
+func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
+	ti := textinput.New()
+	ti.Prompt = "/ "
+	ti.Placeholder = "fuzzy filter"
+	ti.SetStyles(t.TextInput)
+	return &Tools{
+		theme:       t,
+		keys:        k,
+		filterInput: ti,
+		showDetails: true,
+		matched:     map[int][]int{},
+		lastArgs:    map[string]json.RawMessage{},
+	}
+}
+
+// SetTheme switches the theme.
+func (p *Tools) SetTheme(t *themes.Theme) {
+	p.theme = t
+	p.filterInput.SetStyles(t.TextInput)
+	p.detailKey = ""
+	if p.editor != nil {
+		p.editor.SetTheme(t)
+	}
+}
+
+// SetTools replaces the list (tools/list, again after
+// notifications/tools/list_changed). The selection stays on the tool of the
+// same name when it still exists.
+func (p *Tools) SetTools(tools []mcp.Tool) {
+	selected, hadSelection := p.Selected()
+	p.tools = tools
+	p.loaded = true
+	p.refilter()
+	if hadSelection {
+		for i, idx := range p.shown {
+			if p.tools[idx].Name == selected.Name {
+				p.cur = i
+				break
+			}
+		}
+	}
+	p.detailKey = ""
+	p.clamp()
+}
+
+// Tools returns the current list.
+func (p *Tools) Tools() []mcp.Tool { return p.tools }
+
+// Selected is the tool under the cursor.
+func (p *Tools) Selected() (mcp.Tool, bool) {
+	if p.cur < 0 || p.cur >= len(p.shown) {
+		return mcp.Tool{}, false
+	}
+	return p.tools[p.shown[p.cur]], true
+}
+
+// Select moves the cursor to the tool called name, if it is shown.
+func (p *Tools) Select(name string) bool {
+	for i, idx := range p.shown {
+		if p.tools[idx].Name == name {
+			p.cur = i
+			p.detailTop = 0
+			p.clamp()
+			return true
+		}
+	}
+	return false
+}
+
+// Editing reports whether the arguments editor is open.
+func (p *Tools) Editing() bool { return p.editor != nil }
+
+// Editor is the open arguments editor, or nil.
+func (p *Tools) Editor() *JSONEdit { return p.editor }
+
+// Capturing is true while the filter input or the editor has the keyboard.
+func (p *Tools) Capturing() bool { return p.filtering || p.editor != nil }
+
+// SetFilter applies a fuzzy filter ("" shows every tool).
+func (p *Tools) SetFilter(s string) {
+	p.filterText = s
+	p.filterInput.SetValue(s)
+	p.refilter()
+	p.cur, p.top, p.detailTop = 0, 0, 0
+	p.clamp()
+}
+
+// rowText is the plain text the filter matches and the row shows: the
+// display name, then the real name when the two differ.
+func rowText(t *mcp.Tool) string {
+	name := termsafe.String(t.Name)
+	display := termsafe.String(t.DisplayName())
+	if display == name {
+		return name
+	}
+	return display + "  " + name
+}
+
+func (p *Tools) refilter() {
+	p.shown = p.shown[:0]
+	p.matched = map[int][]int{}
+	if p.filterText == "" {
+		for i := range p.tools {
+			p.shown = append(p.shown, i)
+		}
+		return
+	}
+	texts := make([]string, len(p.tools))
+	for i := range p.tools {
+		texts[i] = rowText(&p.tools[i])
+	}
+	for _, m := range fuzzy.Find(p.filterText, texts) {
+		p.shown = append(p.shown, m.Index)
+		p.matched[m.Index] = m.MatchedIndexes
+	}
+}
+
+func (p *Tools) Title() string {
+	switch {
+	case p.editor != nil:
+		return p.editor.Title()
+	case p.filterText != "":
+		return fmt.Sprintf("Tools · %d of %d", len(p.shown), len(p.tools))
+	}
+	return fmt.Sprintf("Tools · %d", len(p.tools))
+}
+
+func (p *Tools) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.filterInput.SetWidth(max(w-6, 1))
+	if p.editor != nil {
+		p.editor.SetSize(w, h)
+	}
+	p.clamp()
+}
+
+func (p *Tools) Focus() {
+	p.focused = true
+	if p.editor != nil {
+		p.editor.Focus()
+	}
+}
+
+func (p *Tools) Blur() {
+	p.focused = false
+	p.stopFiltering()
+	if p.editor != nil {
+		p.editor.Blur()
+	}
+}
+
+// layout splits the inner rows between the filter line, the list and the
+// details.
+func (p *Tools) layout() (filterRows, listRows, detailRows int) {
+	inner := max(p.h-2, 0)
+	if p.filtering || p.filterText != "" {
+		filterRows = 1
+	}
+	rest := inner - filterRows
+	if !p.showDetails || rest < 8 {
+		return filterRows, rest, 0
+	}
+	listRows = min(max(len(p.shown), 1), max(3, rest*2/5))
+	detailRows = rest - listRows - 1 // one row for the separator
+	return filterRows, listRows, detailRows
+}
+
+func (p *Tools) clamp() {
+	_, rows, _ := p.layout()
+	p.cur = max(0, min(p.cur, len(p.shown)-1))
+	if p.cur < p.top {
+		p.top = p.cur
+	}
+	if rows > 0 && p.cur >= p.top+rows {
+		p.top = p.cur - rows + 1
+	}
+	p.top = max(0, min(p.top, len(p.shown)-rows))
+}
+
+// MoveBy moves the cursor n rows.
+func (p *Tools) MoveBy(n int) {
+	if len(p.shown) == 0 {
+		return
+	}
+	old := p.cur
+	p.cur += n
+	p.clamp()
+	if p.cur != old {
+		p.detailTop = 0
+	}
+}
+
+// ScrollDetails scrolls the details n lines.
+func (p *Tools) ScrollDetails(n int) {
+	p.detailTop = max(0, min(p.detailTop+n, len(p.details())-1))
+}
+
+// OpenEditor opens the arguments editor on the selected tool.
+func (p *Tools) OpenEditor() tea.Cmd {
+	t, ok := p.Selected()
+	if !ok {
+		return nil
+	}
+	p.editor = NewJSONEdit(p.theme, p.keys, t, p.lastArgs[t.Name])
+	p.editor.SetSize(p.w, p.h)
+	if p.focused {
+		p.editor.Focus()
+	}
+	return nil
+}
+
+// CloseEditor closes the editor without sending.
+func (p *Tools) CloseEditor() { p.editor = nil }
+
+func (p *Tools) startFiltering() tea.Cmd {
+	p.filtering = true
+	p.filterInput.SetValue(p.filterText)
+	p.filterInput.CursorEnd()
+	p.clamp()
+	return p.filterInput.Focus()
+}
+
+func (p *Tools) stopFiltering() {
+	p.filtering = false
+	p.filterInput.Blur()
+	p.clamp()
+}
+
+func (p *Tools) Update(msg tea.Msg) tea.Cmd {
+	if p.editor != nil {
+		return p.updateEditor(msg)
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if p.filtering {
+			return p.updateFilter(msg)
+		}
+		return p.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			p.MoveBy(-1)
+		case tea.MouseWheelDown:
+			p.MoveBy(1)
+		}
+	}
+	return nil
+}
+
+func (p *Tools) updateEditor(msg tea.Msg) tea.Cmd {
+	kp, isKey := msg.(tea.KeyPressMsg)
+	switch {
+	case isKey && key.Matches(kp, p.keys.JSONEdit.Close):
+		p.editor = nil
+		return nil
+	case isKey && key.Matches(kp, p.keys.JSONEdit.Send):
+		cmd := p.editor.Update(msg)
+		if cmd != nil {
+			// Sent: keep the arguments for next time and go back to the list.
+			var b bytes.Buffer
+			if json.Compact(&b, []byte(p.editor.Value())) == nil {
+				p.lastArgs[p.editor.Tool().Name] = json.RawMessage(b.Bytes())
+			}
+			p.editor = nil
+		}
+		return cmd
+	}
+	return p.editor.Update(msg)
+}
+
+func (p *Tools) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
+	// The log's filter keys (enter applies, esc clears) mean the same here.
+	switch {
+	case key.Matches(msg, p.keys.Log.ApplyFilter):
+		p.stopFiltering()
+		return nil
+	case key.Matches(msg, p.keys.Log.ClearFilter):
+		p.stopFiltering()
+		p.SetFilter("")
+		return nil
+	}
+	var cmd tea.Cmd
+	p.filterInput, cmd = p.filterInput.Update(msg)
+	if v := p.filterInput.Value(); v != p.filterText {
+		p.SetFilter(v)
+	}
+	return cmd
+}
+
+func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.keys.Tools
+	switch {
+	case key.Matches(msg, k.Up):
+		p.MoveBy(-1)
+	case key.Matches(msg, k.Down):
+		p.MoveBy(1)
+	case key.Matches(msg, k.Filter):
+		return p.startFiltering()
+	case key.Matches(msg, k.Open):
+		return p.OpenEditor()
+	case key.Matches(msg, k.Details):
+		p.showDetails = !p.showDetails
+		p.clamp()
+	case key.Matches(msg, k.ScrollUp):
+		_, _, rows := p.layout()
+		p.ScrollDetails(-max(rows-1, 1))
+	case key.Matches(msg, k.ScrollDown):
+		_, _, rows := p.layout()
+		p.ScrollDetails(max(rows-1, 1))
+	case key.Matches(msg, p.keys.Log.ClearFilter) && p.filterText != "":
+		p.SetFilter("")
+	}
+	return nil
+}
+
+func (p *Tools) ShortHelp() []key.Binding {
+	if p.editor != nil {
+		return p.editor.ShortHelp()
+	}
+	if p.filtering {
+		return []key.Binding{p.keys.Log.ApplyFilter, p.keys.Log.ClearFilter}
+	}
+	k := p.keys.Tools
+	return []key.Binding{k.Up, k.Down, k.Filter, k.Open, k.Details}
+}
+
+func (p *Tools) FullHelp() [][]key.Binding {
+	if p.editor != nil {
+		return p.editor.FullHelp()
+	}
+	k := p.keys.Tools
+	return [][]key.Binding{{k.Up, k.Down, k.ScrollUp, k.ScrollDown}, {k.Filter, k.Open, k.Details}}
+}
+
+// View draws the filter line, the visible rows of the list, and the
+// visible window of the selected tool's details.
+func (p *Tools) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	if p.editor != nil {
+		return p.editor.View()
+	}
+	inner := p.w - 2
+	filterRows, listRows, detailRows := p.layout()
+	var body []string
+	if filterRows > 0 {
+		if p.filtering {
+			body = append(body, p.filterInput.View())
+		} else {
+			body = append(body, p.theme.Log.FilterPrompt.Render("/ ")+p.theme.Tools.Description.Render(termsafe.String(p.filterText)))
+		}
+	}
+	switch {
+	case !p.loaded:
+		body = append(body, p.theme.Log.Empty.Render("waiting for tools/list…"))
+	case len(p.tools) == 0:
+		body = append(body, p.theme.Log.Empty.Render("the server lists no tools"))
+	case len(p.shown) == 0:
+		body = append(body, p.theme.Log.Empty.Render("no tool matches the filter"))
+	}
+	for i := p.top; i < len(p.shown) && i < p.top+listRows; i++ {
+		body = append(body, p.renderRow(i, inner))
+	}
+	if detailRows > 0 {
+		for len(body) < filterRows+listRows {
+			body = append(body, "")
+		}
+		body = append(body, p.theme.Caps.Missing.Render(strings.Repeat("─", inner)))
+		body = append(body, sliceWindow(p.details(), p.detailTop, detailRows)...)
+	}
+	return Box(p.theme, p.Title(), p.focused, p.w, p.h, body)
+}
+
+// renderRow draws one list row: cursor mark, name (matched characters
+// underlined), the real name when a title hides it, and badges on the right.
+func (p *Tools) renderRow(i, w int) string {
+	idx := p.shown[i]
+	t := &p.tools[idx]
+	selected := i == p.cur
+	text := rowText(t)
+	display := termsafe.String(t.DisplayName())
+
+	nameStyle, subtle := p.theme.Tools.Name, p.theme.Tools.Title
+	var b strings.Builder
+	mark := "  "
+	if selected {
+		mark = "▸ "
+	}
+	b.WriteString(mark)
+	matched := map[int]bool{}
+	for _, m := range p.matched[idx] {
+		matched[m] = true
+	}
+	// Style rune by rune only when something matched; the common case is
+	// one Render per part.
+	if len(matched) == 0 {
+		b.WriteString(nameStyle.Render(display))
+		if len(text) > len(display) {
+			b.WriteString(subtle.Render(text[len(display):]))
+		}
+	} else {
+		byteOff := 0
+		for ri, r := range []rune(text) {
+			s := subtle
+			if byteOff < len(display) {
+				s = nameStyle
+			}
+			if matched[ri] {
+				s = s.Inherit(p.theme.Tools.Match).Underline(true)
+			}
+			b.WriteString(s.Render(string(r)))
+			byteOff += len(string(r))
+		}
+	}
+	row := b.String()
+	badges := p.badges(t, w >= 70)
+	if badges != "" {
+		room := w - ansi.StringWidth(badges) - 1
+		if room >= 12 {
+			row = ansi.Truncate(row, room, "…")
+			row += strings.Repeat(" ", max(room-ansi.StringWidth(row), 0)) + " " + badges
+		}
+	}
+	row = Fit(row, w)
+	if selected {
+		st := p.theme.Tools.Selected
+		if !p.focused && !p.theme.Plain {
+			st = st.Faint(true)
+		}
+		row = highlightRow(st, row)
+	}
+	return row
+}
+
+// highlightRow paints a selection background under an already styled row.
+// Styled segments reset the background, so the row is re-rendered on the
+// stripped text when the theme has a background, keeping the text readable.
+func highlightRow(st lipgloss.Style, row string) string {
+	return st.Render(ansi.Strip(row))
+}
+
+// annotationBadge is one claim a tool's annotations make.
+type annotationBadge struct {
+	long, short string
+	danger      bool
+}
+
+func toolBadges(t *mcp.Tool) []annotationBadge {
+	a := t.Annotations
+	if a == nil {
+		return nil
+	}
+	var out []annotationBadge
+	isTrue := func(b *bool) bool { return b != nil && *b }
+	if isTrue(a.ReadOnlyHint) {
+		out = append(out, annotationBadge{"read-only", "RO", false})
+	}
+	if isTrue(a.DestructiveHint) {
+		out = append(out, annotationBadge{"destructive", "DEST", true})
+	}
+	if isTrue(a.IdempotentHint) {
+		out = append(out, annotationBadge{"idempotent", "IDEM", false})
+	}
+	if isTrue(a.OpenWorldHint) {
+		out = append(out, annotationBadge{"open-world", "OPEN", false})
+	}
+	return out
+}
+
+func (p *Tools) badges(t *mcp.Tool, long bool) string {
+	var parts []string
+	for _, b := range toolBadges(t) {
+		label := b.short
+		if long {
+			label = b.long
+		}
+		st := p.theme.Tools.Badge
+		if b.danger {
+			st = p.theme.Tools.BadgeDanger
+		}
+		parts = append(parts, st.Render(label))
+	}
+	return strings.Join(parts, " ")
+}
+
+// details renders the selected tool's details at the current width, cached.
+func (p *Tools) details() []string {
+	t, ok := p.Selected()
+	if !ok {
+		return nil
+	}
+	w := max(p.w-2, 1)
+	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.shown[p.cur]])
+	if cacheKey == p.detailKey {
+		return p.detailLines
+	}
+	p.detailKey = cacheKey
+	p.detailLines = p.renderDetails(&t, w)
+	return p.detailLines
+}
+
+func (p *Tools) renderDetails(t *mcp.Tool, w int) []string {
+	th := p.theme
+	section := th.Detail.Title
+	label := th.Detail.Label
+	var out []string
+	out = append(out, th.Tools.Name.Render(termsafe.String(t.DisplayName())))
+	if t.DisplayName() != t.Name {
+		out = append(out, label.Render("name ")+th.Detail.Value.Render(termsafe.String(t.Name)))
+	}
+	if t.Title != "" && t.Annotations != nil && t.Annotations.Title != "" && t.Annotations.Title != t.Title {
+		out = append(out, label.Render("annotations.title ")+th.Detail.Value.Render(termsafe.String(t.Annotations.Title)))
+	}
+	out = append(out, p.annotationLines(t)...)
+	if t.Description != "" {
+		out = append(out, "", section.Render("Description"))
+		out = append(out, wrapBlock(t.Description, w, 2)...)
+	}
+	out = append(out, "", section.Render("Input schema"))
+	if len(t.InputSchema) == 0 {
+		out = append(out, "  "+th.Detail.Problem.Render("missing (the spec requires inputSchema)"))
+	} else {
+		out = append(out, highlightJSON(th, t.InputSchema, 2)...)
+	}
+	if len(t.OutputSchema) > 0 {
+		out = append(out, "", section.Render("Output schema"))
+		out = append(out, highlightJSON(th, t.OutputSchema, 2)...)
+	}
+	if len(t.Execution) > 0 {
+		out = append(out, "", section.Render("Execution"))
+		out = append(out, highlightJSON(th, t.Execution, 2)...)
+	}
+	if t.Name == "" && len(t.Raw) > 0 {
+		out = append(out, "", th.Detail.Problem.Render("this entry did not decode as a tool; raw:"))
+		out = append(out, highlightJSON(th, t.Raw, 2)...)
+	}
+	return out
+}
+
+// annotationLines states each hint as what the server claims; an unset
+// hint shows the spec's default so the user knows what a client assumes.
+func (p *Tools) annotationLines(t *mcp.Tool) []string {
+	th := p.theme
+	a := t.Annotations
+	if a == nil {
+		return []string{th.Detail.Hint.Render("no annotations (clients assume: not read-only, destructive, not idempotent, open-world)")}
+	}
+	claim := func(name string, v *bool, dflt bool) string {
+		if v == nil {
+			return th.Detail.Hint.Render(fmt.Sprintf("%s unset (default %t)", name, dflt))
+		}
+		st := th.Tools.Badge
+		if name == "destructiveHint" && *v {
+			st = th.Tools.BadgeDanger
+		}
+		return st.Render(fmt.Sprintf("%s %t", name, *v))
+	}
+	lines := []string{
+		th.Detail.Label.Render("the server claims (unverified):"),
+		"  " + claim("readOnlyHint", a.ReadOnlyHint, false) + th.Detail.Label.Render(" · ") + claim("destructiveHint", a.DestructiveHint, true),
+		"  " + claim("idempotentHint", a.IdempotentHint, false) + th.Detail.Label.Render(" · ") + claim("openWorldHint", a.OpenWorldHint, true),
+	}
+	if a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
+		lines = append(lines, th.Caps.Unknown.Render("  contradictory: destructiveHint only means something when readOnlyHint is false"))
+	}
+	return lines
+}
+
+var _ Pane = (*Tools)(nil)

@@ -1,0 +1,108 @@
+package panes
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2/formatters"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Text helpers shared by the tools, result, caps and handshake panes. Every
+// function that takes server text sanitises it with termsafe before it is
+// measured or styled, so callers cannot forget.
+
+// prettyJSON indents raw JSON two spaces per level and splits it into
+// lines. ok is false when raw is not JSON; the lines then hold raw as is.
+func prettyJSON(raw []byte) (lines []string, ok bool) {
+	var b bytes.Buffer
+	if err := json.Indent(&b, bytes.TrimSpace(raw), "", "  "); err != nil {
+		return strings.Split(string(raw), "\n"), false
+	}
+	return strings.Split(b.String(), "\n"), true
+}
+
+// maxStyledLineBytes bounds how much of a single line is sanitised and
+// highlighted: a multi-megabyte base64 string is one JSON line, and only a
+// screenful of it can ever be seen.
+const maxStyledLineBytes = 4096
+
+// clipLine cuts s to at most maxStyledLineBytes on a rune boundary.
+func clipLine(s string) string {
+	if len(s) <= maxStyledLineBytes {
+		return s
+	}
+	cut := maxStyledLineBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// highlightJSONLine sanitises one line of (pretty-printed) JSON and colours
+// it with the theme's chroma style. The plain theme gets it uncoloured.
+func highlightJSONLine(t *themes.Theme, line string) string {
+	line = termsafe.String(clipLine(line))
+	style := t.Chroma()
+	if style == nil {
+		return line
+	}
+	it, err := jsonLexer().Tokenise(nil, line)
+	if err != nil {
+		return line
+	}
+	var b strings.Builder
+	if err := formatters.TTY16m.Format(&b, style, it); err != nil {
+		return line
+	}
+	return b.String()
+}
+
+// highlightJSON pretty-prints and highlights a whole (small) JSON value,
+// indenting every line by indent spaces.
+func highlightJSON(t *themes.Theme, raw []byte, indent int) []string {
+	lines, ok := prettyJSON(raw)
+	pad := strings.Repeat(" ", indent)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if ok {
+			out[i] = pad + highlightJSONLine(t, l)
+		} else {
+			out[i] = pad + termsafe.String(clipLine(l))
+		}
+	}
+	return out
+}
+
+// wrapBlock sanitises multi-line server text and word-wraps it to width w,
+// each line prefixed by indent spaces.
+func wrapBlock(s string, w, indent int) []string {
+	s = termsafe.Block(s)
+	if w-indent < 4 {
+		indent = 0
+	}
+	wrapped := ansi.Wrap(s, max(w-indent, 1), "")
+	lines := strings.Split(strings.TrimRight(wrapped, "\n"), "\n")
+	if indent > 0 {
+		pad := strings.Repeat(" ", indent)
+		for i, l := range lines {
+			lines[i] = pad + l
+		}
+	}
+	return lines
+}
+
+// sliceWindow returns the rows of lines from top, at most n of them.
+func sliceWindow(lines []string, top, n int) []string {
+	if top < 0 {
+		top = 0
+	}
+	if top >= len(lines) || n <= 0 {
+		return nil
+	}
+	return lines[top:min(top+n, len(lines))]
+}
