@@ -34,7 +34,7 @@ const (
 
 const exitCodesHelp = `Exit codes:
   0  ok
-  1  the server answered with an error
+  1  the server answered with an error (a JSON-RPC error, or a tool result with isError: true)
   2  usage or invalid input
   3  connection or handshake failure
   4  timeout`
