@@ -29,13 +29,16 @@ func rect(x, y, w, h int) image.Rectangle {
 
 // computeLayout cuts a w×h screen: header on top, status and help at the
 // bottom, panes in between (tabs when narrow, log | caps/tools when wide).
-func computeLayout(w, h int) layout {
+//
+// helpH is the help bar's height: as many rows as the keys need (see
+// Model.helpRows), so that no key is ever cut off.
+func computeLayout(w, h, helpH int) layout {
 	l := layout{w: w, h: h}
 	l.header = rect(0, 0, w, 1)
-	l.help = rect(0, h-1, w, 1)
-	l.status = rect(0, h-2, w, 1)
+	l.help = rect(0, h-helpH, w, helpH)
+	l.status = rect(0, h-helpH-1, w, 1)
 	top := 1
-	bodyH := h - 3
+	bodyH := h - 2 - helpH
 	if w < wideWidth {
 		l.tabbed = true
 		l.tabs = rect(0, top, w, 1)

@@ -138,30 +138,39 @@ func (m *Model) Close() {
 	}
 }
 
-// Update routes a message by family.
+// Update routes a message by family, then fits the layout to the help
+// bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if m.w > 0 && m.helpRows() != m.layout.help.Dy() {
+		m.resize(m.w, m.h)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg:
 		if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 			m.setTheme(themes.Default(msg.IsDark()))
 		}
-		return m, nil
+		return nil
 	case eventsMsg:
-		return m, m.handleEvents(msg)
+		return m.handleEvents(msg)
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg)
 	case tea.MouseMsg:
-		return m, m.handleMouse(msg)
+		return m.handleMouse(msg)
 	}
-	return m, m.handleResult(msg)
+	return m.handleResult(msg)
 }
 
 func (m *Model) resize(w, h int) {
 	m.w, m.h = w, h
-	m.layout = computeLayout(w, h)
+	m.layout = computeLayout(w, h, m.helpRows())
 	l := m.layout
 	m.logPane.SetSize(l.log.Dx(), l.log.Dy())
 	m.caps.SetSize(l.caps.Dx(), l.caps.Dy())

@@ -377,3 +377,19 @@ func runUntil(t *testing.T, m *Model, cmd tea.Cmd, done func() bool) {
 }
 
 var _ = panes.OpenFrameMsg{}
+
+// The help bar shows every key of the focused pane and the global keys,
+// even at 80 columns.
+func TestHelpBarShowsEveryKey(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := newTestModel("dark", w, 24)
+		feed(m, sessionEvents())
+		lines := strings.Split(ansi.Strip(content(m)), "\n")
+		bar := strings.Join(lines[m.layout.help.Min.Y:], "\n")
+		for _, b := range m.ShortHelp() {
+			if want := b.Help().Key + " " + b.Help().Desc; !strings.Contains(bar, want) {
+				t.Errorf("w=%d: help bar lacks %q:\n%s", w, want, bar)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"fmt"
 	"strings"
 	"time"
@@ -35,7 +36,8 @@ func (m *Model) render() string {
 		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.tools.View())
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, m.logPane.View(), right))
 	}
-	rows = append(rows, m.renderStatus(), panes.Fit(m.help.ShortHelpView(m.ShortHelp()), m.w))
+	rows = append(rows, m.renderStatus())
+	rows = append(rows, m.renderHelp(m.layout.help.Dy())...)
 	base := strings.Join(rows, "\n")
 	switch m.modal {
 	case modalNone:
@@ -181,4 +183,51 @@ func (m *Model) renderFullHelp() string {
 		body[i] = " " + body[i]
 	}
 	return panes.Box(m.theme, "Help", true, m.layout.modal.Dx(), min(m.layout.modal.Dy(), len(body)+3), body)
+}
+
+// helpBindings are the enabled bindings of the help bar.
+func (m *Model) helpBindings() []key.Binding {
+	var bindings []key.Binding
+	for _, b := range m.ShortHelp() {
+		if b.Enabled() {
+			bindings = append(bindings, b)
+		}
+	}
+	return bindings
+}
+
+// helpRows is how many rows the help bar needs at the current width (at
+// most 3; a third row is cut if even that is not enough).
+func (m *Model) helpRows() int {
+	hm := m.help
+	hm.SetWidth(0)
+	bindings := m.helpBindings()
+	rows, start := 1, 0
+	for end := 1; end <= len(bindings); end++ {
+		if ansi.StringWidth(hm.ShortHelpView(bindings[start:end])) > m.w && end-1 > start {
+			rows++
+			start = end - 1
+		}
+	}
+	return min(rows, 3)
+}
+
+// renderHelp lays the short help out on up to n rows, breaking between
+// bindings, so that narrow screens still show every key.
+func (m *Model) renderHelp(n int) []string {
+	hm := m.help
+	hm.SetWidth(0)
+	bindings := m.helpBindings()
+	lines := make([]string, 0, n)
+	start := 0
+	for row := 0; row < n; row++ {
+		end := start
+		for end < len(bindings) && (end == start || row == n-1 ||
+			ansi.StringWidth(hm.ShortHelpView(bindings[start:end+1])) <= m.w) {
+			end++
+		}
+		lines = append(lines, panes.Fit(hm.ShortHelpView(bindings[start:end]), m.w))
+		start = end
+	}
+	return lines
 }
