@@ -33,6 +33,9 @@ type Options struct {
 	// OnEvent, when set, sees every event synchronously and in order before
 	// it is queued (a recorder uses it). It must not block.
 	OnEvent func(Event)
+	// Analyzer, when set, sees every event and its diagnostics are
+	// published right after the event, so they arrive in the same batch.
+	Analyzer Analyzer
 }
 
 // Handler answers requests the server makes of the client: server→client
@@ -218,6 +221,16 @@ func (c *Client) publishLocked(ev Event) {
 		c.opts.OnEvent(ev)
 	}
 	c.q.push(ev)
+	if c.opts.Analyzer == nil {
+		return
+	}
+	for _, d := range c.opts.Analyzer.Observe(ev) {
+		dev := DiagnosticEvent{Time: ev.At(), Diagnostic: d}
+		if c.opts.OnEvent != nil {
+			c.opts.OnEvent(dev)
+		}
+		c.q.push(dev)
+	}
 }
 
 func (c *Client) state(s State, detail string) {
@@ -754,6 +767,13 @@ func (s clientSink) Stderr(line string) {
 }
 
 func (s clientSink) Closed(err error) { s.c.finish(err) }
+
+func (s clientSink) Transport(ev TransportEvent) {
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	s.c.publish(ev)
+}
 
 func (s clientSink) Receive(raw []byte, problem string) {
 	c := s.c

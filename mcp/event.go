@@ -89,6 +89,73 @@ type LocalErrorEvent struct {
 	Err  *LocalError
 }
 
+// TransportEvent is something the transport did or saw besides JSON-RPC
+// messages: an HTTP request and its status, an SSE event's id/retry/comment,
+// a reconnect and its delay, an OAuth step. Secrets are redacted before an
+// event is made.
+type TransportEvent struct {
+	Time time.Time
+	// Kind groups events: "http", "sse", "reconnect", "oauth", "websocket".
+	Kind string
+	// Summary is one line for the timeline, e.g. "POST /mcp → 200 text/event-stream".
+	Summary string
+	// Fields are the details that matter (method, url, status, headers
+	// such as Mcp-Session-Id, MCP-Protocol-Version, Content-Type,
+	// WWW-Authenticate, Last-Event-ID, retry), as ordered key/value pairs.
+	Fields []Field
+	// Err is set when the step failed.
+	Err error
+}
+
+// Field is one named detail of a TransportEvent.
+type Field struct{ Key, Value string }
+
+// DiagnosticEvent carries a protocol problem found by an [Analyzer]. It is
+// published right after the event that revealed it.
+type DiagnosticEvent struct {
+	Time       time.Time
+	Diagnostic *Diagnostic
+}
+
+// Severity ranks a diagnostic.
+type Severity uint8
+
+const (
+	SeverityHint Severity = iota + 1
+	SeverityWarning
+	SeverityError
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityHint:
+		return "hint"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return "unknown"
+}
+
+// Diagnostic is one thing a server got wrong, explained.
+type Diagnostic struct {
+	Rule     string // stable id, e.g. "framing/non-json-stdout"
+	Severity Severity
+	Frames   []int64 // Seq of the frames concerned (may be empty for stderr or exit)
+	Message  string  // what is wrong, in one sentence
+	Why      string  // why it matters: which clients break, and how
+	Fix      string  // how to fix it
+	SpecRef  string  // the spec section or quote it rests on
+}
+
+// Analyzer watches the event stream and reports diagnostics. Observe is
+// called synchronously for every event, in order, from the publishing
+// goroutine; it must be quick and must not call back into the Client.
+type Analyzer interface {
+	Observe(ev Event) []*Diagnostic
+}
+
 func (e FrameEvent) At() time.Time      { return e.Frame.Time }
 func (e StderrEvent) At() time.Time     { return e.Time }
 func (e StateEvent) At() time.Time      { return e.Time }
@@ -96,6 +163,8 @@ func (e HandshakeEvent) At() time.Time  { return e.Time }
 func (e ListEvent) At() time.Time       { return e.Time }
 func (e ExitEvent) At() time.Time       { return e.Time }
 func (e LocalErrorEvent) At() time.Time { return e.Time }
+func (e TransportEvent) At() time.Time  { return e.Time }
+func (e DiagnosticEvent) At() time.Time { return e.Time }
 
 // eventQueue is an unbounded FIFO feeding a channel. A debugger must never
 // drop an event, and must never block the read loop on a slow UI, so events

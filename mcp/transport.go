@@ -1,6 +1,9 @@
 package mcp
 
-import "context"
+import (
+	"context"
+	"net/http"
+)
 
 // Transport starts a connection to one server. A Transport may be started
 // again after its connection ended (that is how reconnect works).
@@ -22,6 +25,10 @@ type Sink interface {
 	Receive(raw []byte, problem string)
 	// Stderr is one line the server wrote to its standard error.
 	Stderr(line string)
+	// Transport reports something the transport itself did or saw that is
+	// not a JSON-RPC message: an HTTP exchange, an SSE event, a reconnect,
+	// an OAuth step. It joins the timeline in order with the frames.
+	Transport(ev TransportEvent)
 	// Closed is called once, after the last Receive, when the connection
 	// ends for any reason. err describes why (an *ExitError for stdio).
 	Closed(err error)
@@ -36,4 +43,17 @@ type Conn interface {
 	// defines and waits for it to end. Sink.Closed is called before Close
 	// returns.
 	Close(ctx context.Context) error
+}
+
+// Authorizer supplies credentials to HTTP transports and runs the
+// authorization flow when a server asks for it (mcp-protocol.md §3.5).
+// Package mcp/auth implements it with OAuth 2.1.
+type Authorizer interface {
+	// Authorize sets credentials on an outgoing request (normally the
+	// Authorization header). It must not block on a person.
+	Authorize(ctx context.Context, req *http.Request) error
+	// Challenge handles a 401 or 403 answer: it runs whatever flow the
+	// answer calls for, reporting each step through note, and says whether
+	// the request should be retried with fresh credentials.
+	Challenge(ctx context.Context, resp *http.Response, note func(TransportEvent)) (retry bool, err error)
 }

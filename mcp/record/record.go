@@ -31,7 +31,7 @@ const Redacted = "[redacted]"
 
 // Entry is one line of a session file. Type says which fields are set.
 type Entry struct {
-	Type string    `json:"type"` // session, frame, stderr, state, handshake, list, exit, local_error
+	Type string    `json:"type"` // session, frame, stderr, state, handshake, list, exit, local_error, transport, diagnostic
 	Time time.Time `json:"time"`
 
 	// session
@@ -86,7 +86,21 @@ type Entry struct {
 	Forced     string   `json:"forced,omitempty"`
 	LastStderr []string `json:"lastStderr,omitempty"`
 
-	// local_error; list errors also use Error
+	// transport (HTTP, SSE, reconnect, OAuth steps)
+	TransportKind string            `json:"transportKind,omitempty"`
+	Summary       string            `json:"summary,omitempty"`
+	Fields        []mcp.Field `json:"fields,omitempty"`
+
+	// diagnostic
+	Rule     string  `json:"rule,omitempty"`
+	Severity string  `json:"severity,omitempty"`
+	Frames   []int64 `json:"frames,omitempty"`
+	Message  string  `json:"message,omitempty"`
+	Why      string  `json:"why,omitempty"`
+	Fix      string  `json:"fix,omitempty"`
+	SpecRef  string  `json:"specRef,omitempty"`
+
+	// local_error; list, transport and exit errors also use Error
 	ErrorKind string  `json:"errorKind,omitempty"`
 	ReqSeq    int64   `json:"reqSeq,omitempty"`
 	ElapsedMs float64 `json:"elapsedMs,omitempty"`
@@ -237,6 +251,17 @@ func FromEvent(ev mcp.Event) *Entry {
 		le := e.Err
 		return &Entry{Type: "local_error", Time: e.Time, ErrorKind: le.Kind.String(), Method: le.Method, ID: string(le.ID),
 			ReqSeq: le.ReqSeq, ElapsedMs: ms(le.Elapsed), Error: le.Error()}
+	}
+	case mcp.TransportEvent:
+		out := &Entry{Type: "transport", Time: e.Time, TransportKind: e.Kind, Summary: e.Summary, Fields: e.Fields}
+		if e.Err != nil {
+			out.Error = e.Err.Error()
+		}
+		return out
+	case mcp.DiagnosticEvent:
+		d := e.Diagnostic
+		return &Entry{Type: "diagnostic", Time: e.Time, Rule: d.Rule, Severity: d.Severity.String(), Frames: d.Frames,
+			Message: d.Message, Why: d.Why, Fix: d.Fix, SpecRef: d.SpecRef}
 	}
 	return &Entry{Type: "unknown", Time: ev.At()}
 }
