@@ -251,7 +251,6 @@ func FromEvent(ev mcp.Event) *Entry {
 		le := e.Err
 		return &Entry{Type: "local_error", Time: e.Time, ErrorKind: le.Kind.String(), Method: le.Method, ID: string(le.ID),
 			ReqSeq: le.ReqSeq, ElapsedMs: ms(le.Elapsed), Error: le.Error()}
-	}
 	case mcp.TransportEvent:
 		out := &Entry{Type: "transport", Time: e.Time, TransportKind: e.Kind, Summary: e.Summary, Fields: e.Fields}
 		if e.Err != nil {
