@@ -87,8 +87,8 @@ type Entry struct {
 	LastStderr []string `json:"lastStderr,omitempty"`
 
 	// transport (HTTP, SSE, reconnect, OAuth steps)
-	TransportKind string            `json:"transportKind,omitempty"`
-	Summary       string            `json:"summary,omitempty"`
+	TransportKind string      `json:"transportKind,omitempty"`
+	Summary       string      `json:"summary,omitempty"`
 	Fields        []mcp.Field `json:"fields,omitempty"`
 
 	// diagnostic
