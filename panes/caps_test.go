@@ -1,0 +1,147 @@
+package panes
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+const fixtureServerCaps = `{
+	"weirdCap": {"a": 1},
+	"tools": {"listChanged": true},
+	"resources": {"subscribe": true, "listChanged": false},
+	"prompts": {},
+	"logging": {},
+	"completions": {},
+	"tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
+	"experimental": {"x-foo": {"bar": 1}},
+	"extensions": {"io.modelcontextprotocol/tasks": {}}
+}`
+
+func toolsRaw() []json.RawMessage {
+	var out []json.RawMessage
+	for _, t := range fixtureTools() {
+		out = append(out, t.Raw)
+	}
+	return out
+}
+
+func newFixtureCaps(dark bool, w, h int) *Caps {
+	c := NewCaps(themes.Default(dark), keymap.Default())
+	c.SetSize(w, h)
+	c.Focus()
+	c.SetHandshake(&mcp.Handshake{ServerCapabilities: json.RawMessage(fixtureServerCaps)})
+	c.SetList("tools/list", toolsRaw())
+	c.SetList("prompts/list", []json.RawMessage{json.RawMessage(`{"name":"summarize","arguments":[{"name":"text","required":true}]}`)})
+	c.SetList("resources/list", []json.RawMessage{json.RawMessage(`{"uri":"file:///readme.md","name":"readme"}`)})
+	c.SetList("resources/templates/list", []json.RawMessage{})
+	return c
+}
+
+func TestCapsView(t *testing.T) {
+	goldenViews(t, func(dark bool, w, h int) interface{ View() string } {
+		return newFixtureCaps(dark, w, h)
+	})
+}
+
+func capsText(c *Caps) string {
+	var rows []string
+	for i := range c.rows {
+		rows = append(rows, ansi.Strip(c.renderRow(i, 200)))
+	}
+	return strings.Join(rows, "\n")
+}
+
+func TestCapsTreeContent(t *testing.T) {
+	c := newFixtureCaps(true, 120, 35)
+	text := capsText(c)
+	for _, want := range []string{
+		"▾ tools  the client may list tools",
+		"listChanged: true  the server sends notifications/tools/list_changed",
+		"subscribe: true",
+		"listChanged: false",
+		"▸ 4 tools",
+		"▸ 1 resources",
+		"  0 templates  discovered with resources/templates/list",
+		"▸ 1 prompts",
+		"call: {}  tools/call may carry params.task",
+		"x-foo: {\"bar\":1}  experimental capability",
+		"io.modelcontextprotocol/tasks: {}  the tasks extension",
+		`weirdCap: {"a":1}  (unknown to mcpscope)`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("tree lacks %q:\n%s", want, text)
+		}
+	}
+	// Known capabilities come in the spec's order, unknown ones last.
+	if strings.Index(text, "tools") > strings.Index(text, "resources") || strings.Index(text, "weirdCap") < strings.Index(text, "extensions") {
+		t.Errorf("unexpected order:\n%s", text)
+	}
+}
+
+func TestCapsKeys(t *testing.T) {
+	c := newFixtureCaps(true, 120, 35)
+	// Move to "4 tools" (tools, listChanged, 4 tools) and open it.
+	c.cur = 0
+	c.Update(press("down"))
+	c.Update(press("down"))
+	if c.rows[c.cur].label != "4 tools" {
+		t.Fatalf("cursor on %q", c.rows[c.cur].label)
+	}
+	before := len(c.rows)
+	c.Update(press("enter"))
+	if len(c.rows) != before+4 {
+		t.Fatalf("enter opened %d rows, want 4", len(c.rows)-before)
+	}
+	if !strings.Contains(capsText(c), "Weather lookup") {
+		t.Error("the tools are not listed under tools")
+	}
+	c.Update(press("down"))
+	c.Update(press("left")) // on a leaf: go to the parent
+	if c.rows[c.cur].label != "4 tools" {
+		t.Fatalf("left on a leaf moved to %q, want its parent", c.rows[c.cur].label)
+	}
+	c.Update(press("left")) // on an open node: close it
+	if len(c.rows) != before {
+		t.Fatalf("left did not collapse: %d rows, want %d", len(c.rows), before)
+	}
+	c.Update(press("right"))
+	if len(c.rows) != before+4 {
+		t.Fatal("right did not expand")
+	}
+	// A new list keeps the expansion and the cursor.
+	c.SetList("tools/list", toolsRaw()[:2])
+	if c.rows[c.cur].label != "2 tools" || len(c.rows) != before+2 {
+		t.Errorf("after refresh: cursor on %q, %d rows", c.rows[c.cur].label, len(c.rows))
+	}
+}
+
+func TestCapsUndeclaredList(t *testing.T) {
+	c := NewCaps(themes.Default(true), keymap.Default())
+	c.SetSize(100, 20)
+	c.SetHandshake(&mcp.Handshake{ServerCapabilities: json.RawMessage(`{}`)})
+	c.SetList("tools/list", toolsRaw())
+	if !strings.Contains(ansi.Strip(c.View()), "answered but not declared") {
+		t.Errorf("a tools list without the tools capability is not flagged:\n%s", ansi.Strip(c.View()))
+	}
+}
+
+func TestCapsSecurity(t *testing.T) {
+	c := NewCaps(themes.Default(true), keymap.Default())
+	c.SetSize(120, 35)
+	c.SetHandshake(&mcp.Handshake{ServerCapabilities: json.RawMessage(`{"\u001b]0;pwned\u0007":{"\u001b[2J":1},"experimental":{"x\u001b]52;c;aGk=\u0007":true}}`)})
+	c.SetList("tools/list", []json.RawMessage{json.RawMessage(`{"name":"evil\u001b[2J","inputSchema":{}}`)})
+	c.SetExpanded(true)
+	for i := 0; i < len(c.rows); i++ {
+		c.cur = i
+		c.SetExpanded(true)
+	}
+	v := c.View()
+	assertPaneSize(t, v, 120, 35)
+	assertNoRawEscapes(t, v, `\x1b]0;pwned\x07`, `x\x1b]52;c;aGk=\x07`, `evil\x1b[2J`)
+}
