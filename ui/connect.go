@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"errors"
 	"time"
@@ -39,7 +40,7 @@ func (m *Model) connect() tea.Cmd {
 	m.gen++
 	m.client = c
 	m.connecting, m.ended = true, false
-	m.handshake, m.exit, m.lastError, m.lastStderr = nil, nil, "", nil
+	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
 	ch := c.Events()
 	return tea.Batch(waitForEvents(m.gen, ch), connectCmd(m.ctx, m.gen, c))
 }
@@ -106,9 +107,15 @@ func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
 			params["arguments"] = msg.Args
 		}
 		res := panes.ToolResultMsg{Name: msg.Name, Args: msg.Args}
+		start := time.Now()
 		resp, err := c.Call(ctx, "tools/call", params)
+		res.Latency = time.Since(start)
+		var frame *mcp.Frame
 		if resp != nil && resp.Frame != nil {
-			res.Seq = resp.Frame.Seq
+			res.Seq, frame = resp.Frame.Seq, resp.Frame
+			if resp.Frame.Latency > 0 {
+				res.Latency = resp.Frame.Latency
+			}
 		}
 		var rpcErr *mcp.RPCError
 		switch {
@@ -121,8 +128,34 @@ func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
 		default:
 			res.Result = resp.Result
 		}
-		return res
+		return toolCalledMsg{result: res, frame: frame}
 	}
+}
+
+// toolCalledMsg wraps a tool call's outcome with its response frame, which
+// the detail view shows (the result view until a dedicated one lands).
+type toolCalledMsg struct {
+	result panes.ToolResultMsg
+	frame  *mcp.Frame
+}
+
+// toolResultLine summarises a tool call for the status bar.
+func toolResultLine(r panes.ToolResultMsg) (string, bool) {
+	d := r.Latency.Round(time.Millisecond)
+	switch {
+	case r.Err != nil:
+		return fmt.Sprintf("tools/call %s failed after %v (local): %v", r.Name, d, r.Err), false
+	case r.RPCError != nil:
+		return fmt.Sprintf("tools/call %s: server error after %v: %v", r.Name, d, r.RPCError), false
+	}
+	var body struct {
+		IsError bool `json:"isError"`
+	}
+	_ = json.Unmarshal(r.Result, &body)
+	if body.IsError {
+		return fmt.Sprintf("tools/call %s returned isError: true in %v", r.Name, d), false
+	}
+	return fmt.Sprintf("tools/call %s ok in %v", r.Name, d), true
 }
 
 // handleResult handles Cmd results and pane requests.
@@ -150,8 +183,15 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		m.closeModal()
 	case panes.CallToolMsg:
 		return m.callTool(msg)
-	case panes.ToolResultMsg:
-		return m.tools.Update(msg)
+	case toolCalledMsg:
+		line, ok := toolResultLine(msg.result)
+		m.toolStatus, m.toolOK = line, ok
+		cmd := m.tools.Update(msg.result)
+		if msg.frame != nil && m.modal == modalNone {
+			cmd = tea.Batch(cmd, m.detail.SetFrame(msg.frame))
+			m.openModal(modalDetail)
+		}
+		return cmd
 	default:
 		// Pane-internal results (e.g. the detail's formatting) go to
 		// every pane that might own them; each ignores what is not its.

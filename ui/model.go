@@ -69,6 +69,11 @@ type Model struct {
 	exit         *mcp.ExitError
 	lastStderr   []string
 	lastError    string
+	toolStatus   string // the last tool call's outcome
+	toolOK       bool
+	// toolsWide is set while the tools pane edits arguments: it is drawn
+	// over the modal rectangle for room.
+	toolsWide bool
 
 	focus   focus
 	modal   modal
@@ -142,7 +147,7 @@ func (m *Model) Close() {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if m.w > 0 && m.helpRows() != m.layout.help.Dy() {
+	if m.w > 0 && (m.helpRows() != m.layout.help.Dy() || m.toolsEditing() != m.toolsWide) {
 		m.resize(m.w, m.h)
 	}
 	return m, cmd
@@ -174,7 +179,12 @@ func (m *Model) resize(w, h int) {
 	l := m.layout
 	m.logPane.SetSize(l.log.Dx(), l.log.Dy())
 	m.caps.SetSize(l.caps.Dx(), l.caps.Dy())
-	m.tools.SetSize(l.tools.Dx(), l.tools.Dy())
+	m.toolsWide = m.toolsEditing()
+	if m.toolsWide {
+		m.tools.SetSize(l.modal.Dx(), l.modal.Dy())
+	} else {
+		m.tools.SetSize(l.tools.Dx(), l.tools.Dy())
+	}
 	m.detail.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.hsPane.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.help.SetWidth(w)
@@ -323,3 +333,9 @@ func (m *Model) onFrame(f *mcp.Frame) tea.Cmd {
 func (m *Model) State() mcp.State { return m.state }
 
 var _ tea.Model = (*Model)(nil)
+
+// toolsEditing reports whether the tools pane has its arguments editor open.
+func (m *Model) toolsEditing() bool {
+	e, ok := m.tools.(interface{ Editing() bool })
+	return ok && e.Editing()
+}

@@ -130,8 +130,8 @@ func newCapsPane(t *themes.Theme, _ keymap.KeyMap) capsPane {
 	return newSimplePane(t, "Capabilities", focusCaps)
 }
 
-func newToolsPane(t *themes.Theme, _ keymap.KeyMap) toolsPane {
-	return newSimplePane(t, "Tools", focusTools)
+func newToolsPane(t *themes.Theme, k keymap.KeyMap) toolsPane {
+	return panes.NewTools(t, k)
 }
 
 func newHandshakePane(t *themes.Theme, _ keymap.KeyMap) handshakePane {

@@ -31,9 +31,17 @@ func (m *Model) render() string {
 	rows := make([]string, 0, 5)
 	rows = append(rows, m.renderHeader())
 	if l.tabbed {
-		rows = append(rows, m.renderTabs(), m.pane(m.focus).View())
+		main := m.pane(m.focus).View()
+		if m.focus == focusTools && m.toolsWide {
+			main = panes.Box(m.theme, "", false, l.main.Dx(), l.main.Dy(), nil)
+		}
+		rows = append(rows, m.renderTabs(), main)
 	} else {
-		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.tools.View())
+		toolsView := m.tools.View()
+		if m.toolsWide {
+			toolsView = panes.Box(m.theme, m.tools.Title(), false, l.tools.Dx(), l.tools.Dy(), nil)
+		}
+		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), toolsView)
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, m.logPane.View(), right))
 	}
 	rows = append(rows, m.renderStatus())
@@ -41,6 +49,9 @@ func (m *Model) render() string {
 	base := strings.Join(rows, "\n")
 	switch m.modal {
 	case modalNone:
+		if m.toolsWide {
+			return overlay(base, m.tools.View(), l.modal.Min.X, l.modal.Min.Y, m.w)
+		}
 		return base
 	case modalHelp:
 		return overlay(base, m.renderFullHelp(), l.modal.Min.X, l.modal.Min.Y, m.w)
@@ -162,6 +173,10 @@ func (m *Model) renderStatus() string {
 		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
 	case m.state == mcp.StateFailed:
 		line = s.Error.Render(termsafe.String(m.stateDetail)) + s.Info.Render("  (r to restart)")
+	case m.toolStatus != "" && m.toolOK:
+		line = s.OK.Render(termsafe.String(m.toolStatus))
+	case m.toolStatus != "":
+		line = s.Error.Render(termsafe.String(m.toolStatus))
 	case m.lastError != "":
 		line = s.Error.Render(termsafe.String(m.lastError))
 	case m.stateDetail != "":
