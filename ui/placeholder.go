@@ -126,8 +126,8 @@ func (p *simplePane) View() string {
 
 // The constructors the root model uses; they switch to the full panes as
 // those land in package panes.
-func newCapsPane(t *themes.Theme, _ keymap.KeyMap) capsPane {
-	return newSimplePane(t, "Capabilities", focusCaps)
+func newCapsPane(t *themes.Theme, k keymap.KeyMap) capsPane {
+	return panes.NewCaps(t, k)
 }
 
 func newToolsPane(t *themes.Theme, k keymap.KeyMap) toolsPane {
