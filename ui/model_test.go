@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -187,6 +188,9 @@ func TestServerStringsAreEscaped(t *testing.T) {
 		mcp.FrameEvent{Frame: evil},
 		mcp.FrameEvent{Frame: bad},
 		mcp.StderrEvent{Time: at(32), Line: "err" + clip + clear},
+		mcp.ListEvent{Time: at(33), Method: "tools/list", Items: []json.RawMessage{
+			json.RawMessage(`{"name":"evil\u001b]0;pwned\u0007","description":"clears \u001b[2J and copies \u001b]52;c;aGk=\u0007","inputSchema":{"type":"object"}}`),
+		}},
 	)
 	feed(m, evs)
 	check := func(name, v string) {
@@ -224,6 +228,12 @@ func TestServerStringsAreEscaped(t *testing.T) {
 	check("invalid detail", content(m))
 	press(m, "esc", "H")
 	check("handshake", content(m))
+	press(m, "esc", "tab", "tab")
+	v = content(m)
+	check("tools", v)
+	if !strings.Contains(ansi.Strip(v), `evil\x1b]0;pwned\x07`) {
+		t.Errorf("the evil tool name is not shown escaped:\n%s", ansi.Strip(v))
+	}
 }
 
 // A flood of 50,000 notifications in batches: all logged, the count

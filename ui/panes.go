@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 
+	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/themes"
@@ -63,3 +64,13 @@ const (
 	modalHandshake
 	modalHelp
 )
+
+// The constructors of the panes the root model holds behind the interfaces
+// above.
+func newCapsPane(t *themes.Theme, k keymap.KeyMap) capsPane { return panes.NewCaps(t, k) }
+
+func newToolsPane(t *themes.Theme, k keymap.KeyMap) toolsPane { return panes.NewTools(t, k) }
+
+func newHandshakePane(t *themes.Theme, k keymap.KeyMap) handshakePane {
+	return panes.NewHandshake(t, k)
+}
