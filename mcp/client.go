@@ -250,9 +250,15 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 		return nil, err
 	}
 	c.mu.Lock()
+	closedMeanwhile := c.closeErr != nil
 	c.conn = conn
-	c.connected = true
+	c.connected = !closedMeanwhile
 	c.mu.Unlock()
+	if closedMeanwhile {
+		// Close ran while the transport was starting: stop what started.
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return nil, ErrClosed
+	}
 
 	c.state(StateHandshaking, "era "+c.opts.Era.String())
 	hs, err := c.runHandshake(ctx)
@@ -916,10 +922,6 @@ func (c *Client) inboundRequest(f *Frame, p parsed) {
 	if f.Problem != "" && f.ID == "null" {
 		return // a request with a null id cannot be answered
 	}
-	if f.Method == "ping" {
-		c.respond(f, json.RawMessage(`{}`), nil)
-		return
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.mu.Lock()
 	if c.closeErr != nil {
@@ -931,9 +933,19 @@ func (c *Client) inboundRequest(f *Frame, p parsed) {
 	h := c.handler
 	c.wg.Add(1)
 	c.mu.Unlock()
+	// Answers are written from their own goroutine, pings included: the read
+	// loop must never wait on a write, or a server blocked writing to its
+	// stdout and a client blocked writing to its stdin would wait forever.
 	go func() {
 		defer c.wg.Done()
 		defer cancel()
+		if f.Method == "ping" {
+			c.mu.Lock()
+			delete(c.inbound, f.ID)
+			c.mu.Unlock()
+			c.respond(f, json.RawMessage(`{}`), nil)
+			return
+		}
 		res, err := h.HandleServerRequest(ctx, &ServerRequest{Method: f.Method, Params: p.params, Frame: f})
 		c.mu.Lock()
 		delete(c.inbound, f.ID)

@@ -476,3 +476,29 @@ func TestExitAtStart(t *testing.T) {
 	}
 	col.wait(t)
 }
+
+func TestCloseDuringHandshake(t *testing.T) {
+	c := mcp.NewClient(fake("silent"), mcp.Options{})
+	col := collect(c)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Connect(context.Background())
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	c.Close()
+	select {
+	case err := <-errc:
+		var le *mcp.LocalError
+		if !errors.As(err, &le) || le.Kind != mcp.ConnectionLost {
+			t.Errorf("Connect returned %v, want a lost connection", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Connect did not return after Close")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	col.wait(t)
+}

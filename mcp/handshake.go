@@ -88,7 +88,7 @@ func handshakeCallError(method string, err error) error {
 	case errors.As(err, &le) && le.Kind == Timeout:
 		return &HandshakeError{Reason: fmt.Sprintf("no answer to %s within %s (is this an MCP server speaking stdio?)", method, le.Elapsed.Round(time.Millisecond)), Err: le}
 	case errors.As(err, &le) && le.Err != nil:
-		return &HandshakeError{Reason: "the connection ended during " + method, Err: le.Err}
+		return &HandshakeError{Reason: "the connection ended during " + method, Err: le}
 	}
 	return &HandshakeError{Reason: method + " failed", Err: err}
 }
