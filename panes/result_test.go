@@ -1,0 +1,154 @@
+package panes
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+const fixtureResult = `{
+	"content": [
+		{"type": "text", "text": "Paris: 18°C, light rain. Wind 12 km/h from the south-west, gusting to 30 km/h in the afternoon; humidity 81%."},
+		{"type": "text", "text": "{\"tempC\": 18, \"conditions\": \"rain\"}"},
+		{"type": "image", "data": "iVBORw0KGgoAAAANSUhEUg==", "mimeType": "image/png"},
+		{"type": "resource_link", "uri": "file:///forecast/paris.json", "name": "forecast", "mimeType": "application/json"},
+		{"type": "resource", "resource": {"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "bring an umbrella"}}
+	],
+	"structuredContent": {"tempC": 18, "conditions": "rain"},
+	"_meta": {"trace": "abc"}
+}`
+
+func newFixtureResult(dark bool, w, h int) *Result {
+	r := NewResult(themes.Default(dark), keymap.Default())
+	r.SetSize(w, h)
+	r.Focus()
+	r.SetResult(ToolResultMsg{Name: "get_weather", Args: json.RawMessage(`{"city":"Paris"}`), Result: json.RawMessage(fixtureResult), Latency: 123 * time.Millisecond})
+	return r
+}
+
+func TestResultView(t *testing.T) {
+	goldenViews(t, func(dark bool, w, h int) interface{ View() string } {
+		return newFixtureResult(dark, w, h)
+	})
+}
+
+func resultText(r *Result) string {
+	var b strings.Builder
+	for _, h := range r.header {
+		b.WriteString(ansi.Strip(h) + "\n")
+	}
+	for _, l := range r.lines {
+		b.WriteString(ansi.Strip(r.renderLine(l)) + "\n")
+	}
+	return b.String()
+}
+
+func TestResultBlocks(t *testing.T) {
+	r := newFixtureResult(true, 120, 35)
+	text := resultText(r)
+	for _, want := range []string{
+		"tools/call get_weather · 123ms · ok · 5 content blocks",
+		`arguments {"city":"Paris"}`,
+		"[0] text", "Paris: 18°C, light rain.",
+		"[1] text (JSON)", `"conditions": "rain"`,
+		"[2] image", "mime image/png  size 16 bytes",
+		"[3] resource_link", "uri file:///forecast/paris.json  mime application/json  name forecast",
+		"[4] resource (embedded)", "bring an umbrella",
+		"structuredContent", "_meta", `"trace": "abc"`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("result lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// The three failures must never look alike: each has its own words and
+// its own style.
+func TestResultFailureKinds(t *testing.T) {
+	th := themes.Default(true)
+	cases := []struct {
+		name  string
+		msg   ToolResultMsg
+		words string
+		style string // a styled fragment only this kind uses
+	}{
+		{"tool error", ToolResultMsg{Name: "x", Result: json.RawMessage(`{"content":[{"type":"text","text":"city not found"}],"isError":true}`)},
+			"tool error", th.Result.Error.Render("tool error")},
+		{"server error", ToolResultMsg{Name: "x", RPCError: &mcp.RPCError{Code: -32602, Message: "unknown tool: x"}},
+			"server error -32602: unknown tool: x", th.Result.Error.Render("server error -32602: ")},
+		{"local timeout", ToolResultMsg{Name: "x", Err: &mcp.LocalError{Kind: mcp.Timeout, Method: "tools/call", ID: "7", Elapsed: 30 * time.Second}},
+			"LOCAL TIMEOUT", th.Log.BadgeLocalError.Render(" LOCAL TIMEOUT ")},
+		{"local other", ToolResultMsg{Name: "x", Err: errors.New("client closed")},
+			"LOCAL", th.Log.BadgeLocalError.Render(" LOCAL ")},
+	}
+	for _, tc := range cases {
+		r := NewResult(th, keymap.Default())
+		r.SetSize(100, 20)
+		r.SetResult(tc.msg)
+		v := r.View()
+		if !strings.Contains(ansi.Strip(v), tc.words) {
+			t.Errorf("%s: view lacks %q:\n%s", tc.name, tc.words, ansi.Strip(v))
+		}
+		if !strings.Contains(v, tc.style) {
+			t.Errorf("%s: view lacks its style", tc.name)
+		}
+		for _, other := range cases {
+			if other.name != tc.name && other.words != "LOCAL" && tc.words != "LOCAL" && strings.Contains(ansi.Strip(v), other.words) {
+				t.Errorf("%s: view also says %q", tc.name, other.words)
+			}
+		}
+	}
+}
+
+func TestResultHuge(t *testing.T) {
+	// 20 MB of text in one block: laid out once, only the window rendered.
+	line := strings.Repeat("x", 99) + "\n"
+	big := strings.Repeat(line, 200_000)
+	raw, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": big}}})
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(120, 35)
+	start := time.Now()
+	r.SetResult(ToolResultMsg{Name: "dump", Result: raw})
+	v := r.View()
+	if d := time.Since(start); d > 5*time.Second { // ~0.45 s without -race
+		t.Errorf("opening a 20 MB result took %v", d)
+	}
+	assertPaneSize(t, v, 120, 35)
+	if r.Lines() < 200_000 {
+		t.Fatalf("%d lines, want every line of the text", r.Lines())
+	}
+	r.Update(press("G"))
+	start = time.Now()
+	for range 100 {
+		r.Update(press("up"))
+		_ = r.View()
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("100 scroll steps took %v", d)
+	}
+	if len(r.cache) > 200 {
+		t.Errorf("render cache holds %d lines; only visible lines should be rendered", len(r.cache))
+	}
+}
+
+func TestResultSecurity(t *testing.T) {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	evil := fmt.Sprintf(`{"content":[{"type":"text","text":%s},{"type":"resource_link","uri":%s,"name":"n"}],"structuredContent":{"k":%s}}`,
+		q("title \x1b]0;pwned\x07 and \x1b[2J"), q("file:///\x1b]52;c;aGk=\x07"), q("\u009b2J"))
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(120, 35)
+	r.SetResult(ToolResultMsg{Name: "evil\x1b[2J", Result: json.RawMessage(evil)})
+	v := r.View()
+	assertPaneSize(t, v, 120, 35)
+	assertNoRawEscapes(t, v, `title \x1b]0;pwned\x07 and \x1b[2J`, `file:///\x1b]52;c;aGk=\x07`, `evil\x1b[2J`)
+	r.SetResult(ToolResultMsg{Name: "x", RPCError: &mcp.RPCError{Code: 1, Message: "\x1b]0;pwned\x07"}})
+	assertNoRawEscapes(t, r.View(), `\x1b]0;pwned\x07`)
+}
