@@ -234,7 +234,44 @@ func (d *Detail) lineCount() int {
 	if p := d.showing(); p != nil {
 		return len(p)
 	}
+	if d.bigRaw() {
+		inner := max(d.w-2, 1)
+		return (len(d.frame.Raw) + inner - 1) / inner
+	}
 	return len(d.raw())
+}
+
+// bigRaw reports whether the raw view cuts the bytes by offset rather
+// than wrapping the sanitised text: for a 20 MB frame that pass alone
+// would stall the first draw. Valid JSON holds no control characters, so
+// the two agree on every well-formed frame; where an escape widens a line,
+// Fit cuts it with an ellipsis.
+func (d *Detail) bigRaw() bool { return len(d.frame.Raw) > syncFormatLimit }
+
+// rawChunk is line i of a big frame's raw view: about one inner width of
+// bytes, both ends moved forward to a rune start.
+func (d *Detail) rawChunk(i int) string {
+	inner := max(d.w-2, 1)
+	raw := d.frame.Raw
+	align := func(off int) int {
+		off = min(off, len(raw))
+		for off < len(raw) && off > 0 && !utf8.RuneStart(raw[off]) {
+			off++
+		}
+		return off
+	}
+	return string(raw[align(i*inner):align((i+1)*inner)])
+}
+
+// line is body line i in the current mode.
+func (d *Detail) line(i int, pretty []string) string {
+	switch {
+	case pretty != nil:
+		return pretty[i]
+	case d.bigRaw():
+		return d.rawChunk(i)
+	}
+	return d.raw()[i]
 }
 
 // raw cuts the raw bytes, sanitised, into lines of the inner width. It is
@@ -371,17 +408,14 @@ func (d *Detail) View() string {
 	body := d.header()
 	rows := d.bodyRows()
 	pretty := d.showing()
-	lines := pretty
-	if pretty == nil {
-		lines = d.raw()
-	}
+	n := d.lineCount()
 	if len(d.highlighted) > 4096 {
 		d.highlighted = map[int]string{}
 	}
-	for i := d.top; i < len(lines) && i < d.top+rows; i++ {
+	for i := d.top; i < n && i < d.top+rows; i++ {
 		s, ok := d.highlighted[i]
 		if !ok {
-			s = d.renderLine(lines[i], pretty != nil)
+			s = d.renderLine(d.line(i, pretty), pretty != nil)
 			d.highlighted[i] = s
 		}
 		body = append(body, s)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpscope/mcpscope/keymap"
@@ -108,11 +107,15 @@ func TestDetailHugeFrameOpensAtOnce(t *testing.T) {
 	if !strings.Contains(ansi.Strip(v), "formatting a large frame") {
 		t.Errorf("no note while formatting:\n%s", ansi.Strip(v))
 	}
-	// The raw view is wrapped lazily once per width: generous bound.
-	if opened > 500*time.Millisecond {
+	// Only the visible slice is drawn: opening costs microseconds; the
+	// bound is generous for slow, loaded machines.
+	if opened > 200*time.Millisecond {
 		t.Errorf("opening took %v", opened)
 	}
-	d.Update(cmd())
+	start = time.Now()
+	msg := cmd()
+	t.Logf("20 MB frame: opened in %v, formatted off the UI goroutine in %v", opened, time.Since(start))
+	d.Update(msg)
 	start = time.Now()
 	d.Update(logKey("G"))
 	v = d.View()
@@ -122,5 +125,4 @@ func TestDetailHugeFrameOpensAtOnce(t *testing.T) {
 	if !strings.Contains(ansi.Strip(v), `"text": "end"`) {
 		t.Errorf("the end of the frame is not shown:\n%s", ansi.Strip(v))
 	}
-	_ = tea.KeyPressMsg{}
 }

@@ -109,6 +109,9 @@ func (l *Log) SetTheme(t *themes.Theme) {
 // Title names the pane with its frame count.
 func (l *Log) Title() string {
 	s := fmt.Sprintf("Log · %d frames", l.frames)
+	if l.frames == 1 {
+		s = "Log · 1 frame"
+	}
 	if l.filter.active() || l.hideStderr {
 		s += fmt.Sprintf(" · %d shown", len(l.shown))
 	}
@@ -497,7 +500,11 @@ func (l *Log) renderRow(e *logEntry, w int, selected bool) string {
 			text = " " + text
 		}
 		if tw := ansi.StringWidth(text); tw > left {
-			text = ansi.Truncate(text, left, "…")
+			tail := "…"
+			if e.kind == entrySeparator {
+				tail = "" // a rule, cut to fit
+			}
+			text = ansi.Truncate(text, left, tail)
 		}
 		left -= ansi.StringWidth(text)
 		st := s.style
@@ -535,7 +542,7 @@ func (l *Log) rowSegments(e *logEntry) []segment {
 		text := termsafe.String(exitSummary(e.exit))
 		return append(segs, segment{"■", t.Exit}, segment{text, t.Exit})
 	case entrySeparator:
-		return append(segs, segment{"──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 200), t.Separator})
+		return append(segs, segment{"──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 400), t.Separator})
 	}
 	return segs
 }
