@@ -99,7 +99,9 @@ func (m *Model) relist(method string) tea.Cmd {
 func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
 	c, ctx := m.client, m.ctx
 	if c == nil {
-		return func() tea.Msg { return panes.ToolResultMsg{Name: msg.Name, Args: msg.Args, Err: mcp.ErrClosed} }
+		return func() tea.Msg {
+			return toolCalledMsg{result: panes.ToolResultMsg{Name: msg.Name, Args: msg.Args, Err: mcp.ErrClosed}}
+		}
 	}
 	return func() tea.Msg {
 		params := map[string]any{"name": msg.Name}
@@ -132,8 +134,7 @@ func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
 	}
 }
 
-// toolCalledMsg wraps a tool call's outcome with its response frame, which
-// the detail view shows (the result view until a dedicated one lands).
+// toolCalledMsg wraps a tool call's outcome with its response frame.
 type toolCalledMsg struct {
 	result panes.ToolResultMsg
 	frame  *mcp.Frame
@@ -187,16 +188,16 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		line, ok := toolResultLine(msg.result)
 		m.toolStatus, m.toolOK = line, ok
 		cmd := m.tools.Update(msg.result)
-		if msg.frame != nil && m.modal == modalNone {
-			cmd = tea.Batch(cmd, m.detail.SetFrame(msg.frame))
-			m.openModal(modalDetail)
+		m.result.SetResult(msg.result)
+		if m.modal == modalNone {
+			m.openModal(modalResult)
 		}
 		return cmd
 	default:
 		// Pane-internal results (e.g. the detail's formatting) go to
 		// every pane that might own them; each ignores what is not its.
 		var cmds []tea.Cmd
-		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane} {
+		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane, m.result} {
 			cmds = append(cmds, p.Update(msg))
 		}
 		return tea.Batch(cmds...)

@@ -82,6 +82,7 @@ type Model struct {
 	caps    capsPane
 	tools   toolsPane
 	hsPane  handshakePane
+	result  *panes.Result
 	help    help.Model
 }
 
@@ -106,6 +107,7 @@ func New(cfg Config) *Model {
 	m.caps = newCapsPane(m.theme, m.keys)
 	m.tools = newToolsPane(m.theme, m.keys)
 	m.hsPane = newHandshakePane(m.theme, m.keys)
+	m.result = panes.NewResult(m.theme, m.keys)
 	m.help = help.New()
 	m.help.Styles = m.theme.Help
 	m.setFocus(focusLog)
@@ -187,13 +189,14 @@ func (m *Model) resize(w, h int) {
 	}
 	m.detail.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.hsPane.SetSize(l.modal.Dx(), l.modal.Dy())
+	m.result.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.help.SetWidth(w)
 }
 
 func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
 	m.help.Styles = t.Help
-	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane} {
+	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane, m.result} {
 		if p, ok := p.(themed); ok {
 			p.SetTheme(t)
 		}
@@ -224,6 +227,8 @@ func (m *Model) modalPane() panes.Pane {
 		return m.detail
 	case modalHandshake:
 		return m.hsPane
+	case modalResult:
+		return m.result
 	}
 	return nil
 }

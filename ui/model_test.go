@@ -386,7 +386,6 @@ func runUntil(t *testing.T, m *Model, cmd tea.Cmd, done func() bool) {
 	}
 }
 
-var _ = panes.OpenFrameMsg{}
 
 // The help bar shows every key of the focused pane and the global keys,
 // even at 80 columns.
@@ -401,5 +400,27 @@ func TestHelpBarShowsEveryKey(t *testing.T) {
 				t.Errorf("w=%d: help bar lacks %q:\n%s", w, want, bar)
 			}
 		}
+	}
+}
+
+// A tool call's outcome opens the result view and is summed up in the
+// status bar; without a server the call fails locally, saying so.
+func TestToolCallResult(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	m.Update(toolCalledMsg{result: panes.ToolResultMsg{Name: "echo", Latency: 21 * time.Millisecond,
+		Result: json.RawMessage(`{"content":[{"type":"text","text":"hello back"}]}`)}})
+	s := ansi.Strip(content(m))
+	if m.modal != modalResult || !strings.Contains(s, "hello back") || !strings.Contains(s, "tools/call echo ok in 21ms") {
+		t.Fatalf("result not shown (modal %d):\n%s", m.modal, s)
+	}
+	press(m, "esc")
+	if m.modal != modalNone {
+		t.Fatal("esc did not close the result")
+	}
+	_, cmd := m.Update(panes.CallToolMsg{Name: "echo", Args: json.RawMessage(`{}`)})
+	m.Update(cmd())
+	if s := ansi.Strip(content(m)); !strings.Contains(s, "tools/call echo failed") {
+		t.Fatalf("a call without a server should fail visibly:\n%s", s)
 	}
 }

@@ -63,6 +63,7 @@ const (
 	modalDetail
 	modalHandshake
 	modalHelp
+	modalResult
 )
 
 // The constructors of the panes the root model holds behind the interfaces
