@@ -386,7 +386,6 @@ func runUntil(t *testing.T, m *Model, cmd tea.Cmd, done func() bool) {
 	}
 }
 
-
 // The help bar shows every key of the focused pane and the global keys,
 // even at 80 columns.
 func TestHelpBarShowsEveryKey(t *testing.T) {
