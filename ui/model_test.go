@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"os"
 	"runtime"
 	"strings"
@@ -421,5 +422,27 @@ func TestToolCallResult(t *testing.T) {
 	m.Update(cmd())
 	if s := ansi.Strip(content(m)); !strings.Contains(s, "tools/call echo failed") {
 		t.Fatalf("a call without a server should fail visibly:\n%s", s)
+	}
+}
+
+// "auto" follows the terminal's background; a pinned theme ignores it;
+// NO_COLOR draws no colour at all.
+func TestThemeSelection(t *testing.T) {
+	white := tea.BackgroundColorMsg{Color: color.White}
+	auto := New(Config{Theme: "auto"})
+	auto.Update(white)
+	if auto.theme.IsDark {
+		t.Error("auto stayed dark on a white background")
+	}
+	pinned := New(Config{Theme: "dark"})
+	pinned.Update(white)
+	if !pinned.theme.IsDark {
+		t.Error("--theme dark switched to light")
+	}
+	plain := New(Config{Theme: "auto", NoColor: true})
+	plain.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	feed(plain, sessionEvents())
+	if v := content(plain); strings.Contains(v, "38;2;") || strings.Contains(v, "48;2;") {
+		t.Error("NO_COLOR view has colours")
 	}
 }
