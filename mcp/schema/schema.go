@@ -1,0 +1,180 @@
+// Package schema compiles the JSON Schemas MCP servers publish (a tool's
+// inputSchema, an elicitation's requestedSchema, an outputSchema) and
+// validates instances against them, with one set of people-facing messages
+// shared by the form engine and the command line.
+//
+// It exists so that every part of mcpscope judges arguments the same way
+// and says so in the same words: the form shows "is required" next to
+// /traveller/name, and `mcpscope call` prints "/traveller/name is required".
+//
+// Schemas are compiled with santhosh-tekuri/jsonschema/v6: 2020-12 is the
+// default dialect (MCP's), $schema picks another (draft-07 is common), and
+// $ref resolves only inside the document. Every other URL is refused, so a
+// server can never make mcpscope fetch from the network or read local
+// files by publishing a schema.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// documentURL is the location a schema is compiled under. Its made-up scheme
+// means a relative $ref can only resolve inside the document itself.
+const documentURL = "mcpscope:///schema.json"
+
+// ErrRemoteRef is returned when a schema refers to anything outside itself.
+var ErrRemoteRef = errors.New("not loaded: mcpscope never loads schemas from outside the document")
+
+// refusingLoader is the compiler's only loader. The standard meta-schemas
+// are embedded in the library and never reach it.
+type refusingLoader struct{}
+
+func (refusingLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%s: %w", url, ErrRemoteRef)
+}
+
+// Schema is a compiled schema together with its decoded document, which
+// the form engine walks to decide what to draw.
+type Schema struct {
+	compiled *jsonschema.Schema
+	doc      any
+
+	mu    sync.Mutex // guards order: merges add entries while forms draw
+	order keyOrder
+}
+
+// Compile decodes and compiles raw. An empty or null raw schema accepts
+// everything (a tool may publish none).
+func Compile(raw json.RawMessage) (*Schema, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		trimmed = []byte("true")
+	}
+	doc, order, err := decodeOrdered(trimmed)
+	if err != nil {
+		return nil, fmt.Errorf("schema is not JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refusingLoader{})
+	// Formats are asserted: a debugger should say that "tomorrow" is not a
+	// date before the server does. Sending anyway stays possible.
+	c.AssertFormat()
+	if err := c.AddResource(documentURL, doc); err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	compiled, err := c.Compile(documentURL)
+	if err != nil {
+		var le *jsonschema.LoadURLError
+		if errors.As(err, &le) {
+			return nil, fmt.Errorf("$ref %s: %w", le.URL, ErrRemoteRef)
+		}
+		return nil, fmt.Errorf("schema does not compile: %w", err)
+	}
+	return &Schema{compiled: compiled, doc: doc, order: order}, nil
+}
+
+// Document is the decoded schema (map[string]any, or a bool), with numbers
+// as json.Number. Callers must not modify it.
+func (s *Schema) Document() any { return s.doc }
+
+// Validate checks instance (decoded JSON: map[string]any, []any, string,
+// json.Number or float64, bool, nil) and returns every problem, sorted by
+// pointer; nil means valid.
+func (s *Schema) Validate(instance any) []Issue {
+	err := s.compiled.Validate(normalize(instance))
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Pointer: "", Message: err.Error()}}
+	}
+	return issuesFrom(ve)
+}
+
+// ValidateJSON parses raw and validates it; malformed JSON is one issue at
+// the root.
+func (s *Schema) ValidateJSON(raw json.RawMessage) []Issue {
+	v, err := Decode(raw)
+	if err != nil {
+		return []Issue{{Pointer: "", Message: "is not valid JSON: " + err.Error()}}
+	}
+	return s.Validate(v)
+}
+
+// Decode parses JSON keeping numbers exact (json.Number), the form the
+// validator and the form engine expect.
+func Decode(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// normalize turns values a caller may build by hand (ints, []string,
+// map[string]string, json.RawMessage) into the decoded-JSON shapes the
+// validator understands, by a JSON round trip when needed.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case nil, bool, string, json.Number, float64:
+		return v
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = normalize(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = normalize(x)
+		}
+		return out
+	case json.RawMessage:
+		if d, err := Decode(v); err == nil {
+			return d
+		}
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	d, err := Decode(b)
+	if err != nil {
+		return v
+	}
+	return d
+}
+
+// Pointer joins JSON pointer tokens, escaping ~ and / as RFC 6901 says.
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(EscapeToken(t))
+	}
+	return b.String()
+}
+
+// EscapeToken escapes one JSON pointer token.
+func EscapeToken(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
