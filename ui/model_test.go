@@ -446,3 +446,19 @@ func TestThemeSelection(t *testing.T) {
 		t.Error("NO_COLOR view has colours")
 	}
 }
+
+// At 80 columns a click on the tab row switches tabs, using the same
+// geometry the tab row was drawn with.
+func TestTabClick(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	row := strings.Split(ansi.Strip(content(m)), "\n")[m.layout.tabs.Min.Y]
+	x := strings.Index(row, "Tools")
+	if x < 0 {
+		t.Fatalf("no Tools tab in %q", row)
+	}
+	m.Update(tea.MouseClickMsg{X: ansi.StringWidth(row[:x]), Y: m.layout.tabs.Min.Y, Button: tea.MouseLeft})
+	if m.focus != focusTools {
+		t.Fatalf("click on the Tools tab focused %v", m.focus)
+	}
+}
