@@ -74,6 +74,34 @@ type JSONEdit struct {
 	Close key.Binding
 }
 
+// Form keys drive the schema form (package panes/form). While a text field
+// is being edited only Send, SendAnyway, Raw, Next, Prev, Edit (commit) and
+// Close (cancel the edit) are read; every other key types.
+type Form struct {
+	Next        key.Binding // next field
+	Prev        key.Binding // previous field
+	Edit        key.Binding // edit a text field, toggle a boolean or option, open a group
+	PrevOption  key.Binding // previous enum value or oneOf branch
+	NextOption  key.Binding // next enum value or oneOf branch
+	Send        key.Binding // send; refused while the value does not validate
+	SendAnyway  key.Binding // send even though the value does not validate
+	Raw         key.Binding // raw JSON view of the same value
+	Editor      key.Binding // edit the JSON in $EDITOR
+	Add         key.Binding // add an array item or a key/value row
+	Delete      key.Binding // delete the array item or row under the cursor
+	MoveUp      key.Binding // move an array item up
+	MoveDown    key.Binding // move an array item down
+	Branch      key.Binding // switch the enclosing oneOf/anyOf branch
+	Presence    key.Binding // cycle an optional field: omitted, empty, null
+	HistoryPrev key.Binding // earlier arguments
+	HistoryNext key.Binding // later arguments
+	Collapse    key.Binding // collapse or expand the enclosing group
+	Example     key.Binding // fill in the schema's next example
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Close       key.Binding
+}
+
 // Result keys drive the tool-call result view.
 type Result struct {
 	Up       key.Binding
@@ -95,6 +123,7 @@ type KeyMap struct {
 	Tools    Tools
 	Result   Result
 	JSONEdit JSONEdit
+	Form     Form
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
@@ -161,6 +190,30 @@ func Default() KeyMap {
 	m.JSONEdit = JSONEdit{
 		Send:  bind(k("ctrl+s"), "ctrl+s", "send"),
 		Close: bind(k("esc"), "esc", "close"),
+	}
+	m.Form = Form{
+		Next:        bind(k("tab", "down"), "tab/↓", "next field"),
+		Prev:        bind(k("shift+tab", "up"), "shift+tab/↑", "prev field"),
+		Edit:        bind(k("enter", "space"), "enter", "edit/toggle"),
+		PrevOption:  bind(k("left"), "←", "prev choice"),
+		NextOption:  bind(k("right"), "→", "next choice"),
+		Send:        bind(k("ctrl+s"), "ctrl+s", "send"),
+		SendAnyway:  bind(k("ctrl+f"), "ctrl+f", "send anyway"),
+		Raw:         bind(k("ctrl+e"), "ctrl+e", "raw JSON"),
+		Editor:      bind(k("ctrl+o"), "ctrl+o", "$EDITOR"),
+		Add:         bind(k("a"), "a", "add item"),
+		Delete:      bind(k("d"), "d", "delete item"),
+		MoveUp:      bind(k("alt+up"), "alt+↑", "move up"),
+		MoveDown:    bind(k("alt+down"), "alt+↓", "move down"),
+		Branch:      bind(k("o"), "o", "oneOf branch"),
+		Presence:    bind(k("n"), "n", "omit/empty/null"),
+		HistoryPrev: bind(k("ctrl+p"), "ctrl+p", "older args"),
+		HistoryNext: bind(k("ctrl+n"), "ctrl+n", "newer args"),
+		Collapse:    bind(k("c"), "c", "collapse"),
+		Example:     bind(k("e"), "e", "use example"),
+		PageUp:      bind(k("pgup"), "pgup", "page up"),
+		PageDown:    bind(k("pgdown"), "pgdn", "page down"),
+		Close:       bind(k("esc"), "esc", "close"),
 	}
 	m.Result = Result{
 		Up:       bind(k("up", "k"), "↑/k", "up"),

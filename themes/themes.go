@@ -144,6 +144,14 @@ type Theme struct {
 		Label lipgloss.Style
 		Error lipgloss.Style
 		Hint  lipgloss.Style
+		// Used by the schema form (panes/form).
+		Focused  lipgloss.Style // the label of the field under the cursor
+		Required lipgloss.Style // the required mark
+		Value    lipgloss.Style // a field's value
+		Omitted  lipgloss.Style // "omitted", "null", placeholders
+		Group    lipgloss.Style // object, array and oneOf headers
+		OK       lipgloss.Style // "valid" in the status line
+		Warn     lipgloss.Style // notes: JSON fallback, forced send
 	}
 	Result struct {
 		OK      lipgloss.Style
@@ -292,6 +300,13 @@ func New(p Palette, isDark bool) *Theme {
 	t.Form.Label = fg(p.Text).Bold(true)
 	t.Form.Error = fg(p.Error)
 	t.Form.Hint = fg(p.Muted)
+	t.Form.Focused = fg(p.Primary).Bold(true)
+	t.Form.Required = fg(p.Error).Bold(true)
+	t.Form.Value = fg(p.Text)
+	t.Form.Omitted = fg(p.Muted).Italic(true)
+	t.Form.Group = fg(p.Subtle).Bold(true)
+	t.Form.OK = fg(p.OK)
+	t.Form.Warn = fg(p.Warn)
 
 	t.Result.OK = fg(p.OK).Bold(true)
 	t.Result.Error = fg(p.Error).Bold(true)
@@ -391,6 +406,7 @@ func NoColor() *Theme {
 	t.Log.Selected = lipgloss.NewStyle().Reverse(true)
 	t.Caps.Selected = t.Log.Selected
 	t.Tools.Selected = t.Log.Selected
+	t.Form.Focused = t.Log.Selected.Bold(true)
 	t.Pane.Focused = lipgloss.NewStyle().Border(lipgloss.ThickBorder())
 	t.Pane.Blurred = lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
 	t.TextInput.Cursor.Color = nil
