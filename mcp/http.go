@@ -1,0 +1,743 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// HTTPTransport speaks Streamable HTTP (spec §3.2, §3.3) in both eras, and
+// falls back to the 2024-11-05 HTTP+SSE transport when the server refuses
+// Streamable HTTP's initialize with 400, 404 or 405 (§3.4).
+//
+// The client above it only writes raw messages, so the transport reads what
+// it carries to learn what the HTTP shape needs:
+//
+//   - legacy era: the protocol version from the initialize result passing
+//     through (then MCP-Protocol-Version on every later request), the
+//     Mcp-Session-Id the server hands out (then sent on every request, and a
+//     DELETE on Close), the standalone GET stream once initialized, and
+//     resumption of a broken response stream with Last-Event-ID after the
+//     server's retry delay;
+//   - modern era: a request whose _meta names a protocol version is sent
+//     with MCP-Protocol-Version, Mcp-Method and Mcp-Name and no session.
+//
+// Every exchange and every SSE id, retry, comment and priming event is
+// reported to the sink as a [TransportEvent] ("http", "sse", "reconnect"),
+// before the messages it carried. Authorization values never appear in them.
+type HTTPTransport struct {
+	// URL is the MCP endpoint, e.g. https://host/mcp.
+	URL string
+	// Header is sent on every request (the user's --header flags).
+	Header http.Header
+	// Authorizer, when set, supplies credentials and handles 401 and 403.
+	Authorizer Authorizer
+	// HTTPClient is used for every request; a private one when nil. Its
+	// Timeout must be zero: response streams live as long as the session.
+	HTTPClient *http.Client
+	// NoSSEFallback keeps to Streamable HTTP even when the server refuses
+	// it (--transport streamable).
+	NoSSEFallback bool
+}
+
+func (t *HTTPTransport) Name() string { return "http" }
+
+// Start checks the URL. Nothing is sent until the client's first message.
+func (t *HTTPTransport) Start(ctx context.Context, sink Sink) (Conn, error) {
+	if err := checkHTTPURL(t.URL); err != nil {
+		return nil, err
+	}
+	return &streamableConn{
+		httpBase: newHTTPBase(t.HTTPClient, t.Header, t.Authorizer, sink),
+		t:        t,
+		streams:  map[string]context.CancelFunc{},
+	}, nil
+}
+
+// responseHeaderWait bounds how long Write waits for a request's response
+// headers. Most servers answer at once (an SSE stream, or a quick JSON
+// reply), and waiting lets a refused request fail at once with the reason.
+// A server that holds its headers until a slow result is ready must not
+// stall the client's other writes, so after this long the exchange carries
+// on in the background and its outcome joins the timeline when it comes.
+const responseHeaderWait = 2 * time.Second
+
+// defaultRetry is the reconnect delay when the server named none.
+const defaultRetry = time.Second
+
+// maxResumes bounds reconnects of one response stream that make no progress.
+const maxResumes = 5
+
+// streamableConn is an open Streamable HTTP connection.
+type streamableConn struct {
+	*httpBase
+	t *HTTPTransport
+
+	mu              sync.Mutex
+	sessionID       string
+	legacyVersion   string // negotiated by initialize
+	modernVersion   string // from the last modern request's _meta
+	initID          string // the initialize request awaiting its answer
+	listening       bool   // the standalone GET stream was started
+	expired         bool
+	closing         bool                          // Close has begun: ended streams are not reopened
+	streams         map[string]context.CancelFunc // open request streams by request id
+	fallback        *sseSession                   // set once fallen back to HTTP+SSE
+	sessionMismatch bool
+}
+
+// outbound is what the transport needs to know about a message it sends.
+type outbound struct {
+	id       string // compact JSON id; empty for a notification
+	method   string // empty for a response
+	version  string // _meta protocol version (modern era)
+	name     string // params.name or params.uri for Mcp-Name
+	hasName  bool
+	cancelID string // notifications/cancelled: the request it cancels
+}
+
+func (o outbound) isRequest() bool { return o.id != "" && o.method != "" }
+
+func inspectOutbound(raw []byte) outbound {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Meta      map[string]json.RawMessage `json:"_meta"`
+			Name      json.RawMessage            `json:"name"`
+			URI       json.RawMessage            `json:"uri"`
+			RequestID json.RawMessage            `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &m) != nil {
+		return outbound{}
+	}
+	o := outbound{method: m.Method}
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		o.id = compactJSON(m.ID)
+	}
+	if v, ok := m.Params.Meta[MetaProtocolVersion]; ok {
+		_ = json.Unmarshal(v, &o.version)
+	}
+	nameField := m.Params.Name
+	if m.Method == "resources/read" {
+		nameField = m.Params.URI
+	}
+	switch m.Method {
+	case "tools/call", "prompts/get", "resources/read":
+		o.hasName = json.Unmarshal(nameField, &o.name) == nil
+	case "notifications/cancelled":
+		if len(m.Params.RequestID) > 0 {
+			o.cancelID = compactJSON(m.Params.RequestID)
+		}
+	}
+	return o
+}
+
+// headerValue encodes a header value the modern way: a value that is not
+// plain visible ASCII, has leading or trailing whitespace, or looks like the
+// sentinel itself is sent as =?base64?...?=.
+func headerValue(s string) string {
+	const prefix, suffix = "=?base64?", "?="
+	needs := s != "" && (s[0] == ' ' || s[0] == '\t' || s[len(s)-1] == ' ' || s[len(s)-1] == '\t' ||
+		(strings.HasPrefix(s, prefix) && strings.HasSuffix(s, suffix)))
+	for i := 0; i < len(s) && !needs; i++ {
+		needs = s[i] < 0x20 || s[i] > 0x7e
+	}
+	if !needs {
+		return s
+	}
+	return prefix + base64.StdEncoding.EncodeToString([]byte(s)) + suffix
+}
+
+// headersFor builds the MCP headers of a POST carrying msg, and says whether
+// it is sent in the modern shape.
+func (c *streamableConn) headersFor(msg outbound) (http.Header, bool) {
+	hdr := http.Header{
+		"Content-Type": {"application/json"},
+		"Accept":       {"application/json, text/event-stream"},
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if msg.method == "initialize" {
+		// A new legacy handshake: whatever a probe left behind is moot.
+		c.modernVersion, c.legacyVersion, c.initID = "", "", msg.id
+	}
+	version := msg.version
+	if version != "" {
+		c.modernVersion = version
+	} else if c.legacyVersion == "" && c.modernVersion != "" && msg.method != "initialize" {
+		version = c.modernVersion // a modern notification (cancelled) carries no _meta
+	}
+	if version != "" {
+		hdr.Set("MCP-Protocol-Version", version)
+		if msg.method != "" {
+			hdr.Set("Mcp-Method", msg.method)
+		}
+		if msg.hasName {
+			hdr.Set("Mcp-Name", headerValue(msg.name))
+		}
+		return hdr, true
+	}
+	if c.legacyVersion != "" {
+		hdr.Set("MCP-Protocol-Version", c.legacyVersion)
+	}
+	if c.sessionID != "" {
+		hdr.Set("Mcp-Session-Id", c.sessionID)
+	}
+	return hdr, false
+}
+
+// noteSession keeps the session id a legacy server hands out.
+func (c *streamableConn) noteSession(resp *http.Response, modern bool) {
+	id := resp.Header.Get("Mcp-Session-Id")
+	if id == "" || modern {
+		return
+	}
+	c.mu.Lock()
+	old := c.sessionID
+	if old == "" {
+		c.sessionID = id
+	}
+	changed := old != "" && old != id && !c.sessionMismatch
+	if changed {
+		c.sessionMismatch = true
+	}
+	c.mu.Unlock()
+	if changed {
+		c.event(TransportEvent{Kind: "http", Summary: "the server sent a different Mcp-Session-Id mid-session; mcpscope keeps the first",
+			Fields: []Field{{"kept", old}, {"received", id}}})
+	}
+}
+
+// noteInbound watches messages going to the client for the initialize
+// result, whose protocolVersion every later request must name.
+func (c *streamableConn) noteInbound(raw []byte) {
+	c.mu.Lock()
+	initID := c.initID
+	c.mu.Unlock()
+	if initID == "" || !answers(raw, initID) {
+		return
+	}
+	var m struct {
+		Result struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"result"`
+	}
+	_ = json.Unmarshal(trimBody(raw), &m)
+	c.mu.Lock()
+	c.initID = ""
+	c.legacyVersion = m.Result.ProtocolVersion
+	c.mu.Unlock()
+}
+
+// deliver hands an inbound message to the client after noting what the
+// transport needs from it.
+func (c *streamableConn) deliver(raw []byte, problem string) {
+	c.noteInbound(raw)
+	c.receive(raw, problem)
+}
+
+func (c *streamableConn) sse() *sseSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fallback
+}
+
+// Write POSTs one message. For a request it returns once the response
+// headers arrived (or after responseHeaderWait); the response is read on a
+// goroutine. For a notification or response it returns with the status.
+func (c *streamableConn) Write(ctx context.Context, raw []byte) error {
+	if !c.enter() {
+		return ErrClosed
+	}
+	defer c.wg.Done()
+	if s := c.sse(); s != nil {
+		return s.post(ctx, raw)
+	}
+	c.mu.Lock()
+	expired := c.expired
+	c.mu.Unlock()
+	if expired {
+		return ErrSessionExpired
+	}
+	msg := inspectOutbound(raw)
+	hdr, modern := c.headersFor(msg)
+	if modern && msg.cancelID != "" {
+		// In the modern shape, closing the response stream is the
+		// cancellation; the notification is still sent as written.
+		c.mu.Lock()
+		cancel := c.streams[msg.cancelID]
+		c.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}
+	if !msg.isRequest() {
+		return c.postMessage(ctx, raw, msg, hdr, modern)
+	}
+	out := &postOutcome{ch: make(chan error, 1)}
+	if !c.goSafe(func() { c.exchange(raw, msg, hdr, modern, out) }) {
+		return ErrClosed
+	}
+	wait := time.NewTimer(responseHeaderWait)
+	defer wait.Stop()
+	select {
+	case err := <-out.ch:
+		return err
+	case <-ctx.Done():
+		if came, err := out.abandon(); came {
+			return err
+		}
+		return ctx.Err()
+	case <-wait.C:
+		if came, err := out.abandon(); came {
+			return err
+		}
+		return nil
+	}
+}
+
+// postOutcome carries the outcome of a request's POST from the goroutine
+// running it to Write, which may stop waiting before it comes.
+type postOutcome struct {
+	ch        chan error
+	mu        sync.Mutex
+	abandoned bool
+}
+
+// abandon records that Write stopped waiting; it returns the outcome if it
+// came meanwhile.
+func (o *postOutcome) abandon() (came bool, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.abandoned = true
+	select {
+	case err := <-o.ch:
+		return true, err
+	default:
+		return false, nil
+	}
+}
+
+// report delivers the outcome; it says whether nobody is waiting for it
+// any more, in which case a failure must be told in the timeline.
+func (o *postOutcome) report(err error) (unheard bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ch <- err
+	return o.abandoned
+}
+
+// postMessage sends a notification or a response and waits for the answer:
+// 202 with no body is the rule.
+func (c *streamableConn) postMessage(ctx context.Context, raw []byte, msg outbound, hdr http.Header, modern bool) error {
+	pctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	resp, err := c.send(pctx, http.MethodPost, c.t.URL, raw, hdr)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	c.noteSession(resp, modern)
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		return c.refused(ctx, resp, msg, raw, hdr)
+	}
+	body, _, _ := readBody(resp.Body, maxErrorBody)
+	if len(trimBody(body)) > 0 {
+		problem := fmt.Sprintf("the server answered a %s with %s and a body; the spec asks for 202 Accepted with no body", kindOfOutbound(msg), resp.Status)
+		if looksLikeJSON(body) {
+			c.deliver(trimBody(body), problem)
+		} else {
+			c.event(TransportEvent{Kind: "http", Summary: problem, Fields: []Field{{"body", snippet(body)}}})
+		}
+	}
+	if msg.method == "notifications/initialized" && !modern {
+		c.startListening()
+	}
+	return nil
+}
+
+func kindOfOutbound(msg outbound) string {
+	if msg.method == "" {
+		return "response"
+	}
+	return "notification"
+}
+
+// exchange POSTs one request and reads its answer: JSON, or an SSE stream
+// that is resumed with Last-Event-ID when it breaks in the legacy shape.
+// out gets the outcome of the POST itself, once.
+func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, modern bool, out *postOutcome) {
+	sctx, cancel := context.WithCancel(c.ctx)
+	c.mu.Lock()
+	c.streams[msg.id] = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.streams, msg.id)
+		c.mu.Unlock()
+		cancel()
+	}()
+	resp, err := c.send(sctx, http.MethodPost, c.t.URL, raw, hdr)
+	if err != nil {
+		if out.report(err) && sctx.Err() == nil {
+			c.event(TransportEvent{Kind: "http", Summary: msg.method + " (id " + msg.id + ") failed", Err: err})
+		}
+		return
+	}
+	defer resp.Body.Close()
+	c.noteSession(resp, modern)
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		err := c.refused(sctx, resp, msg, raw, hdr)
+		if out.report(err) && err != nil {
+			// Write stopped waiting: the timeline is where the user learns it.
+			c.event(TransportEvent{Kind: "http", Summary: msg.method + " (id " + msg.id + ") failed", Err: err})
+		}
+		return
+	}
+	out.report(nil)
+	stream := "POST " + pathOf(resp.Request.URL) + " " + msg.method + " (id " + msg.id + ")"
+	switch ct := mediaType(resp.Header); {
+	case resp.StatusCode == http.StatusAccepted || ct == "application/json" || ct != "text/event-stream":
+		body, cut, err := readBody(resp.Body, maxJSONBody)
+		body = trimBody(body)
+		problem := ""
+		switch {
+		case cut:
+			problem = fmt.Sprintf("body longer than %d bytes: cut", maxJSONBody)
+		case err != nil && sctx.Err() == nil:
+			problem = "the body was cut off: " + err.Error()
+		case ct != "application/json" && len(body) > 0:
+			problem = fmt.Sprintf("Content-Type %q: a request must be answered with application/json or text/event-stream", ct)
+		}
+		if len(body) > 0 {
+			c.deliver(body, problem)
+		} else if resp.StatusCode != http.StatusAccepted && sctx.Err() == nil {
+			c.event(TransportEvent{Kind: "http", Summary: stream + ": an empty body where the answer belonged", Err: ErrStreamBroken})
+		}
+	default:
+		c.readStream(sctx, resp.Body, stream, msg, modern)
+	}
+}
+
+// refused handles a non-2xx answer to a POST: an expired session, an
+// authorization failure, the fall back to HTTP+SSE, or a JSON-RPC error in
+// the body. It returns nil when the body answered the request (the client
+// then has its error response).
+func (c *streamableConn) refused(ctx context.Context, resp *http.Response, msg outbound, raw []byte, hdr http.Header) error {
+	body, _, _ := readBody(resp.Body, maxErrorBody)
+	body = trimBody(body)
+	status := resp.StatusCode
+	if status == http.StatusNotFound && hdr.Get("Mcp-Session-Id") != "" {
+		return c.expire(resp)
+	}
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		if looksLikeJSON(body) {
+			c.deliver(body, "")
+		}
+		return authError(resp.Request, resp)
+	}
+	if msg.method == "initialize" && !c.t.NoSSEFallback &&
+		(status == http.StatusBadRequest || status == http.StatusNotFound || status == http.StatusMethodNotAllowed) &&
+		!isModernErrorBody(status, body) {
+		return c.fallBack(resp.Status, raw)
+	}
+	if looksLikeJSON(body) {
+		c.deliver(body, "")
+		if msg.id != "" && answers(body, msg.id) {
+			return nil
+		}
+	}
+	detail := snippet(body)
+	if detail == "" {
+		detail = "no body"
+	}
+	return fmt.Errorf("POST %s → %s: %s", pathOf(resp.Request.URL), resp.Status, detail)
+}
+
+// isModernErrorBody reports a body holding a JSON-RPC error only a modern
+// server sends; such a server must not be treated as a legacy one.
+func isModernErrorBody(status int, body []byte) bool {
+	e := rpcErrorIn(body)
+	if e == nil {
+		return false
+	}
+	switch e.Code {
+	case CodeHeaderMismatch, CodeMissingClientCapability, CodeUnsupportedProtocolVersion:
+		return true
+	case CodeMethodNotFound:
+		return status == http.StatusNotFound
+	}
+	return false
+}
+
+// expire records that the server forgot the session, says so, and ends the
+// connection with ErrSessionExpired.
+func (c *streamableConn) expire(resp *http.Response) error {
+	c.mu.Lock()
+	already := c.expired
+	c.expired = true
+	id := c.sessionID
+	c.mu.Unlock()
+	err := fmt.Errorf("%w: %s %s → %s for Mcp-Session-Id %s", ErrSessionExpired, resp.Request.Method, pathOf(resp.Request.URL), resp.Status, id)
+	if !already {
+		c.event(TransportEvent{Kind: "http", Summary: "session expired: the server no longer knows Mcp-Session-Id " + id,
+			Fields: []Field{{"Mcp-Session-Id", id}, {"status", resp.Status}}, Err: err})
+		c.shutdown(err)
+	}
+	return err
+}
+
+// fallBack switches the connection to the 2024-11-05 HTTP+SSE transport at
+// the same URL and sends the initialize there (spec §3.4).
+func (c *streamableConn) fallBack(status string, raw []byte) error {
+	c.event(TransportEvent{Kind: "http",
+		Summary: "Streamable HTTP initialize refused (" + status + "): falling back to the 2024-11-05 HTTP+SSE transport at the same URL",
+		Fields:  []Field{{"url", redactURL(c.t.URL)}, {"status", status}}})
+	ctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
+	defer cancel()
+	s, err := c.openSSE(ctx, c.t.URL)
+	if err != nil {
+		return fmt.Errorf("the server refused Streamable HTTP (POST → %s) and the HTTP+SSE fallback failed too: %w", status, err)
+	}
+	c.mu.Lock()
+	c.fallback = s
+	c.mu.Unlock()
+	return s.post(ctx, raw)
+}
+
+// streamState is what a response stream needs to be resumed.
+type streamState struct {
+	lastEventID string
+	retry       time.Duration
+	hasRetry    bool
+	answered    bool
+	progress    bool // an event arrived since the last reconnect
+}
+
+// consume reads one SSE body, reporting and delivering its events. reqID,
+// when set, is the request whose answer ends the stream's purpose.
+func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st *streamState) error {
+	r := newSSEReader(body)
+	for {
+		ev, err := r.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		st.progress = true
+		if ev.HasID {
+			st.lastEventID = ev.ID
+		}
+		if ev.HasRetry {
+			st.retry, st.hasRetry = ev.Retry, true
+		}
+		if te, ok := sseTransportEvent(stream, ev); ok {
+			c.event(te)
+		}
+		if len(ev.Data) == 0 {
+			continue
+		}
+		if ev.Type() != "message" {
+			c.event(TransportEvent{Kind: "sse", Summary: "SSE event of type " + ev.Type() + " ignored: MCP messages come as message events",
+				Fields: []Field{{"stream", stream}, {"event", ev.Type()}, {"data", snippet(ev.Data)}}})
+			continue
+		}
+		problem := ""
+		if ev.Incomplete {
+			problem = "the SSE stream ended before this event's closing blank line"
+		}
+		c.deliver(ev.Data, problem)
+		if reqID != "" && answers(ev.Data, reqID) {
+			st.answered = true
+		}
+	}
+}
+
+// readStream reads a request's SSE answer. When the stream ends before the
+// answer, a legacy stream with an event id is resumed by GET with
+// Last-Event-ID after exactly the server's retry delay; a modern stream
+// cannot be resumed, which is reported.
+func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, stream string, msg outbound, modern bool) {
+	st := &streamState{}
+	err := c.consume(stream, body, msg.id, st)
+	_ = body.Close()
+	for resumes := 0; !st.answered && ctx.Err() == nil; {
+		how := "closed by the server"
+		if err != nil {
+			how = "broken (" + err.Error() + ")"
+		}
+		if modern || st.lastEventID == "" {
+			why := "the server gave no event id to resume from"
+			if modern {
+				why = "the modern protocol has no stream resumption"
+			}
+			c.event(TransportEvent{Kind: "http", Summary: stream + ": stream " + how + " before the answer; " + why + "; send the request again (it will get a new id)",
+				Fields: []Field{{"stream", stream}, {"request id", msg.id}}, Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, ErrStreamBroken)})
+			return
+		}
+		if st.progress {
+			resumes = 0
+		}
+		if resumes++; resumes > maxResumes {
+			c.event(TransportEvent{Kind: "reconnect", Summary: fmt.Sprintf("%s: gave up resuming after %d reconnects without progress", stream, maxResumes),
+				Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, ErrStreamBroken)})
+			return
+		}
+		st.progress = false
+		delay := defaultRetry
+		if st.hasRetry {
+			delay = st.retry
+		}
+		c.event(TransportEvent{Kind: "reconnect", Summary: fmt.Sprintf("%s: stream %s before the answer; reconnecting in %s with Last-Event-ID %s", stream, how, delay, st.lastEventID),
+			Fields: []Field{{"stream", stream}, {"delay", delay.String()}, {"Last-Event-ID", st.lastEventID}, {"retry from server", fmt.Sprint(st.hasRetry)}}})
+		if !c.sleep(ctx, delay) {
+			return
+		}
+		resp, gerr := c.resumeGET(ctx, st.lastEventID)
+		if gerr != nil {
+			err = gerr
+			continue
+		}
+		switch {
+		case resp.StatusCode == http.StatusOK && mediaType(resp.Header) == "text/event-stream":
+			err = c.consume("GET "+pathOf(resp.Request.URL)+" resuming "+msg.method+" (id "+msg.id+")", resp.Body, msg.id, st)
+			_ = resp.Body.Close()
+		case resp.StatusCode == http.StatusNotFound && resp.Request.Header.Get("Mcp-Session-Id") != "":
+			drainClose(resp)
+			_ = c.expire(resp)
+			return
+		default:
+			drainClose(resp)
+			c.event(TransportEvent{Kind: "reconnect", Summary: fmt.Sprintf("%s: the server refused to resume (%s)", stream, resp.Status),
+				Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, ErrStreamBroken)})
+			return
+		}
+	}
+}
+
+// resumeGET opens a GET stream, with Last-Event-ID when resuming.
+func (c *streamableConn) resumeGET(ctx context.Context, lastEventID string) (*http.Response, error) {
+	hdr := http.Header{"Accept": {"text/event-stream"}}
+	if lastEventID != "" {
+		hdr.Set("Last-Event-ID", lastEventID)
+	}
+	c.mu.Lock()
+	if c.sessionID != "" {
+		hdr.Set("Mcp-Session-Id", c.sessionID)
+	}
+	if c.legacyVersion != "" {
+		hdr.Set("MCP-Protocol-Version", c.legacyVersion)
+	}
+	c.mu.Unlock()
+	return c.send(ctx, http.MethodGet, c.t.URL, nil, hdr)
+}
+
+func (c *streamableConn) isClosing() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closing || c.ended()
+}
+
+// startListening opens the standalone GET stream once, for the messages a
+// legacy server sends outside any request.
+func (c *streamableConn) startListening() {
+	c.mu.Lock()
+	start := !c.listening
+	c.listening = true
+	c.mu.Unlock()
+	if start {
+		c.goSafe(c.listen)
+	}
+}
+
+// listen keeps the standalone GET stream open, reconnecting after the
+// server's retry delay when it ends. A 405 (or a 404 without a session)
+// means the server offers no such stream, which is normal.
+func (c *streamableConn) listen() {
+	st := &streamState{}
+	failures := 0
+	for !c.isClosing() {
+		resp, err := c.resumeGET(c.ctx, st.lastEventID)
+		if err != nil {
+			if c.ctx.Err() != nil {
+				return
+			}
+			failures++
+		} else {
+			switch {
+			case resp.StatusCode == http.StatusOK && mediaType(resp.Header) == "text/event-stream":
+				st.progress = false
+				_ = c.consume("GET "+pathOf(resp.Request.URL)+" (server messages)", resp.Body, "", st)
+				_ = resp.Body.Close()
+				if st.progress {
+					failures = 0
+				} else {
+					failures++
+				}
+			case resp.StatusCode == http.StatusMethodNotAllowed || (resp.StatusCode == http.StatusNotFound && resp.Request.Header.Get("Mcp-Session-Id") == ""):
+				drainClose(resp)
+				return // no standalone stream: server messages come on request streams only
+			case resp.StatusCode == http.StatusNotFound:
+				drainClose(resp)
+				_ = c.expire(resp)
+				return
+			default:
+				drainClose(resp)
+				failures++
+			}
+		}
+		if c.isClosing() {
+			return
+		}
+		if failures >= 3 {
+			c.event(TransportEvent{Kind: "reconnect", Summary: "the standalone GET stream keeps failing; stopped reopening it (server messages still arrive on request streams)"})
+			return
+		}
+		delay := defaultRetry
+		if st.hasRetry {
+			delay = st.retry
+		}
+		fields := []Field{{"delay", delay.String()}}
+		if st.lastEventID != "" {
+			fields = append(fields, Field{"Last-Event-ID", st.lastEventID})
+		}
+		c.event(TransportEvent{Kind: "reconnect", Summary: "standalone GET stream ended; reopening in " + delay.String(), Fields: fields})
+		if !c.sleep(c.ctx, delay) {
+			return
+		}
+	}
+}
+
+// Close ends the session: a DELETE when the server gave a session id (a
+// 405 answer is fine), then every stream is closed.
+func (c *streamableConn) Close(ctx context.Context) error {
+	c.mu.Lock()
+	c.closing = true
+	id, expired, fallback := c.sessionID, c.expired, c.fallback
+	c.mu.Unlock()
+	if id != "" && !expired && fallback == nil && !c.ended() {
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		hdr, _ := c.headersFor(outbound{})
+		hdr.Del("Content-Type")
+		hdr.Del("Accept")
+		if resp, err := c.send(dctx, http.MethodDelete, c.t.URL, nil, hdr); err == nil {
+			drainClose(resp)
+		}
+		cancel()
+	}
+	c.shutdown(ErrClosed)
+	return c.waitDone(ctx)
+}

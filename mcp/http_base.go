@@ -1,0 +1,460 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrSessionExpired means the server answered 404 to a request carrying its
+// Mcp-Session-Id (or its HTTP+SSE session): the session is gone and the spec
+// says the client must start a new one with a fresh initialize. The
+// connection ends with an error wrapping it; the UI can offer to reconnect.
+var ErrSessionExpired = errors.New("the server's session expired (HTTP 404 for the session mcpscope sent); reconnect to start a new session")
+
+// ErrStreamBroken means a response stream ended before it carried the
+// answer to its request and could not be resumed. The request will get no
+// answer on this stream; sending it again (under a new id) is the way on.
+var ErrStreamBroken = errors.New("the response stream ended before the answer and cannot be resumed")
+
+// Limits on what is read into memory.
+const (
+	maxJSONBody  = 256 << 20 // a JSON response body (one message or a batch)
+	maxErrorBody = 1 << 20   // the body of an HTTP error answer
+)
+
+// httpBase is what the HTTP transports share: the HTTP client, the
+// connection's lifetime, ordered delivery to the sink, and the log of
+// exchanges that joins the timeline.
+type httpBase struct {
+	client     *http.Client
+	ownsClient bool
+	header     http.Header // the user's extra headers, sent on every request
+	auth       Authorizer
+	sink       Sink
+
+	// deliverMu makes every call into the sink (messages and transport
+	// events) one at a time and in order, however many streams are open.
+	deliverMu sync.Mutex
+
+	ctx    context.Context // the connection's lifetime; cancelled at shutdown
+	cancel context.CancelFunc
+	// wg counts every goroutine reading or sending for the connection,
+	// Writes included, so the sink hears nothing after Closed.
+	wg      sync.WaitGroup
+	lifeMu  sync.Mutex
+	stopped bool // shutdown began: nothing new may start
+
+	endOnce sync.Once
+	done    chan struct{} // closed after sink.Closed
+}
+
+func newHTTPBase(hc *http.Client, header http.Header, auth Authorizer, sink Sink) *httpBase {
+	b := &httpBase{client: hc, header: header, auth: auth, sink: sink, done: make(chan struct{})}
+	if b.client == nil {
+		// A client of our own, so shutdown can close its idle connections
+		// and leave no goroutine behind.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		b.client, b.ownsClient = &http.Client{Transport: tr}, true
+	}
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	return b
+}
+
+// receive hands one inbound message to the sink.
+func (b *httpBase) receive(raw []byte, problem string) {
+	b.deliverMu.Lock()
+	defer b.deliverMu.Unlock()
+	b.sink.Receive(raw, problem)
+}
+
+// event adds a transport event to the timeline.
+func (b *httpBase) event(ev TransportEvent) {
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	b.deliverMu.Lock()
+	defer b.deliverMu.Unlock()
+	b.sink.Transport(ev)
+}
+
+// ended reports whether the connection is shutting down.
+func (b *httpBase) ended() bool { return b.ctx.Err() != nil }
+
+// shutdown ends the connection once: it stops every stream, waits for the
+// goroutines, then reports cause to the sink. It does not wait itself.
+func (b *httpBase) shutdown(cause error) {
+	b.endOnce.Do(func() {
+		b.lifeMu.Lock()
+		b.stopped = true
+		b.lifeMu.Unlock()
+		b.cancel()
+		go func() {
+			b.wg.Wait()
+			b.client.CloseIdleConnections()
+			b.deliverMu.Lock()
+			b.sink.Closed(cause)
+			b.deliverMu.Unlock()
+			close(b.done)
+		}()
+	})
+}
+
+// waitDone waits for shutdown to finish, or for ctx.
+func (b *httpBase) waitDone(ctx context.Context) error {
+	select {
+	case <-b.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("the connection did not finish closing: %w", ctx.Err())
+	}
+}
+
+// enter registers work the shutdown must wait for; it reports false when
+// the connection is already ending. Each true must be matched by wg.Done.
+func (b *httpBase) enter() bool {
+	b.lifeMu.Lock()
+	defer b.lifeMu.Unlock()
+	if b.stopped {
+		return false
+	}
+	b.wg.Add(1)
+	return true
+}
+
+// goSafe runs f on a goroutine the shutdown waits for; it does nothing when
+// the connection is already ending.
+func (b *httpBase) goSafe(f func()) bool {
+	if !b.enter() {
+		return false
+	}
+	go func() {
+		defer b.wg.Done()
+		f()
+	}()
+	return true
+}
+
+// sleep waits d, or less if the connection ends; it reports whether the
+// full delay passed.
+func (b *httpBase) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// maxChallenges bounds how often one exchange is retried after the
+// Authorizer handled a 401 or 403 (a step-up may need a second round).
+const maxChallenges = 3
+
+// send performs one HTTP exchange and logs it in the timeline. With an
+// Authorizer, a 401 or 403 answer runs its Challenge and the request is sent
+// again when the Authorizer says so. The caller owns the returned body.
+func (b *httpBase) send(ctx context.Context, method, target string, body []byte, hdr http.Header) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		var rd io.Reader
+		if body != nil {
+			rd = bytes.NewReader(body)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, target, rd)
+		if err != nil {
+			return nil, fmt.Errorf("cannot build the %s request for %s: %w", method, redactURL(target), err)
+		}
+		for k, vs := range b.header {
+			req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+		}
+		for k, vs := range hdr {
+			req.Header[k] = vs
+		}
+		if b.auth != nil {
+			if err := b.auth.Authorize(ctx, req); err != nil {
+				b.event(TransportEvent{Kind: "http", Summary: method + " " + pathOf(req.URL) + ": no credentials", Fields: requestFields(req), Err: err})
+				return nil, fmt.Errorf("could not get credentials for %s: %w", redactURL(target), err)
+			}
+		}
+		start := time.Now()
+		resp, err := b.client.Do(req)
+		elapsed := time.Since(start)
+		if err != nil {
+			if ctx.Err() != nil {
+				ev := exchangeEvent(req, nil, elapsed, nil)
+				ev.Summary = fmt.Sprintf("%s %s → abandoned after %s (cancelled or closing)", method, pathOf(req.URL), roundElapsed(elapsed))
+				b.event(ev)
+				return nil, ctx.Err()
+			}
+			err = fmt.Errorf("%s %s: %w (is the server running, and is the URL right?)", method, redactURL(target), err)
+			b.event(exchangeEvent(req, nil, elapsed, err))
+			return nil, err
+		}
+		var evErr error
+		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && b.auth == nil {
+			evErr = authError(req, resp)
+		}
+		b.event(exchangeEvent(req, resp, elapsed, evErr))
+		if (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) || b.auth == nil || attempt >= maxChallenges {
+			return resp, nil
+		}
+		retry, err := b.auth.Challenge(ctx, resp, b.event)
+		if err != nil {
+			drainClose(resp)
+			return nil, fmt.Errorf("authorization for %s failed: %w", redactURL(target), err)
+		}
+		if !retry {
+			return resp, nil
+		}
+		drainClose(resp)
+	}
+}
+
+// authError explains a 401 or 403 to a user who gave no credentials, or
+// whose credentials were refused.
+func authError(req *http.Request, resp *http.Response) error {
+	what := "the server requires authorization"
+	if resp.StatusCode == http.StatusForbidden {
+		what = "the server refused access"
+	}
+	challenge := resp.Header.Get("WWW-Authenticate")
+	detail := "it sent no WWW-Authenticate header"
+	if challenge != "" {
+		detail = "WWW-Authenticate: " + challenge
+	}
+	hint := "pass --bearer TOKEN (or --bearer-env VAR), or --header \"Authorization: ...\""
+	if req.Header.Get("Authorization") != "" {
+		hint = "the credentials sent were refused: check the token and its scopes"
+	}
+	return fmt.Errorf("%s %s → %s: %s (%s); %s", req.Method, pathOf(req.URL), resp.Status, what, detail, hint)
+}
+
+// drainClose reads a little of an unwanted body so the connection can be
+// reused, then closes it.
+func drainClose(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+}
+
+// readBody reads a body up to limit bytes; cut reports a longer body.
+func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
+	body, err = io.ReadAll(io.LimitReader(r, limit+1))
+	if int64(len(body)) > limit {
+		return body[:limit], true, err
+	}
+	return body, false, err
+}
+
+// mediaType is the Content-Type without parameters, lower-cased.
+func mediaType(h http.Header) string {
+	ct := h.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return mt
+	}
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+// pathOf is the part of a URL the timeline shows: path and query.
+func pathOf(u *url.URL) string {
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
+	}
+	return p
+}
+
+// redactURL hides a password in the URL's user info.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	return u.Redacted()
+}
+
+// redactAuthorization keeps the scheme of an Authorization value and hides
+// the credentials: "Bearer [redacted]".
+func redactAuthorization(v string) string {
+	if scheme, _, ok := strings.Cut(strings.TrimSpace(v), " "); ok && scheme != "" {
+		return scheme + " [redacted]"
+	}
+	return "[redacted]"
+}
+
+// Request headers worth showing, in display order.
+var shownRequestHeaders = []string{"Mcp-Session-Id", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID", "Accept"}
+
+// Response headers worth showing, in display order.
+var shownResponseHeaders = []string{"Content-Type", "Mcp-Session-Id", "WWW-Authenticate", "Retry-After", "Location"}
+
+func requestFields(req *http.Request) []Field {
+	fields := []Field{{"method", req.Method}, {"url", req.URL.Redacted()}}
+	for _, h := range shownRequestHeaders {
+		if v := req.Header.Get(h); v != "" {
+			fields = append(fields, Field{h, v})
+		}
+	}
+	if v := req.Header.Get("Authorization"); v != "" {
+		fields = append(fields, Field{"Authorization", redactAuthorization(v)})
+	}
+	return fields
+}
+
+// exchangeEvent describes one HTTP request and its answer (or failure) for
+// the timeline. Authorization values never appear in it.
+func exchangeEvent(req *http.Request, resp *http.Response, elapsed time.Duration, err error) TransportEvent {
+	ev := TransportEvent{Kind: "http", Fields: requestFields(req), Err: err}
+	ms := roundElapsed(elapsed)
+	if resp == nil {
+		ev.Summary = fmt.Sprintf("%s %s → failed %s", req.Method, pathOf(req.URL), ms)
+		return ev
+	}
+	ev.Fields = append(ev.Fields, Field{"status", resp.Status})
+	for _, h := range shownResponseHeaders {
+		if v := resp.Header.Get(h); v != "" {
+			key := h
+			if h == "Mcp-Session-Id" {
+				key = "response Mcp-Session-Id"
+			}
+			ev.Fields = append(ev.Fields, Field{key, v})
+		}
+	}
+	ev.Fields = append(ev.Fields, Field{"elapsed", ms.String()})
+	ct := mediaType(resp.Header)
+	if ct != "" {
+		ct = " " + ct
+	}
+	ev.Summary = fmt.Sprintf("%s %s → %d%s %s", req.Method, pathOf(req.URL), resp.StatusCode, ct, ms)
+	return ev
+}
+
+// roundElapsed keeps a duration readable: whole milliseconds, or
+// microseconds under one.
+func roundElapsed(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// sseTransportEvent describes what an SSE event carried besides a message:
+// its id, a retry delay, comments, a priming event. ok is false for a plain
+// message event, which needs no entry of its own.
+func sseTransportEvent(stream string, ev *sseEvent) (TransportEvent, bool) {
+	if !ev.HasID && !ev.HasRetry && len(ev.Comments) == 0 && ev.HasData && !ev.Incomplete && (ev.Event == "" || ev.Event == "message") {
+		return TransportEvent{}, false
+	}
+	var parts []string
+	fields := []Field{{"stream", stream}}
+	switch {
+	case ev.Priming():
+		parts = append(parts, "priming event")
+	case !ev.HasData && len(ev.Comments) > 0 && !ev.HasID && !ev.HasRetry:
+		parts = append(parts, "comment")
+	}
+	if ev.Event != "" {
+		fields = append(fields, Field{"event", ev.Event})
+		if ev.Event != "message" {
+			parts = append(parts, "event "+ev.Event)
+		}
+	}
+	if ev.HasID {
+		fields = append(fields, Field{"id", ev.ID})
+		parts = append(parts, "id "+ev.ID)
+	}
+	if ev.HasRetry {
+		fields = append(fields, Field{"retry", ev.Retry.String()})
+		parts = append(parts, "retry "+ev.Retry.String())
+	}
+	for _, c := range ev.Comments {
+		fields = append(fields, Field{"comment", c})
+	}
+	if len(ev.Comments) > 0 {
+		parts = append(parts, fmt.Sprintf("%q", strings.Join(ev.Comments, " ")))
+	}
+	if ev.Incomplete {
+		parts = append(parts, "cut off by the end of the stream")
+	}
+	return TransportEvent{Kind: "sse", Summary: "SSE " + strings.Join(parts, ", ") + " on " + stream, Fields: fields}, true
+}
+
+// jsonrpcAnswer is the part of an inbound message that says which request
+// it answers.
+type jsonrpcAnswer struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// answers reports whether raw (a message or a batch) holds the response to
+// the request with the given id (compact JSON).
+func answers(raw []byte, id string) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || id == "" {
+		return false
+	}
+	if raw[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(raw, &batch) != nil {
+			return false
+		}
+		for _, m := range batch {
+			if answers(m, id) {
+				return true
+			}
+		}
+		return false
+	}
+	var a jsonrpcAnswer
+	if json.Unmarshal(raw, &a) != nil || a.Method != nil || (a.Result == nil && a.Error == nil) {
+		return false
+	}
+	return compactJSON(a.ID) == id
+}
+
+// rpcErrorIn returns the JSON-RPC error object of a single error response,
+// or nil.
+func rpcErrorIn(raw []byte) *RPCError {
+	var m struct {
+		JSONRPC string    `json:"jsonrpc"`
+		Error   *RPCError `json:"error"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(raw), &m) != nil || m.Error == nil {
+		return nil
+	}
+	return m.Error
+}
+
+// looksLikeJSON reports whether a body is worth handing to the client as a
+// message: it starts like a JSON object or array.
+func looksLikeJSON(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '{' || raw[0] == '[')
+}
+
+// trimBody removes the whitespace around a JSON body (a trailing newline is
+// framing, not part of the message).
+func trimBody(raw []byte) []byte { return bytes.TrimSpace(raw) }
+
+// snippet is the start of a body, for an error message.
+func snippet(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
