@@ -114,6 +114,15 @@ type Result struct {
 	Close    key.Binding
 }
 
+// Picker keys drive the server picker shown when a config file names
+// several servers and --server does not pick one.
+type Picker struct {
+	Up     key.Binding
+	Down   key.Binding
+	Choose key.Binding
+	Quit   key.Binding
+}
+
 // KeyMap is every binding of the UI.
 type KeyMap struct {
 	Global   Global
@@ -124,6 +133,7 @@ type KeyMap struct {
 	Result   Result
 	JSONEdit JSONEdit
 	Form     Form
+	Picker   Picker
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
@@ -177,6 +187,12 @@ func Default() KeyMap {
 		Toggle:   bind(k("enter", "space"), "enter", "expand/collapse"),
 		Expand:   bind(k("right", "l"), "→", "expand"),
 		Collapse: bind(k("left", "h"), "←", "collapse"),
+	}
+	m.Picker = Picker{
+		Up:     bind(k("up", "k"), "↑/k", "up"),
+		Down:   bind(k("down", "j"), "↓/j", "down"),
+		Choose: bind(k("enter"), "enter", "connect"),
+		Quit:   bind(k("q", "esc", "ctrl+c"), "q", "quit"),
 	}
 	m.Tools = Tools{
 		Up:         bind(k("up", "k"), "↑/k", "up"),
