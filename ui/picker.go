@@ -15,12 +15,12 @@ import (
 // pickerModel is the small program that runs before the debugger when a
 // config file names several servers and --server does not choose one.
 type pickerModel struct {
-	theme   *themes.Theme
-	pinned  bool // --theme or NO_COLOR fixed the theme
-	picker  *panes.Picker
-	help    help.Model
-	w, h    int
-	choice  int
+	theme  *themes.Theme
+	pinned bool // --theme or NO_COLOR fixed the theme
+	picker *panes.Picker
+	help   help.Model
+	w, h   int
+	choice int
 }
 
 // PickServer shows the servers of a config file and returns the index the
