@@ -381,6 +381,7 @@ type callOpts struct {
 	resetOnProgress bool
 	probe           bool
 	noCancel        bool
+	progressToken   string
 }
 
 // WithTimeout overrides the client's timeout for one request.
@@ -396,6 +397,14 @@ func WithProgress(fn func(Progress)) CallOption {
 // notification for the request.
 func WithTimeoutResetOnProgress() CallOption {
 	return func(o *callOpts) { o.resetOnProgress = true }
+}
+
+// WithProgressToken sets the request's progress token instead of the
+// client's generated one, so a caller that only sees the event stream (the
+// UI) can tell which request a notifications/progress belongs to. It
+// implies WithProgress's bookkeeping (timeout reset, token routing).
+func WithProgressToken(token string) CallOption {
+	return func(o *callOpts) { o.progressToken = token }
 }
 
 // AsProbe marks the request as a probe in its frame.
@@ -517,7 +526,10 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	modern, meta := c.modern, c.meta
 	c.mu.Unlock()
 	var progressToken string
-	if co.onProgress != nil || co.resetOnProgress {
+	switch {
+	case co.progressToken != "":
+		progressToken = co.progressToken
+	case co.onProgress != nil || co.resetOnProgress:
 		progressToken = "mcpscope-" + string(id)
 	}
 	if modern || progressToken != "" {
