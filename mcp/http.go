@@ -87,6 +87,7 @@ type streamableConn struct {
 	initID          string // the initialize request awaiting its answer
 	listening       bool   // the standalone GET stream was started
 	expired         bool
+	expiredErr      error
 	closing         bool                          // Close has begun: ended streams are not reopened
 	streams         map[string]context.CancelFunc // open request streams by request id
 	fallback        *sseSession                   // set once fallen back to HTTP+SSE
@@ -256,18 +257,31 @@ func (c *streamableConn) sse() *sseSession {
 // goroutine. For a notification or response it returns with the status.
 func (c *streamableConn) Write(ctx context.Context, raw []byte) error {
 	if !c.enter() {
-		return ErrClosed
+		return c.explain(ErrClosed)
 	}
 	defer c.wg.Done()
 	if s := c.sse(); s != nil {
 		return s.post(ctx, raw)
 	}
-	c.mu.Lock()
-	expired := c.expired
-	c.mu.Unlock()
-	if expired {
-		return ErrSessionExpired
+	return c.explain(c.write(ctx, raw))
+}
+
+// explain replaces the error of a write that failed because the session
+// expired meanwhile (noticed on another stream) with that reason.
+func (c *streamableConn) explain(err error) error {
+	if err == nil {
+		return nil
 	}
+	c.mu.Lock()
+	expiredErr := c.expiredErr
+	c.mu.Unlock()
+	if expiredErr != nil && !errors.Is(err, ErrSessionExpired) {
+		return expiredErr
+	}
+	return err
+}
+
+func (c *streamableConn) write(ctx context.Context, raw []byte) error {
 	msg := inspectOutbound(raw)
 	hdr, modern := c.headersFor(msg)
 	if modern && msg.cancelID != "" {
@@ -491,6 +505,9 @@ func (c *streamableConn) expire(resp *http.Response) error {
 	c.mu.Unlock()
 	err := fmt.Errorf("%w: %s %s → %s for Mcp-Session-Id %s", ErrSessionExpired, resp.Request.Method, pathOf(resp.Request.URL), resp.Status, id)
 	if !already {
+		c.mu.Lock()
+		c.expiredErr = err
+		c.mu.Unlock()
 		c.event(TransportEvent{Kind: "http", Summary: "session expired: the server no longer knows Mcp-Session-Id " + id,
 			Fields: []Field{{"Mcp-Session-Id", id}, {"status", resp.Status}}, Err: err})
 		c.shutdown(err)

@@ -1,0 +1,140 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// scriptedHTTPServer is a small legacy Streamable HTTP server written for
+// the transport's tests: each knob makes it misbehave (or behave) in one way
+// a real server does.
+type scriptedHTTPServer struct {
+	// token, when set, is the bearer token every request must carry;
+	// without it the server answers 401 with a WWW-Authenticate challenge.
+	token string
+	// dropCallStream makes tools/call answer with an SSE stream holding
+	// only a priming event (id + retry), then close it before the answer,
+	// which is delivered when the client resumes with Last-Event-ID.
+	dropCallStream bool
+	retryMS        int
+
+	mu           sync.Mutex
+	expired      bool // forget the session: 404 for every request carrying it
+	streamClosed time.Time
+	resumeAt     time.Time
+	lastEventID  string
+	pendingCall  json.RawMessage // the id of the tools/call awaiting resumption
+	sessionsSeen []string
+	authHeaders  []string
+	deleted      bool
+}
+
+const scriptedSession = "session-1"
+
+func (s *scriptedHTTPServer) expire() {
+	s.mu.Lock()
+	s.expired = true
+	s.mu.Unlock()
+}
+
+func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.authHeaders = append(s.authHeaders, r.Header.Get("Authorization"))
+	s.sessionsSeen = append(s.sessionsSeen, r.Header.Get("Mcp-Session-Id"))
+	expired := s.expired
+	s.mu.Unlock()
+	if s.token != "" && r.Header.Get("Authorization") != "Bearer "+s.token {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://example.invalid/.well-known/oauth-protected-resource"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	if expired && r.Header.Get("Mcp-Session-Id") != "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}`)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
+		s.serveGET(w, r)
+		return
+	case http.MethodDelete:
+		s.mu.Lock()
+		s.deleted = true
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+		return
+	case http.MethodPost:
+	default:
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	body, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(body, &msg); err != nil {
+		http.Error(w, "bad json", http.StatusBadRequest)
+		return
+	}
+	if len(msg.ID) == 0 || msg.Method == "" {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	switch msg.Method {
+	case "initialize":
+		w.Header().Set("Mcp-Session-Id", scriptedSession)
+		writeJSON(w, msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}`)
+	case "tools/list":
+		writeJSON(w, msg.ID, `{"tools":[{"name":"wait","inputSchema":{"type":"object"}}]}`)
+	case "tools/call":
+		if !s.dropCallStream {
+			writeJSON(w, msg.ID, `{"content":[{"type":"text","text":"done"}]}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		fmt.Fprintf(w, ": stream opened\n\nid: ev-1\nretry: %d\ndata: \n\n", s.retryMS)
+		w.(http.Flusher).Flush()
+		s.mu.Lock()
+		s.pendingCall = msg.ID
+		s.streamClosed = time.Now()
+		s.mu.Unlock()
+		// Returning closes the stream gracefully, before the answer.
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, msg.ID)
+	}
+}
+
+// serveGET resumes a dropped tools/call stream when asked with
+// Last-Event-ID; it offers no standalone stream (405), which is allowed.
+func (s *scriptedHTTPServer) serveGET(w http.ResponseWriter, r *http.Request) {
+	last := r.Header.Get("Last-Event-ID")
+	s.mu.Lock()
+	pending := s.pendingCall
+	if last != "" {
+		s.resumeAt, s.lastEventID = time.Now(), last
+	}
+	s.mu.Unlock()
+	if last == "" || pending == nil {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprintf(w, "id: ev-2\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\n", pending)
+	fmt.Fprintf(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")
+}
+
+func writeJSON(w http.ResponseWriter, id json.RawMessage, result string) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", id, result)
+}
+

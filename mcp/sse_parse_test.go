@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func readAllSSE(t *testing.T, stream string) []*sseEvent {
+	t.Helper()
+	r := newSSEReader(strings.NewReader(stream))
+	var evs []*sseEvent
+	for {
+		ev, err := r.next()
+		if errors.Is(err, io.EOF) {
+			return evs
+		}
+		if err != nil {
+			t.Fatalf("next: %v", err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+func TestSSEReader(t *testing.T) {
+	stream := "\xef\xbb\xbf: keep-alive\n\n" +
+		"id: ev-1\r\nretry: 50\r\ndata:\r\n\r\n" +
+		"event: message\ndata: {\"a\":\ndata:  1}\n\n" +
+		"\n\n" +
+		"id: x\x00y\nretry: soon\ndata: {}\n\n" +
+		"event: endpoint\ndata: /messages?sessionId=1\n\n" +
+		"data: {\"cut\":"
+	evs := readAllSSE(t, stream)
+	if len(evs) != 6 {
+		t.Fatalf("got %d events, want 6: %+v", len(evs), evs)
+	}
+	if c := evs[0].Comments; len(c) != 1 || c[0] != "keep-alive" || evs[0].HasData {
+		t.Errorf("comment event (BOM stripped) = %+v", evs[0])
+	}
+	if p := evs[1]; !p.Priming() || p.ID != "ev-1" || !p.HasRetry || p.Retry != 50*time.Millisecond {
+		t.Errorf("priming event = %+v", p)
+	}
+	if m := evs[2]; string(m.Data) != "{\"a\":\n 1}" || m.Type() != "message" {
+		t.Errorf("multi-line data = %q (only one leading space is stripped)", m.Data)
+	}
+	if bad := evs[3]; bad.HasID || bad.HasRetry || string(bad.Data) != "{}" {
+		t.Errorf("an id with NUL and a non-numeric retry must be ignored: %+v", bad)
+	}
+	if e := evs[4]; e.Type() != "endpoint" || string(e.Data) != "/messages?sessionId=1" {
+		t.Errorf("endpoint event = %+v", e)
+	}
+	if last := evs[5]; !last.Incomplete || string(last.Data) != `{"cut":` {
+		t.Errorf("unterminated last event = %+v", last)
+	}
+}
+
+func TestHeaderValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"add":             "add",
+		"file:///a b.txt": "file:///a b.txt",
+		"héllo":           "=?base64?aMOpbGxv?=",
+		" padded":         "=?base64?IHBhZGRlZA==?=",
+		"=?base64?abc?=":  "=?base64?PT9iYXNlNjQ/YWJjPz0=?=",
+		"line\nbreak":     "=?base64?bGluZQpicmVhaw==?=",
+		"":                "",
+	} {
+		if got := headerValue(in); got != want {
+			t.Errorf("headerValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestInspectOutbound(t *testing.T) {
+	o := inspectOutbound([]byte(`{"jsonrpc":"2.0","id": 7,"method":"resources/read","params":{"uri":"demo://x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	if o.id != "7" || o.method != "resources/read" || o.version != "2026-07-28" || !o.hasName || o.name != "demo://x" {
+		t.Errorf("inspectOutbound = %+v", o)
+	}
+	n := inspectOutbound([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}`))
+	if n.isRequest() || n.cancelID != `"a"` {
+		t.Errorf("cancel notification = %+v", n)
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	if !answers([]byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), "3") {
+		t.Error("a result for id 3 does not answer 3")
+	}
+	if answers([]byte(`{"jsonrpc":"2.0","id":3,"method":"ping"}`), "3") {
+		t.Error("a server request with id 3 must not count as the answer to our 3")
+	}
+	if !answers([]byte(`[{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":"3","error":{"code":1,"message":"m"}}]`), `"3"`) {
+		t.Error("a batch holding the error answer does not answer")
+	}
+	if answers([]byte(`{"jsonrpc":"2.0","id":"3","result":{}}`), "3") {
+		t.Error(`id "3" answers 3: the JSON types differ`)
+	}
+}
