@@ -137,4 +137,3 @@ func writeJSON(w http.ResponseWriter, id json.RawMessage, result string) {
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", id, result)
 }
-
