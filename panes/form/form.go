@@ -1,0 +1,422 @@
+// Package form turns a JSON Schema into a form a person can fill in a
+// terminal, and gives back the JSON value it describes.
+//
+// It is one engine for three users: a tool's inputSchema (tools/call
+// arguments), a prompt's arguments (prompts/get) and an elicitation's
+// requestedSchema. So it knows nothing about tools: it takes a schema and
+// options, and answers with SubmitMsg or CancelMsg.
+//
+// What it draws: strings (length, pattern and format hints), numbers and
+// integers parsed strictly, boolean toggles, enums and consts (titled
+// enums included), multi-selects for arrays of enums, nested objects as
+// collapsible groups, arrays of anything (add, delete, reorder), oneOf and
+// anyOf at any depth (the fields follow the chosen branch), nullable types,
+// additionalProperties as key/value rows, and optional fields in three
+// states (omitted, empty, null). What it cannot draw (patternProperties,
+// if/then/else, not, ...) becomes a JSON text field that says why.
+//
+// Every change is validated against the server's real schema with
+// mcp/schema, so the errors next to each field are the ones the command
+// line prints. Sending is refused while the value is invalid, but a
+// debugger must be able to send bad input on purpose, so a second key
+// sends anyway. ctrl+e shows the same value as raw JSON, editable, and
+// back; history brings earlier values back one key at a time.
+//
+// Only the rows on screen are drawn, so a form of hundreds of fields
+// costs what twenty do.
+package form
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Options configure a form.
+type Options struct {
+	// Title is shown in the border ("Call book_trip"). It is drawn as given:
+	// callers pass server strings through termsafe first.
+	Title string
+	Theme *themes.Theme
+	Keys  keymap.KeyMap
+	// Initial is the value to start from; empty means the schema's
+	// defaults, or the newest History entry when there is one.
+	Initial json.RawMessage
+	// History holds earlier values, oldest first (see History.Get).
+	History []json.RawMessage
+}
+
+// SubmitMsg is sent when the user sends the value. Forced is true when it
+// was sent although it does not validate.
+type SubmitMsg struct {
+	Value  json.RawMessage
+	Forced bool
+}
+
+// CancelMsg is sent when the user closes the form without sending.
+type CancelMsg struct{}
+
+// editorDoneMsg carries the text $EDITOR left in the temporary file.
+type editorDoneMsg struct {
+	text string
+	err  error
+}
+
+// Form is the schema form. It implements the panes' contract (Update, View,
+// SetSize, Focus, Blur, Title, ShortHelp, FullHelp).
+type Form struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	title   string
+	w, h    int
+	focused bool
+
+	s    *schema.Schema
+	b    builder
+	root *node
+
+	rows     []row
+	rowByPtr map[string]int
+	cur, top int
+
+	editing    bool
+	editBefore string
+	input      textinput.Model
+
+	issues     []schema.Issue
+	rowIssues  map[int][]string
+	rootIssues []string
+
+	raw    bool
+	area   textarea.Model
+	rawErr string // why the raw text cannot go back to the form
+
+	history []json.RawMessage
+	histPos int             // len(history) is the user's own draft
+	draft   json.RawMessage // the value before browsing history
+
+	flash      string // one-line answer to the last key (not sent: ...)
+	flashIsErr bool
+	examples   map[*node]int // next example to fill, per field
+}
+
+// New builds a form for schema. It fails only when the schema does not
+// compile (malformed, or it refers outside itself); the caller can fall
+// back to a plain JSON editor then.
+func New(raw json.RawMessage, opts Options) (*Form, error) {
+	s, err := schema.Compile(raw)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Theme == nil {
+		opts.Theme = themes.Default(true)
+	}
+	f := &Form{
+		theme:    opts.Theme,
+		keys:     opts.Keys,
+		title:    opts.Title,
+		s:        s,
+		b:        builder{s: s},
+		history:  opts.History,
+		histPos:  len(opts.History),
+		examples: map[*node]int{},
+	}
+	if len(f.keys.Form.Send.Keys()) == 0 {
+		f.keys = keymap.Default()
+	}
+	f.input = textinput.New()
+	f.input.Prompt = ""
+	f.applyTheme()
+	f.root = f.b.build(s.Document(), nil, "", true)
+	initial := opts.Initial
+	if len(initial) == 0 && len(f.history) > 0 {
+		f.histPos = len(f.history) - 1
+		initial = f.history[f.histPos]
+	}
+	if len(initial) > 0 {
+		if err := f.SetValue(initial); err != nil {
+			f.setFlash("the starting value was not JSON: "+err.Error(), true)
+		}
+	}
+	f.reflow()
+	return f, nil
+}
+
+func (f *Form) applyTheme() {
+	st := f.theme.TextInput
+	st.Cursor.Blink = false // a blinking cursor would make goldens flaky
+	f.input.SetStyles(st)
+}
+
+// SetTheme switches the theme.
+func (f *Form) SetTheme(t *themes.Theme) {
+	f.theme = t
+	f.applyTheme()
+	if f.raw {
+		f.applyAreaTheme()
+	}
+}
+
+// Value is the form's JSON value and what is wrong with it (nil when it
+// validates).
+func (f *Form) Value() (json.RawMessage, []schema.Issue) {
+	if f.raw {
+		v, err := schema.Decode([]byte(f.area.Value()))
+		if err != nil {
+			return json.RawMessage(f.area.Value()), []schema.Issue{{Pointer: "", Message: "is not valid JSON: " + err.Error()}}
+		}
+		b, _ := json.Marshal(v)
+		return b, f.s.Validate(v)
+	}
+	v, ok := f.root.value()
+	if !ok {
+		v = nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte("null")
+	}
+	return b, f.issues
+}
+
+// SetValue shows a JSON value in the form. Parts that do not fit the
+// schema's shape become JSON text fields, so nothing is dropped.
+func (f *Form) SetValue(raw json.RawMessage) error {
+	v, err := schema.Decode(raw)
+	if err != nil {
+		return err
+	}
+	f.root = f.b.build(f.s.Document(), nil, "", true)
+	if !f.root.setValue(f.b, v) {
+		f.root.toRaw(v, "the value does not fit the form")
+	}
+	f.examples = map[*node]int{}
+	f.reflow()
+	return nil
+}
+
+// Valid reports whether the value validates.
+func (f *Form) Valid() bool {
+	_, issues := f.Value()
+	return len(issues) == 0
+}
+
+// Title is the border title.
+func (f *Form) Title() string { return f.title }
+
+// SetSize sets the outer size, border included.
+func (f *Form) SetSize(w, h int) {
+	f.w, f.h = w, h
+	f.input.SetWidth(max(f.valueWidth()-1, 1))
+	if f.raw {
+		f.sizeArea()
+	}
+	f.scrollToCursor()
+}
+
+// Focus and Blur follow the pane contract.
+func (f *Form) Focus() { f.focused = true }
+
+// Blur drops the keyboard; an edit in progress is kept.
+func (f *Form) Blur() { f.focused = false }
+
+// Capturing is always true: every key belongs to the form while it is open.
+func (f *Form) Capturing() bool { return true }
+
+// Editing reports whether a text field is being typed into.
+func (f *Form) Editing() bool { return f.editing }
+
+// Raw reports whether the raw JSON view is showing.
+func (f *Form) Raw() bool { return f.raw }
+
+// Issues are the current problems, by pointer.
+func (f *Form) Issues() []schema.Issue {
+	_, is := f.Value()
+	return is
+}
+
+// reflow rebuilds the rows after a change of structure (an item added, a
+// branch switched, a group collapsed) and revalidates.
+func (f *Form) reflow() {
+	f.rows = f.rows[:0]
+	f.rowByPtr = make(map[string]int, len(f.rows))
+	f.flatten(f.root, "", 0, "")
+	if len(f.rows) == 0 {
+		f.rows = append(f.rows, row{kind: rowField, n: f.root, label: "value"})
+		f.root.ptr = ""
+	}
+	f.cur = max(0, min(f.cur, len(f.rows)-1))
+	f.revalidate()
+}
+
+// revalidate validates the value against the real schema and attaches each
+// issue to the row it concerns (or the nearest row above it on screen).
+func (f *Form) revalidate() {
+	v, ok := f.root.value()
+	if !ok {
+		v = nil
+	}
+	issues := f.s.Validate(v)
+	// Text that does not parse is the form's own finding, said plainly; the
+	// schema's complaint about the same place (a string where a number
+	// belongs) would only repeat it.
+	local := map[string]string{}
+	f.collectLocal(f.root, local)
+	if len(local) > 0 {
+		kept := issues[:0:0]
+		for _, is := range issues {
+			if _, dup := local[is.Pointer]; !dup {
+				kept = append(kept, is)
+			}
+		}
+		for ptr, msg := range local {
+			kept = append(kept, schema.Issue{Pointer: ptr, Message: msg})
+		}
+		sortIssues(kept)
+		issues = kept
+	}
+	f.issues = issues
+	f.rowIssues = map[int][]string{}
+	f.rootIssues = nil
+	for _, is := range issues {
+		ptr := is.Pointer
+		msg := is.Message
+		for {
+			if i, ok := f.rowByPtr[ptr]; ok {
+				f.rowIssues[i] = append(f.rowIssues[i], msg)
+				break
+			}
+			if ptr == "" {
+				f.rootIssues = append(f.rootIssues, msg)
+				break
+			}
+			// Not on screen (inside a collapsed group): show it on the
+			// nearest row that is, naming where it is.
+			cut := strings.LastIndexByte(ptr, '/')
+			if is.Pointer != "" && !strings.HasPrefix(msg, is.Pointer) {
+				msg = is.Pointer + " " + is.Message
+			}
+			ptr = ptr[:cut]
+		}
+	}
+	f.scrollToCursor()
+}
+
+func (f *Form) collectLocal(n *node, out map[string]string) {
+	if n == nil {
+		return
+	}
+	if msg := n.localIssue(); msg != "" {
+		out[n.ptr] = msg
+	}
+	if n.state != present {
+		return
+	}
+	for _, c := range n.props {
+		f.collectLocal(c, out)
+	}
+	for _, c := range n.entries {
+		f.collectLocal(c, out)
+	}
+	for _, c := range n.items {
+		f.collectLocal(c, out)
+	}
+	if n.kind == kindChoice && n.built != nil {
+		f.collectLocal(n.built[n.branch], out)
+	}
+}
+
+func sortIssues(is []schema.Issue) {
+	for i := 1; i < len(is); i++ {
+		for j := i; j > 0 && is[j].Pointer < is[j-1].Pointer; j-- {
+			is[j], is[j-1] = is[j-1], is[j]
+		}
+	}
+}
+
+// setFlash shows a one-line answer in the status line until the next key.
+func (f *Form) setFlash(s string, isErr bool) { f.flash, f.flashIsErr = s, isErr }
+
+// submit sends the value, refusing an invalid one unless forced.
+func (f *Form) submit(force bool) tea.Cmd {
+	if f.editing {
+		f.commitEdit()
+	}
+	if f.raw {
+		if _, err := schema.Decode([]byte(f.area.Value())); err != nil {
+			f.setFlash("not sent: the text is not JSON ("+err.Error()+")", true)
+			return nil
+		}
+	}
+	v, issues := f.Value()
+	if len(issues) > 0 && !force {
+		f.setFlash(fmt.Sprintf("not sent: %s · %s sends anyway", plural(len(issues), "problem"), f.keys.Form.SendAnyway.Help().Key), true)
+		return nil
+	}
+	msg := SubmitMsg{Value: v, Forced: len(issues) > 0}
+	return func() tea.Msg { return msg }
+}
+
+func cancel() tea.Msg { return CancelMsg{} }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// ShortHelp lists the keys that work now.
+func (f *Form) ShortHelp() []key.Binding {
+	k := f.keys.Form
+	switch {
+	case f.editing:
+		return []key.Binding{withHelp(k.Edit, "enter", "done"), k.Next, k.Prev, k.Send, k.Raw, withHelp(k.Close, "esc", "undo edit")}
+	case f.raw:
+		return []key.Binding{withHelp(k.Raw, "ctrl+e", "back to form"), k.Send, k.SendAnyway, k.Editor, withHelp(k.Close, "esc", "discard raw edits")}
+	}
+	out := []key.Binding{k.Next, k.Prev, k.Edit, k.Send}
+	if len(f.issues) > 0 {
+		out = append(out, k.SendAnyway)
+	}
+	out = append(out, k.Raw, k.Add, k.Delete, k.MoveUp, k.MoveDown)
+	if n := f.focusedNode(); n != nil {
+		if f.enclosingChoice(n) != nil {
+			out = append(out, k.Branch)
+		}
+		if !n.required || n.nullable {
+			out = append(out, k.Presence)
+		}
+		if len(asSlice(n.sch["examples"])) > 0 {
+			out = append(out, k.Example)
+		}
+	}
+	out = append(out, k.Collapse)
+	if len(f.history) > 0 {
+		out = append(out, k.HistoryPrev, k.HistoryNext)
+	}
+	return append(out, k.Editor, k.Close)
+}
+
+// FullHelp lists every form key.
+func (f *Form) FullHelp() [][]key.Binding {
+	k := f.keys.Form
+	return [][]key.Binding{
+		{k.Next, k.Prev, k.PageUp, k.PageDown, k.Edit, k.PrevOption, k.NextOption},
+		{k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Branch, k.Presence, k.Collapse, k.Example},
+		{k.Send, k.SendAnyway, k.Raw, k.Editor, k.HistoryPrev, k.HistoryNext, k.Close},
+	}
+}
+
+func withHelp(b key.Binding, k, desc string) key.Binding {
+	b.SetHelp(k, desc)
+	return b
+}

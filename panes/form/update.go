@@ -1,0 +1,678 @@
+package form
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp/schema"
+)
+
+// Update handles keys and the results of the form's own commands.
+func (f *Form) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case editorDoneMsg:
+		return f.editorDone(msg)
+	case tea.PasteMsg:
+		if f.editing {
+			var cmd tea.Cmd
+			f.input, cmd = f.input.Update(msg)
+			f.typed()
+			return cmd
+		}
+		if f.raw {
+			var cmd tea.Cmd
+			f.area, cmd = f.area.Update(msg)
+			f.rawChanged()
+			return cmd
+		}
+	case tea.KeyPressMsg:
+		f.flash = ""
+		switch {
+		case f.editing:
+			return f.editKey(msg)
+		case f.raw:
+			return f.rawKey(msg)
+		}
+		return f.navKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			f.move(-1)
+		case tea.MouseWheelDown:
+			f.move(1)
+		}
+	}
+	return nil
+}
+
+// navKey handles a key while no text field is being edited.
+func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys.Form
+	switch {
+	case key.Matches(msg, k.Send):
+		return f.submit(false)
+	case key.Matches(msg, k.SendAnyway):
+		return f.submit(true)
+	case key.Matches(msg, k.Close):
+		return cancel
+	case key.Matches(msg, k.Raw):
+		f.openRaw()
+	case key.Matches(msg, k.Editor):
+		return f.openEditor()
+	case key.Matches(msg, k.MoveUp):
+		f.moveItem(-1)
+	case key.Matches(msg, k.MoveDown):
+		f.moveItem(1)
+	case key.Matches(msg, k.Next):
+		f.move(1)
+	case key.Matches(msg, k.Prev):
+		f.move(-1)
+	case key.Matches(msg, k.PageDown):
+		f.move(max(f.bodyHeight()-1, 1))
+	case key.Matches(msg, k.PageUp):
+		f.move(-max(f.bodyHeight()-1, 1))
+	case key.Matches(msg, k.Edit):
+		return f.activate()
+	case key.Matches(msg, k.NextOption):
+		f.cycle(1)
+	case key.Matches(msg, k.PrevOption):
+		f.cycle(-1)
+	case key.Matches(msg, k.Add):
+		f.addHere()
+	case key.Matches(msg, k.Delete):
+		f.deleteHere()
+	case key.Matches(msg, k.Branch):
+		if c := f.enclosingChoice(f.focusedNode()); c != nil {
+			f.switchBranch(c, 1)
+		}
+	case key.Matches(msg, k.Presence):
+		f.cyclePresence()
+	case key.Matches(msg, k.Collapse):
+		f.collapse()
+	case key.Matches(msg, k.Example):
+		f.useExample()
+	case key.Matches(msg, k.HistoryPrev):
+		f.browseHistory(-1)
+	case key.Matches(msg, k.HistoryNext):
+		f.browseHistory(1)
+	}
+	return nil
+}
+
+// editKey handles a key while a text field is being edited: the form's
+// own keys end the edit, everything else types.
+func (f *Form) editKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys.Form
+	switch {
+	case key.Matches(msg, k.Close):
+		f.cancelEdit()
+		return nil
+	case msg.String() == "enter":
+		f.commitEdit()
+		return nil
+	case msg.String() == "tab" || msg.String() == "down":
+		f.commitEdit()
+		f.move(1)
+		return nil
+	case msg.String() == "shift+tab" || msg.String() == "up":
+		f.commitEdit()
+		f.move(-1)
+		return nil
+	case key.Matches(msg, k.Send):
+		return f.submit(false)
+	case key.Matches(msg, k.SendAnyway):
+		return f.submit(true)
+	case key.Matches(msg, k.Raw):
+		f.commitEdit()
+		f.openRaw()
+		return nil
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	f.typed()
+	return cmd
+}
+
+// typed copies the input's text into the field and revalidates: errors
+// follow every keystroke.
+func (f *Form) typed() {
+	r := f.rows[f.cur]
+	if r.kind == rowKey {
+		// A key is committed on enter: renaming moves the pointer, and with
+		// it the rows, which should not happen under the user's fingers.
+		return
+	}
+	r.n.text = f.input.Value()
+	r.n.state = present
+	f.revalidate()
+}
+
+// activate is enter on the focused row: edit text, toggle a boolean or an
+// option, step an enum, open or close a group, add an item.
+func (f *Form) activate() tea.Cmd {
+	if f.cur >= len(f.rows) {
+		return nil
+	}
+	r := f.rows[f.cur]
+	n := r.n
+	switch r.kind {
+	case rowAdd:
+		f.addTo(n)
+		return nil
+	case rowOption:
+		n.picked[r.opt] = !n.picked[r.opt]
+		n.state = present
+		f.revalidate()
+		return nil
+	case rowKey:
+		return f.startEdit(n.name)
+	}
+	wasOmitted := n.state != present
+	switch n.kind {
+	case kindString, kindNumber, kindInteger, kindRaw:
+		if wasOmitted {
+			n.state = present
+			f.reflow()
+		}
+		return f.startEdit(n.text)
+	case kindBool:
+		if wasOmitted {
+			n.state = present
+		} else {
+			n.on = !n.on
+		}
+		f.revalidate()
+	case kindEnum:
+		f.cycle(1)
+	case kindNull:
+		n.state = present
+		f.revalidate()
+	case kindChoice:
+		if wasOmitted {
+			f.makePresent(n)
+			return nil
+		}
+		f.switchBranch(n, 1)
+	default: // object, array, multi: open an omitted one, else fold
+		if wasOmitted {
+			f.makePresent(n)
+			return nil
+		}
+		n.collapsed = !n.collapsed
+		f.reflow()
+	}
+	return nil
+}
+
+func (f *Form) makePresent(n *node) {
+	n.state = present
+	n.collapsed = false
+	n.prepare(f.b)
+	f.reflow()
+}
+
+// cycle steps an enum (or a choice's branch) by d; on a boolean it toggles.
+func (f *Form) cycle(d int) {
+	n := f.focusedNode()
+	if n == nil || f.rows[f.cur].kind != rowField {
+		return
+	}
+	switch n.kind {
+	case kindEnum:
+		if len(n.options) == 0 {
+			return
+		}
+		if n.state != present {
+			n.state = present
+			if n.sel < 0 {
+				n.sel = 0
+			}
+		} else {
+			n.sel = ((n.sel+d)%len(n.options) + len(n.options)) % len(n.options)
+		}
+		f.revalidate()
+	case kindBool:
+		n.state = present
+		n.on = !n.on
+		f.revalidate()
+	case kindChoice:
+		f.switchBranch(n, d)
+	}
+}
+
+func (f *Form) switchBranch(c *node, d int) {
+	if len(c.branches) == 0 {
+		return
+	}
+	if c.state != present {
+		f.makePresent(c)
+		return
+	}
+	c.branch = ((c.branch+d)%len(c.branches) + len(c.branches)) % len(c.branches)
+	c.activeNode(f.b)
+	f.reflow()
+	f.focusRowOf(c)
+}
+
+// startEdit opens the text input on the focused row.
+func (f *Form) startEdit(text string) tea.Cmd {
+	f.editing = true
+	f.editBefore = text
+	f.input.SetWidth(max(f.valueWidth()-1, 1))
+	f.input.SetValue(text)
+	f.input.CursorEnd()
+	f.input.Placeholder = placeholder(f.rows[f.cur].n)
+	return f.input.Focus()
+}
+
+func (f *Form) commitEdit() {
+	if !f.editing {
+		return
+	}
+	f.editing = false
+	f.input.Blur()
+	r := f.rows[f.cur]
+	if r.kind == rowKey {
+		name := f.input.Value()
+		if name != r.n.name && !f.siblingHasKey(r.n, name) {
+			r.n.name = name
+			f.reflow()
+		}
+		return
+	}
+	r.n.text = f.input.Value()
+	f.revalidate()
+}
+
+func (f *Form) cancelEdit() {
+	f.editing = false
+	f.input.Blur()
+	r := f.rows[f.cur]
+	if r.kind != rowKey {
+		r.n.text = f.editBefore
+		f.revalidate()
+	}
+}
+
+func (f *Form) siblingHasKey(e *node, name string) bool {
+	p := e.parent
+	for _, x := range p.props {
+		if x.name == name {
+			f.setFlash("key "+name+" is a declared property: edit it above", true)
+			return true
+		}
+	}
+	for _, x := range p.entries {
+		if x != e && x.name == name {
+			f.setFlash("key "+name+" is already there", true)
+			return true
+		}
+	}
+	return false
+}
+
+// addHere adds an item to the enclosing array (after the focused item), or
+// a key/value row to the enclosing map.
+func (f *Form) addHere() {
+	if f.cur < len(f.rows) && f.rows[f.cur].kind == rowAdd {
+		f.addTo(f.rows[f.cur].n)
+		return
+	}
+	if arr, i := f.enclosingArray(); arr != nil {
+		f.insertItem(arr, i+1)
+		return
+	}
+	for n := f.focusedNode(); n != nil; n = n.parent {
+		if n.kind == kindObject && n.extra != nil {
+			f.addTo(n)
+			return
+		}
+	}
+	f.setFlash("nothing to add to here: a is for arrays and key/value rows", true)
+}
+
+func (f *Form) addTo(n *node) {
+	if n.kind == kindArray {
+		f.insertItem(n, len(n.items))
+		return
+	}
+	name := "key"
+	for i := 2; f.hasKey(n, name); i++ {
+		name = "key" + itoa(i)
+	}
+	n.state = present
+	e := n.addEntry(f.b, name)
+	f.reflow()
+	f.focusRowOf(e)
+}
+
+func (f *Form) hasKey(n *node, name string) bool {
+	for _, x := range n.props {
+		if x.name == name {
+			return true
+		}
+	}
+	for _, x := range n.entries {
+		if x.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Form) insertItem(arr *node, at int) {
+	if mx := maxItems(arr.sch); mx >= 0 && len(arr.items) >= mx {
+		f.setFlash("maxItems is "+itoa(mx)+": not adding (raw JSON can, ctrl+e)", true)
+		return
+	}
+	arr.state = present
+	arr.collapsed = false
+	it := arr.addItem(f.b, max(0, min(at, len(arr.items))))
+	f.reflow()
+	f.focusRowOf(it)
+}
+
+// deleteHere removes the focused array item or key/value row.
+func (f *Form) deleteHere() {
+	if e := f.enclosingEntry(); e != nil {
+		p := e.parent
+		for i, x := range p.entries {
+			if x == e {
+				p.entries = append(p.entries[:i], p.entries[i+1:]...)
+				break
+			}
+		}
+		f.reflow()
+		return
+	}
+	arr, i := f.enclosingArray()
+	if arr == nil || i < 0 {
+		f.setFlash("nothing to delete here: d deletes an array item or a key/value row", true)
+		return
+	}
+	arr.items = append(arr.items[:i], arr.items[i+1:]...)
+	f.reflow()
+	if len(arr.items) > 0 {
+		f.focusRowOf(arr.items[min(i, len(arr.items)-1)])
+	} else {
+		f.focusRowOf(arr)
+	}
+}
+
+// moveItem swaps the focused item with its neighbour.
+func (f *Form) moveItem(d int) {
+	arr, i := f.enclosingArray()
+	if arr == nil || i < 0 {
+		return
+	}
+	j := i + d
+	if j < 0 || j >= len(arr.items) {
+		return
+	}
+	arr.items[i], arr.items[j] = arr.items[j], arr.items[i]
+	// Keep the cursor on the same relative row of the moved item.
+	offset := 0
+	for x := f.cur; x >= 0 && f.rows[x].n != arr.items[j]; x-- {
+		offset++
+	}
+	f.reflow()
+	f.focusRowOf(arr.items[j])
+	f.cur = min(f.cur+offset, len(f.rows)-1)
+	f.scrollToCursor()
+}
+
+// cyclePresence steps an optional field through omitted → empty → null
+// (when null is allowed); a required nullable one between value and null.
+func (f *Form) cyclePresence() {
+	n := f.focusedNode()
+	if n == nil {
+		return
+	}
+	if f.rows[f.cur].kind == rowKey {
+		return
+	}
+	var states []presence
+	if !n.required {
+		states = append(states, omitted)
+	}
+	states = append(states, present)
+	if n.nullable {
+		states = append(states, isNull)
+	}
+	if len(states) == 1 {
+		f.setFlash("this field is required and cannot be null", true)
+		return
+	}
+	next := states[0]
+	for i, s := range states {
+		if s == n.state {
+			next = states[(i+1)%len(states)]
+		}
+	}
+	n.state = next
+	if next == present {
+		// "Empty": the type's empty value, not the default.
+		n.text, n.on = "", false
+		if n.kind == kindEnum {
+			n.sel = -1
+		}
+		n.prepare(f.b)
+	}
+	f.reflow()
+}
+
+// collapse folds the group the cursor is in (or unfolds the focused one).
+func (f *Form) collapse() {
+	n := f.focusedNode()
+	if n == nil {
+		return
+	}
+	g := enclosingGroup(n)
+	if f.rows[f.cur].kind == rowField && n.collapsed {
+		g = n
+	}
+	if g == nil {
+		return
+	}
+	g.collapsed = !g.collapsed
+	f.reflow()
+	f.focusRowOf(g)
+}
+
+// useExample fills the focused field with the schema's next example.
+func (f *Form) useExample() {
+	n := f.focusedNode()
+	if n == nil {
+		return
+	}
+	ex := asSlice(n.sch["examples"])
+	if len(ex) == 0 {
+		f.setFlash("the schema gives no examples for this field", true)
+		return
+	}
+	i := f.examples[n] % len(ex)
+	f.examples[n] = i + 1
+	if !n.setValue(f.b, ex[i]) {
+		n.toRaw(ex[i], "the example does not fit the form")
+	}
+	n.state = present
+	if ex[i] == nil {
+		n.state = isNull
+	}
+	f.reflow()
+}
+
+// browseHistory steps through earlier values; past the newest is the
+// user's own draft again.
+func (f *Form) browseHistory(d int) {
+	if len(f.history) == 0 {
+		f.setFlash("no earlier values", true)
+		return
+	}
+	next := f.histPos + d
+	if next < 0 || next > len(f.history) {
+		return
+	}
+	if f.histPos == len(f.history) {
+		f.draft, _ = f.Value()
+	}
+	f.histPos = next
+	v := f.draft
+	if next < len(f.history) {
+		v = f.history[next]
+	}
+	if v != nil {
+		cur := f.cur
+		_ = f.SetValue(v)
+		f.cur = min(cur, len(f.rows)-1)
+		f.scrollToCursor()
+	}
+}
+
+// --- raw JSON view ---
+
+func (f *Form) openRaw() {
+	v, _ := f.Value()
+	var pretty any
+	if d, err := schema.Decode(v); err == nil {
+		pretty = d
+	}
+	f.raw = true
+	f.rawErr = ""
+	f.area = newArea()
+	f.applyAreaTheme()
+	f.sizeArea()
+	f.area.SetValue(prettyJSON(pretty))
+	f.area.MoveToBegin()
+	f.area.Focus()
+}
+
+func (f *Form) rawKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys.Form
+	switch {
+	case key.Matches(msg, k.Raw):
+		f.closeRaw()
+		return nil
+	case key.Matches(msg, k.Close):
+		f.raw = false // discard: the form still holds the value it had
+		f.reflow()
+		return nil
+	case key.Matches(msg, k.Send):
+		return f.submit(false)
+	case key.Matches(msg, k.SendAnyway):
+		return f.submit(true)
+	case key.Matches(msg, k.Editor):
+		return f.openEditor()
+	}
+	var cmd tea.Cmd
+	f.area, cmd = f.area.Update(msg)
+	f.rawChanged()
+	return cmd
+}
+
+// rawChanged validates the raw text as it is typed.
+func (f *Form) rawChanged() {
+	f.rawErr = ""
+	if _, err := schema.Decode([]byte(f.area.Value())); err != nil {
+		f.rawErr = err.Error()
+	}
+}
+
+// closeRaw takes the raw text back into the form; text that is not JSON
+// keeps the raw view open, saying why.
+func (f *Form) closeRaw() {
+	if err := f.SetValue(json.RawMessage(f.area.Value())); err != nil {
+		f.rawErr = err.Error()
+		f.setFlash("the text is not JSON: fix it, or esc to discard it", true)
+		return
+	}
+	f.raw = false
+	f.scrollToCursor()
+}
+
+// --- $EDITOR ---
+
+// openEditor edits the value as JSON in $EDITOR. The temporary file is
+// written inside the command, never in Update.
+func (f *Form) openEditor() tea.Cmd {
+	text := f.currentJSONText()
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		f.setFlash("set $EDITOR (or $VISUAL) to edit in an editor", true)
+		return nil
+	}
+	return func() tea.Msg {
+		file, err := os.CreateTemp("", "mcpscope-*.json")
+		if err != nil {
+			return editorDoneMsg{err: err}
+		}
+		path := file.Name()
+		_, werr := file.WriteString(text)
+		cerr := file.Close()
+		if werr != nil || cerr != nil {
+			_ = os.Remove(path)
+			return editorDoneMsg{err: firstErr(werr, cerr)}
+		}
+		parts := strings.Fields(editor)
+		cmd := exec.Command(parts[0], append(parts[1:], path)...) //nolint:gosec // the user's own $EDITOR
+		return tea.ExecProcess(cmd, func(err error) tea.Msg {
+			defer os.Remove(path)
+			if err != nil {
+				return editorDoneMsg{err: err}
+			}
+			b, err := os.ReadFile(path)
+			return editorDoneMsg{text: string(b), err: err}
+		})()
+	}
+}
+
+func (f *Form) currentJSONText() string {
+	if f.raw {
+		return f.area.Value()
+	}
+	v, _ := f.Value()
+	d, err := schema.Decode(v)
+	if err != nil {
+		return string(v)
+	}
+	return prettyJSON(d) + "\n"
+}
+
+func (f *Form) editorDone(msg editorDoneMsg) tea.Cmd {
+	if msg.err != nil {
+		f.setFlash("editor: "+msg.err.Error(), true)
+		return nil
+	}
+	if f.raw {
+		f.area.SetValue(strings.TrimRight(msg.text, "\n"))
+		f.rawChanged()
+		return nil
+	}
+	if err := f.SetValue(json.RawMessage(msg.text)); err != nil {
+		// Keep what was written: open it in the raw view to fix.
+		f.openRaw()
+		f.area.SetValue(msg.text)
+		f.rawChanged()
+		f.setFlash("the editor's text is not JSON: fix it here", true)
+	}
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
