@@ -55,6 +55,7 @@ are followed to the last page and printed as one list.
 	}
 	fs := cmd.Flags()
 	f.connect.register(fs)
+	callPolicy.register(fs)
 	fs.StringVar(&f.method, "method", "", "the method to call (tools/list, tools/call, resources/read, prompts/get, ping, ...)")
 	fs.StringVar(&f.params, "params", "", "raw JSON params for any method")
 	fs.StringVar(&f.toolName, "tool-name", "", "tool to call (tools/call)")
@@ -82,6 +83,9 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return withCode(exitUsage, err)
 	}
 	opts := f.connect.clientOptions()
+	if err := callPolicy.apply(&opts); err != nil {
+		return err
+	}
 	if f.record != "" {
 		var command []string
 		if st, ok := t.transport.(*mcp.StdioTransport); ok {
@@ -325,7 +329,7 @@ func (f *callFlags) send(ctx context.Context, c *mcp.Client, params map[string]a
 	if len(params) == 0 && (f.method == "ping") {
 		p = nil
 	}
-	resp, err := c.Call(ctx, f.method, p)
+	resp, err := c.Call(ctx, f.method, p, headlessCallOptions()...)
 	if err != nil {
 		return nil, err
 	}

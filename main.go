@@ -102,6 +102,7 @@ With no target it runs against its built-in demo server.`,
 	}
 	cf.register(root.Flags())
 	registerTUIFlags(root.Flags())
+	tuiPolicy.register(root.Flags())
 	root.AddCommand(newCallCommand(), newDemoServerCommand())
 	return root
 }
