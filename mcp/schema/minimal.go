@@ -275,3 +275,7 @@ func anySlice(v any) []any {
 	s, _ := v.([]any)
 	return s
 }
+
+// MinimalOf is MinimalInstance for a subschema of s (a node of its
+// document, or a map the caller merged from it).
+func (s *Schema) MinimalOf(node any) any { return s.minimal(node, 0) }

@@ -31,19 +31,29 @@ type row struct {
 // root object contributes no header of its own.
 func (f *Form) flatten(n *node, ptr string, depth int, label string) {
 	n.ptr = ptr
+	// The row that shows a value claims its pointer, so issues about the
+	// value land beside it. A key row and a choice's selector share the
+	// pointer with the value under them and claim it only when nothing
+	// under them did (an omitted or collapsed choice).
+	register := func(i int) {
+		if _, seen := f.rowByPtr[ptr]; !seen {
+			f.rowByPtr[ptr] = i
+		}
+	}
 	add := func(r row) int {
 		r.ptr = ptr
 		f.rows = append(f.rows, r)
 		i := len(f.rows) - 1
-		if _, seen := f.rowByPtr[r.ptr]; !seen && r.kind != rowAdd {
-			f.rowByPtr[r.ptr] = i
+		if r.kind == rowField && !(n.kind == kindChoice) {
+			register(i)
 		}
 		return i
 	}
 	isRoot := n.parent == nil
 	if n.isEntry {
 		// The key row comes first; the value is drawn under it.
-		add(row{kind: rowKey, n: n, depth: depth, label: "key"})
+		k := add(row{kind: rowKey, n: n, depth: depth, label: "key"})
+		defer register(k)
 		depth++
 		label = "value"
 	}
@@ -75,7 +85,7 @@ func (f *Form) flatten(n *node, ptr string, depth int, label string) {
 			f.rows = append(f.rows, row{kind: rowOption, n: n, opt: i, depth: depth + 1, ptr: ptr})
 		}
 	case kindChoice:
-		add(row{kind: rowField, n: n, depth: depth, label: label})
+		defer register(add(row{kind: rowField, n: n, depth: depth, label: label}))
 		if n.state != present || n.collapsed {
 			return
 		}

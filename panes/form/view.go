@@ -366,10 +366,11 @@ func (f *Form) describeFocused() (desc, hints string) {
 		parts = append(parts, d)
 	}
 	desc = strings.Join(strings.Fields(termsafe.Block(strings.Join(parts, " "))), " ")
+	where := termsafe.String(schema.DisplayPointer(r.ptr))
 	if desc == "" {
-		desc = schema.DisplayPointer(r.ptr)
+		desc = where
 	} else {
-		desc = schema.DisplayPointer(r.ptr) + " — " + desc
+		desc = where + " — " + desc
 	}
 
 	var h []string
@@ -387,6 +388,9 @@ func (f *Form) describeFocused() (desc, hints string) {
 	for _, kw := range []string{"minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "minProperties", "maxProperties", "format", "pattern"} {
 		if v, ok := m[kw]; ok {
 			h = append(h, kw+" "+termsafe.String(showJSON(v)))
+			if hint := formatHints[strString(v)]; kw == "format" && hint != "" {
+				h[len(h)-1] += " (" + hint + ")"
+			}
 		}
 	}
 	if ex := asSlice(m["examples"]); len(ex) > 0 {
