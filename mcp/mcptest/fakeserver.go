@@ -35,6 +35,7 @@ const EnvVar = "MCPSCOPE_FAKE_SERVER"
 //	silent             never answer anything (a legacy server deaf to server/discover)
 //	modern             answer server/discover like a 2026-07-28 server
 //	exit-at-start      print a stderr line and exit 3 before reading anything
+//	script             follow the JSON [Script] in $MCPSCOPE_FAKE_SCRIPT (see script.go)
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -52,6 +53,9 @@ func run(behaviours []string) int {
 	s := &server{has: map[string]bool{}, out: bufio.NewWriterSize(os.Stdout, 1<<16)}
 	for _, b := range behaviours {
 		s.has[strings.TrimSpace(b)] = true
+	}
+	if s.has["script"] {
+		return runScript()
 	}
 	if s.has["exit-at-start"] {
 		fmt.Fprintln(os.Stderr, "fatal: config file not found")

@@ -1,0 +1,170 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// methodCapability is the server capability that gates each client method.
+var methodCapability = map[string][]string{
+	"tools/list":               {"tools"},
+	"tools/call":               {"tools"},
+	"prompts/list":             {"prompts"},
+	"prompts/get":              {"prompts"},
+	"resources/list":           {"resources"},
+	"resources/templates/list": {"resources"},
+	"resources/read":           {"resources"},
+	"resources/subscribe":      {"resources", "subscribe"},
+	"resources/unsubscribe":    {"resources", "subscribe"},
+	"logging/setLevel":         {"logging"},
+	"completion/complete":      {"completions"},
+}
+
+func capName(path []string) string {
+	s := path[0]
+	for _, p := range path[1:] {
+		s += "." + p
+	}
+	return s
+}
+
+// undeclaredMethod flags a method the server served while its capability
+// was not declared: the classic "No tools available".
+func (l *Linter) undeclaredMethod(f *mcp.Frame, req *outRequest) {
+	path, gated := methodCapability[req.method]
+	if !gated || l.serverCaps == nil || l.hasServerCap(path...) {
+		return
+	}
+	if req.method == "completion/complete" && l.version == mcp.Version20241105 {
+		return // no completions capability existed yet
+	}
+	how := "answered"
+	if req.probe {
+		how = "answered mcpscope's probe of"
+	}
+	l.reportOnce("undeclared:"+req.method, "capabilities/undeclared-method",
+		fmt.Sprintf("The server %s %s successfully but did not declare the %s capability, so clients will never ask for it.", how, req.method, capName(path)), f.Seq, f.ReplyTo)
+}
+
+// capabilityError flags a declared capability whose list method is not
+// found.
+func (l *Linter) capabilityError(f *mcp.Frame, req *outRequest) {
+	path, gated := methodCapability[req.method]
+	if !gated || f.ErrorCode != mcp.CodeMethodNotFound || l.serverCaps == nil || !l.hasServerCap(path...) {
+		return
+	}
+	l.reportOnce("declared:"+req.method, "capabilities/declared-not-served",
+		fmt.Sprintf("The server declared %s but answered %s with -32601 (%s).", capName(path), req.method, f.ErrorMessage), f.Seq, f.ReplyTo)
+}
+
+func (l *Linter) list(method string) *listState {
+	ls := l.lists[method]
+	if ls == nil {
+		ls = &listState{}
+		l.lists[method] = ls
+	}
+	return ls
+}
+
+// startListing begins a listing: a list request without a cursor.
+func (l *Linter) startListing(method string) {
+	ls := l.list(method)
+	ls.chain = true
+	ls.cursors = map[string]bool{}
+	ls.names = map[string]int64{}
+	ls.items = map[uint64]bool{}
+	ls.cacheScope = ""
+	ls.firstSeq = 0
+}
+
+// listPage checks one page of a list: its items, its cursor, and, on the
+// last page, whether the list changed since the previous listing.
+func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.RawMessage) {
+	ls := l.list(req.method)
+	if !ls.chain {
+		l.startListing(req.method)
+	}
+	if ls.firstSeq == 0 {
+		ls.firstSeq = f.Seq
+	}
+	var items []json.RawMessage
+	_ = json.Unmarshal(res[mcp.ListItemsKey(req.method)], &items)
+	for _, it := range items {
+		if len(ls.items) < 100000 {
+			h := fnv.New64a()
+			h.Write([]byte(compact(it)))
+			ls.items[h.Sum64()] = true
+		}
+		switch req.method {
+		case "tools/list":
+			l.tool(f, ls, it)
+		default:
+			l.listEntry(f, req.method, it)
+		}
+	}
+	if l.modern {
+		scope, _ := str(res, "cacheScope")
+		if ls.cacheScope == "" {
+			ls.cacheScope = scope
+		} else if scope != "" && scope != ls.cacheScope {
+			l.report("modern/cache-hints", fmt.Sprintf("%s pages disagree on cacheScope: %q, then %q.", req.method, ls.cacheScope, scope), ls.firstSeq, f.Seq)
+		}
+	}
+	next, hasNext := str(res, "nextCursor")
+	switch {
+	case hasNext && next == "":
+		l.report("pagination/empty-cursor", fmt.Sprintf("%s returned an empty nextCursor; omit it on the last page.", req.method), f.Seq)
+	case hasNext && ls.cursors[next]:
+		l.report("pagination/repeated-cursor", fmt.Sprintf("%s returned cursor %q a second time in one listing.", req.method, next), f.Seq)
+		ls.chain = false
+		return
+	case hasNext:
+		ls.cursors[next] = true
+		return
+	}
+	l.listingDone(f, req.method, ls)
+}
+
+// listingDone compares a complete listing with the previous one.
+func (l *Linter) listingDone(f *mcp.Frame, method string, ls *listState) {
+	ls.chain = false
+	if ls.prev != nil && !ls.notified && !sameSet(ls.prev, ls.items) {
+		noun := method[:len(method)-len("/list")]
+		msg := fmt.Sprintf("The %s list changed between two listings without a list_changed notification.", noun)
+		l.report("lists/changed-without-notification", msg, ls.prevSeq, f.Seq)
+	}
+	if ls.prev != nil && method == "tools/list" && !sameSet(ls.prev, ls.items) {
+		l.report("profile/chatgpt-list-frozen", "The tool list changed during the session; ChatGPT keeps the list it fetched when the app was added and will not see the change.", ls.prevSeq, f.Seq)
+	}
+	ls.prev, ls.items = ls.items, nil
+	ls.prevSeq = f.Seq
+	ls.notified = false
+	if method == "tools/list" {
+		l.profileToolCount(f, len(ls.prev))
+	}
+}
+
+func sameSet(a, b map[uint64]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// listEntry checks a prompt, resource or template entry's display strings.
+func (l *Linter) listEntry(f *mcp.Frame, method string, raw json.RawMessage) {
+	e := object(raw)
+	for _, k := range []string{"name", "title", "description", "uri", "uriTemplate"} {
+		if s, ok := str(e, k); ok {
+			l.controlChars(f, method+" "+k, s)
+		}
+	}
+}

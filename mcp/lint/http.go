@@ -1,0 +1,93 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// The HTTP rules read mcp.TransportEvent fields of kind "http", one event
+// per exchange. Field names are matched case-insensitively:
+//
+//	method          the HTTP method (POST, GET, DELETE)
+//	status          the response status code
+//	Content-Type    the response's content type
+//	Mcp-Session-Id  the session id the response carried
+//	WWW-Authenticate the challenge on a 401
+//	Message-Kind    optional: request, notification or response, what a
+//	                POST carried; without it the kind of the latest message
+//	                sent over http is used
+func field(e mcp.TransportEvent, key string) (string, bool) {
+	for _, f := range e.Fields {
+		if strings.EqualFold(f.Key, key) {
+			return f.Value, true
+		}
+	}
+	return "", false
+}
+
+func (l *Linter) observeTransport(e mcp.TransportEvent) {
+	if e.Kind != "http" || e.Err != nil {
+		return
+	}
+	method, _ := field(e, "method")
+	method = strings.ToUpper(method)
+	statusText, _ := field(e, "status")
+	status, _ := strconv.Atoi(strings.Fields(statusText + " 0")[0])
+	ctype, _ := field(e, "Content-Type")
+	mediaType := strings.ToLower(strings.TrimSpace(strings.Split(ctype, ";")[0]))
+	summary := e.Summary
+	if summary == "" {
+		summary = fmt.Sprintf("%s → %d %s", method, status, ctype)
+	}
+
+	if sid, ok := field(e, "Mcp-Session-Id"); ok && sid != "" {
+		l.sessionIDRules(sid, summary)
+	}
+	if status == 401 {
+		if wa, _ := field(e, "WWW-Authenticate"); !strings.Contains(wa, "resource_metadata") {
+			l.reportOnce("auth-challenge", "http/auth-challenge", fmt.Sprintf("%s: a 401 without WWW-Authenticate resource_metadata (clients must then guess the well-known URLs).", summary))
+		}
+	}
+	switch method {
+	case "GET":
+		if status >= 200 && status < 300 && mediaType != "text/event-stream" || status == 404 || status >= 300 && status < 400 {
+			l.report("http/get-stream", fmt.Sprintf("%s: the GET stream was answered %d %s, not text/event-stream or 405.", summary, status, ctype))
+		}
+	case "POST":
+		kind, ok := field(e, "Message-Kind")
+		if !ok {
+			kind = l.lastHTTPOutbound.String()
+		}
+		switch strings.ToLower(kind) {
+		case "request":
+			if status >= 200 && status < 300 && status != 202 && mediaType != "application/json" && mediaType != "text/event-stream" {
+				l.report("http/content-type", fmt.Sprintf("%s: a request was answered with Content-Type %q.", summary, ctype))
+			}
+		case "notification", "response", "error":
+			if status >= 200 && status < 300 && status != 202 {
+				l.report("http/accepted-status", fmt.Sprintf("%s: a %s was answered %d instead of 202 Accepted.", summary, kind, status))
+			}
+		}
+	}
+}
+
+func (l *Linter) sessionIDRules(sid, summary string) {
+	if l.modern {
+		l.reportOnce("modern-session", "http/modern-session-id", fmt.Sprintf("%s: a 2026-07-28 exchange carried Mcp-Session-Id %q.", summary, sid))
+	}
+	for _, r := range sid {
+		if r < 0x21 || r > 0x7e {
+			l.reportOnce("sid-chars:"+sid, "http/session-id-characters", fmt.Sprintf("%s: Mcp-Session-Id %q holds %U, outside 0x21–0x7E.", summary, sid, r))
+			break
+		}
+	}
+	if l.sessionID != "" && sid != l.sessionID {
+		l.report("http/session-id-changed", fmt.Sprintf("%s: Mcp-Session-Id changed from %q to %q.", summary, l.sessionID, sid))
+	}
+	if l.sessionID == "" || sid != l.sessionID {
+		l.sessionID = sid
+	}
+}

@@ -1,0 +1,403 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// Profile names a client whose documented behaviour adds warnings.
+type Profile string
+
+const (
+	ProfileGeneric Profile = "generic"
+	ProfileChatGPT Profile = "chatgpt"
+	ProfileClaude  Profile = "claude"
+	ProfileVSCode  Profile = "vscode"
+)
+
+// Profiles lists the profiles --client-profile accepts.
+func Profiles() []Profile {
+	return []Profile{ProfileGeneric, ProfileChatGPT, ProfileClaude, ProfileVSCode}
+}
+
+// ParseProfile reads a --client-profile value; "" is generic.
+func ParseProfile(s string) (Profile, error) {
+	if s == "" {
+		return ProfileGeneric, nil
+	}
+	for _, p := range Profiles() {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("unknown client profile %q (want generic, chatgpt, claude or vscode)", s)
+}
+
+// Options configure a [Linter].
+type Options struct {
+	// Profile adds the rules of one client; generic (the zero value) adds none.
+	Profile Profile
+	// ClientVersions are the protocol versions the client speaks; a server
+	// answering another one breaks lifecycle/version-not-offered. Empty
+	// means every version mcpscope speaks.
+	ClientVersions []string
+	// MaxPerRule caps the diagnostics of one rule in a session, so a server
+	// that repeats a mistake on every frame cannot flood the log. Zero
+	// means 100.
+	MaxPerRule int
+}
+
+// Linter is the protocol doctor. It implements [mcp.Analyzer]; give it to
+// a client through mcp.Options.Analyzer. It is safe for concurrent use, but
+// one Linter follows one session.
+type Linter struct {
+	mu   sync.Mutex
+	opts Options
+	out  []*mcp.Diagnostic
+
+	counts map[string]int
+
+	// Handshake.
+	initSeq         int64 // the outbound initialize request, 0 before it
+	initAnswered    bool
+	initializedSent bool
+	offeredVersion  string
+	version         string // negotiated; "" until known
+	modern          bool
+	serverCaps      json.RawMessage // nil until known
+	clientCaps      json.RawMessage
+
+	// Requests mcpscope sent, by the Seq of their frame, until answered.
+	pending map[int64]*outRequest
+	// Requests the server sent: every id used (for reuse and cancellation).
+	serverIDs *boundedSet
+
+	progress   map[string]*progressState // active progress tokens
+	doneTokens *boundedSet               // tokens of finished requests
+
+	subscribed     *boundedSet // resource URIs subscribed to
+	elicitationIDs *boundedSet // URL-mode elicitation ids seen
+
+	lists map[string]*listState // per list method
+	tools map[string]*toolInfo  // the latest definition of each tool
+
+	once map[string]bool // rules reported once per session
+
+	lastHTTPOutbound mcp.Kind // kind of the latest message posted over HTTP
+	sessionID        string
+}
+
+// outRequest is what the linter remembers of one request mcpscope sent.
+type outRequest struct {
+	id       string // compact JSON id
+	method   string
+	probe    bool
+	hasToken bool
+	token    string // compact JSON of _meta.progressToken
+	cursor   string
+	toolName string
+}
+
+type progressState struct {
+	reqSeq int64
+	last   float64
+	seen   bool
+}
+
+// listState follows one list method across pages and listings.
+type listState struct {
+	chain      bool             // a listing is under way
+	cursors    map[string]bool  // cursors returned in this listing
+	names      map[string]int64 // tool names in this listing → frame
+	items      map[uint64]bool  // hashes of the items of this listing
+	cacheScope string           // the first page's cacheScope
+	firstSeq   int64            // first response frame of this listing
+	prev       map[uint64]bool  // the previous complete listing
+	prevSeq    int64            // its last frame
+	notified   bool             // list_changed seen since the previous listing
+}
+
+type toolInfo struct {
+	outputSchema json.RawMessage
+}
+
+// New makes a linter for one session.
+func New(opts Options) *Linter {
+	if opts.Profile == "" {
+		opts.Profile = ProfileGeneric
+	}
+	if len(opts.ClientVersions) == 0 {
+		opts.ClientVersions = append(append([]string{}, mcp.LegacyVersions...), mcp.ModernVersions...)
+	}
+	if opts.MaxPerRule <= 0 {
+		opts.MaxPerRule = 100
+	}
+	return &Linter{
+		opts:           opts,
+		counts:         map[string]int{},
+		pending:        map[int64]*outRequest{},
+		serverIDs:      newBoundedSet(4096),
+		progress:       map[string]*progressState{},
+		doneTokens:     newBoundedSet(512),
+		subscribed:     newBoundedSet(1024),
+		elicitationIDs: newBoundedSet(1024),
+		lists:          map[string]*listState{},
+		tools:          map[string]*toolInfo{},
+		once:           map[string]bool{},
+	}
+}
+
+var _ mcp.Analyzer = (*Linter)(nil)
+
+// Observe implements [mcp.Analyzer]: it updates the linter's state from one
+// event and returns the diagnostics the event reveals.
+func (l *Linter) Observe(ev mcp.Event) []*mcp.Diagnostic {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.out = nil
+	switch e := ev.(type) {
+	case mcp.FrameEvent:
+		if e.Frame != nil {
+			l.observeFrame(e.Frame)
+		}
+	case mcp.HandshakeEvent:
+		if e.Handshake != nil {
+			l.observeHandshake(e.Handshake)
+		}
+	case mcp.TransportEvent:
+		l.observeTransport(e)
+	}
+	out := l.out
+	l.out = nil
+	return out
+}
+
+// report records one diagnostic of a rule. It returns nil when the rule
+// belongs to another profile or has reached its cap, so callers that adjust
+// the diagnostic must check.
+func (l *Linter) report(id, message string, frames ...int64) *mcp.Diagnostic {
+	r, ok := ruleIndex[id]
+	if !ok {
+		panic("lint: unknown rule " + id)
+	}
+	if r.Profile != "" && r.Profile != l.opts.Profile {
+		return nil
+	}
+	if l.counts[id] >= l.opts.MaxPerRule {
+		return nil
+	}
+	l.counts[id]++
+	var seqs []int64
+	for _, s := range frames {
+		if s > 0 {
+			seqs = append(seqs, s)
+		}
+	}
+	d := &mcp.Diagnostic{Rule: id, Severity: r.Severity, Frames: seqs, Message: message, Why: r.Why, Fix: r.Fix, SpecRef: r.SpecRef}
+	l.out = append(l.out, d)
+	return d
+}
+
+// reportOnce reports a rule at most once per session for a given key.
+func (l *Linter) reportOnce(key, id, message string, frames ...int64) *mcp.Diagnostic {
+	if l.once[key] {
+		return nil
+	}
+	l.once[key] = true
+	return l.report(id, message, frames...)
+}
+
+func (l *Linter) observeHandshake(h *mcp.Handshake) {
+	l.modern = h.Era == mcp.EraModern
+	if h.ProtocolVersion != "" {
+		l.version = h.ProtocolVersion
+	}
+	if len(h.ServerCapabilities) > 0 {
+		l.serverCaps = h.ServerCapabilities
+	}
+	if len(h.ClientCapabilities) > 0 {
+		l.clientCaps = h.ClientCapabilities
+	}
+	l.profileHandshake()
+}
+
+// hasServerCap reports whether the server declared a capability path; it
+// is true when capabilities are unknown, so no rule fires on a guess.
+func (l *Linter) hasServerCap(path ...string) bool {
+	if l.serverCaps == nil {
+		return true
+	}
+	return hasPath(l.serverCaps, path...)
+}
+
+// hasClientCap reports whether mcpscope offered a client capability; true
+// when unknown.
+func (l *Linter) hasClientCap(path ...string) bool {
+	if l.clientCaps == nil {
+		return true
+	}
+	return hasPath(l.clientCaps, path...)
+}
+
+// hasPath follows keys through nested objects; a value counts when it is
+// neither false nor null.
+func hasPath(raw json.RawMessage, path ...string) bool {
+	cur := raw
+	for _, key := range path {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(cur, &obj) != nil {
+			return false
+		}
+		v, ok := obj[key]
+		if !ok {
+			return false
+		}
+		cur = v
+	}
+	s := string(bytes.TrimSpace(cur))
+	return s != "false" && s != "null"
+}
+
+// versionAtLeast reports whether the negotiated version is v or later; an
+// unknown version counts as the latest, modern versions included.
+func (l *Linter) versionAtLeast(v string) bool {
+	return l.version == "" || l.version >= v
+}
+
+// envelope is a JSON-RPC message with every member kept raw, so that
+// absence (nil) and null ("null") stay distinct.
+type envelope struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+func parseEnvelope(raw []byte) (envelope, bool) {
+	var e envelope
+	if json.Unmarshal(raw, &e) != nil {
+		return e, false
+	}
+	return e, true
+}
+
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// object decodes raw as a JSON object, or returns nil.
+func object(raw json.RawMessage) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// str decodes a JSON string member; ok is false when absent or not a string.
+func str(m map[string]json.RawMessage, key string) (string, bool) {
+	raw, ok := m[key]
+	if !ok {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonKind names the JSON type of a raw value for messages.
+func jsonKind(raw json.RawMessage) string {
+	s := bytes.TrimSpace(raw)
+	if len(s) == 0 {
+		return "missing"
+	}
+	switch s[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func isObject(raw json.RawMessage) bool {
+	s := bytes.TrimSpace(raw)
+	return len(s) > 0 && s[0] == '{'
+}
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// boundedSet remembers the most recent keys, forgetting the oldest past its
+// size, so the linter's memory stays bounded in long sessions.
+type boundedSet struct {
+	max   int
+	m     map[string]struct{}
+	order []string
+}
+
+func newBoundedSet(max int) *boundedSet {
+	return &boundedSet{max: max, m: map[string]struct{}{}}
+}
+
+func (s *boundedSet) add(k string) {
+	if _, ok := s.m[k]; ok {
+		return
+	}
+	if len(s.order) >= s.max {
+		delete(s.m, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.m[k] = struct{}{}
+	s.order = append(s.order, k)
+}
+
+func (s *boundedSet) has(k string) bool {
+	_, ok := s.m[k]
+	return ok
+}
+
+func (s *boundedSet) remove(k string) {
+	if _, ok := s.m[k]; !ok {
+		return
+	}
+	delete(s.m, k)
+	for i, o := range s.order {
+		if o == k {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+}
+
+func (s *boundedSet) each(fn func(string) bool) {
+	for _, k := range s.order {
+		if fn(k) {
+			return
+		}
+	}
+}
