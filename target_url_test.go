@@ -161,4 +161,3 @@ func TestCallOverHTTP(t *testing.T) {
 		t.Errorf("--transport streamable against an HTTP+SSE endpoint: exit %d (%v), want %d", code, err, exitConnection)
 	}
 }
-
