@@ -543,8 +543,10 @@ type streamState struct {
 }
 
 // consume reads one SSE body, reporting and delivering its events. reqID,
-// when set, is the request whose answer ends the stream's purpose.
-func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st *streamState) error {
+// when set, is the request whose answer ends the stream's purpose; with
+// stopOnAnswer, reading stops there (a resumption GET a server may keep
+// open forever must not pile up).
+func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st *streamState, stopOnAnswer bool) error {
 	r := newSSEReader(body)
 	for {
 		ev, err := r.next()
@@ -579,6 +581,9 @@ func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st
 		c.deliver(ev.Data, problem)
 		if reqID != "" && answers(ev.Data, reqID) {
 			st.answered = true
+			if stopOnAnswer {
+				return nil
+			}
 		}
 	}
 }
@@ -589,7 +594,7 @@ func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st
 // cannot be resumed, which is reported.
 func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, stream string, msg outbound, modern bool) {
 	st := &streamState{}
-	err := c.consume(stream, body, msg.id, st)
+	err := c.consume(stream, body, msg.id, st, false)
 	_ = body.Close()
 	for resumes := 0; !st.answered && ctx.Err() == nil; {
 		how := "closed by the server"
@@ -630,7 +635,7 @@ func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, str
 		}
 		switch {
 		case resp.StatusCode == http.StatusOK && mediaType(resp.Header) == "text/event-stream":
-			err = c.consume("GET "+pathOf(resp.Request.URL)+" resuming "+msg.method+" (id "+msg.id+")", resp.Body, msg.id, st)
+			err = c.consume("GET "+pathOf(resp.Request.URL)+" resuming "+msg.method+" (id "+msg.id+")", resp.Body, msg.id, st, true)
 			_ = resp.Body.Close()
 		case resp.StatusCode == http.StatusNotFound && resp.Request.Header.Get("Mcp-Session-Id") != "":
 			drainClose(resp)
@@ -697,7 +702,7 @@ func (c *streamableConn) listen() {
 			switch {
 			case resp.StatusCode == http.StatusOK && mediaType(resp.Header) == "text/event-stream":
 				st.progress = false
-				_ = c.consume("GET "+pathOf(resp.Request.URL)+" (server messages)", resp.Body, "", st)
+				_ = c.consume("GET "+pathOf(resp.Request.URL)+" (server messages)", resp.Body, "", st, false)
 				_ = resp.Body.Close()
 				if st.progress {
 					failures = 0

@@ -204,3 +204,44 @@ func TestHTTPStaticAuthorizationIsRedacted(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPBrokenStreamWithoutResumption(t *testing.T) {
+	for _, era := range []mcp.Era{mcp.EraLegacy, mcp.EraModern} {
+		t.Run(era.String(), func(t *testing.T) {
+			script := &scriptedHTTPServer{dropCallStream: true, noEventIDs: true}
+			srv := httptest.NewServer(script)
+			defer srv.Close()
+			c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Era: era, Timeout: 5 * time.Second})
+			_, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{}}, mcp.WithTimeout(300*time.Millisecond))
+			if !mcp.IsTimeout(err) {
+				t.Errorf("tools/call on a dropped stream: %v, want a timeout", err)
+			}
+			c.Close()
+			var broken bool
+			for _, te := range transportEventsOf(col.wait(t)) {
+				if errors.Is(te.Err, mcp.ErrStreamBroken) && strings.Contains(te.Summary, "send the request again") {
+					broken = true
+				}
+			}
+			if !broken {
+				t.Error("no transport event said the stream broke and the request must be sent again")
+			}
+			script.mu.Lock()
+			defer script.mu.Unlock()
+			if script.resumeAt != (time.Time{}) {
+				t.Error("the client tried to resume a stream that had no event id")
+			}
+			if era == mcp.EraModern {
+				want := []string{"2026-07-28 server/discover ", "2026-07-28 tools/call wait"}
+				if len(script.modernHeaders) < 2 || script.modernHeaders[0] != want[0] || script.modernHeaders[1] != want[1] {
+					t.Errorf("modern headers (version, method, name) = %q, want %q first", script.modernHeaders, want)
+				}
+				for _, s := range script.sessionsSeen {
+					if s != "" {
+						t.Errorf("a modern request carried Mcp-Session-Id %q", s)
+					}
+				}
+			}
+		})
+	}
+}

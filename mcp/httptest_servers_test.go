@@ -21,6 +21,13 @@ type scriptedHTTPServer struct {
 	// which is delivered when the client resumes with Last-Event-ID.
 	dropCallStream bool
 	retryMS        int
+	// noEventIDs drops the priming event: a dropped stream then cannot be
+	// resumed.
+	noEventIDs bool
+
+	// modernHeaders records the modern headers of every POST:
+	// "MCP-Protocol-Version Mcp-Method Mcp-Name".
+	modernHeaders []string
 
 	mu           sync.Mutex
 	expired      bool // forget the session: 404 for every request carrying it
@@ -82,6 +89,9 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad json", http.StatusBadRequest)
 		return
 	}
+	s.mu.Lock()
+	s.modernHeaders = append(s.modernHeaders, r.Header.Get("MCP-Protocol-Version")+" "+r.Header.Get("Mcp-Method")+" "+r.Header.Get("Mcp-Name"))
+	s.mu.Unlock()
 	if len(msg.ID) == 0 || msg.Method == "" {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -90,6 +100,8 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "initialize":
 		w.Header().Set("Mcp-Session-Id", scriptedSession)
 		writeJSON(w, msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}`)
+	case "server/discover":
+		writeJSON(w, msg.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted","version":"1"}}}`)
 	case "tools/list":
 		writeJSON(w, msg.ID, `{"tools":[{"name":"wait","inputSchema":{"type":"object"}}]}`)
 	case "tools/call":
@@ -99,7 +111,11 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		fmt.Fprintf(w, ": stream opened\n\nid: ev-1\nretry: %d\ndata: \n\n", s.retryMS)
+		if s.noEventIDs {
+			fmt.Fprint(w, ": stream opened\n\n")
+		} else {
+			fmt.Fprintf(w, ": stream opened\n\nid: ev-1\nretry: %d\ndata: \n\n", s.retryMS)
+		}
 		w.(http.Flusher).Flush()
 		s.mu.Lock()
 		s.pendingCall = msg.ID
