@@ -40,19 +40,33 @@ func (refusingLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%s: %w", url, ErrRemoteRef)
 }
 
-// Schema is a compiled schema together with its decoded document, which
-// the form engine walks to decide what to draw.
+// Schema is a schema document and, once compiled, its validator. Parsing
+// is cheap and compiling is not (the library checks the schema against its
+// meta-schema), so the two are apart: a form can draw at once from the
+// parsed document and compile in the background (see Compile and
+// SetCompiled); Validate compiles on first use otherwise.
 type Schema struct {
-	compiled *jsonschema.Schema
-	doc      any
+	doc any
 
-	mu    sync.Mutex // guards order: merges add entries while forms draw
-	order keyOrder
+	mu         sync.Mutex // guards the fields below
+	order      keyOrder   // merges add entries while forms draw
+	compiled   *jsonschema.Schema
+	compileErr error
 }
 
-// Compile decodes and compiles raw. An empty or null raw schema accepts
-// everything (a tool may publish none).
-func Compile(raw json.RawMessage) (*Schema, error) {
+// Compiled is the result of compiling a Schema, made by Compile so it can
+// run off the UI goroutine and be handed over with SetCompiled.
+type Compiled struct {
+	schema *jsonschema.Schema
+	err    error
+}
+
+// Err is why the schema did not compile (nil when it did).
+func (c *Compiled) Err() error { return c.err }
+
+// Parse decodes raw without compiling it. An empty or null raw schema
+// accepts everything (a tool may publish none).
+func Parse(raw json.RawMessage) (*Schema, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		trimmed = []byte("true")
@@ -61,24 +75,78 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema is not JSON: %w", err)
 	}
+	return &Schema{doc: doc, order: order}, nil
+}
+
+// Compile parses and compiles raw: the one call the command line needs.
+func Compile(raw json.RawMessage) (*Schema, error) {
+	s, err := Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := s.Compile()
+	s.SetCompiled(c)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return s, nil
+}
+
+// Compile compiles the document. It only reads s, so it may run in a
+// tea.Cmd while the UI draws from the same Schema; SetCompiled installs
+// the result.
+func (s *Schema) Compile() *Compiled {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refusingLoader{})
 	// Formats are asserted: a debugger should say that "tomorrow" is not a
 	// date before the server does. Sending anyway stays possible.
 	c.AssertFormat()
-	if err := c.AddResource(documentURL, doc); err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
+	if err := c.AddResource(documentURL, s.doc); err != nil {
+		return &Compiled{err: fmt.Errorf("schema: %w", err)}
 	}
 	compiled, err := c.Compile(documentURL)
 	if err != nil {
 		var le *jsonschema.LoadURLError
 		if errors.As(err, &le) {
-			return nil, fmt.Errorf("$ref %s: %w", le.URL, ErrRemoteRef)
+			return &Compiled{err: fmt.Errorf("$ref %s: %w", le.URL, ErrRemoteRef)}
 		}
-		return nil, fmt.Errorf("schema does not compile: %w", err)
+		return &Compiled{err: fmt.Errorf("schema does not compile: %w", err)}
 	}
-	return &Schema{compiled: compiled, doc: doc, order: order}, nil
+	return &Compiled{schema: compiled}
+}
+
+// SetCompiled installs a Compile result.
+func (s *Schema) SetCompiled(c *Compiled) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.compiled == nil && s.compileErr == nil {
+		s.compiled, s.compileErr = c.schema, c.err
+	}
+}
+
+// Ready reports whether the schema is compiled (or failed to), so Validate
+// will not block.
+func (s *Schema) Ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compiled != nil || s.compileErr != nil
+}
+
+// CompileErr is why the schema did not compile, once Ready.
+func (s *Schema) CompileErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compileErr
+}
+
+func (s *Schema) validator() *jsonschema.Schema {
+	if !s.Ready() {
+		s.SetCompiled(s.Compile())
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compiled
 }
 
 // Document is the decoded schema (map[string]any, or a bool), with numbers
@@ -88,8 +156,14 @@ func (s *Schema) Document() any { return s.doc }
 // Validate checks instance (decoded JSON: map[string]any, []any, string,
 // json.Number or float64, bool, nil) and returns every problem, sorted by
 // pointer; nil means valid.
+//
+// A schema that does not compile validates nothing (see CompileErr).
 func (s *Schema) Validate(instance any) []Issue {
-	err := s.compiled.Validate(normalize(instance))
+	v := s.validator()
+	if v == nil {
+		return nil
+	}
+	err := v.Validate(normalize(instance))
 	if err == nil {
 		return nil
 	}

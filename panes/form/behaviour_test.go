@@ -2,6 +2,7 @@ package form
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -487,9 +488,30 @@ func TestViewIsExactlyTheSize(t *testing.T) {
 	}
 }
 
-func TestRemoteRefIsRefused(t *testing.T) {
-	_, err := New(json.RawMessage(`{"properties": {"a": {"$ref": "https://evil.example/s.json"}}}`), Options{})
-	if err == nil || !strings.Contains(err.Error(), schema.ErrRemoteRef.Error()) {
-		t.Errorf("err = %v", err)
+func TestRemoteRefIsRefusedAndSaid(t *testing.T) {
+	f := newForm(t, json.RawMessage(`{"properties": {"a": {"$ref": "https://evil.example/s.json"}}}`), 100, 12)
+	if err := f.s.CompileErr(); !errors.Is(err, schema.ErrRemoteRef) {
+		t.Errorf("compile error = %v", err)
+	}
+	if !strings.Contains(plain(f.View()), "not validated: $ref https://evil.example/s.json") {
+		t.Errorf("the refusal is not shown:\n%s", plain(f.View()))
+	}
+	if _, err := New(json.RawMessage(`{"type": `), Options{}); err == nil {
+		t.Error("a schema that is not JSON gave no error")
+	}
+}
+
+func TestFormDrawsBeforeTheSchemaIsCompiled(t *testing.T) {
+	f, err := New(bookTrip(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSize(80, 24)
+	if !strings.Contains(plain(f.View()), "checking the schema…") {
+		t.Errorf("no pending note:\n%s", plain(f.View()))
+	}
+	// ctrl+s before the compile finished still validates.
+	if cmd := press(f, "ctrl+s"); cmd != nil {
+		t.Errorf("an invalid value was sent before validation: %#v", cmd())
 	}
 }

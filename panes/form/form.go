@@ -64,6 +64,12 @@ type SubmitMsg struct {
 // CancelMsg is sent when the user closes the form without sending.
 type CancelMsg struct{}
 
+// compiledMsg carries the schema compiled off the UI goroutine.
+type compiledMsg struct {
+	s *schema.Schema
+	c *schema.Compiled
+}
+
 // editorDoneMsg carries the text $EDITOR left in the temporary file.
 type editorDoneMsg struct {
 	text string
@@ -108,11 +114,13 @@ type Form struct {
 	examples   map[*node]int // next example to fill, per field
 }
 
-// New builds a form for schema. It fails only when the schema does not
-// compile (malformed, or it refers outside itself); the caller can fall
-// back to a plain JSON editor then.
+// New builds a form for schema. It fails only when the schema is not JSON;
+// the caller can fall back to a plain JSON editor then. The form draws at
+// once; validation starts when the command Init returns has compiled the
+// schema (a schema that does not compile, for instance because it refers
+// outside itself, leaves the form usable and says it cannot validate).
 func New(raw json.RawMessage, opts Options) (*Form, error) {
-	s, err := schema.Compile(raw)
+	s, err := schema.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +156,16 @@ func New(raw json.RawMessage, opts Options) (*Form, error) {
 	}
 	f.reflow()
 	return f, nil
+}
+
+// Init compiles the schema in the background: compiling checks the schema
+// against its meta-schema, which costs more than drawing the whole form.
+func (f *Form) Init() tea.Cmd {
+	if f.s.Ready() {
+		return nil
+	}
+	s := f.s
+	return func() tea.Msg { return compiledMsg{s: s, c: s.Compile()} }
 }
 
 func (f *Form) applyTheme() {
@@ -264,7 +282,10 @@ func (f *Form) revalidate() {
 	if !ok {
 		v = nil
 	}
-	issues := f.s.Validate(v)
+	var issues []schema.Issue
+	if f.s.Ready() {
+		issues = f.s.Validate(v)
+	}
 	// Text that does not parse is the form's own finding, said plainly; the
 	// schema's complaint about the same place (a string where a number
 	// belongs) would only repeat it.
@@ -349,6 +370,11 @@ func (f *Form) setFlash(s string, isErr bool) { f.flash, f.flashIsErr = s, isErr
 func (f *Form) submit(force bool) tea.Cmd {
 	if f.editing {
 		f.commitEdit()
+	}
+	if !f.s.Ready() {
+		// Sending must not skip validation because a key came early.
+		f.s.SetCompiled(f.s.Compile())
+		f.revalidate()
 	}
 	if f.raw {
 		if _, err := schema.Decode([]byte(f.area.Value())); err != nil {

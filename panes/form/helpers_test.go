@@ -47,7 +47,15 @@ func newForm(t testing.TB, raw json.RawMessage, w, h int) *Form {
 	}
 	f.SetSize(w, h)
 	f.Focus()
+	compile(f)
 	return f
+}
+
+// compile runs the form's Init command as the program would.
+func compile(f *Form) {
+	if cmd := f.Init(); cmd != nil {
+		f.Update(cmd())
+	}
 }
 
 // press sends keys by name ("tab", "enter", "ctrl+s", "alt+up") or, for a

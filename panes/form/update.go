@@ -15,6 +15,12 @@ import (
 // Update handles keys and the results of the form's own commands.
 func (f *Form) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case compiledMsg:
+		if msg.s == f.s {
+			f.s.SetCompiled(msg.c)
+			f.revalidate()
+		}
+		return nil
 	case editorDoneMsg:
 		return f.editorDone(msg)
 	case tea.PasteMsg:

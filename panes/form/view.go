@@ -421,6 +421,10 @@ func (f *Form) statusLine(iw int) string {
 		s = t.Hint.Render(f.flash)
 	case f.raw && f.rawErr != "":
 		s = t.Error.Render("✗ not JSON: " + termsafe.String(f.rawErr))
+	case !f.s.Ready():
+		s = t.Hint.Render("checking the schema…")
+	case f.s.CompileErr() != nil:
+		s = t.Warn.Render("⚠ not validated: " + termsafe.String(f.s.CompileErr().Error()))
 	case len(issues) == 0:
 		s = t.OK.Render("✓ valid") + t.Hint.Render(" · "+f.keys.Form.Send.Help().Key+" sends")
 	default:

@@ -1,0 +1,5 @@
+//go:build !race
+
+package form
+
+const raceEnabled = false
