@@ -91,11 +91,14 @@ type streamableConn struct {
 	closing         bool                          // Close has begun: ended streams are not reopened
 	streams         map[string]context.CancelFunc // open request streams by request id
 	fallback        *sseSession                   // set once fallen back to HTTP+SSE
+	toolListIDs     map[string]bool               // tools/list requests awaiting their answer
+	paramHeaders    map[string][]paramHeader      // x-mcp-header bindings by tool name
 	sessionMismatch bool
 }
 
 // outbound is what the transport needs to know about a message it sends.
 type outbound struct {
+	raw      []byte
 	id       string // compact JSON id; empty for a notification
 	method   string // empty for a response
 	version  string // _meta protocol version (modern era)
@@ -120,7 +123,7 @@ func inspectOutbound(raw []byte) outbound {
 	if json.Unmarshal(raw, &m) != nil {
 		return outbound{}
 	}
-	o := outbound{method: m.Method}
+	o := outbound{raw: raw, method: m.Method}
 	if len(m.ID) > 0 && string(m.ID) != "null" {
 		o.id = compactJSON(m.ID)
 	}
@@ -140,6 +143,15 @@ func inspectOutbound(raw []byte) outbound {
 		}
 	}
 	return o
+}
+
+// paramsOf returns a message's params.
+func paramsOf(raw []byte) json.RawMessage {
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(raw, &m)
+	return m.Params
 }
 
 // headerValue encodes a header value the modern way: a value that is not
@@ -185,6 +197,19 @@ func (c *streamableConn) headersFor(msg outbound) (http.Header, bool) {
 		if msg.hasName {
 			hdr.Set("Mcp-Name", headerValue(msg.name))
 		}
+		switch msg.method {
+		case "tools/list":
+			if c.toolListIDs == nil {
+				c.toolListIDs = map[string]bool{}
+			}
+			c.toolListIDs[msg.id] = true
+		case "tools/call":
+			if b := c.paramHeaders[msg.name]; len(b) > 0 {
+				for k, v := range paramHeaderValues(b, paramsOf(msg.raw)) {
+					hdr.Set(k, v)
+				}
+			}
+		}
 		return hdr, true
 	}
 	if c.legacyVersion != "" {
@@ -219,10 +244,23 @@ func (c *streamableConn) noteSession(resp *http.Response, modern bool) {
 }
 
 // noteInbound watches messages going to the client for the initialize
-// result, whose protocolVersion every later request must name.
+// result, whose protocolVersion every later request must name, and for
+// tools/list results, whose x-mcp-header annotations name the Mcp-Param-*
+// headers of later tools/call requests.
 func (c *streamableConn) noteInbound(raw []byte) {
 	c.mu.Lock()
 	initID := c.initID
+	for id := range c.toolListIDs {
+		if answers(raw, id) {
+			delete(c.toolListIDs, id)
+			if c.paramHeaders == nil {
+				c.paramHeaders = map[string][]paramHeader{}
+			}
+			for name, b := range paramHeadersOf(raw) {
+				c.paramHeaders[name] = b
+			}
+		}
+	}
 	c.mu.Unlock()
 	if initID == "" || !answers(raw, initID) {
 		return

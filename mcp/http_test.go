@@ -245,3 +245,31 @@ func TestHTTPBrokenStreamWithoutResumption(t *testing.T) {
 		})
 	}
 }
+
+func TestHTTPModernParamHeaders(t *testing.T) {
+	script := &scriptedHTTPServer{}
+	srv := httptest.NewServer(script)
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Era: mcp.EraModern, Timeout: 5 * time.Second})
+	ctx := context.Background()
+	if _, err := c.Call(ctx, "tools/list", nil); err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	for _, args := range []map[string]any{
+		{"region": "eu-west", "opts": map[string]any{"n": 3}},
+		{"region": "café ", "opts": map[string]any{"n": 1.5}},
+		{"region": nil},
+	} {
+		if _, err := c.Call(ctx, "tools/call", map[string]any{"name": "route", "arguments": args}); err != nil {
+			t.Fatalf("tools/call %v: %v", args, err)
+		}
+	}
+	c.Close()
+	col.wait(t)
+	script.mu.Lock()
+	defer script.mu.Unlock()
+	want := []string{"Region=eu-west N=3", "Region==?base64?Y2Fmw6kg?= N="}
+	if strings.Join(script.paramHeaders, "|") != strings.Join(want, "|") {
+		t.Errorf("Mcp-Param headers = %q, want %q (a non-integer number and a null get none)", script.paramHeaders, want)
+	}
+}

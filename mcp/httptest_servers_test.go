@@ -28,6 +28,8 @@ type scriptedHTTPServer struct {
 	// modernHeaders records the modern headers of every POST:
 	// "MCP-Protocol-Version Mcp-Method Mcp-Name".
 	modernHeaders []string
+	// paramHeaders records the Mcp-Param-Region and Mcp-Param-N headers.
+	paramHeaders []string
 
 	mu           sync.Mutex
 	expired      bool // forget the session: 404 for every request carrying it
@@ -91,6 +93,9 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.modernHeaders = append(s.modernHeaders, r.Header.Get("MCP-Protocol-Version")+" "+r.Header.Get("Mcp-Method")+" "+r.Header.Get("Mcp-Name"))
+	if region, n := r.Header.Get("Mcp-Param-Region"), r.Header.Get("Mcp-Param-N"); region != "" || n != "" {
+		s.paramHeaders = append(s.paramHeaders, "Region="+region+" N="+n)
+	}
 	s.mu.Unlock()
 	if len(msg.ID) == 0 || msg.Method == "" {
 		w.WriteHeader(http.StatusAccepted)
@@ -103,7 +108,9 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "server/discover":
 		writeJSON(w, msg.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted","version":"1"}}}`)
 	case "tools/list":
-		writeJSON(w, msg.ID, `{"tools":[{"name":"wait","inputSchema":{"type":"object"}}]}`)
+		writeJSON(w, msg.ID, `{"tools":[{"name":"wait","inputSchema":{"type":"object"}},`+
+			`{"name":"route","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},`+
+			`"opts":{"type":"object","properties":{"n":{"type":"integer","x-mcp-header":"N"}}}}}}]}`)
 	case "tools/call":
 		if !s.dropCallStream {
 			writeJSON(w, msg.ID, `{"content":[{"type":"text","text":"done"}]}`)
