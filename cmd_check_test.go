@@ -1,0 +1,249 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
+)
+
+// scriptArgs runs this test binary as a scripted fake server.
+func scriptArgs(sc mcptest.Script) []string {
+	var args []string
+	for _, kv := range sc.Env() {
+		args = append(args, "-e", kv)
+	}
+	return append(args, "--", os.Args[0])
+}
+
+func TestCheckDemoServerIsClean(t *testing.T) {
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			out, err, code := runCLI(t, "check", "--era", era, "--call-tools", "--relist-delay", "50ms", "--format", "json")
+			var rep checkReport
+			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
+				t.Fatalf("not JSON: %v\n%s", jerr, out)
+			}
+			if code != exitOK || rep.Summary.Errors > 0 {
+				t.Fatalf("exit %d (%v), diagnostics: %+v", code, err, rep.Diagnostics)
+			}
+			if !rep.Connected || len(rep.ToolCalls) == 0 || len(rep.Lists) != 4 {
+				t.Errorf("report = %+v", rep)
+			}
+		})
+	}
+}
+
+// brokenServer serves tools without declaring them and prints a banner on
+// stdout: the two classic mistakes.
+var brokenServer = mcptest.Script{
+	Start: []string{"Weather server v1 listening on stdio"},
+	On: map[string][][]string{
+		"tools/list": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"tools":[{"name":"forecast","inputSchema":{"type":"object"}}]}}`}},
+	},
+}
+
+func TestCheckFindsAndExplainsErrors(t *testing.T) {
+	out, _, code := runCLI(t, append([]string{"check", "--relist-delay", "10ms"}, scriptArgs(brokenServer)...)...)
+	if code != exitServerError {
+		t.Fatalf("exit %d, want %d\n%s", code, exitServerError, out)
+	}
+	for _, want := range []string{
+		"error   capabilities/undeclared-method (1)",
+		"error   framing/non-json-stdout (1)",
+		"probe, not declared",
+		"answered mcpscope's probe of tools/list",
+		"why:", "fix:", "spec:",
+		"write it to stderr",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCheckFormats(t *testing.T) {
+	args := append([]string{"check", "--relist-delay", "10ms"}, scriptArgs(brokenServer)...)
+	t.Run("sarif", func(t *testing.T) {
+		out, _, _ := runCLI(t, append([]string{"--format", "sarif"}, args...)...)
+		var log struct {
+			Version string `json:"version"`
+			Runs    []struct {
+				Tool struct {
+					Driver struct {
+						Name  string `json:"name"`
+						Rules []struct {
+							ID string `json:"id"`
+						} `json:"rules"`
+					} `json:"driver"`
+				} `json:"tool"`
+				Results []struct {
+					RuleID    string `json:"ruleId"`
+					RuleIndex int    `json:"ruleIndex"`
+					Level     string `json:"level"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(out), &log); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+			t.Fatalf("sarif = %s", out)
+		}
+		run := log.Runs[0]
+		for _, r := range run.Results {
+			if run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID || r.Level == "" {
+				t.Errorf("result %+v does not point at its rule", r)
+			}
+		}
+	})
+	t.Run("junit", func(t *testing.T) {
+		out, _, _ := runCLI(t, append([]string{"--format", "junit"}, args...)...)
+		var suites struct {
+			Failures int `xml:"failures,attr"`
+			Suites   []struct {
+				Cases []struct {
+					Name    string    `xml:"name,attr"`
+					Failure *struct{} `xml:"failure"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal([]byte(out), &suites); err != nil {
+			t.Fatalf("not XML: %v\n%s", err, out)
+		}
+		if suites.Failures < 2 || len(suites.Suites) != 1 {
+			t.Fatalf("junit = %s", out)
+		}
+		failed := map[string]bool{}
+		for _, c := range suites.Suites[0].Cases {
+			failed[c.Name] = c.Failure != nil
+		}
+		if !failed["capabilities/undeclared-method"] || failed["tools/duplicate-name"] {
+			t.Errorf("wrong failures: %v", failed)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		out, _, _ := runCLI(t, append([]string{"--format", "json"}, args...)...)
+		var rep checkReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out)
+		}
+		if rep.Summary.Errors < 2 || rep.Diagnostics[0].Why == "" || len(rep.Diagnostics[0].Frames) == 0 {
+			t.Errorf("report = %+v", rep)
+		}
+	})
+}
+
+func TestCheckStrictFailsOnWarnings(t *testing.T) {
+	sc := mcptest.Script{Capabilities: json.RawMessage(`{"tools":{}}`), On: map[string][][]string{
+		"tools/list": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"tools":[{"name":"get weather","inputSchema":{"type":"object"}}]}}`}},
+	}}
+	args := append([]string{"check", "--relist-delay", "10ms"}, scriptArgs(sc)...)
+	if out, err, code := runCLI(t, args...); code != exitOK || !strings.Contains(out, "tools/name-characters") {
+		t.Fatalf("without --strict: exit %d (%v)\n%s", code, err, out)
+	}
+	strict := append([]string{"check", "--strict"}, args[1:]...)
+	if _, _, code := runCLI(t, strict...); code != exitServerError {
+		t.Fatalf("with --strict: exit %d, want %d", code, exitServerError)
+	}
+}
+
+func TestCheckConnectionDoctor(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"not found":      {[]string{"--", "mcpscope-no-such-command"}, "was not found on PATH"},
+		"exits at once":  {fakeArgs("exit-at-start"), "fatal: config file not found"},
+		"version":        {fakeArgs("bad-version"), "protocol version mcpscope does not speak"},
+		"stdout garbage": {append([]string{"--timeout", "500ms"}, scriptArgs(mcptest.Script{Start: []string{"Usage: server [stdio|http]"}, On: map[string][][]string{"initialize": {{"@sleep:1s"}}}})...), "printed only non-JSON on stdout"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err, code := runCLI(t, append([]string{"check"}, tc.args...)...)
+			if code != exitConnection {
+				t.Fatalf("exit %d (%v), want %d\n%s", code, err, exitConnection, out)
+			}
+			if !strings.Contains(out, "cause:") || !strings.Contains(out, "fix:") || !strings.Contains(out, tc.want) {
+				t.Errorf("output lacks cause/fix/%q:\n%s", tc.want, out)
+			}
+		})
+	}
+}
+
+func TestCheckUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"check", "--format", "xml"}, {"check", "--client-profile", "emacs"}} {
+		if _, _, code := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+func TestCheckListRules(t *testing.T) {
+	out, err, code := runCLI(t, "check", "--list-rules")
+	if code != exitOK {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	for _, r := range lint.Rules() {
+		if !strings.Contains(out, r.ID) {
+			t.Errorf("--list-rules lacks %s", r.ID)
+		}
+	}
+}
+
+// TestReadmeListsEveryRule keeps the README's rule table equal to
+// lint.Rules(): same ids, severities and descriptions, in order.
+func TestReadmeListsEveryRule(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "## Protocol doctor (`mcpscope check`)")
+	if !ok {
+		t.Fatal("README has no protocol doctor section")
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z0-9/-]+)` \\| (error|warning|hint) \\| (.*) \\|$")
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		got = append(got, m[1]+" "+m[2]+" "+m[3])
+	}
+	var want []string
+	for _, r := range lint.Rules() {
+		want = append(want, r.ID+" "+r.Severity.String()+" "+readmeCell(r.Summary))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("README rule table is out of date; replace the table with:\n%s", readmeRuleTable())
+	}
+}
+
+// readmeCell escapes a description for a Markdown table cell.
+func readmeCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func readmeRuleTable() string {
+	var b strings.Builder
+	b.WriteString("| Rule | Severity | What it checks |\n|---|---|---|\n")
+	for _, r := range lint.Rules() {
+		b.WriteString("| `" + r.ID + "` | " + r.Severity.String() + " | " + readmeCell(r.Summary) + " |\n")
+	}
+	return b.String()
+}
+
+// TestCheckServerEverything: the reference server breaks no error rule.
+func TestCheckServerEverything(t *testing.T) {
+	se := serverEverything(t)
+	out, err, code := runCLI(t, "check", "--format", "json", "--relist-delay", "100ms", "--", "node", se)
+	var rep checkReport
+	if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
+		t.Fatalf("exit %d (%v); not JSON: %v\n%s", code, err, jerr, out)
+	}
+	if code != exitOK || rep.Summary.Errors > 0 {
+		t.Fatalf("exit %d (%v); diagnostics: %+v", code, err, rep.Diagnostics)
+	}
+	for _, d := range rep.Diagnostics {
+		t.Logf("%s %s: %s", d.Severity, d.Rule, d.Message)
+	}
+}
