@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -31,6 +32,7 @@ type callFlags struct {
 	promptArgs  []string
 	record      string
 	keepSecrets bool
+	noValidate  bool
 }
 
 func newCallCommand() *cobra.Command {
@@ -67,6 +69,7 @@ are followed to the last page and printed as one list.
 	fs.StringVar(&f.connect.logLevel, "log-level", "", "logging level: the level for logging/setLevel, or the per-request level in the modern era")
 	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines (see the README)")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
+	fs.BoolVar(&f.noValidate, "no-validate", false, "tools/call: send the arguments even when they do not match the tool's inputSchema")
 	return cmd
 }
 
@@ -122,6 +125,11 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 	}
 	if f.method == "tools/call" && len(f.toolArgs) > 0 {
 		if params, err = f.convertToolArgs(ctx, client, params); err != nil {
+			return err
+		}
+	}
+	if f.method == "tools/call" && !f.noValidate {
+		if err := f.validateToolArgs(ctx, client, params); err != nil {
 			return err
 		}
 	}
@@ -244,6 +252,42 @@ func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params m
 		args[k] = val
 	}
 	return params, nil
+}
+
+// validateToolArgs checks the arguments against the tool's inputSchema
+// before they are sent, with the validator and the wording of the TUI's
+// form (mcp/schema). Invalid arguments are a usage error (exit 2) naming
+// each failing JSON pointer; --no-validate skips this.
+func (f *callFlags) validateToolArgs(ctx context.Context, c *mcp.Client, params map[string]any) error {
+	items, _, err := c.ListAll(ctx, "tools/list")
+	if err != nil {
+		return requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", f.toolName, err), io.Discard)
+	}
+	var tool *mcp.Tool
+	tools := mcp.ParseTools(items)
+	for i := range tools {
+		if tools[i].Name == f.toolName {
+			tool = &tools[i]
+		}
+	}
+	if tool == nil {
+		// The server decides what an unknown tool means; nothing to check.
+		return nil
+	}
+	sch, err := schema.Compile(tool.InputSchema)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("tool %q: cannot validate the arguments, its inputSchema %w (--no-validate sends them anyway)", f.toolName, err))
+	}
+	issues := sch.Validate(params["arguments"])
+	if len(issues) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the arguments do not match %q's inputSchema (--no-validate sends them anyway):", f.toolName)
+	for _, is := range issues {
+		b.WriteString("\n  " + is.String())
+	}
+	return withCode(exitUsage, errors.New(b.String()))
 }
 
 func schemaTypes(raw json.RawMessage) []string {

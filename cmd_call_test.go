@@ -113,7 +113,7 @@ func TestCallExitCodes(t *testing.T) {
 	})
 	t.Run("crash mid call", func(t *testing.T) {
 		start := time.Now()
-		_, err, code := runCLI(t, append([]string{"call", "--method", "tools/call", "--tool-name", "echo"}, fakeArgs("crash-on-call")...)...)
+		_, err, code := runCLI(t, append([]string{"call", "--method", "tools/call", "--tool-name", "echo", "--no-validate"}, fakeArgs("crash-on-call")...)...)
 		if code != exitConnection {
 			t.Fatalf("exit %d (%v), want 3", code, err)
 		}
@@ -127,7 +127,7 @@ func TestCallExitCodes(t *testing.T) {
 	})
 	t.Run("timeout sends cancelled", func(t *testing.T) {
 		rec := filepath.Join(t.TempDir(), "s.jsonl")
-		_, err, code := runCLI(t, append([]string{"call", "--method", "tools/call", "--tool-name", "echo", "--timeout", "300ms", "--record", rec}, fakeArgs("hang-on-call")...)...)
+		_, err, code := runCLI(t, append([]string{"call", "--method", "tools/call", "--tool-name", "echo", "--no-validate", "--timeout", "300ms", "--record", rec}, fakeArgs("hang-on-call")...)...)
 		if code != exitTimeout {
 			t.Fatalf("exit %d (%v), want 4", code, err)
 		}
