@@ -28,6 +28,7 @@ func TestDemoOverHTTP(t *testing.T) {
 		{"streamable auto", &mcp.HTTPTransport{URL: srv.URL + "/mcp"}, mcp.EraAuto, mcp.EraModern, false},
 		{"legacy sse", &mcp.SSETransport{URL: srv.URL + "/sse"}, mcp.EraLegacy, mcp.EraLegacy, false},
 		{"streamable falls back to sse", &mcp.HTTPTransport{URL: srv.URL + "/sse"}, mcp.EraLegacy, mcp.EraLegacy, true},
+		{"auto probe then fallback to sse", &mcp.HTTPTransport{URL: srv.URL + "/sse"}, mcp.EraAuto, mcp.EraLegacy, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
