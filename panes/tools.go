@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/form"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/sahilm/fuzzy"
 )
@@ -54,6 +55,12 @@ type Tools struct {
 
 	editor   *JSONEdit
 	lastArgs map[string]json.RawMessage // per tool: reopening the editor resumes them
+
+	// form is the schema form (panes/form) that enter opens; the JSON
+	// editor above is its fallback for a schema that is not JSON.
+	form     *form.Form
+	formTool string
+	history  *form.History // per tool ("tool:NAME"), kept while mcpscope runs
 }
 
 // NewTools makes an empty tools list.
@@ -69,6 +76,7 @@ func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
 		showDetails: true,
 		matched:     map[int][]int{},
 		lastArgs:    map[string]json.RawMessage{},
+		history:     form.NewHistory(20),
 	}
 }
 
@@ -79,6 +87,9 @@ func (p *Tools) SetTheme(t *themes.Theme) {
 	p.detailKey = ""
 	if p.editor != nil {
 		p.editor.SetTheme(t)
+	}
+	if p.form != nil {
+		p.form.SetTheme(t)
 	}
 }
 
@@ -127,13 +138,16 @@ func (p *Tools) Select(name string) bool {
 }
 
 // Editing reports whether the arguments editor is open.
-func (p *Tools) Editing() bool { return p.editor != nil }
+func (p *Tools) Editing() bool { return p.editor != nil || p.form != nil }
 
 // Editor is the open arguments editor, or nil.
 func (p *Tools) Editor() *JSONEdit { return p.editor }
 
+// Form is the open schema form, or nil.
+func (p *Tools) Form() *form.Form { return p.form }
+
 // Capturing is true while the filter input or the editor has the keyboard.
-func (p *Tools) Capturing() bool { return p.filtering || p.editor != nil }
+func (p *Tools) Capturing() bool { return p.filtering || p.Editing() }
 
 // SetFilter applies a fuzzy filter ("" shows every tool).
 func (p *Tools) SetFilter(s string) {
@@ -176,6 +190,8 @@ func (p *Tools) refilter() {
 
 func (p *Tools) Title() string {
 	switch {
+	case p.form != nil:
+		return p.form.Title()
 	case p.editor != nil:
 		return p.editor.Title()
 	case p.filterText != "":
@@ -190,6 +206,9 @@ func (p *Tools) SetSize(w, h int) {
 	if p.editor != nil {
 		p.editor.SetSize(w, h)
 	}
+	if p.form != nil {
+		p.form.SetSize(w, h)
+	}
 	p.clamp()
 }
 
@@ -198,6 +217,9 @@ func (p *Tools) Focus() {
 	if p.editor != nil {
 		p.editor.Focus()
 	}
+	if p.form != nil {
+		p.form.Focus()
+	}
 }
 
 func (p *Tools) Blur() {
@@ -205,6 +227,9 @@ func (p *Tools) Blur() {
 	p.stopFiltering()
 	if p.editor != nil {
 		p.editor.Blur()
+	}
+	if p.form != nil {
+		p.form.Blur()
 	}
 }
 
@@ -260,6 +285,17 @@ func (p *Tools) OpenEditor() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if f, err := form.New(t.InputSchema, form.Options{
+		Title: "Call " + termsafe.String(t.Name), Theme: p.theme, Keys: p.keys,
+		History: p.history.Get("tool:" + t.Name),
+	}); err == nil {
+		p.form, p.formTool = f, t.Name
+		f.SetSize(p.w, p.h)
+		if p.focused {
+			f.Focus()
+		}
+		return f.Init()
+	}
 	p.editor = NewJSONEdit(p.theme, p.keys, t, p.lastArgs[t.Name])
 	p.editor.SetSize(p.w, p.h)
 	if p.focused {
@@ -269,7 +305,7 @@ func (p *Tools) OpenEditor() tea.Cmd {
 }
 
 // CloseEditor closes the editor without sending.
-func (p *Tools) CloseEditor() { p.editor = nil }
+func (p *Tools) CloseEditor() { p.editor, p.form = nil, nil }
 
 func (p *Tools) startFiltering() tea.Cmd {
 	p.filtering = true
@@ -286,6 +322,9 @@ func (p *Tools) stopFiltering() {
 }
 
 func (p *Tools) Update(msg tea.Msg) tea.Cmd {
+	if p.form != nil {
+		return p.updateForm(msg)
+	}
 	if p.editor != nil {
 		return p.updateEditor(msg)
 	}
@@ -325,6 +364,23 @@ func (p *Tools) updateEditor(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return p.editor.Update(msg)
+}
+
+// updateForm routes to the schema form and turns its answers into a
+// tools/call: the arguments are remembered per tool for next time.
+func (p *Tools) updateForm(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case form.SubmitMsg:
+		name := p.formTool
+		p.history.Add("tool:"+name, msg.Value)
+		p.form = nil
+		call := CallToolMsg{Name: name, Args: msg.Value}
+		return func() tea.Msg { return call }
+	case form.CancelMsg:
+		p.form = nil
+		return nil
+	}
+	return p.form.Update(msg)
 }
 
 func (p *Tools) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
@@ -373,6 +429,9 @@ func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (p *Tools) ShortHelp() []key.Binding {
+	if p.form != nil {
+		return p.form.ShortHelp()
+	}
 	if p.editor != nil {
 		return p.editor.ShortHelp()
 	}
@@ -384,6 +443,9 @@ func (p *Tools) ShortHelp() []key.Binding {
 }
 
 func (p *Tools) FullHelp() [][]key.Binding {
+	if p.form != nil {
+		return p.form.FullHelp()
+	}
 	if p.editor != nil {
 		return p.editor.FullHelp()
 	}
@@ -396,6 +458,9 @@ func (p *Tools) FullHelp() [][]key.Binding {
 func (p *Tools) View() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
+	}
+	if p.form != nil {
+		return p.form.View()
 	}
 	if p.editor != nil {
 		return p.editor.View()
