@@ -235,7 +235,7 @@ func readmeRuleTable() string {
 // TestCheckServerEverything: the reference server breaks no error rule.
 func TestCheckServerEverything(t *testing.T) {
 	se := serverEverything(t)
-	out, err, code := runCLI(t, "check", "--format", "json", "--relist-delay", "100ms", "--", "node", se)
+	out, err, code := runCLI(t, "check", "--format", "json", "--call-tools", "--relist-delay", "100ms", "--", "node", se)
 	var rep checkReport
 	if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
 		t.Fatalf("exit %d (%v); not JSON: %v\n%s", code, err, jerr, out)
