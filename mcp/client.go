@@ -768,6 +768,8 @@ func (c *Client) finish(cause error) {
 				st = StateClosed
 			}
 			c.publishLocked(StateEvent{Time: now, State: st, Detail: exit.Error()})
+		} else if errors.Is(cause, ErrClosed) && c.connected {
+			c.publishLocked(StateEvent{Time: now, State: StateClosed, Detail: "closed by mcpscope"})
 		} else if cause != nil && c.connected {
 			c.publishLocked(StateEvent{Time: now, State: StateFailed, Detail: cause.Error()})
 		}

@@ -502,3 +502,53 @@ func TestCloseDuringHandshake(t *testing.T) {
 	}
 	col.wait(t)
 }
+
+// pipeTransport is a transport whose server side is the test itself: Write
+// hands messages to the test, and Close ends the connection with ErrClosed,
+// as the HTTP transports do.
+type pipeTransport struct {
+	sink mcp.Sink
+	out  chan []byte
+}
+
+func (p *pipeTransport) Name() string { return "pipe" }
+func (p *pipeTransport) Start(_ context.Context, sink mcp.Sink) (mcp.Conn, error) {
+	p.sink = sink
+	return p, nil
+}
+func (p *pipeTransport) Write(_ context.Context, raw []byte) error {
+	p.out <- append([]byte(nil), raw...)
+	return nil
+}
+func (p *pipeTransport) Close(context.Context) error {
+	p.sink.Closed(mcp.ErrClosed)
+	return nil
+}
+
+func TestOrderlyCloseIsClosedNotFailed(t *testing.T) {
+	p := &pipeTransport{out: make(chan []byte, 8)}
+	c := mcp.NewClient(p, mcp.Options{})
+	col := collect(c)
+	go func() {
+		req := <-p.out // initialize
+		var r struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(req, &r)
+		p.sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(r.ID)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"p","version":"1"}}}`), "")
+		<-p.out // notifications/initialized
+	}()
+	if _, err := c.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	var last mcp.StateEvent
+	for _, ev := range col.wait(t) {
+		if s, ok := ev.(mcp.StateEvent); ok {
+			last = s
+		}
+	}
+	if last.State != mcp.StateClosed {
+		t.Errorf("last state = %v (%s), want closed", last.State, last.Detail)
+	}
+}
