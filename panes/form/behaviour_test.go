@@ -68,6 +68,9 @@ func TestInvalidInputIsShownAtItsField(t *testing.T) {
 	if got := rowIssue(t, f, "/traveller/age"); len(got) != 1 || got[0] != "is not an integer" {
 		t.Errorf("age issues = %q", got)
 	}
+	if !strings.Contains(plain(f.View()), "abc   ✗ is not an integer") {
+		t.Errorf("the problem is not beside the text being typed:\n%s", plain(f.View()))
+	}
 	press(f, "esc") // undo the edit: the field was empty
 	editField(t, f, "/traveller/age", "1.5")
 	if got := rowIssue(t, f, "/traveller/age"); len(got) != 1 || got[0] != "is not an integer" {

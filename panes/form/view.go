@@ -176,6 +176,11 @@ func (f *Form) renderRow(i, labelW, iw int) string {
 	var value string
 	if focused && f.editing {
 		value = f.input.View()
+		if len(f.rowIssues[i]) > 0 {
+			// The input pads itself to its width; cut the padding so the
+			// problem can sit beside what is typed.
+			value = ansi.Truncate(value, ansi.StringWidth(termsafe.String(f.input.Value()))+1, "")
+		}
 	} else {
 		value = f.renderValue(r, vw)
 	}
