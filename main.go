@@ -103,6 +103,6 @@ With no target it runs against its built-in demo server.`,
 	cf.register(root.Flags())
 	registerTUIFlags(root.Flags())
 	tuiPolicy.register(root.Flags())
-	root.AddCommand(newCallCommand(), newDemoServerCommand(), newCheckCommand())
+	root.AddCommand(newCallCommand(), newDemoServerCommand(), newCheckCommand(), newConformanceClientCommand())
 	return root
 }

@@ -1,0 +1,525 @@
+package auth
+
+import (
+	"context"
+	"crypto"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// Errors a caller may want to tell apart; each is wrapped with the details.
+var (
+	// ErrPKCEUnsupported: the authorization server does not advertise S256
+	// in code_challenge_methods_supported, so the flow is refused.
+	ErrPKCEUnsupported = errors.New("the authorization server does not support PKCE S256")
+	// ErrResourceMismatch: the protected resource metadata names another
+	// resource than the server being connected to.
+	ErrResourceMismatch = errors.New("the protected resource metadata is for another resource")
+	// ErrStepUpLimit: the server kept asking for scope after three
+	// authorizations for the same scopes.
+	ErrStepUpLimit = errors.New("too many authorization attempts for the same scopes")
+	// ErrNoRegistration: no way to obtain a client id.
+	ErrNoRegistration = errors.New("no client registration is possible")
+)
+
+// Grant selects the OAuth grant used to obtain tokens.
+type Grant uint8
+
+const (
+	// GrantAuthorizationCode is the interactive flow with PKCE (the default).
+	GrantAuthorizationCode Grant = iota
+	// GrantClientCredentials is machine-to-machine (SEP-1046): the client
+	// authenticates with its secret or a signed JWT; nobody is asked.
+	GrantClientCredentials
+	// GrantEnterpriseIDJAG exchanges an identity provider's ID token for an
+	// ID-JAG (RFC 8693) and presents it to the authorization server as a
+	// JWT bearer grant (RFC 7523), as in SEP-990.
+	GrantEnterpriseIDJAG
+)
+
+// EnterpriseGrant is what the ID-JAG flow needs from the identity provider.
+type EnterpriseGrant struct {
+	IdPTokenEndpoint string
+	IdPClientID      string
+	IDToken          string // secret: never reported
+}
+
+// Config configures an [Authorizer]. Only ServerURL is required.
+type Config struct {
+	// ServerURL is the MCP endpoint the tokens are for.
+	ServerURL string
+	// ProtocolVersion is sent as MCP-Protocol-Version on discovery
+	// requests; mcp.LatestLegacyVersion when empty.
+	ProtocolVersion string
+
+	// ClientID and ClientSecret are a pre-registered client (the secret
+	// may be empty for a public client). They take priority over every
+	// other registration method.
+	ClientID     string
+	ClientSecret string
+	// ClientMetadataURL is an https URL serving this client's Client ID
+	// Metadata Document; used as the client_id when the authorization
+	// server advertises client_id_metadata_document_supported.
+	ClientMetadataURL string
+	// ClientName is sent in dynamic registration; "mcpscope" when empty.
+	ClientName string
+	// SigningKey, when set, authenticates the client with private_key_jwt
+	// (SigningAlg "ES256" or "RS256"; derived from the key when empty).
+	SigningKey crypto.Signer
+	SigningAlg string
+
+	// Grant picks the flow; GrantAuthorizationCode when zero.
+	Grant      Grant
+	Enterprise *EnterpriseGrant // for GrantEnterpriseIDJAG
+
+	// Browser runs the person's part of the authorization code flow; a
+	// LoopbackBrowser printing to stderr when nil.
+	Browser Browser
+	// Store keeps tokens; a MemoryStore when nil.
+	Store Store
+	// HTTPClient makes every request to the authorization and resource
+	// servers; one with a 30 s timeout when nil.
+	HTTPClient *http.Client
+	// MaxAttempts caps authorizations for one scope set within ten
+	// minutes (step-up loops); 3 when zero.
+	MaxAttempts int
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Authorizer implements mcp.Authorizer with OAuth 2.1. It is safe for
+// concurrent use; flows are run one at a time.
+type Authorizer struct {
+	cfg Config
+
+	mu     sync.Mutex // guards the fields below
+	record *Record    // the current token, nil before the first flow
+	loaded bool       // the store was consulted
+
+	flowMu   sync.Mutex // one flow at a time
+	disc     *discovery
+	attempts map[string][]time.Time // scope set → authorization times
+	asked    []string               // scopes requested by the last flow
+	// refreshedAt is when the last refresh succeeded: a token refused right
+	// after a refresh is not refreshed again, so a server refusing every
+	// token meets the capped full flow instead of an endless refresh loop.
+	refreshedAt time.Time
+}
+
+// discovery is what the metadata steps found.
+type discovery struct {
+	resourceMetadataURL string
+	prm                 *ResourceMetadata // nil: the server publishes none (2025-03-26 style)
+	issuer              string
+	meta                *ServerMetadata
+	defaultEndpoints    bool   // meta is the 2025-03-26 fallback, not published metadata
+	resource            string // the RFC 8707 resource indicator; "" without PRM
+}
+
+// New makes an Authorizer. The stored token for ServerURL, if any, is used
+// from the first request on.
+func New(cfg Config) (*Authorizer, error) {
+	u, err := url.Parse(cfg.ServerURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("OAuth needs an http or https server URL, not %q", cfg.ServerURL)
+	}
+	if cfg.Grant == GrantEnterpriseIDJAG && cfg.Enterprise == nil {
+		return nil, errors.New("the enterprise (ID-JAG) grant needs the identity provider's token endpoint and ID token")
+	}
+	if cfg.Grant == GrantClientCredentials && cfg.ClientID == "" {
+		return nil, errors.New("the client credentials grant needs a client id")
+	}
+	if cfg.Store == nil {
+		cfg.Store = NewMemoryStore()
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 3
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.ClientName == "" {
+		cfg.ClientName = "mcpscope"
+	}
+	return &Authorizer{cfg: cfg, attempts: map[string][]time.Time{}}, nil
+}
+
+func (a *Authorizer) httpClient() *http.Client {
+	if a.cfg.HTTPClient != nil {
+		return a.cfg.HTTPClient
+	}
+	return defaultHTTPClient
+}
+
+var defaultHTTPClient = &http.Client{Timeout: 30 * time.Second}
+
+func (a *Authorizer) protocolVersion() string {
+	if a.cfg.ProtocolVersion != "" {
+		return a.cfg.ProtocolVersion
+	}
+	return mcp.LatestLegacyVersion
+}
+
+// Authorize sets the bearer token, if there is one, on a request to the MCP
+// server. It never runs a flow: the server's 401 starts one.
+func (a *Authorizer) Authorize(ctx context.Context, req *http.Request) error {
+	rec := a.current(ctx)
+	if rec != nil && rec.AccessToken != "" {
+		req.Header.Set("Authorization", "Bearer "+rec.AccessToken)
+	}
+	return nil
+}
+
+// current returns the token in use, loading it from the store once.
+func (a *Authorizer) current(ctx context.Context) *Record {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.loaded {
+		a.loaded = true
+		if rec, err := a.cfg.Store.Find(ctx, a.cfg.ServerURL); err == nil && rec != nil {
+			a.record = rec
+		}
+	}
+	return a.record
+}
+
+func (a *Authorizer) setRecord(rec *Record) {
+	a.mu.Lock()
+	a.record = rec
+	a.loaded = true
+	a.mu.Unlock()
+}
+
+// Token returns the current access token's metadata (never the token
+// itself): whether there is one, its scope and expiry.
+func (a *Authorizer) Token() (have bool, scope string, expiry time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.record == nil || a.record.AccessToken == "" {
+		return false, "", time.Time{}
+	}
+	return true, a.record.Scope, a.record.Expiry
+}
+
+// Challenge handles the MCP server's 401 or 403: refresh, a full flow, or
+// a step-up to more scope. It returns retry=true when there is a new token
+// to try. A 403 that is not insufficient_scope is left to the caller.
+func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response, notify func(mcp.TransportEvent)) (bool, error) {
+	note := noteFunc(notify)
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		return false, nil
+	}
+	ch, hasBearer := ParseChallenge(resp.Header.Values("WWW-Authenticate"))
+	fields := []mcp.Field{field("status", resp.Status)}
+	if hasBearer {
+		fields = append(fields, field("resource_metadata", ch.ResourceMetadata), field("scope", ch.Scope),
+			field("error", ch.Error), field("error_description", ch.ErrorDescription))
+	} else {
+		fields = append(fields, field("WWW-Authenticate", "(no Bearer challenge)"))
+	}
+	if resp.StatusCode == http.StatusForbidden && ch.Error != "insufficient_scope" {
+		note.step(fmt.Sprintf("%d without insufficient_scope: not an authorization matter", resp.StatusCode), fields...)
+		return false, nil
+	}
+
+	a.flowMu.Lock()
+	defer a.flowMu.Unlock()
+
+	// Another request may have obtained a new token while this one waited.
+	if sent, cur := sentToken(resp), a.current(ctx); cur != nil && cur.AccessToken != "" && sent != cur.AccessToken {
+		note.step("a newer token is available; retrying with it", fields...)
+		return true, nil
+	}
+
+	if resp.StatusCode == http.StatusUnauthorized {
+		note.step("401: authorization required", fields...)
+		if ok := a.tryRefresh(ctx, ch, note); ok {
+			return true, nil
+		}
+		if err := a.flow(ctx, ch, false, note); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	note.step("403 insufficient_scope: stepping up", fields...)
+	if err := a.flow(ctx, ch, true, note); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func sentToken(resp *http.Response) string {
+	if resp.Request == nil {
+		return ""
+	}
+	h := resp.Request.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return h[7:]
+	}
+	return ""
+}
+
+// tryRefresh uses the refresh token, if any, after a 401 on an expired or
+// revoked access token.
+func (a *Authorizer) tryRefresh(ctx context.Context, ch Challenge, note noteFunc) bool {
+	rec := a.current(ctx)
+	if rec == nil || rec.RefreshToken == "" {
+		return false
+	}
+	if !a.refreshedAt.IsZero() && a.cfg.Now().Sub(a.refreshedAt) < 30*time.Second {
+		note.step("the token refreshed moments ago was refused: not refreshing again")
+		return false
+	}
+	if ch.ResourceMetadata != "" && a.disc != nil && ch.ResourceMetadata != a.disc.resourceMetadataURL {
+		return false // the server moved its metadata: start over
+	}
+	d := a.disc
+	if d == nil {
+		var err error
+		if d, err = a.discover(ctx, ch, note); err != nil {
+			return false
+		}
+		a.disc = d
+	}
+	tok, err := a.refresh(ctx, d, rec, note)
+	if err != nil {
+		return false // reported; a full flow follows
+	}
+	a.save(ctx, d, tok, note)
+	a.refreshedAt = a.cfg.Now()
+	return true
+}
+
+// flow runs discovery (cached) and the configured grant.
+func (a *Authorizer) flow(ctx context.Context, ch Challenge, stepUp bool, note noteFunc) error {
+	d := a.disc
+	if d == nil || (ch.ResourceMetadata != "" && ch.ResourceMetadata != d.resourceMetadataURL) {
+		var err error
+		if d, err = a.discover(ctx, ch, note); err != nil {
+			return err
+		}
+		a.disc = d
+	}
+
+	scopes := a.selectScopes(d, ch, stepUp, note)
+	key := strings.Join(sortedCopy(scopes), " ")
+	now := a.cfg.Now()
+	recent := slices.DeleteFunc(a.attempts[key], func(t time.Time) bool { return now.Sub(t) > 10*time.Minute })
+	if len(recent) >= a.cfg.MaxAttempts {
+		err := fmt.Errorf("%w: already authorized %d times for scope %q and the server still refuses; stopping so this does not loop",
+			ErrStepUpLimit, len(recent), key)
+		note.fail("step-up limit reached", err, field("attempts", fmt.Sprint(len(recent))))
+		return err
+	}
+	a.attempts[key] = append(recent, now)
+	a.asked = scopes
+	note.step(fmt.Sprintf("authorization attempt %d of %d for this scope", len(recent)+1, a.cfg.MaxAttempts), field("scope", orNone(key)))
+
+	var tok *tokenResponse
+	var err error
+	switch a.cfg.Grant {
+	case GrantClientCredentials:
+		tok, err = a.clientCredentials(ctx, d, scopes, note)
+	case GrantEnterpriseIDJAG:
+		tok, err = a.enterprise(ctx, d, scopes, note)
+	default:
+		tok, err = a.authorizationCode(ctx, d, scopes, note)
+	}
+	if err != nil {
+		return err
+	}
+	a.save(ctx, d, tok, note)
+	return nil
+}
+
+// discover finds the protected resource metadata and the authorization
+// server's metadata (§3.5).
+func (a *Authorizer) discover(ctx context.Context, ch Challenge, note noteFunc) (*discovery, error) {
+	d := &discovery{}
+	var candidates []string
+	if ch.ResourceMetadata != "" {
+		candidates = []string{ch.ResourceMetadata}
+		note.step("protected resource metadata from WWW-Authenticate", field("url", ch.ResourceMetadata))
+	} else {
+		urls, err := ProtectedResourceMetadataURLs(a.cfg.ServerURL)
+		if err != nil {
+			return nil, err
+		}
+		candidates = urls
+		note.step("no resource_metadata in WWW-Authenticate: probing the well-known locations")
+	}
+	for _, u := range candidates {
+		var prm ResourceMetadata
+		found, err := a.getJSON(ctx, "protected resource metadata", u, &prm, note)
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		if found {
+			d.prm, d.resourceMetadataURL = &prm, u
+			break
+		}
+	}
+
+	if d.prm != nil {
+		if len(d.prm.AuthorizationServers) == 0 {
+			err := fmt.Errorf("the protected resource metadata at %s lists no authorization_servers, so there is nowhere to authorize", d.resourceMetadataURL)
+			note.fail("PRM lists no authorization server", err)
+			return nil, err
+		}
+		if d.prm.Resource != "" {
+			if !ResourceMatches(d.prm.Resource, a.cfg.ServerURL) {
+				err := fmt.Errorf("%w: it names %q but the server is %q; refusing to authorize so a token for one server is not sent to another",
+					ErrResourceMismatch, d.prm.Resource, a.cfg.ServerURL)
+				note.fail("PRM resource does not match the server URL", err, field("resource", d.prm.Resource), field("server", a.cfg.ServerURL))
+				return nil, err
+			}
+			d.resource = d.prm.Resource
+		} else {
+			d.resource = a.cfg.ServerURL
+		}
+		d.issuer = d.prm.AuthorizationServers[0]
+		note.step("authorization server chosen", field("issuer", d.issuer), field("resource", d.resource))
+	} else {
+		u, _ := url.Parse(a.cfg.ServerURL)
+		d.issuer = u.Scheme + "://" + u.Host
+		note.step("no protected resource metadata: treating the server's origin as the authorization server (2025-03-26 behaviour)",
+			field("issuer", d.issuer))
+	}
+
+	urls, err := ServerMetadataURLs(d.issuer)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range urls {
+		var meta ServerMetadata
+		found, err := a.getJSON(ctx, "authorization server metadata", u, &meta, note)
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		if found {
+			d.meta = &meta
+			break
+		}
+	}
+	if d.meta == nil {
+		if d.prm != nil {
+			err := fmt.Errorf("the authorization server %s publishes no metadata at any of %s", d.issuer, strings.Join(urls, ", "))
+			note.fail("no authorization server metadata", err)
+			return nil, err
+		}
+		d.defaultEndpoints = true
+		d.meta = &ServerMetadata{
+			Issuer:                d.issuer,
+			AuthorizationEndpoint: d.issuer + "/authorize",
+			TokenEndpoint:         d.issuer + "/token",
+			RegistrationEndpoint:  d.issuer + "/register",
+		}
+		note.step("no authorization server metadata: using the 2025-03-26 default endpoints",
+			field("authorization_endpoint", d.meta.AuthorizationEndpoint), field("token_endpoint", d.meta.TokenEndpoint),
+			field("registration_endpoint", d.meta.RegistrationEndpoint))
+		return d, nil
+	}
+	if d.meta.Issuer != "" && strings.TrimSuffix(d.meta.Issuer, "/") != strings.TrimSuffix(d.issuer, "/") {
+		note.step("warning: the metadata's issuer differs from the issuer it was fetched for (accepted for 2025-03-26 compatibility; the 2026-07-28 rules reject it)",
+			field("expected", d.issuer), field("issuer", d.meta.Issuer))
+	}
+	if d.meta.TokenEndpoint == "" {
+		err := fmt.Errorf("the authorization server metadata for %s has no token_endpoint", d.issuer)
+		note.fail("metadata without token_endpoint", err)
+		return nil, err
+	}
+	return d, nil
+}
+
+// selectScopes applies the specification's order: the challenge's scope,
+// else the PRM's scopes_supported, else none. A step-up asks for the union
+// of what was asked before and what the challenge wants. offline_access is
+// asked for only when the authorization server lists it.
+func (a *Authorizer) selectScopes(d *discovery, ch Challenge, stepUp bool, note noteFunc) []string {
+	var scopes []string
+	source := "none (scope omitted)"
+	switch {
+	case ch.Scope != "":
+		scopes, source = strings.Fields(ch.Scope), "WWW-Authenticate scope"
+	case d.prm != nil && len(d.prm.ScopesSupported) > 0:
+		scopes, source = slices.Clone(d.prm.ScopesSupported), "PRM scopes_supported"
+	}
+	if stepUp {
+		for _, s := range a.asked {
+			if !slices.Contains(scopes, s) {
+				scopes = append(scopes, s)
+			}
+		}
+		source += " + previously requested"
+	}
+	if d.meta != nil && a.cfg.Grant == GrantAuthorizationCode {
+		asListsOffline := slices.Contains(d.meta.ScopesSupported, "offline_access")
+		refreshable := len(d.meta.GrantTypesSupported) == 0 || slices.Contains(d.meta.GrantTypesSupported, "refresh_token")
+		switch {
+		case asListsOffline && refreshable && len(scopes) > 0 && !slices.Contains(scopes, "offline_access"):
+			scopes = append(scopes, "offline_access")
+			source += " + offline_access (the authorization server lists it)"
+		case !asListsOffline && len(d.meta.ScopesSupported) > 0 && slices.Contains(scopes, "offline_access"):
+			scopes = slices.DeleteFunc(scopes, func(s string) bool { return s == "offline_access" })
+			source += " − offline_access (the authorization server does not list it)"
+		}
+	}
+	note.step("scope selected", field("scope", orNone(strings.Join(scopes, " "))), field("from", source))
+	return scopes
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return c
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// save keeps a fresh token as the current one and in the store.
+func (a *Authorizer) save(ctx context.Context, d *discovery, tok *tokenResponse, note noteFunc) {
+	rec := &Record{
+		Issuer:       d.issuer,
+		Resource:     d.resource,
+		ServerURL:    a.cfg.ServerURL,
+		AccessToken:  tok.AccessToken,
+		RefreshToken: tok.RefreshToken,
+		TokenType:    tok.TokenType,
+		Scope:        tok.Scope,
+		ClientID:     tok.clientID,
+		ClientSecret: tok.clientSecret,
+		AuthMethod:   tok.authMethod,
+		RedirectURI:  tok.redirectURI,
+	}
+	if tok.ExpiresIn > 0 {
+		rec.Expiry = a.cfg.Now().Add(time.Duration(tok.ExpiresIn) * time.Second)
+	}
+	if old := a.current(ctx); old != nil && old.Issuer == rec.Issuer {
+		if rec.RefreshToken == "" {
+			rec.RefreshToken = old.RefreshToken // a refresh answer may omit it
+		}
+		if rec.RedirectURI == "" {
+			rec.RedirectURI = old.RedirectURI
+		}
+	}
+	if rec.Scope == "" {
+		rec.Scope = strings.Join(a.asked, " ")
+	}
+	a.setRecord(rec)
+	if err := a.cfg.Store.Save(ctx, rec); err != nil {
+		note.fail("could not store the token (it is used for this session only)", err)
+	}
+}

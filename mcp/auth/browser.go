@@ -1,0 +1,190 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// Browser is the person's part of the authorization code flow: it says
+// where the authorization server must redirect, sends the person to the
+// authorization URL, and returns the redirect's query parameters (code,
+// state, iss, or error).
+type Browser interface {
+	RedirectURI(ctx context.Context) (string, error)
+	Visit(ctx context.Context, authURL string, note func(ev mcp.TransportEvent)) (url.Values, error)
+}
+
+// LoopbackBrowser listens on a loopback address for the redirect (RFC 8252
+// §7.3), prints the authorization URL and opens a browser with xdg-open
+// (or open on macOS) where there is one.
+type LoopbackBrowser struct {
+	// Addr is the listening address; "127.0.0.1:0" (any free port) when
+	// empty. A fixed port helps with clients registered in advance.
+	Addr string
+	// Path is the callback path; "/oauth/callback" when empty.
+	Path string
+	// Out receives the printed URL; os.Stderr when nil.
+	Out io.Writer
+	// NoOpen only prints the URL.
+	NoOpen bool
+	// Wait bounds how long the person has; 5 minutes when zero.
+	Wait time.Duration
+
+	mu sync.Mutex
+	ln net.Listener
+}
+
+func (b *LoopbackBrowser) path() string {
+	if b.Path == "" {
+		return "/oauth/callback"
+	}
+	return b.Path
+}
+
+// RedirectURI starts listening (once) and returns the callback URL.
+func (b *LoopbackBrowser) RedirectURI(ctx context.Context) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ln == nil {
+		addr := b.Addr
+		if addr == "" {
+			addr = "127.0.0.1:0"
+		}
+		var lc net.ListenConfig
+		ln, err := lc.Listen(ctx, "tcp", addr)
+		if err != nil {
+			return "", fmt.Errorf("cannot listen on %s for the OAuth callback: %w", addr, err)
+		}
+		b.ln = ln
+	}
+	return "http://" + b.ln.Addr().String() + b.path(), nil
+}
+
+// Visit prints the URL, opens a browser, and waits for the callback.
+func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(mcp.TransportEvent)) (url.Values, error) {
+	if _, err := b.RedirectURI(ctx); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	ln := b.ln
+	b.ln = nil // the listener is used once; the next flow listens again
+	b.mu.Unlock()
+	defer ln.Close()
+
+	out := b.Out
+	if out == nil {
+		out = os.Stderr
+	}
+	fmt.Fprintf(out, "\nAuthorize mcpscope in your browser:\n\n  %s\n\nWaiting for the redirect to http://%s%s …\n", authURL, ln.Addr(), b.path())
+	opened := ""
+	if !b.NoOpen {
+		if opener := browserCommand(); opener != "" {
+			if err := exec.Command(opener, authURL).Start(); err == nil {
+				opened = opener
+			}
+		}
+	}
+	noteFunc(note).step("waiting for the browser's redirect", field("listening", ln.Addr().String()), field("opened_with", opened))
+
+	wait := b.Wait
+	if wait <= 0 {
+		wait = 5 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	got := make(chan url.Values, 1)
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != b.path() {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>Authorization received. You can close this window and return to mcpscope.</p>")
+		select {
+		case got <- r.URL.Query():
+		default:
+		}
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	select {
+	case q := <-got:
+		noteFunc(note).step("redirect received on the loopback listener")
+		return q, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("no redirect arrived on %s within %s: %w", ln.Addr(), wait, ctx.Err())
+	}
+}
+
+func browserCommand() string {
+	for _, name := range []string{"xdg-open", "open"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// HeadlessBrowser completes the authorization without a person: it GETs
+// the authorization URL, does not follow the redirect, and reads the
+// parameters from its Location header. It works with authorization servers
+// that approve at once, such as the conformance suite's mocks.
+type HeadlessBrowser struct {
+	// Redirect is the redirect URI to register and send;
+	// "http://localhost:3000/callback" when empty. Nothing listens there.
+	Redirect string
+	// HTTPClient makes the request; a 30 s client when nil. Its redirect
+	// policy is overridden.
+	HTTPClient *http.Client
+}
+
+// RedirectURI returns the configured redirect URI.
+func (h *HeadlessBrowser) RedirectURI(context.Context) (string, error) {
+	if h.Redirect == "" {
+		return "http://localhost:3000/callback", nil
+	}
+	return h.Redirect, nil
+}
+
+// Visit GETs authURL and returns the query of the redirect it answers with.
+func (h *HeadlessBrowser) Visit(ctx context.Context, authURL string, note func(mcp.TransportEvent)) (url.Values, error) {
+	hc := http.Client{Timeout: 30 * time.Second}
+	if h.HTTPClient != nil {
+		hc = *h.HTTPClient
+	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the authorization URL is not usable: %w", err)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("GET of the authorization URL failed: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
+		err := fmt.Errorf("the authorization endpoint answered %s without a redirect; headless authorization needs a server that approves at once", resp.Status)
+		noteFunc(note).fail(fmt.Sprintf("GET %s → %d (no redirect)", pathOf(authURL), resp.StatusCode), err)
+		return nil, err
+	}
+	u, err := resp.Request.URL.Parse(loc)
+	if err != nil {
+		return nil, fmt.Errorf("the authorization redirect %q is not a URL: %w", loc, err)
+	}
+	q := u.Query()
+	noteFunc(note).step(fmt.Sprintf("GET %s → %d (redirect read headlessly, not followed)", pathOf(authURL), resp.StatusCode),
+		field("redirect_to", u.Scheme+"://"+u.Host+u.Path), field("code", ifSet(q.Get("code"))), field("error", q.Get("error")))
+	return q, nil
+}

@@ -1,0 +1,119 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// register obtains a client id in the specification's order of priority:
+// pre-registered, Client ID Metadata Document, dynamic registration. A
+// client registered dynamically is reused for the same issuer while the
+// process lives (its credentials are also kept with the token).
+func (a *Authorizer) register(ctx context.Context, d *discovery, redirectURI string, scopes []string, note noteFunc) (client, error) {
+	m := d.meta
+	if a.cfg.ClientID != "" {
+		cl := client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, how: "pre-registered"}
+		cl.authMethod = a.chooseAuthMethod(m, cl.secret)
+		note.step("client: pre-registered", field("client_id", cl.id), field("auth_method", cl.authMethod),
+			field("client_secret", ifSet(cl.secret)))
+		return cl, nil
+	}
+	if m.ClientIDMetadataDocumentSupported && a.cfg.ClientMetadataURL != "" {
+		cl := client{id: a.cfg.ClientMetadataURL, authMethod: AuthMethodNone, how: "client ID metadata document"}
+		note.step("client: Client ID Metadata Document (the server supports it)", field("client_id", cl.id))
+		return cl, nil
+	}
+	if rec := a.current(ctx); rec != nil && rec.Issuer == d.issuer && rec.ClientID != "" && rec.RedirectURI == redirectURI {
+		cl := client{id: rec.ClientID, secret: rec.ClientSecret, authMethod: rec.AuthMethod, how: "registered earlier"}
+		note.step("client: registered earlier with this authorization server", field("client_id", cl.id), field("auth_method", cl.authMethod))
+		return cl, nil
+	}
+	if m.RegistrationEndpoint == "" {
+		why := "it has no registration_endpoint"
+		if m.ClientIDMetadataDocumentSupported {
+			why = "it supports Client ID Metadata Documents but no --client-metadata-url was given, and it has no registration_endpoint"
+		}
+		err := fmt.Errorf("%w with %s: %s; pass a pre-registered --client-id (and --client-secret)", ErrNoRegistration, d.issuer, why)
+		note.fail("no way to register a client", err)
+		return client{}, err
+	}
+
+	method := AuthMethodNone
+	if sup := m.TokenEndpointAuthMethodsSupported; len(sup) > 0 && !slices.Contains(sup, AuthMethodNone) {
+		switch {
+		case slices.Contains(sup, AuthMethodBasic):
+			method = AuthMethodBasic
+		case slices.Contains(sup, AuthMethodPost):
+			method = AuthMethodPost
+		}
+	}
+	appType := "web"
+	if u, err := url.Parse(redirectURI); err == nil && isLoopback(u.Hostname()) {
+		appType = "native"
+	}
+	reqBody := map[string]any{
+		"client_name":                a.cfg.ClientName,
+		"redirect_uris":              []string{redirectURI},
+		"grant_types":                []string{"authorization_code", "refresh_token"},
+		"response_types":             []string{"code"},
+		"token_endpoint_auth_method": method,
+		"application_type":           appType,
+	}
+	if len(scopes) > 0 {
+		reqBody["scope"] = strings.Join(scopes, " ")
+	}
+	body, _ := json.Marshal(reqBody)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.RegistrationEndpoint, bytes.NewReader(body))
+	if err != nil {
+		return client{}, fmt.Errorf("the registration endpoint %q is not usable: %w", m.RegistrationEndpoint, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := a.httpClient().Do(req)
+	if err != nil {
+		note.fail("POST "+pathOf(m.RegistrationEndpoint)+" (dynamic registration) failed", err)
+		return client{}, fmt.Errorf("dynamic client registration at %s failed: %w", m.RegistrationEndpoint, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
+	var reg struct {
+		ClientID                string `json:"client_id"`
+		ClientSecret            string `json:"client_secret"`
+		TokenEndpointAuthMethod string `json:"token_endpoint_auth_method"`
+		Error                   string `json:"error"`
+		ErrorDescription        string `json:"error_description"`
+	}
+	_ = json.Unmarshal(raw, &reg)
+	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK || reg.ClientID == "" {
+		err := fmt.Errorf("dynamic client registration at %s answered %s without a client_id: %s %s",
+			m.RegistrationEndpoint, resp.Status, reg.Error, reg.ErrorDescription)
+		note.fail(fmt.Sprintf("registration endpoint → %d", resp.StatusCode), err, field("request", string(body)))
+		return client{}, err
+	}
+	cl := client{id: reg.ClientID, secret: reg.ClientSecret, authMethod: reg.TokenEndpointAuthMethod, how: "dynamic registration"}
+	if cl.authMethod == "" {
+		cl.authMethod = a.chooseAuthMethod(m, cl.secret)
+	}
+	note.step(fmt.Sprintf("registration endpoint → %d (dynamic registration)", resp.StatusCode),
+		field("request", string(body)), field("client_id", cl.id), field("client_secret", ifSet(cl.secret)),
+		field("token_endpoint_auth_method", cl.authMethod))
+	return cl, nil
+}
+
+func ifSet(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return redacted
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
