@@ -118,6 +118,7 @@ type pending struct {
 	method     string
 	sent       time.Time
 	ch         chan *Response
+	failCh     chan error // the transport says no answer will come
 	progressCh chan struct{}
 	onProgress func(Progress)
 }
@@ -375,7 +376,12 @@ func (c *Client) ListAll(ctx context.Context, method string, opts ...CallOption)
 // CallOption adjusts one request.
 type CallOption func(*callOpts)
 
+// maxReissues caps how often a modern request is sent again after its
+// stream broke.
+const maxReissues = 2
+
 type callOpts struct {
+	reissued        int // times this request was sent again after a broken stream
 	timeout         time.Duration
 	onProgress      func(Progress)
 	resetOnProgress bool
@@ -540,7 +546,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 		}
 	}
 	msg := encodeRequest(id, method, params)
-	pd := &pending{method: method, ch: make(chan *Response, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
+	pd := &pending{method: method, ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
 	frame := &Frame{Time: time.Now(), Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
 
 	c.pubMu.Lock()
@@ -587,6 +593,19 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 			if co.resetOnProgress {
 				timer.Reset(timeout)
 			}
+		case err := <-pd.failCh:
+			c.forget(id, progressToken, true)
+			if modern && errors.Is(err, ErrStreamBroken) && co.reissued < maxReissues {
+				// The modern era has no stream resumption: the spec says
+				// to send the request again under a new id.
+				co.reissued++
+				c.publish(TransportEvent{Time: time.Now(), Kind: "reconnect",
+					Summary: fmt.Sprintf("%s (id %s): stream broke before the answer; sending it again under a new id (%d of %d)", method, id, co.reissued, maxReissues)})
+				return c.call(ctx, method, params, co)
+			}
+			le := &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent), Err: err}
+			c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
+			return nil, le
 		case <-timer.C:
 			return nil, c.abandon(pd, id, progressToken, Timeout, fmt.Sprintf("timed out after %s", timeout), co.noCancel)
 		case <-ctx.Done():
@@ -787,6 +806,19 @@ func (s clientSink) Stderr(line string) {
 }
 
 func (s clientSink) Closed(err error) { s.c.finish(err) }
+
+func (s clientSink) RequestFailed(id ID, err error) {
+	s.c.mu.Lock()
+	pd := s.c.pending[id]
+	s.c.mu.Unlock()
+	if pd == nil {
+		return
+	}
+	select {
+	case pd.failCh <- err:
+	default:
+	}
+}
 
 func (s clientSink) Transport(ev TransportEvent) {
 	if ev.Time.IsZero() {

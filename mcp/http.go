@@ -476,6 +476,7 @@ func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, mod
 			c.deliver(body, problem)
 		} else if resp.StatusCode != http.StatusAccepted && sctx.Err() == nil {
 			c.event(TransportEvent{Kind: "http", Summary: stream + ": an empty body where the answer belonged", Err: ErrStreamBroken})
+			c.failRequest(msg.id, fmt.Errorf("%s: %w", stream, ErrStreamBroken))
 		}
 	default:
 		c.readStream(sctx, resp.Body, stream, msg, modern)
@@ -646,6 +647,7 @@ func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, str
 			}
 			c.event(TransportEvent{Kind: "http", Summary: stream + ": stream " + how + " before the answer; " + why + "; send the request again (it will get a new id)",
 				Fields: []Field{{"stream", stream}, {"request id", msg.id}}, Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, ErrStreamBroken)})
+			c.failRequest(msg.id, fmt.Errorf("%s: stream %s before the answer: %w", stream, how, ErrStreamBroken))
 			return
 		}
 		if st.progress {
@@ -654,6 +656,7 @@ func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, str
 		if resumes++; resumes > maxResumes {
 			c.event(TransportEvent{Kind: "reconnect", Summary: fmt.Sprintf("%s: gave up resuming after %d reconnects without progress", stream, maxResumes),
 				Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, ErrStreamBroken)})
+			c.failRequest(msg.id, fmt.Errorf("%s: gave up resuming: %w", stream, ErrStreamBroken))
 			return
 		}
 		st.progress = false
@@ -683,6 +686,7 @@ func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, str
 			drainClose(resp)
 			c.event(TransportEvent{Kind: "reconnect", Summary: fmt.Sprintf("%s: the server refused to resume (%s)", stream, resp.Status),
 				Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, ErrStreamBroken)})
+			c.failRequest(msg.id, fmt.Errorf("%s: the server refused to resume (%s): %w", stream, resp.Status, ErrStreamBroken))
 			return
 		}
 	}

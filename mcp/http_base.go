@@ -87,6 +87,16 @@ func (b *httpBase) event(ev TransportEvent) {
 	b.sink.Transport(ev)
 }
 
+// failRequest tells the client that a request's answer will never come.
+func (b *httpBase) failRequest(id string, err error) {
+	if id == "" {
+		return
+	}
+	b.deliverMu.Lock()
+	defer b.deliverMu.Unlock()
+	b.sink.RequestFailed(ID(id), err)
+}
+
 // ended reports whether the connection is shutting down.
 func (b *httpBase) ended() bool { return b.ctx.Err() != nil }
 

@@ -29,6 +29,11 @@ type Sink interface {
 	// not a JSON-RPC message: an HTTP exchange, an SSE event, a reconnect,
 	// an OAuth step. It joins the timeline in order with the frames.
 	Transport(ev TransportEvent)
+	// RequestFailed says the answer to one request will never arrive (its
+	// HTTP stream broke and cannot be resumed). The client fails that
+	// request at once instead of waiting for its timeout; in the modern era
+	// it sends the request again under a new id, as the spec asks.
+	RequestFailed(id ID, err error)
 	// Closed is called once, after the last Receive, when the connection
 	// ends for any reason. err describes why (an *ExitError for stdio).
 	Closed(err error)
