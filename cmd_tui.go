@@ -45,13 +45,20 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) error {
 		opts.Discover = true
 		return mcp.NewClient(t.transport, opts)
 	}
+	answers, err := tuiPolicy.answers(nil)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
 	m := ui.New(ui.Config{
-		NewClient: newClient,
-		Target:    t.description,
-		Theme:     tuiOpts.theme,
-		NoColor:   os.Getenv("NO_COLOR") != "",
-		Logger:    logger,
-		Context:   ctx,
+		Roots:          answers.Roots,
+		AutoAnswer:     answers,
+		RequestTimeout: cf.timeout,
+		NewClient:      newClient,
+		Target:         t.description,
+		Theme:          tuiOpts.theme,
+		NoColor:        os.Getenv("NO_COLOR") != "",
+		Logger:         logger,
+		Context:        ctx,
 	})
 	defer m.Close()
 	logger.Info("Starting the TUI", "target", t.description)

@@ -134,6 +134,7 @@ type KeyMap struct {
 	JSONEdit JSONEdit
 	Form     Form
 	Picker   Picker
+	Explore  Explore // resources, prompts, server log, activity, roots, server requests
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
@@ -241,5 +242,6 @@ func Default() KeyMap {
 		Copy:     bind(k("c"), "c", "copy"),
 		Close:    bind(k("esc"), "esc", "close"),
 	}
+	m.Explore = defaultExplore()
 	return m
 }

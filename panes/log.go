@@ -27,6 +27,7 @@ const (
 	entryLocalError
 	entryExit
 	entrySeparator
+	entryNote // something mcpscope noticed: what a re-list changed
 )
 
 // logEntry is one row of the log. It stores the event, not rendered text:
@@ -177,6 +178,15 @@ func (l *Log) AppendSeparator(at time.Time, text string) {
 	l.push(logEntry{kind: entrySeparator, rel: at.Sub(l.origin), text: text})
 	l.origin = time.Time{}
 	l.requests = map[int64]*mcp.Frame{}
+}
+
+// AppendNote adds a note to the timeline without ending the session: what
+// a list_changed re-list added, removed or changed.
+func (l *Log) AppendNote(at time.Time, text string) {
+	if l.origin.IsZero() {
+		l.origin = at
+	}
+	l.push(logEntry{kind: entryNote, rel: at.Sub(l.origin), text: text})
 }
 
 func (l *Log) push(e logEntry) {
@@ -541,6 +551,8 @@ func (l *Log) rowSegments(e *logEntry) []segment {
 	case entryExit:
 		text := termsafe.String(exitSummary(e.exit))
 		return append(segs, segment{"■", t.Exit}, segment{text, t.Exit})
+	case entryNote:
+		return append(segs, segment{"◆", t.Notification}, segment{"note", t.Notification.Bold(true)}, segment{termsafe.String(e.text), t.Notification})
 	case entrySeparator:
 		return append(segs, segment{"──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 400), t.Separator})
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -41,6 +40,8 @@ func (m *Model) connect() tea.Cmd {
 	m.client = c
 	m.connecting, m.ended = true, false
 	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
+	c.SetHandler(m.handler())
+	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
 	ch := c.Events()
 	return tea.Batch(waitForEvents(m.gen, ch), connectCmd(m.ctx, m.gen, c))
 }
@@ -82,58 +83,6 @@ func (m *Model) finishReconnect() tea.Cmd {
 	return m.connect()
 }
 
-// relist re-reads a list after the server said it changed.
-func (m *Model) relist(method string) tea.Cmd {
-	c, gen, ctx := m.client, m.gen, m.ctx
-	if c == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		items, _, err := c.ListAll(ctx, method)
-		return listedMsg{gen: gen, method: method, items: items, err: err}
-	}
-}
-
-// callTool runs tools/call as a Cmd; the frames appear in the log through
-// the event stream, the result goes back to the panes as ToolResultMsg.
-func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
-	c, ctx := m.client, m.ctx
-	if c == nil {
-		return func() tea.Msg {
-			return toolCalledMsg{result: panes.ToolResultMsg{Name: msg.Name, Args: msg.Args, Err: mcp.ErrClosed}}
-		}
-	}
-	return func() tea.Msg {
-		params := map[string]any{"name": msg.Name}
-		if len(msg.Args) > 0 {
-			params["arguments"] = msg.Args
-		}
-		res := panes.ToolResultMsg{Name: msg.Name, Args: msg.Args}
-		start := time.Now()
-		resp, err := c.Call(ctx, "tools/call", params)
-		res.Latency = time.Since(start)
-		var frame *mcp.Frame
-		if resp != nil && resp.Frame != nil {
-			res.Seq, frame = resp.Frame.Seq, resp.Frame
-			if resp.Frame.Latency > 0 {
-				res.Latency = resp.Frame.Latency
-			}
-		}
-		var rpcErr *mcp.RPCError
-		switch {
-		case errors.As(err, &rpcErr):
-			res.RPCError = rpcErr
-		case err != nil:
-			res.Err = err
-		case resp.Error != nil:
-			res.RPCError = resp.Error
-		default:
-			res.Result = resp.Result
-		}
-		return toolCalledMsg{result: res, frame: frame}
-	}
-}
-
 // toolCalledMsg wraps a tool call's outcome with its response frame.
 type toolCalledMsg struct {
 	result panes.ToolResultMsg
@@ -173,15 +122,83 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case closedMsg:
 		m.log.Debug("Old client closed", "gen", msg.gen)
 	case listedMsg:
+		return m.relisted(msg)
+	case listedPageMsg:
 		if msg.gen == m.gen {
-			m.applyList(msg.method, msg.items, msg.err)
+			m.applyPage(msg)
 		}
+	case opDoneMsg:
+		return m.handleOpDone(msg)
+	case tickMsg:
+		m.ticking = false
+		m.now = time.Time(msg)
+		m.activity.SetNow(m.now)
+		if m.activity.Running() != nil {
+			return m.tick()
+		}
+	case pingMsg:
+		if msg.err != nil {
+			m.setNote("ping: "+msg.err.Error(), false)
+		} else {
+			m.setNote("ping: round trip "+msg.rtt.Round(10*time.Microsecond).String(), true)
+		}
+	case notedMsg:
+		m.setNote(msg.text, msg.ok)
+	case completedMsg:
+		switch msg.focus {
+		case focusResources:
+			m.resources.SetCompletions(msg.msg)
+		case focusPrompts:
+			m.prompts.SetCompletions(msg.msg)
+		}
+	case askMsg:
+		return m.handleAsk(msg.ask)
+	case panes.AnswerMsg:
+		m.answerAsk(msg)
+	case panes.OpenURLMsg:
+		return openURL(msg.URL)
+	case panes.ListPageMsg:
+		return m.listPage(msg.Method, msg.Cursor)
+	case panes.SendAnywayMsg:
+		m.setNote("sending "+msg.Method+" although the server did not declare the capability", true)
+		return m.listPage(msg.Method, "")
+	case panes.ReadResourceMsg:
+		return m.startOp(&op{kind: opRead, label: "resources/read " + msg.URI, method: "resources/read", params: map[string]any{"uri": msg.URI}, uri: msg.URI})
+	case panes.SubscribeMsg:
+		method := "resources/unsubscribe"
+		if msg.On {
+			method = "resources/subscribe"
+		}
+		return m.startOp(&op{kind: opSubscribe, label: method + " " + msg.URI, method: method, params: map[string]any{"uri": msg.URI}, uri: msg.URI, on: msg.On})
+	case panes.SaveBlobMsg:
+		return saveBlob(msg)
+	case panes.GetPromptMsg:
+		params := map[string]any{"name": msg.Name}
+		if len(msg.Args) > 0 {
+			params["arguments"] = msg.Args
+		}
+		return m.startOp(&op{kind: opPrompt, label: "prompts/get " + msg.Name, method: "prompts/get", params: params})
+	case panes.CompleteMsg:
+		return m.complete(m.focus, msg)
+	case panes.SetLevelMsg:
+		return m.setLevel(msg.Level)
+	case panes.CancelOpMsg:
+		m.cancelOp(msg.ID)
+	case panes.TaskResultMsg:
+		return m.startOp(&op{kind: opTaskResult, label: "tasks/result " + msg.TaskID, method: "tasks/result", params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
+	case panes.TaskCancelMsg:
+		return m.startOp(&op{kind: opTaskCancel, label: "tasks/cancel " + msg.TaskID, method: "tasks/cancel", params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
+	case panes.RootsChangedMsg:
+		return m.rootsChanged()
 	case panes.OpenFrameMsg:
 		cmd := m.detail.SetFrame(msg.Frame)
 		m.openModal(modalDetail)
 		return cmd
 	case panes.CloseMsg:
 		m.closeModal()
+		if m.modal == modalNone && len(m.queue) > 0 {
+			m.showNextAsk()
+		}
 	case panes.CallToolMsg:
 		return m.callTool(msg)
 	case toolCalledMsg:
@@ -197,7 +214,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		// Pane-internal results (e.g. the detail's formatting) go to
 		// every pane that might own them; each ignores what is not its.
 		var cmds []tea.Cmd
-		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane, m.result} {
+		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane, m.result,
+			m.resources, m.prompts, m.serverLog, m.activity, m.roots} {
 			cmds = append(cmds, p.Update(msg))
 		}
 		return tea.Batch(cmds...)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strconv"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/panes"
@@ -50,6 +52,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.Handshake):
 		m.openModal(modalHandshake)
 		return nil
+	case key.Matches(msg, m.keys.Explore.Ping):
+		return m.ping()
+	case key.Matches(msg, m.keys.Explore.Cancel):
+		if o := m.activity.Running(); o != nil {
+			m.cancelOp(o.ID)
+		}
+		return nil
+	case key.Matches(msg, m.keys.Explore.Jump):
+		if n, err := strconv.Atoi(msg.String()); err == nil && n >= 1 && n <= int(numFocus) {
+			m.setFocus(focus(n - 1))
+		}
+		return nil
 	}
 	return focused.Update(msg)
 }
@@ -78,7 +92,10 @@ func (m *Model) ShortHelp() []key.Binding {
 	if capturing(focused) {
 		return b
 	}
-	return append(b, g.NextPane, g.Handshake, g.Reconnect, g.Help, g.Quit)
+	e := m.keys.Explore
+	cancel := e.Cancel
+	cancel.SetEnabled(m.activity.Running() != nil)
+	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, g.Reconnect, g.Help, g.Quit)
 }
 
 // FullHelp is the full help overlay: the focused pane's keys, then the
@@ -86,5 +103,6 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	g := m.keys.Global
 	groups := m.pane(m.focus).FullHelp()
-	return append(groups, []key.Binding{g.NextPane, g.PrevPane, g.Handshake, g.Reconnect, g.Back, g.Help, g.Quit})
+	e := m.keys.Explore
+	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, g.Reconnect, g.Back, g.Help, g.Quit})
 }

@@ -12,15 +12,16 @@ type layout struct {
 	w, h   int
 	tabbed bool
 
-	header image.Rectangle
-	tabs   image.Rectangle // the tab row; empty when not tabbed
-	main   image.Rectangle // the one pane shown when tabbed
-	log    image.Rectangle
-	caps   image.Rectangle
-	tools  image.Rectangle
-	status image.Rectangle
-	help   image.Rectangle
-	modal  image.Rectangle // where overlays (detail, handshake, help) go
+	header   image.Rectangle
+	tabs     image.Rectangle // the tab row; empty when not tabbed
+	main     image.Rectangle // the one pane shown when tabbed
+	log      image.Rectangle
+	caps     image.Rectangle
+	tools    image.Rectangle // the explorer slot: tools, resources, prompts, server log, activity, roots
+	slotTabs image.Rectangle // the slot's tab row (wide layout only)
+	status   image.Rectangle
+	help     image.Rectangle
+	modal    image.Rectangle // where overlays (detail, handshake, help) go
 }
 
 func rect(x, y, w, h int) image.Rectangle {
@@ -47,10 +48,11 @@ func computeLayout(w, h, helpH int) layout {
 	} else {
 		logW := w * 58 / 100
 		rightW := w - logW
-		capsH := bodyH * 45 / 100
+		capsH := bodyH * 35 / 100
 		l.log = rect(0, top, logW, bodyH)
 		l.caps = rect(logW, top, rightW, capsH)
-		l.tools = rect(logW, top+capsH, rightW, bodyH-capsH)
+		l.slotTabs = rect(logW, top+capsH, rightW, 1)
+		l.tools = rect(logW, top+capsH+1, rightW, bodyH-capsH-1)
 		l.main = rect(0, top, w, bodyH)
 	}
 	// Overlays cover most of the screen, leaving the header and the help

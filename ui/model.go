@@ -13,11 +13,14 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -40,6 +43,15 @@ type Config struct {
 	Logger *slog.Logger
 	// Context bounds every client call; Background when nil.
 	Context context.Context
+	// Roots are offered to the server (roots/list) at start (--root);
+	// the roots pane edits them.
+	Roots []policy.Root
+	// AutoAnswer, when set, answers elicitation and sampling by policy
+	// (--elicitation, --sampling) instead of asking the user.
+	AutoAnswer *policy.Answers
+	// RequestTimeout is the per-request timeout for requests started from
+	// the UI (it restarts on progress); 60 s when zero.
+	RequestTimeout time.Duration
 }
 
 // Model is the root model. Use it through a pointer.
@@ -84,6 +96,41 @@ type Model struct {
 	hsPane  handshakePane
 	result  *panes.Result
 	help    help.Model
+
+	// The protocol explorer (issue 6).
+	resources *panes.Resources
+	prompts   *panes.Prompts
+	serverLog *panes.ServerLog
+	activity  *panes.Activity
+	roots     *panes.Roots
+	ask       *panes.Ask
+	content   *panes.Content
+	// explorer is the pane shown in the wide layout's lower right slot.
+	explorer focus
+	// asks carries server requests from the client's handler goroutines;
+	// queue holds those waiting behind the open modal.
+	asks   chan *pendingAsk
+	queue  []*pendingAsk
+	askSeq atomic.Int64
+	// ops are the requests started from the UI, by op id, with their
+	// cancel functions; nextOp numbers them.
+	ops    map[int]*op
+	nextOp int
+	// ticking is set while a tick is scheduled (elapsed times move).
+	ticking bool
+	now     time.Time
+	// listing and relistAgain coalesce list_changed: one list request in
+	// flight per method, and one more after it if another change came.
+	listing     map[string]bool
+	relistAgain map[string]bool
+	lists       map[string][]json.RawMessage
+	// logLevel is the modern era's per-request level ("" for none).
+	logLevel string
+	// note is the last outcome of a UI action (ping, save, level...).
+	note   string
+	noteOK bool
+	// urlElicitations are URL elicitations accepted and not yet completed.
+	urlElicitations map[string]string
 }
 
 // New builds the root model. Nothing runs until Init.
@@ -108,6 +155,19 @@ func New(cfg Config) *Model {
 	m.tools = newToolsPane(m.theme, m.keys)
 	m.hsPane = newHandshakePane(m.theme, m.keys)
 	m.result = panes.NewResult(m.theme, m.keys)
+	m.resources = panes.NewResources(m.theme, m.keys)
+	m.prompts = panes.NewPrompts(m.theme, m.keys)
+	m.serverLog = panes.NewServerLog(m.theme, m.keys)
+	m.activity = panes.NewActivity(m.theme, m.keys)
+	m.roots = panes.NewRoots(m.theme, m.keys, cfg.Roots)
+	m.ask = panes.NewAsk(m.theme, m.keys)
+	m.content = panes.NewContent(m.theme, m.keys)
+	m.explorer = focusTools
+	m.asks = make(chan *pendingAsk, 16)
+	m.ops = map[int]*op{}
+	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
+	m.lists = map[string][]json.RawMessage{}
+	m.urlElicitations = map[string]string{}
 	m.help = help.New()
 	m.help.Styles = m.theme.Help
 	m.setFocus(focusLog)
@@ -130,7 +190,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	cmds = append(cmds, m.connect())
+	cmds = append(cmds, m.connect(), waitForAsk(m.asks))
 	return tea.Batch(cmds...)
 }
 
@@ -187,6 +247,11 @@ func (m *Model) resize(w, h int) {
 	} else {
 		m.tools.SetSize(l.tools.Dx(), l.tools.Dy())
 	}
+	for _, p := range []panes.Pane{m.resources, m.prompts, m.serverLog, m.activity, m.roots} {
+		p.SetSize(l.tools.Dx(), l.tools.Dy())
+	}
+	m.ask.SetSize(l.modal.Dx(), l.modal.Dy())
+	m.content.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.detail.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.hsPane.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.result.SetSize(l.modal.Dx(), l.modal.Dy())
@@ -196,7 +261,8 @@ func (m *Model) resize(w, h int) {
 func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
 	m.help.Styles = t.Help
-	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane, m.result} {
+	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane, m.result,
+		m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content} {
 		if p, ok := p.(themed); ok {
 			p.SetTheme(t)
 		}
@@ -210,6 +276,16 @@ func (m *Model) pane(f focus) panes.Pane {
 		return m.caps
 	case focusTools:
 		return m.tools
+	case focusResources:
+		return m.resources
+	case focusPrompts:
+		return m.prompts
+	case focusServerLog:
+		return m.serverLog
+	case focusActivity:
+		return m.activity
+	case focusRoots:
+		return m.roots
 	}
 	return m.logPane
 }
@@ -217,6 +293,9 @@ func (m *Model) pane(f focus) panes.Pane {
 func (m *Model) setFocus(f focus) {
 	m.pane(m.focus).Blur()
 	m.focus = f
+	if f >= firstExplorer {
+		m.explorer = f
+	}
 	m.pane(f).Focus()
 }
 
@@ -229,6 +308,10 @@ func (m *Model) modalPane() panes.Pane {
 		return m.hsPane
 	case modalResult:
 		return m.result
+	case modalAsk:
+		return m.ask
+	case modalContent:
+		return m.content
 	}
 	return nil
 }
@@ -297,6 +380,7 @@ func (m *Model) apply(ev mcp.Event) tea.Cmd {
 		m.handshake = ev.Handshake
 		m.caps.SetHandshake(ev.Handshake)
 		m.hsPane.SetHandshake(ev.Handshake)
+		m.applyGates()
 	case mcp.ListEvent:
 		m.applyList(ev.Method, ev.Items, ev.Err)
 	case mcp.ExitEvent:
@@ -307,31 +391,22 @@ func (m *Model) apply(ev mcp.Event) tea.Cmd {
 	return nil
 }
 
+// applyList feeds a complete list (every page) to the panes that show it,
+// and remembers it so the next re-list can say what changed.
 func (m *Model) applyList(method string, items []json.RawMessage, err error) {
 	if err != nil {
 		m.lastError = method + ": " + err.Error()
 	}
+	m.lists[method] = items
 	m.caps.SetList(method, items)
-	if method == "tools/list" {
+	switch method {
+	case "tools/list":
 		m.tools.SetTools(mcp.ParseTools(items))
+	case "resources/list", "resources/templates/list":
+		m.resources.SetPage(method, items, true, "")
+	case "prompts/list":
+		m.prompts.SetPage(items, true, "")
 	}
-}
-
-// onFrame reacts to frames that change what the server offers: a
-// list_changed notification re-lists, as a Cmd.
-func (m *Model) onFrame(f *mcp.Frame) tea.Cmd {
-	if f.Dir != mcp.Inbound || f.Kind != mcp.KindNotification {
-		return nil
-	}
-	switch f.Method {
-	case "notifications/tools/list_changed":
-		return m.relist("tools/list")
-	case "notifications/prompts/list_changed":
-		return m.relist("prompts/list")
-	case "notifications/resources/list_changed":
-		return m.relist("resources/list")
-	}
-	return nil
 }
 
 // State is the connection state.

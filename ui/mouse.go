@@ -32,6 +32,12 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 			}
 			return nil
 		}
+		if !l.tabbed && pt.In(l.slotTabs) {
+			if f, ok := m.slotTabAt(mouse.X); ok {
+				m.setFocus(f)
+			}
+			return nil
+		}
 		f, ok := m.paneAt(pt)
 		if !ok {
 			return nil
@@ -61,7 +67,7 @@ func (m *Model) paneAt(pt image.Point) (focus, bool) {
 	case pt.In(l.caps):
 		return focusCaps, true
 	case pt.In(l.tools):
-		return focusTools, true
+		return m.explorer, true
 	}
 	return 0, false
 }

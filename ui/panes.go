@@ -40,8 +40,17 @@ const (
 	focusLog focus = iota
 	focusCaps
 	focusTools
+	focusResources
+	focusPrompts
+	focusServerLog
+	focusActivity
+	focusRoots
 	numFocus
 )
+
+// firstExplorer is the first pane that shares the wide layout's lower
+// right slot (tools, resources, prompts, server log, activity, roots).
+const firstExplorer = focusTools
 
 func (f focus) String() string {
 	switch f {
@@ -51,6 +60,16 @@ func (f focus) String() string {
 		return "capabilities"
 	case focusTools:
 		return "tools"
+	case focusResources:
+		return "resources"
+	case focusPrompts:
+		return "prompts"
+	case focusServerLog:
+		return "server log"
+	case focusActivity:
+		return "activity"
+	case focusRoots:
+		return "roots"
 	}
 	return "?"
 }
@@ -64,6 +83,8 @@ const (
 	modalHandshake
 	modalHelp
 	modalResult
+	modalAsk     // a server request waiting for the user's answer
+	modalContent // a resource, prompt or task result
 )
 
 // The constructors of the panes the root model holds behind the interfaces

@@ -37,11 +37,11 @@ func (m *Model) render() string {
 		}
 		rows = append(rows, m.renderTabs(), main)
 	} else {
-		toolsView := m.tools.View()
-		if m.toolsWide {
-			toolsView = panes.Box(m.theme, m.tools.Title(), false, l.tools.Dx(), l.tools.Dy(), nil)
+		slot := m.pane(m.explorer).View()
+		if m.explorer == focusTools && m.toolsWide {
+			slot = panes.Box(m.theme, m.tools.Title(), false, l.tools.Dx(), l.tools.Dy(), nil)
 		}
-		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), toolsView)
+		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.renderSlotTabs(), slot)
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, m.logPane.View(), right))
 	}
 	rows = append(rows, m.renderStatus())
@@ -129,9 +129,51 @@ func (m *Model) stateBadge() string {
 	return h.Pending.Render("◌ " + m.state.String())
 }
 
-// tabTitles are the tab row's labels, in focus order.
+// tabTitles are the tab row's labels, in focus order (short: eight tabs
+// fit in 80 columns).
 func (m *Model) tabTitles() []string {
-	return []string{"Log", "Capabilities", "Tools"}
+	return []string{"Log", "Caps", "Tools", "Res", "Prompts", "Logs", "Activity", "Roots"}
+}
+
+// slotTitles label the wide layout's explorer slot tabs.
+func (m *Model) slotTitles() []string {
+	return []string{"Tools", "Res", "Prompts", "Logs", "Activity", "Roots"}
+}
+
+// renderSlotTabs is the tab row over the explorer slot (wide layout).
+func (m *Model) renderSlotTabs() string {
+	var b strings.Builder
+	for i, t := range m.slotTitles() {
+		f := firstExplorer + focus(i)
+		label := fmt.Sprintf("%d %s", int(f)+1, t)
+		if f == focusActivity && m.activity.Running() != nil {
+			label += " ⟳"
+		}
+		if f == m.explorer {
+			b.WriteString(m.theme.Tabs.Active.Render(label))
+		} else {
+			b.WriteString(m.theme.Tabs.Inactive.Render(label))
+		}
+		b.WriteString(" ")
+	}
+	return panes.Fit(" "+b.String(), m.layout.slotTabs.Dx())
+}
+
+// slotTabAt is the explorer tab under column x of the slot's tab row.
+func (m *Model) slotTabAt(x int) (focus, bool) {
+	pos := m.layout.slotTabs.Min.X + 1
+	for i, t := range m.slotTitles() {
+		f := firstExplorer + focus(i)
+		w := ansi.StringWidth(fmt.Sprintf("%d %s", int(f)+1, t))
+		if f == focusActivity && m.activity.Running() != nil {
+			w += 2
+		}
+		if x >= pos && x < pos+w {
+			return f, true
+		}
+		pos += w + 1
+	}
+	return 0, false
 }
 
 func (m *Model) renderTabs() string {
@@ -173,6 +215,15 @@ func (m *Model) renderStatus() string {
 		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
 	case m.state == mcp.StateFailed:
 		line = s.Error.Render(termsafe.String(m.stateDetail)) + s.Info.Render("  (r to restart)")
+	case m.activity.Running() != nil:
+		o := m.activity.Running()
+		line = m.activity.OpLine(o, m.w-20) + s.Info.Render("  X cancels")
+	case m.note != "" && m.toolStatus == "":
+		st := s.OK
+		if !m.noteOK {
+			st = s.Error
+		}
+		line = st.Render(termsafe.String(m.note))
 	case m.toolStatus != "" && m.toolOK:
 		line = s.OK.Render(termsafe.String(m.toolStatus))
 	case m.toolStatus != "":

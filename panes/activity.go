@@ -1,0 +1,292 @@
+package panes
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Op statuses.
+const (
+	OpRunning   = "running"
+	OpOK        = "ok"
+	OpError     = "error"
+	OpCancelled = "cancelled"
+	OpTimeout   = "timed out"
+	OpLost      = "lost"
+)
+
+// Op is one request the UI started: its progress (from
+// notifications/progress), its outcome and timing.
+type Op struct {
+	ID       int
+	Label    string // "tools/call slow_count"
+	Token    string // the progress token it carries
+	Started  time.Time
+	Ended    time.Time
+	Status   string
+	Progress float64
+	Total    float64 // 0 when the server gave none
+	Message  string
+	Notes    int // progress notifications received
+}
+
+// Task is one task (2025-11-25 experimental tasks) as last reported by
+// tasks/get or notifications/tasks/status.
+type Task struct {
+	ID, Status, Message string
+	Updated             time.Time
+}
+
+// Activity lists the UI's requests with a progress bar for those that
+// receive notifications/progress, a cancel key, and the tasks the server
+// created.
+type Activity struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+	ops     []*Op
+	tasks   []*Task
+	cur     int
+	now     time.Time
+	bar     progress.Model
+}
+
+// NewActivity makes the activity pane.
+func NewActivity(t *themes.Theme, k keymap.KeyMap) *Activity {
+	a := &Activity{theme: t, keys: k}
+	a.SetTheme(t)
+	return a
+}
+
+func (a *Activity) SetTheme(t *themes.Theme) {
+	a.theme = t
+	opts := []progress.Option{progress.WithoutPercentage(), progress.WithFillCharacters('█', '░')}
+	if !t.Plain && t.Palette.Primary != nil && t.Palette.Border != nil {
+		opts = append(opts, progress.WithColors(t.Palette.Primary))
+	}
+	a.bar = progress.New(opts...)
+	switch {
+	case t.Plain:
+		a.bar.FullColor, a.bar.EmptyColor = nil, nil
+	case t.Palette.Border != nil:
+		a.bar.EmptyColor = t.Palette.Border
+	}
+}
+
+func (a *Activity) Title() string {
+	running := 0
+	for _, o := range a.ops {
+		if o.Status == OpRunning {
+			running++
+		}
+	}
+	s := fmt.Sprintf("Activity (%d running)", running)
+	if len(a.tasks) > 0 {
+		s += fmt.Sprintf(" · Tasks (%d)", len(a.tasks))
+	}
+	return s
+}
+func (a *Activity) SetSize(w, h int) { a.w, a.h = w, h }
+func (a *Activity) Focus()           { a.focused = true }
+func (a *Activity) Blur()            { a.focused = false }
+
+// SetNow sets the clock elapsed times are drawn against (the root model's
+// tick), so rendering stays a pure function of state.
+func (a *Activity) SetNow(t time.Time) { a.now = t }
+
+// Start adds a running request.
+func (a *Activity) Start(op Op) {
+	op.Status = OpRunning
+	a.ops = append(a.ops, &op)
+	a.cur = len(a.ops) - 1
+}
+
+// Op finds a request by id.
+func (a *Activity) Op(id int) *Op {
+	for _, o := range a.ops {
+		if o.ID == id {
+			return o
+		}
+	}
+	return nil
+}
+
+// Ops is every request, oldest first.
+func (a *Activity) Ops() []*Op { return a.ops }
+
+// Progress applies a notifications/progress to the request with token. It
+// reports whether a request of ours carries that token.
+func (a *Activity) Progress(token string, progress float64, total *float64, message string) bool {
+	for _, o := range a.ops {
+		if o.Token == token && token != "" {
+			o.Progress, o.Message = progress, message
+			if total != nil {
+				o.Total = *total
+			}
+			o.Notes++
+			return true
+		}
+	}
+	return false
+}
+
+// End marks a request finished with a status.
+func (a *Activity) End(id int, status string, at time.Time) {
+	if o := a.Op(id); o != nil && o.Status == OpRunning {
+		o.Status, o.Ended = status, at
+	}
+}
+
+// Running is the newest request still running, or nil.
+func (a *Activity) Running() *Op {
+	for i := len(a.ops) - 1; i >= 0; i-- {
+		if a.ops[i].Status == OpRunning {
+			return a.ops[i]
+		}
+	}
+	return nil
+}
+
+// SetTask records a task's status.
+func (a *Activity) SetTask(id, status, message string, at time.Time) {
+	for _, t := range a.tasks {
+		if t.ID == id {
+			t.Status, t.Message, t.Updated = status, message, at
+			return
+		}
+	}
+	a.tasks = append(a.tasks, &Task{ID: id, Status: status, Message: message, Updated: at})
+}
+
+// Tasks are the known tasks.
+func (a *Activity) Tasks() []*Task { return a.tasks }
+
+func (a *Activity) rows() int { return len(a.ops) + len(a.tasks) }
+
+func (a *Activity) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	e := a.keys.Explore
+	switch {
+	case key.Matches(km, e.Up):
+		a.cur = max(a.cur-1, 0)
+	case key.Matches(km, e.Down):
+		a.cur = max(min(a.cur+1, a.rows()-1), 0)
+	case key.Matches(km, e.CancelOp):
+		if a.cur < len(a.ops) {
+			if o := a.ops[a.cur]; o.Status == OpRunning {
+				id := o.ID
+				return func() tea.Msg { return CancelOpMsg{ID: id} }
+			}
+		} else if i := a.cur - len(a.ops); i < len(a.tasks) {
+			id := a.tasks[i].ID
+			return func() tea.Msg { return TaskCancelMsg{TaskID: id} }
+		}
+	case key.Matches(km, e.TaskRes):
+		if i := a.cur - len(a.ops); i >= 0 && i < len(a.tasks) {
+			id := a.tasks[i].ID
+			return func() tea.Msg { return TaskResultMsg{TaskID: id} }
+		}
+	}
+	return nil
+}
+
+func (a *Activity) ShortHelp() []key.Binding {
+	e := a.keys.Explore
+	res := e.TaskRes
+	res.SetEnabled(a.cur >= len(a.ops) && len(a.tasks) > 0)
+	return []key.Binding{e.Up, e.Down, e.CancelOp, res}
+}
+
+func (a *Activity) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+
+// OpLine is a one-line summary of a request with its bar, used by the
+// status bar.
+func (a *Activity) OpLine(o *Op, w int) string {
+	head, bar := a.opParts(o, w)
+	if bar == "" {
+		return head
+	}
+	return head + " " + bar
+}
+
+// opParts renders a request's head (status, label, elapsed) and, when it
+// received progress, its bar with count and message.
+func (a *Activity) opParts(o *Op, w int) (string, string) {
+	t := a.theme
+	end := a.now
+	if o.Status != OpRunning {
+		end = o.Ended
+	}
+	elapsed := max(end.Sub(o.Started).Round(100*time.Millisecond), 0)
+	st := t.Status.Info
+	switch o.Status {
+	case OpOK:
+		st = t.Status.OK
+	case OpError:
+		st = t.Status.Error
+	case OpCancelled, OpTimeout, OpLost:
+		st = t.Log.LocalError
+	}
+	head := st.Render(fmt.Sprintf("%-9s", o.Status)) + " " + t.Tools.Name.Render(termsafe.String(o.Label)) + " " + t.Log.Latency.Render(elapsed.String())
+	if o.Notes == 0 {
+		return head, ""
+	}
+	count := fmt.Sprintf(" %g", o.Progress)
+	if o.Total > 0 {
+		count += fmt.Sprintf("/%g", o.Total)
+	}
+	pct := 0.0
+	if o.Total > 0 {
+		pct = min(o.Progress/o.Total, 1)
+	}
+	bar := a.bar
+	bar.SetWidth(max(min(w/3, 30), 6))
+	line := bar.ViewAs(pct) + count
+	if o.Message != "" {
+		line += " " + t.Detail.Hint.Render(termsafe.String(o.Message))
+	}
+	return head, line
+}
+
+func (a *Activity) View() string {
+	t := a.theme
+	inner := a.w - 2
+	var lines []string
+	sel := 0
+	for i, o := range a.ops {
+		head, bar := a.opParts(o, inner)
+		if i == a.cur {
+			sel = len(lines)
+		}
+		lines = append(lines, selRow(t, head, inner, a.focused && i == a.cur))
+		if bar != "" {
+			lines = append(lines, "    "+bar)
+		}
+	}
+	for i, tk := range a.tasks {
+		s := t.Tools.Badge.Render("task ") + t.Tools.Name.Render(termsafe.String(tk.ID)) + " " + t.Status.Info.Render(termsafe.String(tk.Status))
+		if tk.Message != "" {
+			s += " " + t.Detail.Hint.Render(termsafe.String(tk.Message))
+		}
+		if len(a.ops)+i == a.cur {
+			sel = len(lines)
+		}
+		lines = append(lines, selRow(t, s, inner, a.focused && len(a.ops)+i == a.cur))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, t.Log.Empty.Render("  no requests yet: what you send from the panes shows here, with progress"))
+	}
+	s, e := window(len(lines), sel+1, a.h-2)
+	return Box(t, a.Title(), a.focused, a.w, a.h, lines[s:e])
+}

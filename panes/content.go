@@ -1,0 +1,283 @@
+package panes
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/formatters"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Content is a scrollable modal view of something the server returned
+// that is not a tool result: a resources/read result (text highlighted by
+// its mime type, blobs by size), a prompts/get result (messages with roles
+// and content blocks), a task's result.
+type Content struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+	title   string
+	lines   []string
+	off     int
+}
+
+// NewContent makes an empty content view.
+func NewContent(t *themes.Theme, k keymap.KeyMap) *Content { return &Content{theme: t, keys: k} }
+
+// SetTheme switches theme.
+func (c *Content) SetTheme(t *themes.Theme) { c.theme = t }
+
+// Set replaces what is shown.
+func (c *Content) Set(title string, lines []string) { c.title, c.lines, c.off = title, lines, 0 }
+
+// Lines is the rendered body (for tests).
+func (c *Content) Lines() []string { return c.lines }
+
+func (c *Content) Title() string    { return termsafe.String(c.title) }
+func (c *Content) SetSize(w, h int) { c.w, c.h = w, h }
+func (c *Content) Focus()           { c.focused = true }
+func (c *Content) Blur()            { c.focused = false }
+
+func (c *Content) rows() int { return max(c.h-2, 0) }
+
+// Update scrolls and closes.
+func (c *Content) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		r := c.keys.Result
+		switch {
+		case key.Matches(msg, r.Up):
+			c.off--
+		case key.Matches(msg, r.Down):
+			c.off++
+		case key.Matches(msg, r.PageUp):
+			c.off -= c.rows()
+		case key.Matches(msg, r.PageDown):
+			c.off += c.rows()
+		case key.Matches(msg, r.Top):
+			c.off = 0
+		case key.Matches(msg, r.Bottom):
+			c.off = len(c.lines)
+		case key.Matches(msg, r.Close):
+			return func() tea.Msg { return CloseMsg{} }
+		}
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			c.off -= 3
+		} else {
+			c.off += 3
+		}
+	}
+	c.off = max(min(c.off, len(c.lines)-c.rows()), 0)
+	return nil
+}
+
+func (c *Content) ShortHelp() []key.Binding {
+	r := c.keys.Result
+	return []key.Binding{r.Up, r.Down, r.PageDown, r.Close}
+}
+
+func (c *Content) FullHelp() [][]key.Binding {
+	r := c.keys.Result
+	return [][]key.Binding{{r.Up, r.Down, r.PageUp, r.PageDown, r.Top, r.Bottom, r.Close}}
+}
+
+func (c *Content) View() string {
+	end := min(c.off+c.rows(), len(c.lines))
+	body := c.lines[min(c.off, end):end]
+	title := c.Title()
+	if len(c.lines) > c.rows() {
+		title += fmt.Sprintf(" (%d-%d of %d)", c.off+1, end, len(c.lines))
+	}
+	return Box(c.theme, title, c.focused, c.w, c.h, body)
+}
+
+// ReadResultLines renders a resources/read result: each content's URI and
+// mime type, text highlighted by mime type, blobs by decoded size.
+func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
+	var res struct {
+		Contents []struct {
+			URI      string  `json:"uri"`
+			MimeType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+			Blob     *string `json:"blob"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return append([]string{t.Result.Error.Render("the result is not a ReadResourceResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)
+	}
+	var out []string
+	if len(res.Contents) == 0 {
+		out = append(out, t.Form.Warn.Render("no contents"))
+	}
+	for i, c := range res.Contents {
+		head := fmt.Sprintf("[%d] %s", i+1, termsafe.String(c.URI))
+		if c.MimeType != "" {
+			head += "  " + t.Detail.Label.Render(termsafe.String(c.MimeType))
+		}
+		out = append(out, t.Detail.Title.Render(head))
+		switch {
+		case c.Text != nil:
+			out = append(out, Highlight(t, *c.Text, c.MimeType, c.URI)...)
+		case c.Blob != nil:
+			n, err := base64.StdEncoding.DecodeString(*c.Blob)
+			if err != nil {
+				out = append(out, t.Result.Error.Render("blob is not valid base64: "+termsafe.String(err.Error())))
+			} else {
+				out = append(out, t.Result.Content.Render(fmt.Sprintf("binary, %s (press w in the resources pane to save it)", byteSize(len(n)))))
+			}
+		default:
+			out = append(out, t.Result.Error.Render("neither text nor blob"))
+		}
+		out = append(out, "")
+	}
+	return out
+}
+
+// BlobOf returns the first blob of a resources/read result, decoded.
+func BlobOf(raw json.RawMessage) ([]byte, string, bool) {
+	var res struct {
+		Contents []struct {
+			URI  string  `json:"uri"`
+			Blob *string `json:"blob"`
+		} `json:"contents"`
+	}
+	if json.Unmarshal(raw, &res) != nil {
+		return nil, "", false
+	}
+	for _, c := range res.Contents {
+		if c.Blob != nil {
+			b, err := base64.StdEncoding.DecodeString(*c.Blob)
+			if err == nil {
+				return b, c.URI, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// PromptResultLines renders a prompts/get result: its description, then
+// each message under its role with its content blocks.
+func PromptResultLines(t *themes.Theme, raw json.RawMessage) []string {
+	var res struct {
+		Description string `json:"description"`
+		Messages    []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return append([]string{t.Result.Error.Render("the result is not a GetPromptResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)
+	}
+	var out []string
+	if res.Description != "" {
+		out = append(out, t.Detail.Hint.Render(termsafe.String(res.Description)), "")
+	}
+	for i, m := range res.Messages {
+		out = append(out, t.Detail.Title.Render(fmt.Sprintf("── %d %s ──", i+1, termsafe.String(m.Role))))
+		out = append(out, BlockLines(t, m.Content)...)
+		out = append(out, "")
+	}
+	return out
+}
+
+// BlockLines renders one content block (or an array of them).
+func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
+	if s := strings.TrimSpace(string(raw)); strings.HasPrefix(s, "[") {
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(raw, &blocks)
+		var out []string
+		for _, b := range blocks {
+			out = append(out, BlockLines(t, b)...)
+		}
+		return out
+	}
+	var b struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Data     string          `json:"data"`
+		MimeType string          `json:"mimeType"`
+		URI      string          `json:"uri"`
+		Name     string          `json:"name"`
+		Resource json.RawMessage `json:"resource"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		return highlightJSON(t, raw, 2)
+	}
+	switch b.Type {
+	case "text":
+		var out []string
+		for _, l := range strings.Split(termsafe.Block(b.Text), "\n") {
+			out = append(out, "  "+t.Result.Content.Render(l))
+		}
+		return out
+	case "image", "audio":
+		return []string{"  " + t.Tools.Badge.Render(fmt.Sprintf("[%s %s, %s]", b.Type, termsafe.String(b.MimeType), byteSize(base64Len(b.Data))))}
+	case "resource_link":
+		return []string{"  " + t.Tools.Badge.Render("[link] ") + termsafe.String(b.URI) + " " + t.Detail.Label.Render(termsafe.String(b.Name))}
+	case "resource":
+		var r struct {
+			URI      string  `json:"uri"`
+			MimeType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+			Blob     *string `json:"blob"`
+		}
+		_ = json.Unmarshal(b.Resource, &r)
+		out := []string{"  " + t.Tools.Badge.Render("[resource] ") + termsafe.String(r.URI)}
+		if r.Text != nil {
+			for _, l := range Highlight(t, *r.Text, r.MimeType, r.URI) {
+				out = append(out, "  "+l)
+			}
+		} else if r.Blob != nil {
+			out = append(out, "  "+byteSize(base64Len(*r.Blob)))
+		}
+		return out
+	}
+	return highlightJSON(t, raw, 2)
+}
+
+// Highlight sanitises text and colours it by mime type (or, failing that,
+// the URI's file name). Unknown types stay plain.
+func Highlight(t *themes.Theme, text, mime, uri string) []string {
+	text = termsafe.Block(text)
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	style := t.Chroma()
+	var lx chroma.Lexer
+	if mime != "" && mime != "text/plain" {
+		lx = lexers.MatchMimeType(mime)
+	}
+	if lx == nil && uri != "" {
+		lx = lexers.Match(path.Base(uri))
+	}
+	if style == nil || lx == nil || len(text) > 64<<10 {
+		for i, l := range lines {
+			lines[i] = t.Result.Content.Render(l)
+		}
+		return lines
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		it, err := chroma.Coalesce(lx).Tokenise(nil, l)
+		if err != nil {
+			out = append(out, l)
+			continue
+		}
+		var b strings.Builder
+		if formatters.TTY16m.Format(&b, style, it) != nil {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.TrimRight(b.String(), "\n"))
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package panes
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Prompts lists the server's prompts; enter opens an arguments form with
+// completion/complete suggestions as you type, ctrl+s sends prompts/get
+// (the result opens as messages with roles and content blocks).
+type Prompts struct {
+	theme     *themes.Theme
+	keys      keymap.KeyMap
+	w, h      int
+	focused   bool
+	prompts   []mcp.Prompt
+	next      string
+	cur       int
+	gate      Gate
+	form      *ArgsForm
+	formName  string
+	completes bool
+}
+
+// NewPrompts makes the prompts pane.
+func NewPrompts(t *themes.Theme, k keymap.KeyMap) *Prompts {
+	return &Prompts{theme: t, keys: k, gate: Gate{Why: "not connected yet"}}
+}
+
+func (p *Prompts) SetTheme(t *themes.Theme) { p.theme = t }
+func (p *Prompts) Title() string            { return fmt.Sprintf("Prompts (%d)", len(p.prompts)) }
+func (p *Prompts) SetSize(w, h int)         { p.w, p.h = w, h }
+func (p *Prompts) Focus()                   { p.focused = true }
+func (p *Prompts) Blur()                    { p.focused = false }
+func (p *Prompts) Capturing() bool          { return p.form != nil }
+
+// SetGate says whether prompts (and completions) were declared.
+func (p *Prompts) SetGate(g Gate, completes bool) { p.gate, p.completes = g, completes }
+
+// SetPage applies a page of prompts/list.
+func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string) {
+	if first {
+		p.prompts = nil
+	}
+	p.next = nextCursor
+	for _, raw := range items {
+		var pr mcp.Prompt
+		_ = json.Unmarshal(raw, &pr)
+		pr.Raw = raw
+		p.prompts = append(p.prompts, pr)
+	}
+	p.cur = max(min(p.cur, len(p.prompts)-1), 0)
+}
+
+// Prompts is what is listed.
+func (p *Prompts) Prompts() []mcp.Prompt { return p.prompts }
+
+// Form is the open arguments form (tests).
+func (p *Prompts) Form() *ArgsForm { return p.form }
+
+// Select moves the cursor to a prompt by name.
+func (p *Prompts) Select(name string) bool {
+	for i, pr := range p.prompts {
+		if pr.Name == name {
+			p.cur = i
+			return true
+		}
+	}
+	return false
+}
+
+// SetCompletions feeds completion answers to the open form.
+func (p *Prompts) SetCompletions(msg CompletionsMsg) {
+	if p.form != nil {
+		p.form.SetCompletions(msg)
+	}
+}
+
+func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	if p.form != nil {
+		cmd, submit, cancel := p.form.Update(km)
+		switch {
+		case cancel:
+			p.form = nil
+		case submit:
+			m := GetPromptMsg{Name: p.formName, Args: p.form.Values()}
+			p.form = nil
+			return func() tea.Msg { return m }
+		}
+		return cmd
+	}
+	e := p.keys.Explore
+	switch {
+	case key.Matches(km, e.Anyway) && !p.gate.OK:
+		return func() tea.Msg { return SendAnywayMsg{Method: "prompts/list"} }
+	case key.Matches(km, e.Up):
+		p.cur = max(p.cur-1, 0)
+	case key.Matches(km, e.Down):
+		p.cur = max(min(p.cur+1, len(p.prompts)-1), 0)
+	case key.Matches(km, e.Refresh):
+		return func() tea.Msg { return ListPageMsg{Method: "prompts/list"} }
+	case key.Matches(km, e.More) && p.next != "":
+		c := p.next
+		return func() tea.Msg { return ListPageMsg{Method: "prompts/list", Cursor: c} }
+	case key.Matches(km, e.Open) && len(p.prompts) > 0:
+		pr := p.prompts[p.cur]
+		var fields []ArgField
+		for _, a := range pr.Arguments {
+			fields = append(fields, ArgField{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		ref, _ := json.Marshal(map[string]string{"type": "ref/prompt", "name": pr.Name})
+		p.form, p.formName = NewArgsForm(p.theme, p.keys, ref, fields), pr.Name
+		p.form.Completes = p.completes
+		return p.form.Start()
+	}
+	return nil
+}
+
+func (p *Prompts) ShortHelp() []key.Binding {
+	if p.form != nil {
+		return p.form.ShortHelp()
+	}
+	e := p.keys.Explore
+	if !p.gate.OK {
+		return []key.Binding{e.Anyway}
+	}
+	more := e.More
+	more.SetEnabled(p.next != "")
+	open := e.Open
+	open.SetHelp("enter", "arguments")
+	return []key.Binding{e.Up, e.Down, open, more, e.Refresh}
+}
+
+func (p *Prompts) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+func (p *Prompts) View() string {
+	t := p.theme
+	inner := p.w - 2
+	var body []string
+	if !p.gate.OK {
+		body = append(gateLines(t, p.gate, p.keys.Explore.Anyway.Help().Key), "")
+	}
+	if p.form != nil {
+		body = append(body, t.Form.Group.Render("prompts/get "+termsafe.String(p.formName)))
+		body = append(body, p.form.Lines(inner)...)
+		return Box(t, p.Title(), p.focused, p.w, p.h, body)
+	}
+	var lines []string
+	for i, pr := range p.prompts {
+		name := pr.Name
+		if name == "" {
+			name = rawName(pr.Raw, "name")
+		}
+		s := t.Tools.Name.Render(termsafe.String(name))
+		if pr.Title != "" {
+			s += " " + t.Tools.Title.Render(termsafe.String(pr.Title))
+		}
+		s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d arg(s)", len(pr.Arguments)))
+		if pr.Description != "" {
+			s += " " + t.Tools.Description.Render(termsafe.String(firstLine(pr.Description)))
+		}
+		lines = append(lines, selRow(t, s, inner, p.focused && i == p.cur))
+	}
+	if len(lines) == 0 {
+		lines = append(lines, t.Log.Empty.Render("  no prompts listed"))
+	}
+	a, b := window(len(lines), p.cur, p.h-2-len(body)-1)
+	body = append(body, lines[a:b]...)
+	if p.next != "" {
+		body = append(body, t.Form.Hint.Render("  … more on the server: m loads the next page"))
+	}
+	return Box(t, p.Title(), p.focused, p.w, p.h, body)
+}

@@ -1,0 +1,329 @@
+package panes
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// Resources lists the server's resources (page by page, "load more") and
+// resource templates; reads a resource, fills a template's variables with
+// completion/complete suggestions, and subscribes with a live count of
+// notifications/resources/updated per URI.
+type Resources struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+
+	resources []mcp.Resource
+	templates []mcp.ResourceTemplate
+	next      map[string]string // nextCursor per list method
+	section   int               // 0 resources, 1 templates
+	cur       [2]int
+	subs      map[string]bool
+	updates   map[string]int
+	gate      Gate
+	canSub    bool
+	form      *ArgsForm
+	formTmpl  string
+	status    string
+	lastBlob  []byte
+	lastURI   string
+	completes bool
+}
+
+// NewResources makes the resources pane.
+func NewResources(t *themes.Theme, k keymap.KeyMap) *Resources {
+	return &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, gate: Gate{Why: "not connected yet"}}
+}
+
+func (r *Resources) SetTheme(t *themes.Theme) { r.theme = t }
+func (r *Resources) Title() string {
+	return fmt.Sprintf("Resources (%d) · Templates (%d)", len(r.resources), len(r.templates))
+}
+func (r *Resources) SetSize(w, h int) { r.w, r.h = w, h }
+func (r *Resources) Focus()           { r.focused = true }
+func (r *Resources) Blur()            { r.focused = false }
+
+// Capturing is true while a template's variables are being typed.
+func (r *Resources) Capturing() bool { return r.form != nil }
+
+// SetGate says whether the server declared resources (and subscribe, and
+// completions).
+func (r *Resources) SetGate(g Gate, canSubscribe, completes bool) {
+	r.gate, r.canSub, r.completes = g, canSubscribe, completes
+}
+
+// SetPage applies one page of resources/list or resources/templates/list:
+// the first page replaces, later pages append.
+func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, nextCursor string) {
+	r.next[method] = nextCursor
+	switch method {
+	case "resources/list":
+		if first {
+			r.resources = nil
+		}
+		for _, raw := range items {
+			var res mcp.Resource
+			_ = json.Unmarshal(raw, &res)
+			res.Raw = raw
+			r.resources = append(r.resources, res)
+		}
+	case "resources/templates/list":
+		if first {
+			r.templates = nil
+		}
+		for _, raw := range items {
+			var t mcp.ResourceTemplate
+			_ = json.Unmarshal(raw, &t)
+			t.Raw = raw
+			r.templates = append(r.templates, t)
+		}
+	}
+	r.clamp()
+}
+
+// Resources and Templates are what is listed.
+func (r *Resources) Resources() []mcp.Resource         { return r.resources }
+func (r *Resources) Templates() []mcp.ResourceTemplate { return r.templates }
+
+// Updated counts a notifications/resources/updated.
+func (r *Resources) Updated(uri string) { r.updates[uri]++ }
+
+// Updates is the count for a URI.
+func (r *Resources) Updates(uri string) int { return r.updates[uri] }
+
+// SetSubscribed records the outcome of a (un)subscribe.
+func (r *Resources) SetSubscribed(uri string, on bool, err error) {
+	if err != nil {
+		r.status = "subscribe " + uri + ": " + err.Error()
+		return
+	}
+	r.subs[uri] = on
+	if on {
+		r.status = "subscribed to " + uri
+	} else {
+		r.status = "unsubscribed from " + uri
+	}
+}
+
+// Subscribed lists subscribed URIs, sorted.
+func (r *Resources) Subscribed() []string {
+	var out []string
+	for u, on := range r.subs {
+		if on {
+			out = append(out, u)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SetRead keeps the last read result's blob for saving.
+func (r *Resources) SetRead(uri string, result json.RawMessage) {
+	r.lastBlob, r.lastURI = nil, uri
+	if b, u, ok := BlobOf(result); ok {
+		r.lastBlob, r.lastURI = b, u
+	}
+}
+
+// SetStatus shows a line under the list (a save's outcome).
+func (r *Resources) SetStatus(s string) { r.status = s }
+
+// SetCompletions feeds completion answers to the open template form.
+func (r *Resources) SetCompletions(msg CompletionsMsg) {
+	if r.form != nil {
+		r.form.SetCompletions(msg)
+	}
+}
+
+// Form is the open template form (tests).
+func (r *Resources) Form() *ArgsForm { return r.form }
+
+func (r *Resources) count() int {
+	if r.section == 0 {
+		return len(r.resources)
+	}
+	return len(r.templates)
+}
+
+func (r *Resources) clamp() {
+	for s := range r.cur {
+		n := len(r.resources)
+		if s == 1 {
+			n = len(r.templates)
+		}
+		r.cur[s] = max(min(r.cur[s], n-1), 0)
+	}
+}
+
+// SelectURI moves the cursor to a resource (tests, scripted use).
+func (r *Resources) SelectURI(uri string) bool {
+	for i, res := range r.resources {
+		if res.URI == uri {
+			r.section, r.cur[0] = 0, i
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Resources) listMethod() string {
+	if r.section == 0 {
+		return "resources/list"
+	}
+	return "resources/templates/list"
+}
+
+func (r *Resources) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	if r.form != nil {
+		cmd, submit, cancel := r.form.Update(km)
+		switch {
+		case cancel:
+			r.form = nil
+		case submit:
+			uri := ExpandTemplate(r.formTmpl, r.form.Values())
+			r.form = nil
+			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
+		}
+		return cmd
+	}
+	e := r.keys.Explore
+	switch {
+	case key.Matches(km, e.Anyway) && !r.gate.OK:
+		m := r.listMethod()
+		return func() tea.Msg { return SendAnywayMsg{Method: m} }
+	case key.Matches(km, e.Up):
+		r.cur[r.section]--
+	case key.Matches(km, e.Down):
+		r.cur[r.section]++
+	case key.Matches(km, e.Section):
+		r.section = 1 - r.section
+	case key.Matches(km, e.Refresh):
+		m := r.listMethod()
+		return func() tea.Msg { return ListPageMsg{Method: m} }
+	case key.Matches(km, e.More):
+		m := r.listMethod()
+		if c := r.next[m]; c != "" {
+			return func() tea.Msg { return ListPageMsg{Method: m, Cursor: c} }
+		}
+		r.status = "no more pages"
+	case key.Matches(km, e.Open):
+		if r.count() == 0 {
+			return nil
+		}
+		if r.section == 0 {
+			uri := r.resources[r.cur[0]].URI
+			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
+		}
+		tmpl := r.templates[r.cur[1]].URITemplate
+		var fields []ArgField
+		for _, v := range TemplateVars(tmpl) {
+			fields = append(fields, ArgField{Name: v, Required: true})
+		}
+		ref, _ := json.Marshal(map[string]string{"type": "ref/resource", "uri": tmpl})
+		r.form, r.formTmpl = NewArgsForm(r.theme, r.keys, ref, fields), tmpl
+		r.form.Completes = r.completes
+		return r.form.Start()
+	case key.Matches(km, e.Sub) && r.section == 0 && r.count() > 0:
+		uri := r.resources[r.cur[0]].URI
+		on := !r.subs[uri]
+		return func() tea.Msg { return SubscribeMsg{URI: uri, On: on} }
+	case key.Matches(km, e.Save):
+		if r.lastBlob == nil {
+			r.status = "no blob to save: read a binary resource first"
+			return nil
+		}
+		b, u := r.lastBlob, r.lastURI
+		return func() tea.Msg { return SaveBlobMsg{URI: u, Data: b} }
+	}
+	r.clamp()
+	return nil
+}
+
+func (r *Resources) ShortHelp() []key.Binding {
+	if r.form != nil {
+		return r.form.ShortHelp()
+	}
+	e := r.keys.Explore
+	if !r.gate.OK {
+		return []key.Binding{e.Anyway}
+	}
+	sub := e.Sub
+	sub.SetEnabled(r.canSub && r.section == 0)
+	more := e.More
+	more.SetEnabled(r.next[r.listMethod()] != "")
+	return []key.Binding{e.Up, e.Down, e.Open, e.Section, sub, more, e.Save, e.Refresh}
+}
+
+func (r *Resources) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+
+func (r *Resources) View() string {
+	t := r.theme
+	inner := r.w - 2
+	var body []string
+	if !r.gate.OK {
+		body = gateLines(t, r.gate, r.keys.Explore.Anyway.Help().Key)
+		body = append(body, "")
+	}
+	tabs := []string{"Resources", "Templates"}
+	tabs[r.section] = t.Tabs.Active.Render(tabs[r.section])
+	tabs[1-r.section] = t.Tabs.Inactive.Render(tabs[1-r.section])
+	body = append(body, tabs[0]+"  "+tabs[1]+t.Form.Hint.Render("  (t switches)"))
+	if r.form != nil {
+		body = append(body, t.Form.Group.Render("read "+termsafe.String(r.formTmpl)))
+		body = append(body, r.form.Lines(inner)...)
+		body = append(body, t.Form.Hint.Render("→ "+termsafe.String(ExpandTemplate(r.formTmpl, r.form.Values()))))
+		return Box(t, r.Title(), r.focused, r.w, r.h, body)
+	}
+	rows := r.h - 2 - len(body) - 2
+	var lines []string
+	if r.section == 0 {
+		for i, res := range r.resources {
+			name := res.Name
+			if name == "" {
+				name = rawName(res.Raw, "name", "uri")
+			}
+			s := t.Tools.Name.Render(termsafe.String(name)) + " " + t.Tools.Description.Render(termsafe.String(res.URI))
+			if res.MimeType != "" {
+				s += " " + t.Detail.Label.Render(termsafe.String(res.MimeType))
+			}
+			if r.subs[res.URI] {
+				s += " " + t.Tools.Badge.Render(fmt.Sprintf("● subscribed, %d update(s)", r.updates[res.URI]))
+			} else if n := r.updates[res.URI]; n > 0 {
+				s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d update(s)", n))
+			}
+			lines = append(lines, selRow(t, s, inner, r.focused && i == r.cur[0]))
+		}
+	} else {
+		for i, tm := range r.templates {
+			s := t.Tools.Name.Render(termsafe.String(tm.Name)) + " " + t.Tools.Description.Render(termsafe.String(tm.URITemplate))
+			lines = append(lines, selRow(t, s, inner, r.focused && i == r.cur[1]))
+		}
+	}
+	if len(lines) == 0 {
+		lines = append(lines, t.Log.Empty.Render("  nothing listed"))
+	}
+	a, b := window(len(lines), r.cur[r.section], rows)
+	body = append(body, lines[a:b]...)
+	if c := r.next[r.listMethod()]; c != "" {
+		body = append(body, t.Form.Hint.Render("  … more on the server: m loads the next page"))
+	}
+	for len(body) < r.h-3 {
+		body = append(body, "")
+	}
+	body = append(body, t.Status.Info.Render(termsafe.String(r.status)))
+	return Box(t, r.Title(), r.focused, r.w, r.h, body)
+}

@@ -1,0 +1,154 @@
+package panes
+
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/policy"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// RootsChangedMsg carries the edited roots list to the root model, which
+// answers roots/list from it and sends notifications/roots/list_changed.
+type RootsChangedMsg struct{ Roots []policy.Root }
+
+// Roots shows and edits the roots mcpscope offers the server (roots/list),
+// starting from the --root flags.
+type Roots struct {
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+	roots   []policy.Root
+	cur     int
+	adding  bool
+	input   textinput.Model
+	note    string
+	asked   int
+}
+
+// NewRoots makes the roots pane.
+func NewRoots(t *themes.Theme, k keymap.KeyMap, roots []policy.Root) *Roots {
+	in := textinput.New()
+	in.Prompt = "path or URI: "
+	in.SetStyles(t.TextInput)
+	return &Roots{theme: t, keys: k, roots: roots, input: in}
+}
+
+func (r *Roots) SetTheme(t *themes.Theme) { r.theme = t; r.input.SetStyles(t.TextInput) }
+func (r *Roots) Title() string            { return "Roots" }
+func (r *Roots) SetSize(w, h int)         { r.w, r.h = w, h; r.input.SetWidth(max(w-20, 10)) }
+func (r *Roots) Focus()                   { r.focused = true }
+func (r *Roots) Blur()                    { r.focused = false; r.adding = false; r.input.Blur() }
+func (r *Roots) Capturing() bool          { return r.adding }
+
+// List is the roots offered now.
+func (r *Roots) List() []policy.Root { return r.roots }
+
+// Asked counts a roots/list the server sent (shown so the user sees it was answered).
+func (r *Roots) Asked() { r.asked++ }
+
+// SetNote shows a line under the list (e.g. the list_changed outcome).
+func (r *Roots) SetNote(s string) { r.note = s }
+
+func (r *Roots) changed() tea.Cmd {
+	roots := append([]policy.Root(nil), r.roots...)
+	return func() tea.Msg { return RootsChangedMsg{Roots: roots} }
+}
+
+func (r *Roots) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	e := r.keys.Explore
+	if r.adding {
+		switch {
+		case key.Matches(km, e.Back):
+			r.adding = false
+			r.input.Blur()
+			return nil
+		case key.Matches(km, e.Open):
+			v := r.input.Value()
+			r.adding = false
+			r.input.Blur()
+			if v == "" {
+				return nil
+			}
+			root, err := policy.RootFromPath(v)
+			if err != nil {
+				r.note = err.Error()
+				return nil
+			}
+			r.roots = append(r.roots, root)
+			r.cur = len(r.roots) - 1
+			return r.changed()
+		}
+		var cmd tea.Cmd
+		r.input, cmd = r.input.Update(km)
+		return cmd
+	}
+	switch {
+	case key.Matches(km, e.Up):
+		r.cur = max(r.cur-1, 0)
+	case key.Matches(km, e.Down):
+		r.cur = max(min(r.cur+1, len(r.roots)-1), 0)
+	case key.Matches(km, e.Add):
+		r.adding = true
+		r.input.SetValue("")
+		return r.input.Focus()
+	case key.Matches(km, e.Delete) && len(r.roots) > 0:
+		r.roots = append(r.roots[:r.cur:r.cur], r.roots[r.cur+1:]...)
+		r.cur = max(min(r.cur, len(r.roots)-1), 0)
+		return r.changed()
+	}
+	return nil
+}
+
+func (r *Roots) ShortHelp() []key.Binding {
+	e := r.keys.Explore
+	if r.adding {
+		open := e.Open
+		open.SetHelp("enter", "add")
+		return []key.Binding{open, e.Back}
+	}
+	return []key.Binding{e.Up, e.Down, e.Add, e.Delete}
+}
+
+func (r *Roots) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+
+func (r *Roots) View() string {
+	t := r.theme
+	body := []string{t.Form.Hint.Render("answered to roots/list; a change sends notifications/roots/list_changed")}
+	for i, root := range r.roots {
+		s := t.Tools.Name.Render(termsafe.String(root.URI))
+		if root.Name != "" {
+			s += " " + t.Tools.Description.Render(termsafe.String(root.Name))
+		}
+		body = append(body, selRow(t, s, r.w-2, r.focused && i == r.cur))
+	}
+	if len(r.roots) == 0 {
+		body = append(body, t.Log.Empty.Render("  no roots: roots/list is answered with an empty list (a adds one)"))
+	}
+	if r.adding {
+		body = append(body, "", r.input.View())
+	}
+	if r.asked > 0 {
+		body = append(body, "", t.Status.OK.Render(plural(r.asked, "roots/list request answered", "roots/list requests answered")))
+	}
+	if r.note != "" {
+		body = append(body, t.Status.Info.Render(termsafe.String(r.note)))
+	}
+	return Box(t, r.Title(), r.focused, r.w, r.h, body)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

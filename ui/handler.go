@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/policy"
+	"github.com/mcpscope/mcpscope/panes"
+)
+
+// pendingAsk is one server request (legacy) or MRTR input request (modern)
+// waiting for the user. The client's handler goroutine blocks on reply;
+// Update answers with a non-blocking send (reply has room for one).
+type pendingAsk struct {
+	id    int
+	ctx   context.Context // cancelled when the server cancels the request
+	req   *mcp.ServerRequest
+	reply chan askReply
+}
+
+type askReply struct {
+	result json.RawMessage
+	err    error
+}
+
+// askMsg brings one pendingAsk into Update.
+type askMsg struct{ ask *pendingAsk }
+
+// uiHandler is the mcp.Handler the TUI installs on every client: it hands
+// each request to the model through asks and waits for the answer, so the
+// client's goroutine (never the UI's) is the one that blocks.
+type uiHandler struct {
+	asks chan<- *pendingAsk
+	seq  *atomic.Int64 // shared by every client's handler: ids stay unique across reconnects
+}
+
+func (h *uiHandler) HandleServerRequest(ctx context.Context, req *mcp.ServerRequest) (json.RawMessage, error) {
+	a := &pendingAsk{id: int(h.seq.Add(1)), ctx: ctx, req: req, reply: make(chan askReply, 1)}
+	select {
+	case h.asks <- a:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case r := <-a.reply:
+		return r.result, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: the request was cancelled before the user answered: %w", req.Method, ctx.Err())
+	}
+}
+
+// waitForAsk is the second pump: it blocks off the UI goroutine until a
+// handler hands over a request. Update re-arms it after each one.
+func waitForAsk(ch <-chan *pendingAsk) tea.Cmd {
+	return func() tea.Msg { return askMsg{ask: <-ch} }
+}
+
+// handler is what a new client answers server requests with: the policy
+// flags first (when given), then the user.
+func (m *Model) handler() mcp.Handler {
+	h := &uiHandler{asks: m.asks, seq: &m.askSeq}
+	if m.cfg.AutoAnswer == nil {
+		return h
+	}
+	auto := *m.cfg.AutoAnswer
+	auto.Next = h
+	auto.RootsSet = false // the roots pane answers roots/list: it is editable
+	return &auto
+}
+
+// handleAsk answers roots/list at once from the roots pane and queues the
+// rest behind a modal.
+func (m *Model) handleAsk(a *pendingAsk) tea.Cmd {
+	next := waitForAsk(m.asks)
+	if a.req.Method == "roots/list" {
+		a.reply <- askReply{result: policy.RootsResult(m.roots.List())}
+		m.roots.Asked()
+		m.setNote(fmt.Sprintf("answered roots/list with %d root(s)", len(m.roots.List())), true)
+		return next
+	}
+	m.queue = append(m.queue, a)
+	if m.modal != modalAsk {
+		m.showNextAsk()
+	} else {
+		m.ask.SetPending(len(m.queue) - 1)
+	}
+	return next
+}
+
+// showNextAsk opens the modal on the oldest queued request, dropping those
+// the server cancelled meanwhile.
+func (m *Model) showNextAsk() {
+	for len(m.queue) > 0 && m.queue[0].ctx.Err() != nil {
+		m.queue = m.queue[1:]
+	}
+	if len(m.queue) == 0 {
+		if m.modal == modalAsk {
+			m.closeModal()
+		}
+		return
+	}
+	a := m.queue[0]
+	if m.modal != modalNone && m.modal != modalAsk {
+		m.closeModal()
+	}
+	m.ask.SetRequest(a.id, a.req.Method, a.req.Params, a.req.InputKey)
+	m.ask.SetPending(len(m.queue) - 1)
+	m.openModal(modalAsk)
+}
+
+// answerAsk sends the user's answer to the waiting handler.
+func (m *Model) answerAsk(msg panes.AnswerMsg) {
+	if len(m.queue) == 0 || m.queue[0].id != msg.ID {
+		return
+	}
+	a := m.queue[0]
+	m.queue = m.queue[1:]
+	a.reply <- askReply{result: msg.Result, err: msg.Err}
+	if a.req.Method == "elicitation/create" && m.ask.URLMode() && m.ask.ElicitationID() != "" {
+		var r struct {
+			Action string `json:"action"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.Action == "accept" {
+			m.urlElicitations[m.ask.ElicitationID()] = m.ask.Method()
+			m.setNote("URL elicitation accepted; waiting for notifications/elicitation/complete", true)
+		}
+	}
+	m.closeModal()
+	m.showNextAsk()
+}
