@@ -90,12 +90,14 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return err
 	}
 	if f.record != "" {
-		var command []string
+		var command, env []string
+		cwd := ""
 		if st, ok := t.transport.(*mcp.StdioTransport); ok {
-			command = append([]string{st.Command}, st.Args...)
+			// The transport's, not the flags': a --config file adds its own.
+			command, env, cwd = append([]string{st.Command}, st.Args...), st.Env, st.Dir
 		}
 		rec, err := record.Create(f.record, record.Session{Target: t.description, Command: command,
-			Env: f.connect.env, Cwd: f.connect.cwd, KeepSecrets: f.keepSecrets})
+			Env: env, Cwd: cwd, KeepSecrets: f.keepSecrets})
 		if err != nil {
 			return withCode(exitUsage, err)
 		}

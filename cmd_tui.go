@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/pflag"
 )
@@ -79,4 +80,9 @@ func openDebugLog(path string) (*slog.Logger, func(), error) {
 		return nil, nil, fmt.Errorf("--log-file: %w", err)
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { _ = f.Close() }, nil
+}
+
+// pickServerInTUI shows the server picker with the UI's theme settings.
+func pickServerInTUI(ctx context.Context, title string, items []panes.PickerItem) (int, error) {
+	return ui.PickServer(ctx, title, items, tuiOpts.theme, os.Getenv("NO_COLOR") != "")
 }

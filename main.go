@@ -87,13 +87,19 @@ the handshake first; explore what the server offers and call its tools.
 With no target it runs against its built-in demo server.`,
 		Example: `  mcpscope                                   # the built-in demo server
   mcpscope -- node build/index.js            # a stdio server
+  mcpscope https://example.com/mcp           # a remote server (Streamable HTTP, SSE fallback)
+  mcpscope --config ~/.cursor/mcp.json       # a server from a client's config file
   mcpscope call --method tools/list -- uvx my-server`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cf.pick = pickServerInTUI
 			target, err := cf.target(cmd, args)
+			if errors.Is(err, errNoChoice) {
+				return nil // the user closed the picker: nothing to do
+			}
 			if err != nil {
 				return withCode(exitUsage, err)
 			}

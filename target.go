@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,6 +25,12 @@ type connectFlags struct {
 	protocolVersion string
 	logLevel        string
 
+	// --config FILE [--server NAME]; pick chooses when the file has several
+	// servers and no --server (set by the TUI only).
+	configPath string
+	serverName string
+	pick       serverPicker
+
 	// For URL targets (HTTP and WebSocket).
 	transport string
 	headers   []string
@@ -39,6 +46,8 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "per-request timeout")
 	fs.StringVar(&f.era, "era", "legacy", "protocol era: legacy (initialize), modern (2026-07-28, server/discover) or auto (probe)")
 	fs.StringVar(&f.protocolVersion, "protocol-version", "", "protocol version to offer (default: the era's latest)")
+	fs.StringVar(&f.configPath, "config", "", "read the server from a config file: Claude Desktop / Cursor / Claude Code (mcpServers) or VS Code (servers)")
+	fs.StringVar(&f.serverName, "server", "", "with --config: the server to run (default: the only one, or a picker in the TUI)")
 	fs.StringVar(&f.transport, "transport", "auto", "for a URL target: auto (from the URL; Streamable HTTP falls back to HTTP+SSE), streamable, sse or ws")
 	fs.StringArrayVar(&f.headers, "header", nil, "for a URL target: send this HTTP header on every request (\"Name: value\", repeatable)")
 	fs.StringVar(&f.bearer, "bearer", "", "for a URL target: send \"Authorization: Bearer TOKEN\" (shown redacted everywhere)")
@@ -69,6 +78,12 @@ func (f *connectFlags) target(cmd *cobra.Command, args []string) (*target, error
 	if v := f.protocolVersion; v != "" && !mcp.IsLegacyVersion(v) && !mcp.IsModernVersion(v) {
 		return nil, fmt.Errorf("--protocol-version %q: mcpscope speaks %s and %s", v,
 			strings.Join(mcp.LegacyVersions, ", "), strings.Join(mcp.ModernVersions, ", "))
+	}
+	if f.configPath != "" {
+		return f.configTarget(cmd, args)
+	}
+	if f.serverName != "" {
+		return nil, errors.New("--server needs --config FILE")
 	}
 	dash := cmd.ArgsLenAtDash()
 	if dash < 0 && len(args) == 1 && isURLTarget(args[0]) {
