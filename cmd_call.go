@@ -10,9 +10,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lint"
 	"github.com/mcpscope/mcpscope/mcp/record"
 	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/spf13/cobra"
@@ -116,15 +118,21 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		st.Grace = 25 * time.Millisecond
 	}
 	client := mcp.NewClient(t.transport, opts)
-	drained := drainEvents(client)
+	early := &earlyEvents{keep: true}
+	drained := drainEvents(client, early)
 	defer func() {
 		_ = client.Close()
 		<-drained
 	}()
 
 	if _, err := client.Connect(ctx); err != nil {
-		return connectionError(err)
+		// Explain from everything the connection saw (its stderr, what it
+		// printed on stdout), which is complete once the stream has closed.
+		_ = client.Close()
+		<-drained
+		return connectionError(explainConnect(err, early.events))
 	}
+	early.stop()
 	if f.method == "tools/call" && len(f.toolArgs) > 0 {
 		if params, err = f.convertToolArgs(ctx, client, params); err != nil {
 			return err
@@ -148,17 +156,61 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 	return nil
 }
 
+// earlyEvents keeps the events of the connection phase, to explain a
+// failed connection; after the handshake nothing more is kept.
+type earlyEvents struct {
+	mu     sync.Mutex
+	keep   bool
+	events []mcp.Event
+}
+
+func (e *earlyEvents) add(ev mcp.Event) {
+	e.mu.Lock()
+	if e.keep {
+		e.events = append(e.events, ev)
+	}
+	e.mu.Unlock()
+}
+
+func (e *earlyEvents) stop() {
+	e.mu.Lock()
+	e.keep, e.events = false, nil
+	e.mu.Unlock()
+}
+
 // drainEvents reads the event stream (the recorder already saw each event
 // through OnEvent) so the client never holds them.
-func drainEvents(c *mcp.Client) <-chan struct{} {
+func drainEvents(c *mcp.Client, early *earlyEvents) <-chan struct{} {
 	done := make(chan struct{})
 	ch := c.Events()
 	go func() {
 		defer close(done)
-		for range ch {
+		for ev := range ch {
+			early.add(ev)
 		}
 	}()
 	return done
+}
+
+// explainedConnectError is a connection error with the connection doctor's
+// explanation: the cause in plain words and a likely fix.
+type explainedConnectError struct {
+	err        error
+	cause, fix string
+}
+
+func (e *explainedConnectError) Error() string {
+	return e.err.Error() + "\n  cause: " + e.cause + "\n  fix:   " + e.fix
+}
+
+func (e *explainedConnectError) Unwrap() error { return e.err }
+
+func explainConnect(err error, events []mcp.Event) error {
+	cause, fix := lint.ExplainConnectError(err, events)
+	if cause == "" {
+		return err
+	}
+	return &explainedConnectError{err: err, cause: cause, fix: fix}
 }
 
 func (f *callFlags) buildParams() (map[string]any, error) {

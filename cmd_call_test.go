@@ -163,5 +163,9 @@ func TestCallExitCodes(t *testing.T) {
 		if code != exitConnection || !strings.Contains(err.Error(), "command not found") {
 			t.Errorf("exit %d, err %v", code, err)
 		}
+		// The connection doctor adds the cause and a fix in plain words.
+		if !strings.Contains(err.Error(), "cause: ") || !strings.Contains(err.Error(), "fix: ") {
+			t.Errorf("no cause and fix: %v", err)
+		}
 	})
 }
