@@ -564,3 +564,44 @@ func TestLoopbackBrowser(t *testing.T) {
 		t.Fatalf("the URL was not printed: %q", out.String())
 	}
 }
+
+func TestConcurrentChallengesRunOneFlow(t *testing.T) {
+	f := newFake(t, nil)
+	a := newAuthorizer(t, f, nil)
+	var ev events
+	done := make(chan int, 4)
+	for range 4 {
+		go func() {
+			status, _ := call(t, a, f.mcpURL(), &ev)
+			done <- status
+		}()
+	}
+	for range 4 {
+		if status := <-done; status != 200 {
+			t.Fatalf("status %d\n%s", status, ev.text())
+		}
+	}
+	if n := len(f.authQuery); n != 1 {
+		t.Fatalf("%d authorization flows for 4 concurrent 401s, want 1", n)
+	}
+}
+
+func TestClear(t *testing.T) {
+	f := newFake(t, nil)
+	store := NewMemoryStore()
+	a := newAuthorizer(t, f, func(c *Config) { c.Store = store })
+	var ev events
+	call(t, a, f.mcpURL(), &ev)
+	if have, _, _ := a.Token(); !have {
+		t.Fatal("no token after the flow")
+	}
+	if err := a.Clear(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if have, _, _ := a.Token(); have {
+		t.Fatal("Clear kept the token")
+	}
+	if rec, _ := store.Find(context.Background(), f.mcpURL()); rec != nil {
+		t.Fatal("Clear kept the stored record")
+	}
+}

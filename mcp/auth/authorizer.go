@@ -209,6 +209,20 @@ func (a *Authorizer) Token() (have bool, scope string, expiry time.Time) {
 	return true, a.record.Scope, a.record.Expiry
 }
 
+// Clear forgets the token for the server, in memory and in the store (the
+// user's "clear OAuth state"); the next 401 starts a fresh flow.
+func (a *Authorizer) Clear(ctx context.Context) error {
+	a.flowMu.Lock()
+	defer a.flowMu.Unlock()
+	a.setRecord(nil)
+	a.disc, a.asked, a.refreshedAt = nil, nil, time.Time{}
+	clear(a.attempts)
+	if err := a.cfg.Store.Delete(ctx, a.cfg.ServerURL); err != nil {
+		return fmt.Errorf("forgetting the stored token: %w", err)
+	}
+	return nil
+}
+
 // Challenge handles the MCP server's 401 or 403: refresh, a full flow, or
 // a step-up to more scope. It returns retry=true when there is a new token
 // to try. A 403 that is not insufficient_scope is left to the caller.

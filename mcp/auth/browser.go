@@ -33,7 +33,8 @@ type LoopbackBrowser struct {
 	Addr string
 	// Path is the callback path; "/oauth/callback" when empty.
 	Path string
-	// Out receives the printed URL; os.Stderr when nil.
+	// Out receives the printed URL; os.Stderr when nil. A full-screen UI
+	// sets io.Discard: the URL is also in the "oauth" event.
 	Out io.Writer
 	// NoOpen only prints the URL.
 	NoOpen bool
@@ -94,7 +95,8 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 			}
 		}
 	}
-	noteFunc(note).step("waiting for the browser's redirect", field("listening", ln.Addr().String()), field("opened_with", opened))
+	noteFunc(note).step("waiting for the browser's redirect: open the url to authorize",
+		field("url", authURL), field("listening", ln.Addr().String()), field("opened_with", opened))
 
 	wait := b.Wait
 	if wait <= 0 {
