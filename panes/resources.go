@@ -296,14 +296,17 @@ func (r *Resources) View() string {
 			if name == "" {
 				name = rawName(res.Raw, "name", "uri")
 			}
-			s := t.Tools.Name.Render(termsafe.String(name)) + " " + t.Tools.Description.Render(termsafe.String(res.URI))
+			// The subscription badge comes before the URI: long URIs are
+			// cut at the pane's edge, and the live count must stay visible.
+			s := t.Tools.Name.Render(termsafe.String(name))
+			if r.subs[res.URI] {
+				s += " " + t.Tools.Badge.Render(fmt.Sprintf("● sub %d upd", r.updates[res.URI]))
+			} else if n := r.updates[res.URI]; n > 0 {
+				s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d upd", n))
+			}
+			s += " " + t.Tools.Description.Render(termsafe.String(res.URI))
 			if res.MimeType != "" {
 				s += " " + t.Detail.Label.Render(termsafe.String(res.MimeType))
-			}
-			if r.subs[res.URI] {
-				s += " " + t.Tools.Badge.Render(fmt.Sprintf("● subscribed, %d update(s)", r.updates[res.URI]))
-			} else if n := r.updates[res.URI]; n > 0 {
-				s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d update(s)", n))
 			}
 			lines = append(lines, selRow(t, s, inner, r.focused && i == r.cur[0]))
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,11 +9,18 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
 	mcptest.MaybeRun() // when re-executed as a fake server
+	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
+		if err := demo.RunStdio(context.Background()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/policy"
+	"github.com/mcpscope/mcpscope/panes"
+)
+
+// wire records every frame a client sends or receives, from OnEvent.
+type wire struct {
+	mu     sync.Mutex
+	frames []*mcp.Frame
+}
+
+func (w *wire) observe(ev mcp.Event) {
+	if fe, ok := ev.(mcp.FrameEvent); ok {
+		w.mu.Lock()
+		w.frames = append(w.frames, fe.Frame)
+		w.mu.Unlock()
+	}
+}
+
+// sent returns the raw outbound frames with a method (or the responses we
+// sent, for method "").
+func (w *wire) sent(kind mcp.Kind, method string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for _, f := range w.frames {
+		if f.Dir == mcp.Outbound && f.Kind == kind && (method == "" || f.Method == method) {
+			out = append(out, string(f.Raw))
+		}
+	}
+	return out
+}
+
+// program is a small Bubble Tea loop for tests: Cmds run on goroutines and
+// their messages come back to Update on the test goroutine, as in a real
+// program, so the model is driven against a real server.
+type program struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+}
+
+func newProgram(t *testing.T, era mcp.Era, roots []policy.Root) (*program, *wire) {
+	t.Helper()
+	w := &wire{}
+	m := New(Config{Target: "demo", Theme: "dark", Roots: roots, NewClient: func() *mcp.Client {
+		tr := &mcp.StdioTransport{Command: os.Args[0], Args: []string{"demo-server"}, Grace: 200 * time.Millisecond}
+		return mcp.NewClient(tr, mcp.Options{Era: era, Discover: true, OnEvent: w.observe})
+	}})
+	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	p.run(m.Init())
+	p.until("the handshake and discovery", func() bool { return m.state == mcp.StateReady && len(m.lists["tools/list"]) > 0 })
+	return p, w
+}
+
+func (p *program) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				p.run(c)
+			}
+		default:
+			p.msgs <- msg
+		}
+	}()
+}
+
+// until processes messages until cond holds.
+func (p *program) until(what string, cond func() bool) {
+	p.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-p.msgs:
+			_, cmd := p.m.Update(msg)
+			p.run(cmd)
+		case <-deadline:
+			p.t.Fatalf("timed out waiting for %s; screen:\n%s", what, ansi.Strip(p.m.View().Content))
+		}
+	}
+}
+
+func (p *program) send(msg tea.Msg) {
+	_, cmd := p.m.Update(msg)
+	p.run(cmd)
+	p.settle()
+}
+
+// settle applies the messages a key's Cmds produce right away (closing a
+// modal is a Cmd), so the next key lands where a person's would.
+func (p *program) settle() {
+	for {
+		select {
+		case msg := <-p.msgs:
+			_, cmd := p.m.Update(msg)
+			p.run(cmd)
+		case <-time.After(30 * time.Millisecond):
+			return
+		}
+	}
+}
+
+func (p *program) keys(keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		case "space":
+			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+		case "ctrl+s", "ctrl+d", "ctrl+r", "ctrl+t", "ctrl+y":
+			msg = tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
+		default:
+			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+		}
+		p.send(msg)
+	}
+}
+
+func eras() []mcp.Era { return []mcp.Era{mcp.EraLegacy, mcp.EraModern} }
+
+// The user answers an elicitation in the modal; the answer reaches the
+// server (a JSON-RPC response in the legacy era, inputResponses on the
+// retried tools/call in the modern era) and the tool echoes it.
+func TestFlowElicitationAnsweredInModal(t *testing.T) {
+	for _, era := range eras() {
+		t.Run(era.String(), func(t *testing.T) {
+			p, w := newProgram(t, era, nil)
+			p.send(panes.CallToolMsg{Name: "ask_user", Args: json.RawMessage(`{"message":"Who are you?"}`)})
+			p.until("the elicitation modal", func() bool { return p.m.modal == modalAsk })
+			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "Who are you?") {
+				t.Fatalf("the modal does not show the message:\n%s", s)
+			}
+			p.m.ask.SetFieldValue("name", "Ada")
+			p.keys("ctrl+s")
+			p.until("the tool result", func() bool { return p.m.modal == modalResult })
+			answered := append(w.sent(mcp.KindResponse, ""), w.sent(mcp.KindRequest, "tools/call")...)
+			if !strings.Contains(strings.Join(answered, "\n"), `"name":"Ada"`) {
+				t.Fatalf("no frame carried the answer:\n%s", strings.Join(answered, "\n"))
+			}
+			if !strings.Contains(p.m.toolStatus, "ask_user ok") {
+				t.Fatalf("status %q", p.m.toolStatus)
+			}
+		})
+	}
+}
+
+// Sampling: the user types the reply and picks a stop reason.
+func TestFlowSamplingAnswered(t *testing.T) {
+	for _, era := range eras() {
+		t.Run(era.String(), func(t *testing.T) {
+			p, w := newProgram(t, era, nil)
+			p.send(panes.CallToolMsg{Name: "ask_model", Args: json.RawMessage(`{"prompt":"meaning?","max_tokens":5}`)})
+			p.until("the sampling modal", func() bool { return p.m.modal == modalAsk && p.m.ask.Method() == "sampling/createMessage" })
+			p.m.ask.SetReply("forty-two")
+			p.keys("ctrl+t", "ctrl+s")
+			p.until("the tool result", func() bool { return p.m.modal == modalResult })
+			all := strings.Join(append(w.sent(mcp.KindResponse, ""), w.sent(mcp.KindRequest, "tools/call")...), "\n")
+			if !strings.Contains(all, `"text":"forty-two"`) || !strings.Contains(all, `"stopReason":"stopSequence"`) {
+				t.Fatalf("the reply frame is missing:\n%s", all)
+			}
+		})
+	}
+}
+
+// Roots come from the configuration, are answered without a modal, and an
+// edit sends notifications/roots/list_changed (legacy only).
+func TestFlowRoots(t *testing.T) {
+	for _, era := range eras() {
+		t.Run(era.String(), func(t *testing.T) {
+			p, w := newProgram(t, era, []policy.Root{{URI: "file:///work", Name: "work"}})
+			p.send(panes.CallToolMsg{Name: "list_roots", Args: json.RawMessage(`{}`)})
+			p.until("the tool result", func() bool { return p.m.modal == modalResult })
+			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "file:///work") {
+				t.Fatalf("the roots are not in the result:\n%s", s)
+			}
+			p.keys("esc", "8", "a")
+			for _, r := range "/srv" {
+				p.keys(string(r))
+			}
+			p.keys("enter")
+			p.until("the edit", func() bool { return len(p.m.roots.List()) == 2 })
+			if era == mcp.EraLegacy {
+				p.until("list_changed sent", func() bool { return len(w.sent(mcp.KindNotification, "notifications/roots/list_changed")) == 1 })
+			} else if n := len(w.sent(mcp.KindNotification, "notifications/roots/list_changed")); n != 0 {
+				t.Fatalf("modern era sent roots/list_changed %d time(s)", n)
+			}
+		})
+	}
+}
+
+// Progress moves the bar; the cancel key sends notifications/cancelled and
+// marks the request cancelled.
+func TestFlowProgressAndCancel(t *testing.T) {
+	for _, era := range eras() {
+		t.Run(era.String(), func(t *testing.T) {
+			p, w := newProgram(t, era, nil)
+			p.send(panes.CallToolMsg{Name: "slow_count", Args: json.RawMessage(`{"steps":50,"delay_ms":100}`)})
+			p.until("progress", func() bool { o := p.m.activity.Running(); return o != nil && o.Notes >= 2 })
+			o := p.m.activity.Running()
+			if o.Total != 50 || o.Progress < 1 {
+				t.Fatalf("progress %g/%g", o.Progress, o.Total)
+			}
+			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "slow_count") || !strings.Contains(s, "/50") {
+				t.Fatalf("the status bar shows no bar:\n%s", s)
+			}
+			p.keys("X")
+			p.until("the cancellation", func() bool { return o.Status == panes.OpCancelled })
+			c := w.sent(mcp.KindNotification, "notifications/cancelled")
+			if len(c) != 1 {
+				t.Fatalf("notifications/cancelled sent %d times", len(c))
+			}
+		})
+	}
+}
+
+// Resources: read, subscribe (legacy), template with completion; prompts
+// with completion and the prompts/get result.
+func TestFlowResourcesAndPrompts(t *testing.T) {
+	for _, era := range eras() {
+		t.Run(era.String(), func(t *testing.T) {
+			p, w := newProgram(t, era, nil)
+			p.keys("4")
+			p.until("resources listed", func() bool { return len(p.m.resources.Resources()) > 0 })
+			p.keys("enter")
+			p.until("the read result", func() bool { return p.m.modal == modalContent })
+			if len(w.sent(mcp.KindRequest, "resources/read")) != 1 {
+				t.Fatal("no resources/read sent")
+			}
+			p.keys("esc", "t", "enter")
+			if p.m.resources.Form() == nil {
+				t.Fatal("enter on a template opened no form")
+			}
+			p.until("completion/complete", func() bool { return len(w.sent(mcp.KindRequest, "completion/complete")) > 0 })
+			p.keys("esc", "5")
+			p.until("prompts listed", func() bool { return len(p.m.prompts.Prompts()) > 0 })
+			if !p.m.prompts.Select("greet") {
+				t.Fatal("no greet prompt")
+			}
+			p.keys("enter")
+			p.m.prompts.Form().SetValue("name", "Ada")
+			p.keys("ctrl+s")
+			p.until("the prompt result", func() bool { return p.m.modal == modalContent })
+			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "user") || !strings.Contains(s, "Ada") {
+				t.Fatalf("the prompt messages are not shown:\n%s", s)
+			}
+			if era == mcp.EraLegacy {
+				p.keys("esc", "4", "t", "s")
+				p.until("subscribed", func() bool { return len(p.m.resources.Subscribed()) == 1 })
+				if len(w.sent(mcp.KindRequest, "resources/subscribe")) != 1 {
+					t.Fatal("no resources/subscribe sent")
+				}
+			}
+		})
+	}
+}
+
+// Logging: setLevel in the legacy era, _meta logLevel in the modern era;
+// notifications/message lands in the server log.
+func TestFlowLogging(t *testing.T) {
+	for _, era := range eras() {
+		t.Run(era.String(), func(t *testing.T) {
+			p, w := newProgram(t, era, nil)
+			p.keys("6", "l", "enter") // the picker starts on "info"
+			if era == mcp.EraLegacy {
+				p.until("setLevel", func() bool { return len(w.sent(mcp.KindRequest, "logging/setLevel")) == 1 })
+			}
+			p.send(panes.CallToolMsg{Name: "log_burst", Args: json.RawMessage(`{"count":3,"level":"warning"}`)})
+			p.until("the log messages", func() bool { return p.m.serverLog.Len() == 3 })
+			if era == mcp.EraModern {
+				calls := strings.Join(w.sent(mcp.KindRequest, "tools/call"), "\n")
+				if !strings.Contains(calls, `"io.modelcontextprotocol/logLevel":"info"`) {
+					t.Fatalf("the per-request level is missing:\n%s", calls)
+				}
+			}
+		})
+	}
+}
+
+// Ping shows the round trip.
+func TestFlowPing(t *testing.T) {
+	p, w := newProgram(t, mcp.EraLegacy, nil)
+	p.keys("P")
+	p.until("the ping", func() bool { return strings.HasPrefix(p.m.note, "ping: round trip") })
+	if len(w.sent(mcp.KindRequest, "ping")) != 1 {
+		t.Fatal("no ping frame")
+	}
+}
+
+// Five list_changed in a row make one re-list in flight and one after it.
+func TestListChangedCoalesced(t *testing.T) {
+	p, w := newProgram(t, mcp.EraLegacy, nil)
+	before := len(w.sent(mcp.KindRequest, "tools/list"))
+	var evs []mcp.Event
+	for i := 0; i < 5; i++ {
+		evs = append(evs, mcp.FrameEvent{Frame: &mcp.Frame{Dir: mcp.Inbound, Kind: mcp.KindNotification, Method: "notifications/tools/list_changed", Time: time.Now(),
+			Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)}})
+	}
+	p.send(eventsMsg{gen: p.m.gen + 100, events: evs}) // a foreign gen: applied, not re-armed
+	p.until("the re-lists", func() bool {
+		return !p.m.listing["tools/list"] && len(w.sent(mcp.KindRequest, "tools/list")) >= before+2
+	})
+	time.Sleep(200 * time.Millisecond)
+	if n := len(w.sent(mcp.KindRequest, "tools/list")) - before; n != 2 {
+		t.Fatalf("%d tools/list requests for 5 list_changed, want 2", n)
+	}
+}
