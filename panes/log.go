@@ -27,7 +27,8 @@ const (
 	entryLocalError
 	entryExit
 	entrySeparator
-	entryNote // something mcpscope noticed: what a re-list changed
+	entryNote      // something mcpscope noticed: what a re-list changed
+	entryTransport // an HTTP exchange, SSE event, reconnect or OAuth step
 )
 
 // logEntry is one row of the log. It stores the event, not rendered text:
@@ -41,6 +42,7 @@ type logEntry struct {
 	state mcp.State
 	local *mcp.LocalError
 	exit  *mcp.ExitError
+	tr    *mcp.TransportEvent
 }
 
 // Log is the message log: every frame, stderr line and connection event in
@@ -165,6 +167,8 @@ func (l *Log) Append(ev mcp.Event) {
 		e.kind, e.local = entryLocalError, ev.Err
 	case mcp.ExitEvent:
 		e.kind, e.exit = entryExit, ev.Exit
+	case mcp.TransportEvent:
+		e.kind, e.tr = entryTransport, &ev
 	default:
 		return
 	}
@@ -553,6 +557,16 @@ func (l *Log) rowSegments(e *logEntry) []segment {
 		return append(segs, segment{"■", t.Exit}, segment{text, t.Exit})
 	case entryNote:
 		return append(segs, segment{"◆", t.Notification}, segment{"note", t.Notification.Bold(true)}, segment{termsafe.String(e.text), t.Notification})
+	case entryTransport:
+		// Transport steps are not JSON-RPC frames: a symbol and style of
+		// their own, and errors in the local-error style (nothing the
+		// server sent as a JSON-RPC error).
+		st, text := t.Transport, termsafe.String(e.tr.Summary)
+		if e.tr.Err != nil {
+			st = t.LocalError
+			text += ": " + termsafe.String(e.tr.Err.Error())
+		}
+		return append(segs, segment{"⇄", st}, segment{fmt.Sprintf("%-6s", e.tr.Kind), st.Bold(true)}, segment{text, st})
 	case entrySeparator:
 		return append(segs, segment{"──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 400), t.Separator})
 	}

@@ -160,6 +160,12 @@ func (e *logEntry) entryText() string {
 		if e.exit != nil {
 			return "exit " + e.exit.Error()
 		}
+	case entryTransport:
+		text := e.tr.Kind + " " + e.tr.Summary
+		for _, f := range e.tr.Fields {
+			text += " " + f.Key + " " + f.Value
+		}
+		return text
 	}
 	return e.text
 }

@@ -1,9 +1,11 @@
 package panes
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -186,5 +188,26 @@ func TestLogOpen(t *testing.T) {
 	}
 	if l.Paired(l.Paired(msg.Frame)) != msg.Frame {
 		t.Fatal("pairing is not symmetric")
+	}
+}
+
+func TestLogShowsTransportEvents(t *testing.T) {
+	l := NewLog(themes.Default(true), keymap.Default())
+	l.SetSize(120, 10)
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	l.Append(mcp.TransportEvent{Time: at, Kind: "http", Summary: "POST /mcp → 200 text/event-stream 3ms",
+		Fields: []mcp.Field{{Key: "Mcp-Session-Id", Value: "abc123"}}})
+	l.Append(mcp.TransportEvent{Time: at.Add(time.Second), Kind: "reconnect", Summary: "stream closed\x1b[2J", Err: errors.New("gave up")})
+	v := ansi.Strip(l.View())
+	if !strings.Contains(v, "http") || !strings.Contains(v, "POST /mcp → 200 text/event-stream 3ms") {
+		t.Errorf("the HTTP exchange is not in the log:\n%s", v)
+	}
+	if !strings.Contains(v, `stream closed\x1b[2J: gave up`) {
+		t.Errorf("the failed reconnect is not shown escaped with its error:\n%s", v)
+	}
+	// Fields are searchable with the filter.
+	l.SetFilter("abc123")
+	if v := ansi.Strip(l.View()); !strings.Contains(v, "POST /mcp") || strings.Contains(v, "reconnect") {
+		t.Errorf("filtering by a header value:\n%s", v)
 	}
 }

@@ -90,6 +90,7 @@ type Theme struct {
 		Size         lipgloss.Style
 		Latency      lipgloss.Style
 		Stderr       lipgloss.Style
+		Transport    lipgloss.Style // HTTP exchanges, SSE events, reconnects, OAuth steps
 		State        lipgloss.Style // connection state lines
 		Separator    lipgloss.Style // the reconnect separator
 		Selected     lipgloss.Style // the cursor row
@@ -248,6 +249,7 @@ func New(p Palette, isDark bool) *Theme {
 	t.Log.Size = fg(p.Muted)
 	t.Log.Latency = fg(p.Subtle)
 	t.Log.Stderr = fg(p.Stderr).Italic(true)
+	t.Log.Transport = fg(p.Subtle)
 	t.Log.State = fg(p.Primary).Italic(true)
 	t.Log.Separator = fg(p.Muted)
 	t.Log.Selected = bg(lipgloss.NewStyle(), p.SelectionBg)
