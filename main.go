@@ -95,7 +95,7 @@ With no target it runs against its built-in demo server.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cf.pick = pickServerInTUI
+			cf.pick, cf.tui = pickServerInTUI, true
 			target, err := cf.target(cmd, args)
 			if errors.Is(err, errNoChoice) {
 				return nil // the user closed the picker: nothing to do

@@ -31,7 +31,11 @@ type connectFlags struct {
 	serverName string
 	pick       serverPicker
 
+	// tui is set by the interactive command: the terminal belongs to the UI.
+	tui bool
+
 	// For URL targets (HTTP and WebSocket).
+	oauth     oauthFlags
 	transport string
 	headers   []string
 	bearer    string
@@ -52,6 +56,7 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.headers, "header", nil, "for a URL target: send this HTTP header on every request (\"Name: value\", repeatable)")
 	fs.StringVar(&f.bearer, "bearer", "", "for a URL target: send \"Authorization: Bearer TOKEN\" (shown redacted everywhere)")
 	fs.StringVar(&f.bearerEnv, "bearer-env", "", "for a URL target: like --bearer, with the token read from this environment variable")
+	f.oauth.register(fs)
 	fs.StringVar(&f.caFile, "ca", "", "for a URL target: also trust the CA certificates in this PEM file")
 	fs.BoolVar(&f.insecure, "insecure", false, "for a URL target: do NOT verify the server's TLS certificate (dangerous; for local testing only)")
 }
@@ -140,7 +145,7 @@ func isURLTarget(arg string) bool {
 }
 
 // urlFlags are the flags that only make sense for a URL target.
-var urlFlags = []string{"transport", "header", "bearer", "bearer-env", "ca", "insecure"}
+var urlFlags = append([]string{"transport", "header", "bearer", "bearer-env", "ca", "insecure"}, oauthFlagNames...)
 
 // checkNoURLFlags refuses URL-only flags on a stdio target rather than
 // ignoring them silently.
@@ -201,15 +206,19 @@ func (f *connectFlags) urlTarget(cmd *cobra.Command, raw string) (*target, error
 			" Anyone on the network path can read and change this session, credentials included. Use --ca FILE to trust a private CA instead.")
 		desc += " [TLS NOT VERIFIED]"
 	}
+	authz, err := f.authorizer(u.String(), header, client, cmd.ErrOrStderr())
+	if err != nil {
+		return nil, err
+	}
 	t := &target{description: desc}
 	switch kind {
 	case "streamable-auto", "streamable":
-		t.transport = &mcp.HTTPTransport{URL: u.String(), Header: header, HTTPClient: client, NoSSEFallback: kind == "streamable"}
+		t.transport = &mcp.HTTPTransport{URL: u.String(), Header: header, HTTPClient: client, Authorizer: authz, NoSSEFallback: kind == "streamable"}
 	case "sse":
-		t.transport = &mcp.SSETransport{URL: u.String(), Header: header, HTTPClient: client}
+		t.transport = &mcp.SSETransport{URL: u.String(), Header: header, HTTPClient: client, Authorizer: authz}
 		t.description += " (HTTP+SSE)"
 	case "ws":
-		t.transport = &mcp.WebSocketTransport{URL: u.String(), Header: header, HTTPClient: client}
+		t.transport = &mcp.WebSocketTransport{URL: u.String(), Header: header, HTTPClient: client, Authorizer: authz}
 	}
 	return t, nil
 }
