@@ -62,6 +62,22 @@ type Result struct {
 	width  int          // the width lines were laid out at
 	top    int
 	cache  map[int]string // rendered visible lines by index
+
+	// A big result is parsed and laid out off the UI goroutine; until it
+	// is ready the view says so. gen tells a stale preparation (the user
+	// opened another result meanwhile) from the current one.
+	gen     int
+	loading bool
+}
+
+// asyncResultBytes is the size from which a result is prepared in a Cmd:
+// below it parsing takes well under a frame.
+const asyncResultBytes = 1 << 20
+
+// resultReadyMsg carries a result prepared off the UI goroutine.
+type resultReadyMsg struct {
+	gen      int
+	prepared *Result
 }
 
 // NewResult makes an empty result view.
@@ -72,17 +88,53 @@ func NewResult(t *themes.Theme, k keymap.KeyMap) *Result {
 // SetTheme switches the theme.
 func (r *Result) SetTheme(t *themes.Theme) {
 	r.theme = t
-	if r.msg != nil {
-		r.SetResult(*r.msg)
+	if r.msg != nil && !r.loading {
+		// Re-styling a big result happens on the UI goroutine: a theme
+		// change is rare and the user asked for it.
+		r.parse()
+		r.layout()
 	}
 }
 
-// SetResult shows a tools/call outcome.
-func (r *Result) SetResult(msg ToolResultMsg) {
+// SetResult shows a tools/call outcome. A big result (a 20 MB text, say)
+// opens at once with a "preparing" line; the returned Cmd parses and lays
+// it out off the UI goroutine and its message completes the view.
+func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.msg = &msg
 	r.top = 0
-	r.parse()
-	r.layout()
+	r.gen++
+	r.cache = map[int]string{}
+	if len(msg.Result) < asyncResultBytes {
+		r.loading = false
+		r.parse()
+		r.layout()
+		return nil
+	}
+	r.loading = true
+	r.blocks, r.lines = nil, nil
+	r.header = []string{r.theme.Detail.Hint.Render(fmt.Sprintf("preparing a %s result…", byteSize(len(msg.Result))))}
+	// The Cmd works on a copy of its own and never touches r.
+	prep := &Result{theme: r.theme, keys: r.keys, w: r.w, h: r.h, msg: &msg, cache: map[int]string{}}
+	gen := r.gen
+	return func() tea.Msg {
+		prep.parse()
+		prep.layout()
+		return resultReadyMsg{gen: gen, prepared: prep}
+	}
+}
+
+// adopt takes a prepared result, if it is still the one shown.
+func (r *Result) adopt(msg resultReadyMsg) {
+	if msg.gen != r.gen || !r.loading {
+		return
+	}
+	p := msg.prepared
+	r.loading = false
+	r.header, r.blocks, r.lines, r.width = p.header, p.blocks, p.lines, p.width
+	r.cache = map[int]string{}
+	if r.width != r.w {
+		r.layout() // the pane was resized while the result was prepared
+	}
 }
 
 func (r *Result) Title() string {
@@ -109,6 +161,10 @@ func (r *Result) rows() int { return max(r.h-2-len(r.header), 0) }
 func (r *Result) Lines() int { return len(r.lines) }
 
 func (r *Result) Update(msg tea.Msg) tea.Cmd {
+	if ready, ok := msg.(resultReadyMsg); ok {
+		r.adopt(ready)
+		return nil
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(kp, r.keys.Result.Close):

@@ -205,11 +205,11 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		line, ok := toolResultLine(msg.result)
 		m.toolStatus, m.toolOK = line, ok
 		cmd := m.tools.Update(msg.result)
-		m.result.SetResult(msg.result)
+		prepare := m.result.SetResult(msg.result)
 		if m.modal == modalNone {
 			m.openModal(modalResult)
 		}
-		return cmd
+		return tea.Batch(cmd, prepare)
 	default:
 		// Pane-internal results (e.g. the detail's formatting) go to
 		// every pane that might own them; each ignores what is not its.
