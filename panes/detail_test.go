@@ -119,7 +119,7 @@ func TestDetailHugeFrameOpensAtOnce(t *testing.T) {
 	start = time.Now()
 	d.Update(logKey("G"))
 	v = d.View()
-	if el := time.Since(start); el > 100*time.Millisecond {
+	if el := time.Since(start); el > 500*time.Millisecond { // microseconds when quiet; generous for loaded CI
 		t.Errorf("drawing the end of a formatted 20 MB frame took %v", el)
 	}
 	if !strings.Contains(ansi.Strip(v), `"text": "end"`) {

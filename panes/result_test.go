@@ -119,7 +119,7 @@ func TestResultHuge(t *testing.T) {
 	prepare := r.SetResult(ToolResultMsg{Name: "dump", Result: raw})
 	v := r.View()
 	// It opens at once: the work happens in the Cmd, off the UI goroutine.
-	if d := time.Since(start); d > 100*time.Millisecond {
+	if d := time.Since(start); d > 250*time.Millisecond { // microseconds when quiet; generous for loaded CI
 		t.Errorf("opening a 20 MB result blocked the UI for %v", d)
 	}
 	assertPaneSize(t, v, 120, 35)
