@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/form"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -52,11 +52,11 @@ type Ask struct {
 	inputKey string
 	pending  int // more requests queued behind this one
 
-	// elicitation, form mode
+	// elicitation, form mode: the schema form (panes/form) on the
+	// requestedSchema; formErr says why the schema could not be used.
 	message string
-	fields  []*elicitField
-	cur     int
-	problem string
+	form    *form.Form
+	formErr string
 	// elicitation, URL mode
 	url, elicitationID string
 	// sampling
@@ -67,38 +67,36 @@ type Ask struct {
 	off     int
 }
 
-type fieldKind int
-
-const (
-	fieldText fieldKind = iota
-	fieldNumber
-	fieldInteger
-	fieldBool
-	fieldEnum
-	fieldMulti
-)
-
-type elicitField struct {
-	name, title, desc string
-	required          bool
-	kind              fieldKind
-	input             textinput.Model
-	on                bool     // boolean value
-	values, labels    []string // enum choices
-	choice            int      // single-select choice
-	picked            map[int]bool
-	opt               int // multi-select cursor
-}
-
 // NewAsk makes the modal; SetRequest fills it.
 func NewAsk(t *themes.Theme, k keymap.KeyMap) *Ask {
 	return &Ask{theme: t, keys: k}
 }
 
-func (a *Ask) SetTheme(t *themes.Theme) { a.theme = t }
-func (a *Ask) SetSize(w, h int)         { a.w, a.h = w, h }
-func (a *Ask) Focus()                   { a.focused = true }
-func (a *Ask) Blur()                    { a.focused = false }
+func (a *Ask) SetTheme(t *themes.Theme) {
+	a.theme = t
+	if a.form != nil {
+		a.form.SetTheme(t)
+	}
+}
+
+func (a *Ask) SetSize(w, h int) {
+	a.w, a.h = w, h
+	a.sizeForm()
+}
+
+func (a *Ask) Focus() {
+	a.focused = true
+	if a.form != nil {
+		a.form.Focus()
+	}
+}
+
+func (a *Ask) Blur() {
+	a.focused = false
+	if a.form != nil {
+		a.form.Blur()
+	}
+}
 
 // Capturing: the modal takes every key while open.
 func (a *Ask) Capturing() bool { return true }
@@ -124,8 +122,9 @@ func (a *Ask) Title() string {
 	return s
 }
 
-// SetRequest shows a new request.
-func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey string) {
+// SetRequest shows a new request. The command it returns compiles an
+// elicitation's schema in the background (the form validates from then on).
+func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey string) tea.Cmd {
 	*a = Ask{theme: a.theme, keys: a.keys, w: a.w, h: a.h, focused: a.focused, pending: a.pending,
 		id: id, method: method, params: params, inputKey: inputKey}
 	switch method {
@@ -140,8 +139,7 @@ func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey
 		_ = json.Unmarshal(params, &p)
 		a.message, a.url, a.elicitationID = p.Message, p.URL, p.ElicitationID
 		if p.Mode != "url" {
-			a.fields = parseElicitSchema(a.theme, p.RequestedSchema)
-			a.focusField(0)
+			return a.openForm(p.RequestedSchema)
 		}
 	case "sampling/createMessage":
 		a.reply = textinput.New()
@@ -152,6 +150,60 @@ func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey
 		a.reply.Focus()
 		a.context = samplingContext(a.theme, params)
 	}
+	return nil
+}
+
+// openForm builds the schema form on an elicitation's requestedSchema:
+// defaults prefilled (SEP-1034), enums titled or not, single or multi
+// (SEP-1330, legacy enumNames too). A schema that is not JSON, or missing,
+// still gets a form (of an empty object) so the user can answer, and the
+// modal says why.
+func (a *Ask) openForm(raw json.RawMessage) tea.Cmd {
+	const empty = `{"type":"object","properties":{}}`
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		a.formErr = "the request has no requestedSchema"
+		raw = json.RawMessage(empty)
+	}
+	opts := form.Options{Title: "requestedSchema", Theme: a.theme, Keys: a.keys}
+	f, err := form.New(raw, opts)
+	if err != nil {
+		a.formErr = "the requestedSchema is not JSON: " + err.Error()
+		f, _ = form.New(json.RawMessage(empty), opts)
+	}
+	a.form = f
+	a.sizeForm()
+	if a.focused {
+		f.Focus()
+	}
+	return hosted(f, f.Init())
+}
+
+// Form is the elicitation's form, or nil (tests).
+func (a *Ask) Form() *form.Form { return a.form }
+
+// headLines are the lines above an elicitation's form: the message and
+// any problem with the schema.
+func (a *Ask) headLines() []string {
+	t := a.theme
+	body := []string{t.Detail.Title.Render("The server asks:")}
+	for _, l := range strings.Split(termsafe.Block(a.message), "\n") {
+		body = append(body, "  "+t.Result.Content.Render(l))
+	}
+	if a.formErr != "" {
+		body = append(body, t.Form.Warn.Render(termsafe.String(a.formErr)))
+	}
+	return append(body, "")
+}
+
+// sizeForm gives the form the modal's inner room under the message; the
+// message keeps at most half of it.
+func (a *Ask) sizeForm() {
+	if a.form == nil {
+		return
+	}
+	ih := max(a.h-2, 0)
+	head := min(len(a.headLines()), ih/2)
+	a.form.SetSize(max(a.w-2, 0), max(ih-head, 0))
 }
 
 // URLMode reports a URL elicitation.
@@ -160,235 +212,8 @@ func (a *Ask) URLMode() bool { return a.method == "elicitation/create" && a.url 
 // ElicitationID is the URL elicitation's id (2025-11-25).
 func (a *Ask) ElicitationID() string { return a.elicitationID }
 
-// SetFieldValue types into a form field (tests).
-func (a *Ask) SetFieldValue(name, v string) {
-	for _, f := range a.fields {
-		if f.name == name {
-			f.input.SetValue(v)
-		}
-	}
-}
-
 // SetReply types the sampling reply (tests).
 func (a *Ask) SetReply(s string) { a.reply.SetValue(s) }
-
-func (a *Ask) focusField(i int) {
-	if len(a.fields) == 0 {
-		return
-	}
-	a.fields[a.cur].input.Blur()
-	a.cur = (i + len(a.fields)) % len(a.fields)
-	if k := a.fields[a.cur].kind; k == fieldText || k == fieldNumber || k == fieldInteger {
-		a.fields[a.cur].input.Focus()
-	}
-}
-
-// orderedKeys returns an object's keys in document order.
-func orderedKeys(raw json.RawMessage) []string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return keys
-		}
-		k, _ := t.(string)
-		keys = append(keys, k)
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return keys
-		}
-	}
-	return keys
-}
-
-type enumOption struct {
-	Const json.RawMessage `json:"const"`
-	Title string          `json:"title"`
-}
-
-func parseElicitSchema(t *themes.Theme, raw json.RawMessage) []*elicitField {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
-	}
-	_ = json.Unmarshal(raw, &s)
-	var propsRaw struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	_ = json.Unmarshal(raw, &propsRaw)
-	keys := orderedKeys(propsRaw.Properties)
-	if len(keys) != len(s.Properties) {
-		keys = keys[:0]
-		for k := range s.Properties {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-	}
-	var out []*elicitField
-	for _, name := range keys {
-		var p struct {
-			Type        string            `json:"type"`
-			Title       string            `json:"title"`
-			Description string            `json:"description"`
-			Default     json.RawMessage   `json:"default"`
-			Enum        []json.RawMessage `json:"enum"`
-			EnumNames   []string          `json:"enumNames"`
-			OneOf       []enumOption      `json:"oneOf"`
-			AnyOf       []enumOption      `json:"anyOf"`
-			Items       struct {
-				Enum  []json.RawMessage `json:"enum"`
-				AnyOf []enumOption      `json:"anyOf"`
-				OneOf []enumOption      `json:"oneOf"`
-			} `json:"items"`
-			Format string `json:"format"`
-		}
-		_ = json.Unmarshal(s.Properties[name], &p)
-		f := &elicitField{name: name, title: p.Title, desc: p.Description, picked: map[int]bool{}}
-		for _, r := range s.Required {
-			if r == name {
-				f.required = true
-			}
-		}
-		f.input = textinput.New()
-		f.input.Prompt = ""
-		f.input.SetStyles(t.TextInput)
-		addChoices := func(vals []json.RawMessage, names []string, opts []enumOption) {
-			for i, v := range vals {
-				var sv string
-				_ = json.Unmarshal(v, &sv)
-				f.values = append(f.values, sv)
-				label := sv
-				if i < len(names) {
-					label = names[i]
-				}
-				f.labels = append(f.labels, label)
-			}
-			for _, o := range opts {
-				var sv string
-				_ = json.Unmarshal(o.Const, &sv)
-				f.values = append(f.values, sv)
-				label := o.Title
-				if label == "" {
-					label = sv
-				}
-				f.labels = append(f.labels, label)
-			}
-		}
-		switch {
-		case p.Type == "boolean":
-			f.kind = fieldBool
-			_ = json.Unmarshal(p.Default, &f.on)
-		case p.Type == "array":
-			f.kind = fieldMulti
-			opts := p.Items.AnyOf
-			if len(opts) == 0 {
-				opts = p.Items.OneOf
-			}
-			addChoices(p.Items.Enum, nil, opts)
-			var def []string
-			_ = json.Unmarshal(p.Default, &def)
-			for i, v := range f.values {
-				for _, d := range def {
-					if d == v {
-						f.picked[i] = true
-					}
-				}
-			}
-		case len(p.Enum) > 0 || len(p.OneOf) > 0 || len(p.AnyOf) > 0:
-			f.kind = fieldEnum
-			opts := p.OneOf
-			if len(opts) == 0 {
-				opts = p.AnyOf
-			}
-			addChoices(p.Enum, p.EnumNames, opts)
-			var def string
-			_ = json.Unmarshal(p.Default, &def)
-			for i, v := range f.values {
-				if v == def {
-					f.choice = i
-				}
-			}
-		case p.Type == "number":
-			f.kind = fieldNumber
-		case p.Type == "integer":
-			f.kind = fieldInteger
-		default:
-			f.kind = fieldText
-			if p.Format != "" {
-				f.input.Placeholder = p.Format
-			}
-		}
-		if f.kind == fieldText || f.kind == fieldNumber || f.kind == fieldInteger {
-			if len(p.Default) > 0 && string(p.Default) != "null" {
-				var sv string
-				if json.Unmarshal(p.Default, &sv) == nil {
-					f.input.SetValue(sv)
-				} else {
-					f.input.SetValue(string(p.Default))
-				}
-			}
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// content builds the accepted form's content, checking required fields
-// and numbers.
-func (a *Ask) content() (map[string]any, error) {
-	out := map[string]any{}
-	var problems []string
-	for _, f := range a.fields {
-		v := strings.TrimSpace(f.input.Value())
-		switch f.kind {
-		case fieldBool:
-			out[f.name] = f.on
-		case fieldEnum:
-			if len(f.values) > 0 {
-				out[f.name] = f.values[f.choice]
-			}
-		case fieldMulti:
-			picked := []string{}
-			for i, val := range f.values {
-				if f.picked[i] {
-					picked = append(picked, val)
-				}
-			}
-			if len(picked) > 0 || f.required {
-				out[f.name] = picked
-			}
-		case fieldNumber, fieldInteger:
-			if v == "" {
-				if f.required {
-					problems = append(problems, f.name+" is required")
-				}
-				continue
-			}
-			n, err := strconv.ParseFloat(v, 64)
-			if err != nil || (f.kind == fieldInteger && n != float64(int64(n))) {
-				problems = append(problems, f.name+" must be "+map[bool]string{true: "an integer", false: "a number"}[f.kind == fieldInteger])
-				continue
-			}
-			out[f.name] = json.Number(v)
-		default:
-			if v == "" && f.required {
-				problems = append(problems, f.name+" is required")
-				continue
-			}
-			if v != "" || f.required {
-				out[f.name] = f.input.Value()
-			}
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(problems, "; "))
-	}
-	return out, nil
-}
 
 func (a *Ask) answer(res any) tea.Cmd {
 	b, err := json.Marshal(res)
@@ -402,6 +227,9 @@ func (a *Ask) refuse(code int, msg string) tea.Cmd {
 }
 
 func (a *Ask) Update(msg tea.Msg) tea.Cmd {
+	if a.form != nil {
+		return a.updateForm(msg)
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
@@ -423,9 +251,8 @@ func (a *Ask) Update(msg tea.Msg) tea.Cmd {
 			case key.Matches(km, e.Submit):
 				return a.answer(map[string]string{"action": "accept"})
 			}
-			return nil
 		}
-		return a.updateForm(km)
+		return nil
 	case "sampling/createMessage":
 		switch {
 		case key.Matches(km, e.Back), key.Matches(km, e.Decline):
@@ -457,59 +284,31 @@ func (a *Ask) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (a *Ask) updateForm(km tea.KeyPressMsg) tea.Cmd {
-	e := a.keys.Explore
-	switch {
-	case key.Matches(km, e.Submit):
-		c, err := a.content()
-		if err != nil {
-			a.problem = err.Error()
+// updateForm drives an elicitation's form: the form's send accepts with
+// its value (refused while invalid unless forced, which the form asks for
+// explicitly), closing the form cancels, and the decline key declines.
+func (a *Ask) updateForm(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case hostedMsg:
+		if msg.form != a.form {
 			return nil
 		}
-		return a.answer(map[string]any{"action": "accept", "content": c})
-	case key.Matches(km, e.NextField):
-		a.focusField(a.cur + 1)
-		return nil
-	case key.Matches(km, e.PrevField):
-		a.focusField(a.cur - 1)
-		return nil
-	}
-	if len(a.fields) == 0 {
-		return nil
-	}
-	f := a.fields[a.cur]
-	switch f.kind {
-	case fieldBool:
-		if key.Matches(km, e.Toggle) || key.Matches(km, e.PrevChoice) || key.Matches(km, e.NextChoice) {
-			f.on = !f.on
+		switch m := msg.msg.(type) {
+		case form.SubmitMsg:
+			return a.answer(map[string]any{"action": "accept", "content": m.Value})
+		case form.CancelMsg:
+			return a.answer(map[string]string{"action": "cancel"})
 		}
-	case fieldEnum:
-		if n := len(f.values); n > 0 {
-			switch {
-			case key.Matches(km, e.PrevChoice):
-				f.choice = (f.choice + n - 1) % n
-			case key.Matches(km, e.NextChoice), key.Matches(km, e.Toggle):
-				f.choice = (f.choice + 1) % n
-			}
+		return hosted(a.form, a.form.Update(msg.msg))
+	case tea.KeyPressMsg:
+		if key.Matches(msg, a.keys.Explore.Decline) {
+			return a.answer(map[string]string{"action": "decline"})
 		}
-	case fieldMulti:
-		if n := len(f.values); n > 0 {
-			switch {
-			case key.Matches(km, e.PrevChoice):
-				f.opt = (f.opt + n - 1) % n
-			case key.Matches(km, e.NextChoice):
-				f.opt = (f.opt + 1) % n
-			case key.Matches(km, e.Toggle):
-				f.picked[f.opt] = !f.picked[f.opt]
-			}
-		}
+	case tea.PasteMsg, tea.MouseWheelMsg:
 	default:
-		var cmd tea.Cmd
-		f.input, cmd = f.input.Update(km)
-		a.problem = ""
-		return cmd
+		return nil
 	}
-	return nil
+	return hosted(a.form, a.form.Update(msg))
 }
 
 func (a *Ask) ShortHelp() []key.Binding {
@@ -523,7 +322,10 @@ func (a *Ask) ShortHelp() []key.Binding {
 		if a.URLMode() {
 			return []key.Binding{e.OpenURL, accept, e.Decline, back}
 		}
-		return []key.Binding{e.NextField, e.Toggle, e.NextChoice, accept, e.Decline, back}
+		if a.form != nil {
+			return a.formHelp()
+		}
+		return []key.Binding{accept, e.Decline, back}
 	case "sampling/createMessage":
 		accept.SetHelp("ctrl+s", "send reply")
 		return []key.Binding{accept, e.Canned, e.StopReason, e.Decline}
@@ -531,7 +333,33 @@ func (a *Ask) ShortHelp() []key.Binding {
 	return []key.Binding{e.Decline}
 }
 
-func (a *Ask) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+// formHelp is the form's own keys, named for what they do here (send
+// accepts, close cancels), with decline after accept.
+func (a *Ask) formHelp() []key.Binding {
+	k := a.keys.Form
+	var out []key.Binding
+	for _, b := range a.form.ShortHelp() {
+		switch b.Help() {
+		case k.Send.Help():
+			b.SetHelp(b.Help().Key, "accept")
+			out = append(out, b, a.keys.Explore.Decline)
+			continue
+		case k.SendAnyway.Help():
+			b.SetHelp(b.Help().Key, "accept anyway")
+		case k.Close.Help():
+			b.SetHelp(b.Help().Key, "cancel")
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func (a *Ask) FullHelp() [][]key.Binding {
+	if a.form != nil {
+		return append(a.form.FullHelp(), []key.Binding{a.keys.Explore.Decline})
+	}
+	return [][]key.Binding{a.ShortHelp()}
+}
 
 func (a *Ask) View() string {
 	t := a.theme
@@ -539,11 +367,14 @@ func (a *Ask) View() string {
 	var body []string
 	switch a.method {
 	case "elicitation/create":
-		body = append(body, t.Detail.Title.Render("The server asks:"))
-		for _, l := range strings.Split(termsafe.Block(a.message), "\n") {
-			body = append(body, "  "+t.Result.Content.Render(l))
+		if a.form != nil {
+			ih := max(a.h-2, 0)
+			head := a.headLines()
+			head = head[:min(len(head), ih/2)]
+			body = append(head, strings.Split(a.form.View(), "\n")...)
+			break
 		}
-		body = append(body, "")
+		body = append(body, a.headLines()...)
 		if a.URLMode() {
 			body = append(body, t.Form.Label.Render("Open this URL? (the full address, as sent)"))
 			// The full URL, wrapped rather than cut: the user must see
@@ -555,9 +386,7 @@ func (a *Ask) View() string {
 				body = append(body, t.Form.Hint.Render("elicitation id "+termsafe.String(a.elicitationID)+"; mcpscope waits for notifications/elicitation/complete"))
 			}
 			body = append(body, "", t.Form.Hint.Render("ctrl+o opens it with xdg-open and accepts; ctrl+s accepts without opening; nothing is fetched before you choose"))
-			break
 		}
-		body = append(body, a.formLines(inner)...)
 	case "sampling/createMessage":
 		ctx := a.context
 		room := max(a.h-2-5, 1)
@@ -572,66 +401,6 @@ func (a *Ask) View() string {
 		body = append(body, highlightJSON(t, a.params, 2)...)
 	}
 	return Box(t, a.Title(), true, a.w, a.h, body)
-}
-
-func (a *Ask) formLines(w int) []string {
-	t := a.theme
-	var out []string
-	for i, f := range a.fields {
-		label := f.name
-		if f.title != "" {
-			label = f.title
-		}
-		label = termsafe.String(label)
-		if f.required {
-			label += t.Form.Required.Render("*")
-		}
-		st := t.Form.Label
-		if i == a.cur {
-			st = t.Form.Focused
-		}
-		var val string
-		switch f.kind {
-		case fieldBool:
-			val = map[bool]string{true: "[x] yes", false: "[ ] no"}[f.on]
-			val = t.Form.Value.Render(val)
-		case fieldEnum:
-			if len(f.labels) > 0 {
-				val = t.Form.Value.Render("‹ "+termsafe.String(f.labels[f.choice])+" ›") + t.Form.Hint.Render(fmt.Sprintf(" %d/%d", f.choice+1, len(f.labels)))
-			}
-		case fieldMulti:
-			var opts []string
-			for j, l := range f.labels {
-				box := "[ ]"
-				if f.picked[j] {
-					box = "[x]"
-				}
-				s := box + " " + termsafe.String(l)
-				if i == a.cur && j == f.opt {
-					s = t.Form.Focused.Render(s)
-				} else {
-					s = t.Form.Value.Render(s)
-				}
-				opts = append(opts, s)
-			}
-			val = strings.Join(opts, "  ")
-		default:
-			in := f.input
-			in.SetWidth(max(w-len(label)-6, 6))
-			val = in.View()
-		}
-		out = append(out, st.Render(label)+": "+val)
-		if f.desc != "" && i == a.cur {
-			out = append(out, "  "+t.Form.Hint.Render(termsafe.String(firstLine(f.desc))))
-		}
-	}
-	if len(a.fields) == 0 {
-		out = append(out, t.Form.Hint.Render("(no fields requested)"))
-	}
-	if a.problem != "" {
-		out = append(out, "", t.Form.Error.Render(termsafe.String(a.problem)))
-	}
-	return out
 }
 
 // samplingContext renders what a sampling request carries: system prompt,

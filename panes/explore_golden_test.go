@@ -3,8 +3,12 @@ package panes
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpscope/mcpscope/keymap"
@@ -37,6 +41,12 @@ func TestExplorerGoldens(t *testing.T) {
 				p.SetSize(sz.w, sz.h)
 				golden.RequireEqual(t, p.View())
 			})
+			t.Run(name("prompts-form"), func(t *testing.T) {
+				p := NewPrompts(th, k)
+				p.SetSize(sz.w, sz.h)
+				openGreet(t, p)
+				golden.RequireEqual(t, p.View())
+			})
 			t.Run(name("serverlog"), func(t *testing.T) {
 				s := NewServerLog(th, k)
 				for i, l := range []string{"debug", "info", "warning", "error"} {
@@ -67,7 +77,7 @@ func TestExplorerGoldens(t *testing.T) {
 			t.Run(name("ask-elicitation"), func(t *testing.T) {
 				a := NewAsk(th, k)
 				a.SetSize(sz.w, sz.h)
-				a.SetRequest(1, "elicitation/create", json.RawMessage(`{"message":"Who are you?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"ok":{"type":"boolean","default":true},"colour":{"type":"string","oneOf":[{"const":"g","title":"Green"},{"const":"r","title":"Red"}],"default":"r"},"pets":{"type":"array","items":{"enum":["cat","dog"]},"default":["dog"]}},"required":["name"]}}`), "")
+				runAsk(t, a, a.SetRequest(1, "elicitation/create", json.RawMessage(`{"message":"Who are you?","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"ok":{"type":"boolean","default":true},"colour":{"type":"string","oneOf":[{"const":"g","title":"Green"},{"const":"r","title":"Red"}],"default":"r"},"pets":{"type":"array","items":{"enum":["cat","dog"]},"default":["dog"]}},"required":["name"]}}`), ""))
 				golden.RequireEqual(t, a.View())
 			})
 			t.Run(name("ask-sampling"), func(t *testing.T) {
@@ -80,19 +90,172 @@ func TestExplorerGoldens(t *testing.T) {
 	}
 }
 
-// The elicitation form prefills defaults (SEP-1034) and answers SEP-1330
-// enums with their const values.
+// The elicitation form is the schema form: it prefills defaults
+// (SEP-1034) and answers SEP-1330 enums (titled, legacy enumNames,
+// multi-select) with their const values; an optional enum without a
+// default stays out of the content until it is chosen.
 func TestAskElicitationDefaults(t *testing.T) {
 	a := NewAsk(themes.Dark(), keymap.Default())
 	a.SetSize(80, 24)
-	a.SetRequest(7, "elicitation/create", json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"n":{"type":"integer","default":3},"colour":{"type":"string","oneOf":[{"const":"g","title":"Green"},{"const":"r","title":"Red"}],"default":"r"},"legacy":{"type":"string","enum":["a","b"],"enumNames":["A","B"]},"pets":{"type":"array","items":{"anyOf":[{"const":"cat","title":"Cat"},{"const":"dog","title":"Dog"}]},"default":["dog"]}}}}`), "")
-	c, err := a.content()
-	if err != nil {
-		t.Fatal(err)
+	a.Focus()
+	cmd := a.SetRequest(7, "elicitation/create", json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"n":{"type":"integer","default":3},"colour":{"type":"string","oneOf":[{"const":"g","title":"Green"},{"const":"r","title":"Red"}],"default":"r"},"legacy":{"type":"string","enum":["a","b"],"enumNames":["A","B"]},"pets":{"type":"array","items":{"anyOf":[{"const":"cat","title":"Cat"},{"const":"dog","title":"Dog"}]},"default":["dog"]}}}}`), "")
+	runAsk(t, a, cmd)
+	if v, issues := a.Form().Value(); string(v) != `{"colour":"r","n":3,"name":"Ada","pets":["dog"]}` || len(issues) > 0 {
+		t.Fatalf("content %s %v", v, issues)
 	}
-	b, _ := json.Marshal(c)
-	if got, want := string(b), `{"colour":"r","legacy":"a","n":3,"name":"Ada","pets":["dog"]}`; got != want {
-		t.Fatalf("content %s, want %s", got, want)
+	if s := ansi.Strip(a.View()); !strings.Contains(s, "‹ Red ›") || !strings.Contains(s, "[x] Dog") {
+		t.Fatalf("titled enum or multi-select not drawn with titles:\n%s", s)
+	}
+	// The legacy enum shows its enumNames and answers the value.
+	for range 3 {
+		runAsk(t, a, a.Update(tea.KeyPressMsg{Code: tea.KeyTab}))
+	}
+	runAsk(t, a, a.Update(tea.KeyPressMsg{Code: tea.KeyRight}))
+	runAsk(t, a, a.Update(tea.KeyPressMsg{Code: tea.KeyRight}))
+	if s := ansi.Strip(a.View()); !strings.Contains(s, "‹ B ›") {
+		t.Fatalf("legacy enumNames not drawn:\n%s", s)
+	}
+	var ans AnswerMsg
+	ans = runAsk(t, a, a.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}))
+	if ans.ID != 7 || string(ans.Result) != `{"action":"accept","content":{"colour":"r","legacy":"b","n":3,"name":"Ada","pets":["dog"]}}` {
+		t.Fatalf("answer %d %s %v", ans.ID, ans.Result, ans.Err)
+	}
+}
+
+// Invalid content is refused by accept and sent only with the explicit
+// override; decline and cancel answer without content.
+func TestAskElicitationValidationAndActions(t *testing.T) {
+	schema := json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}}`)
+	a := NewAsk(themes.Dark(), keymap.Default())
+	a.SetSize(80, 24)
+	a.Focus()
+	runAsk(t, a, a.SetRequest(1, "elicitation/create", schema, ""))
+	if ans := runAsk(t, a, a.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})); ans.Result != nil {
+		t.Fatalf("invalid content was accepted: %s", ans.Result)
+	}
+	if s := ansi.Strip(a.View()); !strings.Contains(s, "not sent") || !strings.Contains(s, "ctrl+f") {
+		t.Fatalf("the refusal does not say how to override:\n%s", s)
+	}
+	runAsk(t, a, a.Update(tea.KeyPressMsg{Code: tea.KeyEnter}))
+	runAsk(t, a, a.Update(tea.KeyPressMsg{Code: '7', Text: "7"}))
+	if s := ansi.Strip(a.View()); !strings.Contains(s, "18") {
+		t.Fatalf("the minimum is not shown as the engine's error:\n%s", s)
+	}
+	ans := runAsk(t, a, a.Update(tea.KeyPressMsg{Code: 'f', Mod: tea.ModCtrl}))
+	if string(ans.Result) != `{"action":"accept","content":{"age":7}}` {
+		t.Fatalf("forced accept %s", ans.Result)
+	}
+	for _, c := range []struct {
+		key  tea.KeyPressMsg
+		want string
+	}{
+		{tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, `{"action":"decline"}`},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, `{"action":"cancel"}`},
+	} {
+		runAsk(t, a, a.SetRequest(2, "elicitation/create", schema, ""))
+		if ans := runAsk(t, a, a.Update(c.key)); string(ans.Result) != c.want {
+			t.Fatalf("%s: answer %s, want %s", c.key, ans.Result, c.want)
+		}
+	}
+}
+
+// runAsk runs cmd as the program would, feeding the modal's own messages
+// back to it, and returns the answer if one was produced.
+func runAsk(t *testing.T, a *Ask, cmd tea.Cmd) AnswerMsg {
+	t.Helper()
+	var ans AnswerMsg
+	for _, m := range drive(a.Update, cmd) {
+		if m, ok := m.(AnswerMsg); ok {
+			ans = m
+		}
+	}
+	return ans
+}
+
+// drive runs cmd, feeds the messages of hosted forms back through update
+// and returns every other message.
+func drive(update func(tea.Msg) tea.Cmd, cmd tea.Cmd) []tea.Msg {
+	queue := []tea.Cmd{cmd}
+	var out []tea.Msg
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch m := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case hostedMsg:
+			queue = append(queue, update(m))
+		default:
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// openGreet opens greet's arguments form, types a name and a style prefix,
+// and answers the completion the form asks for.
+func openGreet(t *testing.T, p *Prompts) {
+	t.Helper()
+	p.SetGate(Gate{OK: true}, true)
+	p.SetPage([]json.RawMessage{json.RawMessage(`{"name":"greet","description":"Greets.","arguments":[{"name":"name","title":"Name","description":"Who to greet.","required":true},{"name":"style","description":"formal, casual or pirate."}]}`)}, true, "")
+	p.Focus()
+	var asked []CompleteMsg
+	keys := []tea.KeyPressMsg{{Code: tea.KeyEnter}, {Code: tea.KeyEnter}, {Code: 'A', Text: "A"}, {Code: 'd', Text: "d"}, {Code: 'a', Text: "a"},
+		{Code: tea.KeyTab}, {Code: tea.KeyEnter}}
+	for _, k := range keys {
+		for _, m := range drive(p.Update, p.Update(k)) {
+			if c, ok := m.(CompleteMsg); ok {
+				asked = append(asked, c)
+			}
+		}
+	}
+	if len(asked) == 0 {
+		t.Fatal("the form asked for no completions")
+	}
+	last := asked[len(asked)-1]
+	if last.Arg != "style" || last.Value != "" || last.Context["name"] != "Ada" || string(last.Ref) != `{"name":"greet","type":"ref/prompt"}` {
+		t.Fatalf("last completion request %+v", last)
+	}
+	p.SetCompletions(CompletionsMsg{Seq: last.Seq, Values: []string{"formal", "casual", "pirate"}, Total: 3})
+}
+
+// The prompts pane's arguments form is the schema form; completion values
+// for the focused field are listed under it and taken with ctrl+y; an
+// answer to an older keystroke is dropped.
+func TestPromptsFormCompletion(t *testing.T) {
+	p := NewPrompts(themes.Dark(), keymap.Default())
+	p.SetSize(80, 20)
+	openGreet(t, p)
+	if got := p.Form().Suggestions(); len(got) != 3 {
+		t.Fatalf("suggestions %v", got)
+	}
+	s := ansi.Strip(p.View())
+	if !strings.Contains(s, "suggestions for style") || !strings.Contains(s, "▸ formal") || len(strings.Split(s, "\n")) != 20 {
+		t.Fatalf("suggestions not drawn under the form (or the view is not 20 rows):\n%s", s)
+	}
+	p.SetCompletions(CompletionsMsg{Seq: -1, Values: []string{"stale"}})
+	if got := p.Form().Suggestions(); len(got) != 3 {
+		t.Fatalf("a stale answer replaced the suggestions: %v", got)
+	}
+	var got []tea.Msg
+	for _, k := range []tea.KeyPressMsg{{Code: 'n', Mod: tea.ModCtrl}, {Code: 'n', Mod: tea.ModCtrl}, {Code: 'y', Mod: tea.ModCtrl}, {Code: 's', Mod: tea.ModCtrl}} {
+		got = append(got, drive(p.Update, p.Update(k))...)
+	}
+	var sent *GetPromptMsg
+	for _, m := range got {
+		if m, ok := m.(GetPromptMsg); ok {
+			sent = &m
+		}
+	}
+	if sent == nil || sent.Name != "greet" || fmt.Sprint(sent.Args) != "map[name:Ada style:pirate]" {
+		t.Fatalf("prompts/get %+v from %v", sent, got)
+	}
+	if p.Form() != nil {
+		t.Fatal("the form stayed open after sending")
 	}
 }
 

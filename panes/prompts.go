@@ -12,9 +12,10 @@ import (
 	"github.com/mcpscope/mcpscope/themes"
 )
 
-// Prompts lists the server's prompts; enter opens an arguments form with
-// completion/complete suggestions as you type, ctrl+s sends prompts/get
-// (the result opens as messages with roles and content blocks).
+// Prompts lists the server's prompts; enter opens the arguments form (the
+// schema form engine, with completion/complete suggestions as you type),
+// ctrl+s sends prompts/get (the result opens as messages with roles and
+// content blocks).
 type Prompts struct {
 	theme     *themes.Theme
 	keys      keymap.KeyMap
@@ -34,12 +35,37 @@ func NewPrompts(t *themes.Theme, k keymap.KeyMap) *Prompts {
 	return &Prompts{theme: t, keys: k, gate: Gate{Why: "not connected yet"}}
 }
 
-func (p *Prompts) SetTheme(t *themes.Theme) { p.theme = t }
-func (p *Prompts) Title() string            { return fmt.Sprintf("Prompts (%d)", len(p.prompts)) }
-func (p *Prompts) SetSize(w, h int)         { p.w, p.h = w, h }
-func (p *Prompts) Focus()                   { p.focused = true }
-func (p *Prompts) Blur()                    { p.focused = false }
-func (p *Prompts) Capturing() bool          { return p.form != nil }
+func (p *Prompts) SetTheme(t *themes.Theme) {
+	p.theme = t
+	if p.form != nil {
+		p.form.SetTheme(t)
+	}
+}
+
+func (p *Prompts) Title() string { return fmt.Sprintf("Prompts (%d)", len(p.prompts)) }
+
+func (p *Prompts) SetSize(w, h int) {
+	p.w, p.h = w, h
+	if p.form != nil {
+		p.form.SetSize(w, h)
+	}
+}
+
+func (p *Prompts) Focus() {
+	p.focused = true
+	if p.form != nil {
+		p.form.Focus()
+	}
+}
+
+func (p *Prompts) Blur() {
+	p.focused = false
+	if p.form != nil {
+		p.form.Blur()
+	}
+}
+
+func (p *Prompts) Capturing() bool { return p.form != nil }
 
 // SetGate says whether prompts (and completions) were declared.
 func (p *Prompts) SetGate(g Gate, completes bool) { p.gate, p.completes = g, completes }
@@ -84,12 +110,8 @@ func (p *Prompts) SetCompletions(msg CompletionsMsg) {
 }
 
 func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
 	if p.form != nil {
-		cmd, submit, cancel := p.form.Update(km)
+		cmd, submit, cancel := p.form.Update(msg)
 		switch {
 		case cancel:
 			p.form = nil
@@ -99,6 +121,10 @@ func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return m }
 		}
 		return cmd
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
 	}
 	e := p.keys.Explore
 	switch {
@@ -114,17 +140,26 @@ func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
 		c := p.next
 		return func() tea.Msg { return ListPageMsg{Method: "prompts/list", Cursor: c} }
 	case key.Matches(km, e.Open) && len(p.prompts) > 0:
-		pr := p.prompts[p.cur]
-		var fields []ArgField
-		for _, a := range pr.Arguments {
-			fields = append(fields, ArgField{Name: a.Name, Description: a.Description, Required: a.Required})
-		}
-		ref, _ := json.Marshal(map[string]string{"type": "ref/prompt", "name": pr.Name})
-		p.form, p.formName = NewArgsForm(p.theme, p.keys, ref, fields), pr.Name
-		p.form.Completes = p.completes
-		return p.form.Start()
+		return p.openForm(p.prompts[p.cur])
 	}
 	return nil
+}
+
+// openForm opens the arguments form of pr: the schema form, built from the
+// prompt's arguments, with completion/complete suggestions.
+func (p *Prompts) openForm(pr mcp.Prompt) tea.Cmd {
+	var fields []ArgField
+	for _, a := range pr.Arguments {
+		fields = append(fields, ArgField{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+	}
+	ref, _ := json.Marshal(map[string]string{"type": "ref/prompt", "name": pr.Name})
+	p.form, p.formName = NewArgsForm(p.theme, p.keys, "prompts/get "+termsafe.String(pr.Name), ref, fields), pr.Name
+	p.form.Completes = p.completes
+	p.form.SetSize(p.w, p.h)
+	if p.focused {
+		p.form.Focus()
+	}
+	return p.form.Start()
 }
 
 func (p *Prompts) ShortHelp() []key.Binding {
@@ -142,19 +177,22 @@ func (p *Prompts) ShortHelp() []key.Binding {
 	return []key.Binding{e.Up, e.Down, open, more, e.Refresh}
 }
 
-func (p *Prompts) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p *Prompts) FullHelp() [][]key.Binding {
+	if p.form != nil {
+		return p.form.FullHelp()
+	}
+	return [][]key.Binding{p.ShortHelp()}
+}
 
 func (p *Prompts) View() string {
+	if p.form != nil {
+		return p.form.View()
+	}
 	t := p.theme
 	inner := p.w - 2
 	var body []string
 	if !p.gate.OK {
 		body = append(gateLines(t, p.gate, p.keys.Explore.Anyway.Help().Key), "")
-	}
-	if p.form != nil {
-		body = append(body, t.Form.Group.Render("prompts/get "+termsafe.String(p.formName)))
-		body = append(body, p.form.Lines(inner)...)
-		return Box(t, p.Title(), p.focused, p.w, p.h, body)
 	}
 	var lines []string
 	for i, pr := range p.prompts {

@@ -45,13 +45,35 @@ func NewResources(t *themes.Theme, k keymap.KeyMap) *Resources {
 	return &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, gate: Gate{Why: "not connected yet"}}
 }
 
-func (r *Resources) SetTheme(t *themes.Theme) { r.theme = t }
+func (r *Resources) SetTheme(t *themes.Theme) {
+	r.theme = t
+	if r.form != nil {
+		r.form.SetTheme(t)
+	}
+}
 func (r *Resources) Title() string {
 	return fmt.Sprintf("Resources (%d) · Templates (%d)", len(r.resources), len(r.templates))
 }
-func (r *Resources) SetSize(w, h int) { r.w, r.h = w, h }
-func (r *Resources) Focus()           { r.focused = true }
-func (r *Resources) Blur()            { r.focused = false }
+func (r *Resources) SetSize(w, h int) {
+	r.w, r.h = w, h
+	if r.form != nil {
+		r.form.SetSize(w, h)
+	}
+}
+
+func (r *Resources) Focus() {
+	r.focused = true
+	if r.form != nil {
+		r.form.Focus()
+	}
+}
+
+func (r *Resources) Blur() {
+	r.focused = false
+	if r.form != nil {
+		r.form.Blur()
+	}
+}
 
 // Capturing is true while a template's variables are being typed.
 func (r *Resources) Capturing() bool { return r.form != nil }
@@ -184,12 +206,8 @@ func (r *Resources) listMethod() string {
 }
 
 func (r *Resources) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
 	if r.form != nil {
-		cmd, submit, cancel := r.form.Update(km)
+		cmd, submit, cancel := r.form.Update(msg)
 		switch {
 		case cancel:
 			r.form = nil
@@ -199,6 +217,10 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
 		}
 		return cmd
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
 	}
 	e := r.keys.Explore
 	switch {
@@ -234,8 +256,13 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 			fields = append(fields, ArgField{Name: v, Required: true})
 		}
 		ref, _ := json.Marshal(map[string]string{"type": "ref/resource", "uri": tmpl})
-		r.form, r.formTmpl = NewArgsForm(r.theme, r.keys, ref, fields), tmpl
+		r.form, r.formTmpl = NewArgsForm(r.theme, r.keys, "read "+termsafe.String(tmpl), ref, fields), tmpl
 		r.form.Completes = r.completes
+		r.form.Preview = func(v map[string]string) string { return ExpandTemplate(tmpl, v) }
+		r.form.SetSize(r.w, r.h)
+		if r.focused {
+			r.form.Focus()
+		}
 		return r.form.Start()
 	case key.Matches(km, e.Sub) && r.section == 0 && r.count() > 0:
 		uri := r.resources[r.cur[0]].URI
@@ -268,9 +295,17 @@ func (r *Resources) ShortHelp() []key.Binding {
 	return []key.Binding{e.Up, e.Down, e.Open, e.Section, sub, more, e.Save, e.Refresh}
 }
 
-func (r *Resources) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+func (r *Resources) FullHelp() [][]key.Binding {
+	if r.form != nil {
+		return r.form.FullHelp()
+	}
+	return [][]key.Binding{r.ShortHelp()}
+}
 
 func (r *Resources) View() string {
+	if r.form != nil {
+		return r.form.View()
+	}
 	t := r.theme
 	inner := r.w - 2
 	var body []string
@@ -282,12 +317,6 @@ func (r *Resources) View() string {
 	tabs[r.section] = t.Tabs.Active.Render(tabs[r.section])
 	tabs[1-r.section] = t.Tabs.Inactive.Render(tabs[1-r.section])
 	body = append(body, tabs[0]+"  "+tabs[1]+t.Form.Hint.Render("  (t switches)"))
-	if r.form != nil {
-		body = append(body, t.Form.Group.Render("read "+termsafe.String(r.formTmpl)))
-		body = append(body, r.form.Lines(inner)...)
-		body = append(body, t.Form.Hint.Render("→ "+termsafe.String(ExpandTemplate(r.formTmpl, r.form.Values()))))
-		return Box(t, r.Title(), r.focused, r.w, r.h, body)
-	}
 	rows := r.h - 2 - len(body) - 2
 	var lines []string
 	if r.section == 0 {

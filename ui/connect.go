@@ -154,7 +154,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case askMsg:
 		return m.handleAsk(msg.ask)
 	case panes.AnswerMsg:
-		m.answerAsk(msg)
+		return m.answerAsk(msg)
 	case panes.OpenURLMsg:
 		return openURL(msg.URL)
 	case panes.ListPageMsg:
@@ -197,7 +197,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.CloseMsg:
 		m.closeModal()
 		if m.modal == modalNone && len(m.queue) > 0 {
-			m.showNextAsk()
+			return m.showNextAsk()
 		}
 	case panes.CallToolMsg:
 		return m.callTool(msg)
@@ -215,7 +215,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		// every pane that might own them; each ignores what is not its.
 		var cmds []tea.Cmd
 		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane, m.result,
-			m.resources, m.prompts, m.serverLog, m.activity, m.roots} {
+			m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask} {
 			cmds = append(cmds, p.Update(msg))
 		}
 		return tea.Batch(cmds...)

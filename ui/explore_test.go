@@ -132,7 +132,11 @@ func (p *program) keys(keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyTab}
 		case "space":
 			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-		case "ctrl+s", "ctrl+d", "ctrl+r", "ctrl+t", "ctrl+y":
+		case "backspace":
+			msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
+		case "right":
+			msg = tea.KeyPressMsg{Code: tea.KeyRight}
+		case "ctrl+s", "ctrl+d", "ctrl+r", "ctrl+t", "ctrl+y", "ctrl+n", "ctrl+f":
 			msg = tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
 		default:
 			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
@@ -143,27 +147,63 @@ func (p *program) keys(keys ...string) {
 
 func eras() []mcp.Era { return []mcp.Era{mcp.EraLegacy, mcp.EraModern} }
 
-// The user answers an elicitation in the modal; the answer reaches the
-// server (a JSON-RPC response in the legacy era, inputResponses on the
-// retried tools/call in the modern era) and the tool echoes it.
+// typeText types s one key at a time.
+func (p *program) typeText(s string) {
+	for _, r := range s {
+		p.keys(string(r))
+	}
+}
+
+// The user answers ask_user's elicitation in the modal's schema form (name
+// typed, colour chosen, the subscribe default switched off) and accepts; the
+// answer reaches the server (a JSON-RPC response in the legacy era,
+// inputResponses on the retried tools/call in the modern era) and the tool
+// echoes it. Decline and cancel answer without content.
 func TestFlowElicitationAnsweredInModal(t *testing.T) {
 	for _, era := range eras() {
 		t.Run(era.String(), func(t *testing.T) {
 			p, w := newProgram(t, era, nil)
-			p.send(panes.CallToolMsg{Name: "ask_user", Args: json.RawMessage(`{"message":"Who are you?"}`)})
-			p.until("the elicitation modal", func() bool { return p.m.modal == modalAsk })
-			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "Who are you?") {
-				t.Fatalf("the modal does not show the message:\n%s", s)
+			answered := func() string {
+				return strings.Join(append(w.sent(mcp.KindResponse, ""), w.sent(mcp.KindRequest, "tools/call")...), "\n")
 			}
-			p.m.ask.SetFieldValue("name", "Ada")
+			ask := func() {
+				t.Helper()
+				p.send(panes.CallToolMsg{Name: "ask_user", Args: json.RawMessage(`{"message":"Who are you?"}`)})
+				p.until("the elicitation modal", func() bool { return p.m.modal == modalAsk && p.m.ask.Form() != nil })
+			}
+			ask()
+			s := ansi.Strip(p.m.View().Content)
+			if !strings.Contains(s, "Who are you?") || !strings.Contains(s, "[x] true") {
+				t.Fatalf("the modal does not show the message and the subscribe default:\n%s", s)
+			}
+			if strings.Contains(s, "q quit") || !strings.Contains(s, "ctrl+c quit") || !strings.Contains(s, "ctrl+d decline") {
+				t.Fatalf("the help bar does not show the modal's keys:\n%s", s)
+			}
+			// Accept is refused while name and colour are missing.
 			p.keys("ctrl+s")
+			if p.m.modal != modalAsk || strings.Contains(answered(), `"action"`) {
+				t.Fatalf("an invalid form was accepted:\n%s", answered())
+			}
+			p.keys("enter")
+			p.typeText("quinn") // q types here: it does not quit
+			p.keys("tab", "right", "right", "tab", "space", "ctrl+s")
 			p.until("the tool result", func() bool { return p.m.modal == modalResult })
-			answered := append(w.sent(mcp.KindResponse, ""), w.sent(mcp.KindRequest, "tools/call")...)
-			if !strings.Contains(strings.Join(answered, "\n"), `"name":"Ada"`) {
-				t.Fatalf("no frame carried the answer:\n%s", strings.Join(answered, "\n"))
+			if got := answered(); !strings.Contains(got, `"action":"accept"`) ||
+				!strings.Contains(got, `"content":{"colour":"green","name":"quinn","subscribe":false}`) {
+				t.Fatalf("no frame carried the answer:\n%s", got)
 			}
 			if !strings.Contains(p.m.toolStatus, "ask_user ok") {
 				t.Fatalf("status %q", p.m.toolStatus)
+			}
+			for _, c := range []struct{ key, action string }{{"ctrl+d", "decline"}, {"esc", "cancel"}} {
+				p.keys("esc")
+				before := strings.Count(answered(), `"action":"`+c.action+`"`)
+				ask()
+				p.keys(c.key)
+				p.until("the tool result", func() bool { return p.m.modal == modalResult })
+				if n := strings.Count(answered(), `"action":"`+c.action+`"`); n <= before {
+					t.Fatalf("%s sent no %s:\n%s", c.key, c.action, answered())
+				}
 			}
 		})
 	}
@@ -261,12 +301,25 @@ func TestFlowResourcesAndPrompts(t *testing.T) {
 			if !p.m.prompts.Select("greet") {
 				t.Fatal("no greet prompt")
 			}
-			p.keys("enter")
-			p.m.prompts.Form().SetValue("name", "Ada")
-			p.keys("ctrl+s")
+			p.keys("enter", "enter")
+			p.typeText("Ada")
+			p.keys("tab", "enter", "p")
+			f := p.m.prompts.Form()
+			p.until("the style suggestions", func() bool { return len(f.Suggestions()) == 1 && f.Suggestions()[0] == "pirate" })
+			if got := strings.Join(w.sent(mcp.KindRequest, "completion/complete"), "\n"); !strings.Contains(got, `"ref":{"name":"greet","type":"ref/prompt"}`) ||
+				!strings.Contains(got, `"argument":{"name":"style","value":"p"}`) || !strings.Contains(got, `"context":{"arguments":{"name":"Ada"}}`) {
+				t.Fatalf("no completion/complete for the typed style:\n%s", got)
+			}
+			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "suggestions for style") || !strings.Contains(s, "▸ pirate") || !strings.Contains(s, "ctrl+y") {
+				t.Fatalf("the suggestion is not shown under the form:\n%s", s)
+			}
+			p.keys("ctrl+y", "ctrl+s")
 			p.until("the prompt result", func() bool { return p.m.modal == modalContent })
-			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "user") || !strings.Contains(s, "Ada") {
+			if s := ansi.Strip(p.m.View().Content); !strings.Contains(s, "user") || !strings.Contains(s, "Ada") || !strings.Contains(s, "pirate") {
 				t.Fatalf("the prompt messages are not shown:\n%s", s)
+			}
+			if got := strings.Join(w.sent(mcp.KindRequest, "prompts/get"), "\n"); !strings.Contains(got, `"arguments":{"name":"Ada","style":"pirate"}`) {
+				t.Fatalf("prompts/get did not carry the form's arguments:\n%s", got)
 			}
 			if era == mcp.EraLegacy {
 				p.keys("esc", "4", "t", "s")
@@ -327,5 +380,33 @@ func TestListChangedCoalesced(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if n := len(w.sent(mcp.KindRequest, "tools/list")) - before; n != 2 {
 		t.Fatalf("%d tools/list requests for 5 list_changed, want 2", n)
+	}
+}
+
+// At 80×24 an open form has many keys, so the help bar takes three rows;
+// the modal area (the tools form, drawn over it) must end above them, and
+// every row of the help bar must be on screen as renderHelp draws it.
+func TestModalLeavesHelpBarVisible(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 35}} {
+		m := newTestModel("dark", sz.w, sz.h)
+		feed(m, sessionEvents())
+		press(m, "3", "enter") // the tools pane, the form of echo
+		if !m.toolsWide {
+			t.Fatalf("%dx%d: the tools form is not open", sz.w, sz.h)
+		}
+		l := m.layout
+		if l.modal.Max.Y > l.help.Min.Y || l.modal.Min.Y < 1 {
+			t.Fatalf("%dx%d: modal rows %d-%d, help bar from row %d", sz.w, sz.h, l.modal.Min.Y, l.modal.Max.Y-1, l.help.Min.Y)
+		}
+		screen := strings.Split(ansi.Strip(content(m)), "\n")
+		help := m.renderHelp(l.help.Dy())
+		for i, want := range help {
+			if got, want := strings.TrimRight(screen[l.help.Min.Y+i], " "), strings.TrimRight(ansi.Strip(want), " "); got != want {
+				t.Fatalf("%dx%d: help row %d is covered:\n got %q\nwant %q", sz.w, sz.h, i, got, want)
+			}
+		}
+		if bar := strings.Join(screen[l.help.Min.Y:], "\n"); !strings.Contains(bar, "ctrl+c quit") || strings.Contains(bar, "q quit") {
+			t.Fatalf("%dx%d: the form's help bar does not say that only ctrl+c quits:\n%s", sz.w, sz.h, bar)
+		}
 	}
 }

@@ -84,16 +84,16 @@ func (m *Model) handleAsk(a *pendingAsk) tea.Cmd {
 	}
 	m.queue = append(m.queue, a)
 	if m.modal != modalAsk {
-		m.showNextAsk()
-	} else {
-		m.ask.SetPending(len(m.queue) - 1)
+		return tea.Batch(next, m.showNextAsk())
 	}
+	m.ask.SetPending(len(m.queue) - 1)
 	return next
 }
 
 // showNextAsk opens the modal on the oldest queued request, dropping those
-// the server cancelled meanwhile.
-func (m *Model) showNextAsk() {
+// the server cancelled meanwhile. Its command compiles an elicitation's
+// schema for the modal's form.
+func (m *Model) showNextAsk() tea.Cmd {
 	for len(m.queue) > 0 && m.queue[0].ctx.Err() != nil {
 		m.queue = m.queue[1:]
 	}
@@ -101,21 +101,23 @@ func (m *Model) showNextAsk() {
 		if m.modal == modalAsk {
 			m.closeModal()
 		}
-		return
+		return nil
 	}
 	a := m.queue[0]
 	if m.modal != modalNone && m.modal != modalAsk {
 		m.closeModal()
 	}
-	m.ask.SetRequest(a.id, a.req.Method, a.req.Params, a.req.InputKey)
+	cmd := m.ask.SetRequest(a.id, a.req.Method, a.req.Params, a.req.InputKey)
 	m.ask.SetPending(len(m.queue) - 1)
 	m.openModal(modalAsk)
+	return cmd
 }
 
-// answerAsk sends the user's answer to the waiting handler.
-func (m *Model) answerAsk(msg panes.AnswerMsg) {
+// answerAsk sends the user's answer to the waiting handler and shows the
+// next request, if any.
+func (m *Model) answerAsk(msg panes.AnswerMsg) tea.Cmd {
 	if len(m.queue) == 0 || m.queue[0].id != msg.ID {
-		return
+		return nil
 	}
 	a := m.queue[0]
 	m.queue = m.queue[1:]
@@ -131,5 +133,5 @@ func (m *Model) answerAsk(msg panes.AnswerMsg) {
 		}
 	}
 	m.closeModal()
-	m.showNextAsk()
+	return m.showNextAsk()
 }

@@ -68,6 +68,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return focused.Update(msg)
 }
 
+// ctrlCQuit is the quit binding where keys type (a capturing pane or
+// modal): there only ctrl+c quits (see handleKey), so only it is shown.
+func ctrlCQuit(quit key.Binding) key.Binding {
+	return key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", quit.Help().Desc))
+}
+
 func capturing(p panes.Pane) bool {
 	c, ok := p.(panes.Capturing)
 	return ok && c.Capturing()
@@ -85,12 +91,15 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.modal == modalHandshake {
 			b = append(b, g.Back)
 		}
+		if capturing(p) {
+			return append(b, ctrlCQuit(g.Quit))
+		}
 		return append(b, g.Quit)
 	}
 	focused := m.pane(m.focus)
 	b := focused.ShortHelp()
 	if capturing(focused) {
-		return b
+		return append(b, ctrlCQuit(g.Quit))
 	}
 	e := m.keys.Explore
 	cancel := e.Cancel

@@ -57,8 +57,15 @@ func computeLayout(w, h, helpH int) layout {
 	}
 	// Overlays cover most of the screen, leaving the header and the help
 	// bar visible so the user keeps their bearings.
+	// A help bar of several rows (a form's many keys at 80 columns) would
+	// reach under the centred modal: the modal then ends where it starts.
 	mw := max(min(w-4, 160), min(w, 20))
 	mh := max(h-4, min(h, 6))
-	l.modal = rect((w-mw)/2, (h-mh)/2, mw, mh)
+	y := (h - mh) / 2
+	if bottom := l.help.Min.Y; y+mh > bottom {
+		y = min(y, max(bottom-mh, 1))
+		mh = max(bottom-y, 0)
+	}
+	l.modal = rect((w-mw)/2, y, mw, mh)
 	return l
 }

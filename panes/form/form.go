@@ -446,3 +446,47 @@ func withHelp(b key.Binding, k, desc string) key.Binding {
 	b.SetHelp(k, desc)
 	return b
 }
+
+// Field is the focused row's JSON pointer and its text, when that row is a
+// text field (string, number or integer); ok is false on any other row and
+// in the raw view. Hosts use it to offer completions for what is typed.
+func (f *Form) Field() (ptr, text string, ok bool) {
+	if f.raw || f.cur < 0 || f.cur >= len(f.rows) {
+		return "", "", false
+	}
+	r := f.rows[f.cur]
+	if r.kind != rowField {
+		return "", "", false
+	}
+	switch r.n.kind {
+	case kindString, kindNumber, kindInteger:
+	default:
+		return "", "", false
+	}
+	if f.editing {
+		return r.ptr, f.input.Value(), true
+	}
+	return r.ptr, r.n.text, true
+}
+
+// SetFieldText puts text into the focused text field as if it had been
+// typed (an omitted field becomes present); it does nothing on other rows.
+func (f *Form) SetFieldText(text string) {
+	if _, _, ok := f.Field(); !ok {
+		return
+	}
+	if f.editing {
+		f.input.SetValue(text)
+		f.input.CursorEnd()
+		f.typed()
+		return
+	}
+	n := f.rows[f.cur].n
+	n.text = text
+	if n.state != present {
+		n.state = present
+		f.reflow()
+		return
+	}
+	f.revalidate()
+}
