@@ -57,6 +57,7 @@ type Ask struct {
 	message string
 	form    *form.Form
 	formErr string
+	nested  bool // the schema has objects or free arrays (see elicitNested)
 	// elicitation, URL mode
 	url, elicitationID string
 	// sampling
@@ -170,7 +171,7 @@ func (a *Ask) openForm(raw json.RawMessage) tea.Cmd {
 		a.formErr = "the requestedSchema is not JSON: " + err.Error()
 		f, _ = form.New(json.RawMessage(empty), opts)
 	}
-	a.form = f
+	a.form, a.nested = f, elicitNested(raw)
 	a.sizeForm()
 	if a.focused {
 		f.Focus()
@@ -334,24 +335,72 @@ func (a *Ask) ShortHelp() []key.Binding {
 }
 
 // formHelp is the form's own keys, named for what they do here (send
-// accepts, close cancels), with decline after accept.
+// accepts, close cancels), with decline and cancel right after accept so
+// that a narrow help bar never cuts them. The keys for array items and
+// key/value rows are left out while the schema has none (the flat schema
+// elicitation asks for), so the bar lists only keys that do something.
 func (a *Ask) formHelp() []key.Binding {
 	k := a.keys.Form
-	var out []key.Binding
+	var head, rest []key.Binding
 	for _, b := range a.form.ShortHelp() {
 		switch b.Help() {
 		case k.Send.Help():
 			b.SetHelp(b.Help().Key, "accept")
-			out = append(out, b, a.keys.Explore.Decline)
-			continue
-		case k.SendAnyway.Help():
-			b.SetHelp(b.Help().Key, "accept anyway")
+			head = append(head, b, a.keys.Explore.Decline)
 		case k.Close.Help():
 			b.SetHelp(b.Help().Key, "cancel")
+			head = append(head, b)
+		case k.SendAnyway.Help():
+			b.SetHelp(b.Help().Key, "accept anyway")
+			rest = append(rest, b)
+		case k.Add.Help(), k.Delete.Help(), k.MoveUp.Help(), k.MoveDown.Help():
+			if a.nested {
+				rest = append(rest, b)
+			}
+		case k.Next.Help(), k.Prev.Help(), k.Edit.Help():
+			head = append(head, b)
+		default:
+			rest = append(rest, b)
 		}
-		out = append(out, b)
 	}
-	return out
+	return append(head, rest...)
+}
+
+// elicitNested reports whether a requestedSchema has a property that is an
+// object or an array of free items (not a multi-select): elicitation
+// schemas are flat, but a server under test may send anything.
+func elicitNested(raw json.RawMessage) bool {
+	var s struct {
+		Properties map[string]struct {
+			Type  any `json:"type"`
+			Items *struct {
+				Enum  json.RawMessage `json:"enum"`
+				AnyOf json.RawMessage `json:"anyOf"`
+				OneOf json.RawMessage `json:"oneOf"`
+			} `json:"items"`
+			Properties           json.RawMessage `json:"properties"`
+			AdditionalProperties json.RawMessage `json:"additionalProperties"`
+		} `json:"properties"`
+		AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return true
+	}
+	if len(s.AdditionalProperties) > 0 && string(s.AdditionalProperties) != "false" {
+		return true
+	}
+	for _, p := range s.Properties {
+		typ := fmt.Sprint(p.Type)
+		switch {
+		case strings.Contains(typ, "object"), len(p.Properties) > 0, len(p.AdditionalProperties) > 0:
+			return true
+		case strings.Contains(typ, "array"):
+			if p.Items == nil || (len(p.Items.Enum) == 0 && len(p.Items.AnyOf) == 0 && len(p.Items.OneOf) == 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (a *Ask) FullHelp() [][]key.Binding {

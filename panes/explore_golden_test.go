@@ -268,3 +268,28 @@ func TestTemplateVarsAndExpand(t *testing.T) {
 		t.Fatalf("expanded %q", got)
 	}
 }
+
+// The modal's help bar leads with accept, decline and cancel, and lists
+// the array and key/value keys only when the schema has such parts.
+func TestAskFormHelp(t *testing.T) {
+	keysOf := func(schema string) string {
+		a := NewAsk(themes.Dark(), keymap.Default())
+		a.SetSize(80, 24)
+		runAsk(t, a, a.SetRequest(1, "elicitation/create", json.RawMessage(`{"message":"m","requestedSchema":`+schema+`}`), ""))
+		var out []string
+		for _, b := range a.ShortHelp() {
+			out = append(out, b.Help().Key+" "+b.Help().Desc)
+		}
+		return strings.Join(out, ", ")
+	}
+	flat := keysOf(`{"type":"object","properties":{"n":{"type":"string"},"m":{"type":"array","items":{"enum":["a"]}}}}`)
+	if !strings.HasPrefix(flat, "tab/↓ next field, shift+tab/↑ prev field, enter edit/toggle, ctrl+s accept, ctrl+d decline, esc cancel") {
+		t.Fatalf("flat form help: %s", flat)
+	}
+	if strings.Contains(flat, "add item") {
+		t.Fatalf("a flat form lists the array keys: %s", flat)
+	}
+	if nested := keysOf(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"}}}}`); !strings.Contains(nested, "a add item") {
+		t.Fatalf("a form with a free array lacks the array keys: %s", nested)
+	}
+}
