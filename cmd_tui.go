@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lint"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/pflag"
@@ -18,6 +19,7 @@ import (
 type tuiFlags struct {
 	theme   string
 	logFile string
+	profile string // --client-profile: the protocol doctor's client
 }
 
 var tuiOpts tuiFlags
@@ -26,6 +28,7 @@ var tuiOpts tuiFlags
 func registerTUIFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&tuiOpts.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 	fs.StringVar(&tuiOpts.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	fs.StringVar(&tuiOpts.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
 }
 
 // runTUI runs the interactive debugger on one target until the user quits.
@@ -34,6 +37,10 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) error {
 	case "auto", "dark", "light":
 	default:
 		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", tuiOpts.theme))
+	}
+	profile, err := lint.ParseProfile(tuiOpts.profile)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
 	}
 	logger, closeLog, err := openDebugLog(tuiOpts.logFile)
 	if err != nil {
@@ -44,6 +51,8 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) error {
 	newClient := func() *mcp.Client {
 		opts := cf.clientOptions()
 		opts.Discover = true
+		// A linter follows one session: a fresh one per connection.
+		opts.Analyzer = lint.New(lint.Options{Profile: profile})
 		return mcp.NewClient(t.transport, opts)
 	}
 	answers, err := tuiPolicy.answers(nil)

@@ -11,7 +11,7 @@ type Explore struct {
 	// capturing text.
 	Ping   key.Binding // ping the server and show the round trip
 	Cancel key.Binding // cancel the newest request still in flight
-	Jump   key.Binding // 1-8: jump to a pane
+	Jump   key.Binding // 1-9: jump to a pane
 
 	// List panes (resources, prompts, activity, roots, server log).
 	Up       key.Binding
@@ -50,7 +50,7 @@ func defaultExplore() Explore {
 	return Explore{
 		Ping:   bind(k("P"), "P", "ping"),
 		Cancel: bind(k("X"), "X", "cancel request"),
-		Jump:   bind(k("1", "2", "3", "4", "5", "6", "7", "8"), "1-8", "go to pane"),
+		Jump:   bind(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), "1-9", "go to pane"),
 
 		Up:       bind(k("up", "k"), "↑/k", "up"),
 		Down:     bind(k("down", "j"), "↓/j", "down"),

@@ -135,6 +135,7 @@ type KeyMap struct {
 	Form     Form
 	Picker   Picker
 	Explore  Explore // resources, prompts, server log, activity, roots, server requests
+	Diag     Diagnostics
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
@@ -243,5 +244,6 @@ func Default() KeyMap {
 		Close:    bind(k("esc"), "esc", "close"),
 	}
 	m.Explore = defaultExplore()
+	m.Diag = defaultDiagnostics()
 	return m
 }

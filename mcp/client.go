@@ -221,17 +221,21 @@ func (c *Client) publishLocked(ev Event) {
 	if c.opts.OnEvent != nil {
 		c.opts.OnEvent(ev)
 	}
-	c.q.push(ev)
 	if c.opts.Analyzer == nil {
+		c.q.push(ev)
 		return
 	}
+	// The event and its diagnostics enter the queue together, so a reader
+	// that drains what is queued never gets a frame without its diagnostics.
+	group := []Event{ev}
 	for _, d := range c.opts.Analyzer.Observe(ev) {
 		dev := DiagnosticEvent{Time: ev.At(), Diagnostic: d}
 		if c.opts.OnEvent != nil {
 			c.opts.OnEvent(dev)
 		}
-		c.q.push(dev)
+		group = append(group, dev)
 	}
+	c.q.push(group...)
 }
 
 func (c *Client) state(s State, detail string) {

@@ -184,10 +184,12 @@ func newEventQueue() *eventQueue {
 	return q
 }
 
-func (q *eventQueue) push(ev Event) {
+// push queues events under one lock: the delivery goroutine takes them
+// together.
+func (q *eventQueue) push(evs ...Event) {
 	q.mu.Lock()
 	if !q.closed {
-		q.items = append(q.items, ev)
+		q.items = append(q.items, evs...)
 		q.cond.Signal()
 	}
 	q.mu.Unlock()

@@ -49,6 +49,11 @@ type Detail struct {
 
 	frame  *mcp.Frame
 	pairOf func(*mcp.Frame) *mcp.Frame
+	// diagsOf lists a frame's diagnostics; they are explained above the
+	// frame's body. diagCache holds their lines for one frame and width.
+	diagsOf   func(*mcp.Frame) []*mcp.Diagnostic
+	diagCache []string
+	diagKey   [3]int // width, count, and whether the cache is set
 
 	pretty    []string // pretty-printed lines (not sanitised, not styled)
 	prettyOK  bool
@@ -73,7 +78,34 @@ func NewDetail(t *themes.Theme, k keymap.KeyMap, pairOf func(*mcp.Frame) *mcp.Fr
 // SetTheme switches the theme.
 func (d *Detail) SetTheme(t *themes.Theme) {
 	d.theme = t
+	d.diagKey = [3]int{}
 	d.highlighted = map[int]string{}
+}
+
+// SetDiagnostics sets where the detail finds a frame's diagnostics.
+func (d *Detail) SetDiagnostics(of func(*mcp.Frame) []*mcp.Diagnostic) { d.diagsOf = of }
+
+// diagLines explains the frame's diagnostics: for each, the message, why
+// it matters, how to fix it and the spec reference.
+func (d *Detail) diagLines() []string {
+	if d.diagsOf == nil || d.frame == nil {
+		return nil
+	}
+	ds := d.diagsOf(d.frame)
+	w := max(d.w-2, 1)
+	if key := [3]int{w, len(ds), 1}; key == d.diagKey {
+		return d.diagCache
+	}
+	d.diagKey = [3]int{w, len(ds), 1}
+	d.diagCache = nil
+	for _, dg := range ds {
+		d.diagCache = append(d.diagCache,
+			SeverityStyle(d.theme, dg.Severity).Render(SeverityLetter(dg.Severity))+" "+
+				d.theme.Diag.Rule.Render(termsafe.String(dg.Rule))+" "+d.theme.Detail.Value.Render(termsafe.String(dg.Message)))
+		d.diagCache = append(d.diagCache, ExplainLines(d.theme, dg, w)...)
+		d.diagCache = append(d.diagCache, "")
+	}
+	return d.diagCache
 }
 
 // Frame is the frame shown, or nil.
@@ -117,6 +149,7 @@ func (d *Detail) SetFrame(f *mcp.Frame) tea.Cmd {
 	d.top = 0
 	d.note = ""
 	d.highlighted = map[int]string{}
+	d.diagKey = [3]int{}
 	d.showRaw = f != nil && f.Kind == mcp.KindInvalid
 	if f == nil {
 		return nil
@@ -185,6 +218,11 @@ func (d *Detail) header() []string {
 	if len(flags) > 0 {
 		lines = append(lines, lbl("flags ")+val(strings.Join(flags, ", ")))
 	}
+	if d.diagsOf != nil {
+		if n := len(d.diagsOf(f)); n > 0 {
+			lines = append(lines, t.Problem.Render(fmt.Sprintf("%d diagnostic(s)", n))+t.Hint.Render(" explained first; the frame follows"))
+		}
+	}
 	if f.Kind == mcp.KindErrorResponse {
 		lines = append(lines, t.Problem.Render(fmt.Sprintf("server error %d: ", f.ErrorCode))+val(f.ErrorMessage))
 	}
@@ -231,6 +269,11 @@ func (d *Detail) lineCount() int {
 	if d.frame == nil {
 		return 0
 	}
+	return len(d.diagLines()) + d.contentCount()
+}
+
+// contentCount is the number of lines of the frame itself.
+func (d *Detail) contentCount() int {
 	if p := d.showing(); p != nil {
 		return len(p)
 	}
@@ -408,15 +451,21 @@ func (d *Detail) View() string {
 	body := d.header()
 	rows := d.bodyRows()
 	pretty := d.showing()
+	diags := d.diagLines()
+	nd := len(diags)
 	n := d.lineCount()
 	if len(d.highlighted) > 4096 {
 		d.highlighted = map[int]string{}
 	}
 	for i := d.top; i < n && i < d.top+rows; i++ {
-		s, ok := d.highlighted[i]
+		if i < nd {
+			body = append(body, diags[i])
+			continue
+		}
+		s, ok := d.highlighted[i-nd]
 		if !ok {
-			s = d.renderLine(d.line(i, pretty), pretty != nil)
-			d.highlighted[i] = s
+			s = d.renderLine(d.line(i-nd, pretty), pretty != nil)
+			d.highlighted[i-nd] = s
 		}
 		body = append(body, s)
 	}

@@ -83,6 +83,36 @@ type Log struct {
 	// theme. It is bounded by clearing, and holds only rows recently drawn.
 	rowCache      map[int32]string
 	rowCacheWidth int
+
+	// diagsOf, when set, lists the protocol doctor's diagnostics of a
+	// frame (the diagnostics pane knows): such frames carry a badge.
+	diagsOf func(*mcp.Frame) []*mcp.Diagnostic
+}
+
+// SetDiagnostics sets where the log finds each frame's diagnostics.
+func (l *Log) SetDiagnostics(of func(*mcp.Frame) []*mcp.Diagnostic) { l.diagsOf = of }
+
+// Invalidate drops the rendered rows: a diagnostic can mark a frame that
+// is already drawn.
+func (l *Log) Invalidate() { clear(l.rowCache) }
+
+// SelectFrame puts the cursor on a frame (leaving follow mode), clearing
+// the filter if it hides the frame. It reports whether the frame is logged.
+func (l *Log) SelectFrame(f *mcp.Frame) bool {
+	for pass := 0; pass < 2; pass++ {
+		for i, idx := range l.shown {
+			if l.entries[idx].frame == f {
+				l.cur, l.follow = i, false
+				l.clamp()
+				return true
+			}
+		}
+		if pass == 0 && (l.filterText != "" || l.hideStderr) {
+			l.filterText, l.hideStderr = "", false
+			l.SetFilter("")
+		}
+	}
+	return false
 }
 
 // NewLog makes an empty log in follow mode.
@@ -603,6 +633,7 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 	if f.Probe {
 		segs = append(segs, segment{"PROBE", t.BadgeProbe})
 	}
+	segs = append(segs, l.diagBadges(f)...)
 	segs = append(segs, segment{termsafe.String(f.Label()), t.Method})
 	if !f.ID.IsZero() {
 		segs = append(segs, segment{"#" + termsafe.String(f.ID.String()), t.ID})
@@ -616,6 +647,36 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 		segs = append(segs, segment{termsafe.String(f.ErrorMessage), t.BadgeError.UnsetBold()})
 	case f.Problem != "":
 		segs = append(segs, segment{termsafe.String(f.Problem), t.BadgeInvalid.UnsetBold().UnsetUnderline()})
+	}
+	return segs
+}
+
+// diagBadges is one badge per severity among the frame's diagnostics,
+// worst first: E, W, H (with a count when there are several).
+func (l *Log) diagBadges(f *mcp.Frame) []segment {
+	if l.diagsOf == nil {
+		return nil
+	}
+	ds := l.diagsOf(f)
+	if len(ds) == 0 {
+		return nil
+	}
+	var n [4]int
+	for _, d := range ds {
+		if int(d.Severity) < len(n) {
+			n[d.Severity]++
+		}
+	}
+	var segs []segment
+	for _, s := range []mcp.Severity{mcp.SeverityError, mcp.SeverityWarning, mcp.SeverityHint} {
+		if n[s] == 0 {
+			continue
+		}
+		text := SeverityLetter(s)
+		if n[s] > 1 {
+			text += fmt.Sprint(n[s])
+		}
+		segs = append(segs, segment{text, SeverityStyle(l.theme, s)})
 	}
 	return segs
 }

@@ -166,6 +166,15 @@ type Theme struct {
 		Bool   lipgloss.Style
 		Punct  lipgloss.Style
 	}
+	// Diag styles the protocol doctor: the severity badges (E, W, H) in
+	// the log and the diagnostics pane, and the explanation labels.
+	Diag struct {
+		Error   lipgloss.Style
+		Warning lipgloss.Style
+		Hint    lipgloss.Style
+		Rule    lipgloss.Style // a rule id
+		Label   lipgloss.Style // "why", "fix", "spec"
+	}
 	Modal lipgloss.Style // the frame around overlays
 
 	chromaOnce  sync.Once
@@ -319,6 +328,12 @@ func New(p Palette, isDark bool) *Theme {
 	t.JSON.Number = fg(p.JSONNumber)
 	t.JSON.Bool = fg(p.JSONBool)
 	t.JSON.Punct = fg(p.JSONPunct)
+
+	t.Diag.Error = fg(p.Error).Bold(true).Reverse(true)
+	t.Diag.Warning = fg(p.Warn).Bold(true).Reverse(true)
+	t.Diag.Hint = fg(p.Subtle).Bold(true)
+	t.Diag.Rule = fg(p.Text).Bold(true)
+	t.Diag.Label = fg(p.Primary).Bold(true)
 
 	t.Modal = border(lipgloss.NewStyle().Border(lipgloss.RoundedBorder()), p.Primary)
 	return t

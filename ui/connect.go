@@ -41,6 +41,7 @@ func (m *Model) connect() tea.Cmd {
 	m.connecting, m.ended = true, false
 	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
 	c.SetHandler(m.handler())
+	m.doc.reset()
 	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
 	ch := c.Events()
 	return tea.Batch(waitForEvents(m.gen, ch), connectCmd(m.ctx, m.gen, c))
@@ -115,7 +116,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		if msg.gen == m.gen {
 			m.connecting = false
 			if msg.err != nil {
-				m.lastError = msg.err.Error()
+				m.connectFailed(msg.err)
 				m.log.Debug("Connect failed", "err", msg.err)
 			}
 		}
@@ -190,6 +191,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return m.startOp(&op{kind: opTaskCancel, label: "tasks/cancel " + msg.TaskID, method: "tasks/cancel", params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
 	case panes.RootsChangedMsg:
 		return m.rootsChanged()
+	case panes.ShowFrameMsg:
+		m.showFrame(msg.Frame)
 	case panes.OpenFrameMsg:
 		cmd := m.detail.SetFrame(msg.Frame)
 		m.openModal(modalDetail)

@@ -105,6 +105,9 @@ type Model struct {
 	roots     *panes.Roots
 	ask       *panes.Ask
 	content   *panes.Content
+	// The protocol doctor (issue 7): see diagnostics.go.
+	diags *panes.Diagnostics
+	doc   doctor
 	// explorer is the pane shown in the wide layout's lower right slot.
 	explorer focus
 	// asks carries server requests from the client's handler goroutines;
@@ -162,6 +165,7 @@ func New(cfg Config) *Model {
 	m.roots = panes.NewRoots(m.theme, m.keys, cfg.Roots)
 	m.ask = panes.NewAsk(m.theme, m.keys)
 	m.content = panes.NewContent(m.theme, m.keys)
+	m.initDiagnostics()
 	m.explorer = focusTools
 	m.asks = make(chan *pendingAsk, 16)
 	m.ops = map[int]*op{}
@@ -247,7 +251,7 @@ func (m *Model) resize(w, h int) {
 	} else {
 		m.tools.SetSize(l.tools.Dx(), l.tools.Dy())
 	}
-	for _, p := range []panes.Pane{m.resources, m.prompts, m.serverLog, m.activity, m.roots} {
+	for _, p := range []panes.Pane{m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.diags} {
 		p.SetSize(l.tools.Dx(), l.tools.Dy())
 	}
 	m.ask.SetSize(l.modal.Dx(), l.modal.Dy())
@@ -262,7 +266,7 @@ func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
 	m.help.Styles = t.Help
 	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane, m.result,
-		m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content} {
+		m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content, m.diags} {
 		if p, ok := p.(themed); ok {
 			p.SetTheme(t)
 		}
@@ -286,6 +290,8 @@ func (m *Model) pane(f focus) panes.Pane {
 		return m.activity
 	case focusRoots:
 		return m.roots
+	case focusDiagnostics:
+		return m.diags
 	}
 	return m.logPane
 }
@@ -350,6 +356,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	case msg.gen == m.gen:
 		m.ended = true
 		m.log.Debug("Event stream ended", "gen", msg.gen)
+		m.explainFailure()
 	}
 	return tea.Batch(cmds...)
 }
@@ -365,6 +372,7 @@ func (m *Model) streamOf(gen int) <-chan mcp.Event {
 
 // apply feeds one event to the panes.
 func (m *Model) apply(ev mcp.Event) tea.Cmd {
+	m.doc.observe(ev)
 	m.logPane.Append(ev)
 	switch ev := ev.(type) {
 	case mcp.FrameEvent:
@@ -387,6 +395,8 @@ func (m *Model) apply(ev mcp.Event) tea.Cmd {
 		m.exit = ev.Exit
 	case mcp.LocalErrorEvent:
 		m.lastError = ev.Err.Error()
+	case mcp.DiagnosticEvent:
+		m.addDiagnostic(ev.Diagnostic)
 	}
 	return nil
 }

@@ -45,6 +45,7 @@ const (
 	focusServerLog
 	focusActivity
 	focusRoots
+	focusDiagnostics
 	numFocus
 )
 
@@ -70,6 +71,8 @@ func (f focus) String() string {
 		return "activity"
 	case focusRoots:
 		return "roots"
+	case focusDiagnostics:
+		return "diagnostics"
 	}
 	return "?"
 }

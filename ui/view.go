@@ -99,6 +99,9 @@ func (m *Model) renderHeader() string {
 		parts = append(parts, h.Value.Render(m.client.TransportName()))
 	}
 	parts = append(parts, m.stateBadge())
+	if c := m.diagCounts(); c != "" {
+		parts = append(parts, m.theme.Status.Error.Render(c))
+	}
 	if hs := m.handshake; hs != nil {
 		parts = append(parts, h.Label.Render("handshake ")+h.Value.Render(hs.Duration.Round(time.Millisecond).String()))
 	}
@@ -106,7 +109,8 @@ func (m *Model) renderHeader() string {
 	if ansi.StringWidth(line) > m.w {
 		// Narrow: drop the separators' spaces and the labels' words.
 		line = " " + strings.Join(parts, h.Label.Render("·"))
-		line = strings.NewReplacer("era ", "", "protocol ", "", "handshake ", "⏱").Replace(line)
+		line = strings.NewReplacer("era ", "", "protocol ", "", "handshake ", "⏱",
+			" errors", "E", " error", "E", " warnings", "W", " warning", "W", " hints", "H", " hint", "H").Replace(line)
 	}
 	return h.Bar.Render(panes.Fit(line, m.w))
 }
@@ -129,15 +133,32 @@ func (m *Model) stateBadge() string {
 	return h.Pending.Render("◌ " + m.state.String())
 }
 
-// tabTitles are the tab row's labels, in focus order (short: eight tabs
-// fit in 80 columns).
+// tabTitles are the tab row's labels, in focus order: the short ones when
+// the long ones do not fit (nine tabs in 80 columns).
 func (m *Model) tabTitles() []string {
-	return []string{"Log", "Caps", "Tools", "Res", "Prompts", "Logs", "Activity", "Roots"}
+	long := []string{"Log", "Caps", "Tools", "Res", "Prompts", "Logs", "Activity", "Roots", "Diag"}
+	if titlesWidth(long, 5) <= m.w {
+		return long
+	}
+	return []string{"Log", "Caps", "Tools", "Res", "Prom", "Logs", "Act", "Root", "Diag"}
 }
 
 // slotTitles label the wide layout's explorer slot tabs.
 func (m *Model) slotTitles() []string {
-	return []string{"Tools", "Res", "Prompts", "Logs", "Activity", "Roots"}
+	long := []string{"Tools", "Res", "Prompts", "Logs", "Activity", "Roots", "Diag"}
+	if titlesWidth(long, 3)+3 <= m.layout.slotTabs.Dx() {
+		return long
+	}
+	return []string{"Tools", "Res", "Prom", "Logs", "Act", "Root", "Diag"}
+}
+
+// titlesWidth is the width of a tab row: the titles plus pad cells each.
+func titlesWidth(titles []string, pad int) int {
+	w := 0
+	for _, t := range titles {
+		w += len(t) + pad
+	}
+	return w
 }
 
 // renderSlotTabs is the tab row over the explorer slot (wide layout).
@@ -211,6 +232,12 @@ func (m *Model) renderStatus() string {
 	switch {
 	case m.reconnecting:
 		line = s.Info.Render("reconnecting: stopping the server…")
+	case m.doc.err != nil:
+		cause, fix, _ := m.doctorLine()
+		// The cause gets at most 60% of the row so the fix shows too; the
+		// log holds both in full.
+		cause = ansi.Truncate("✗ "+termsafe.String(cause), max(m.w*60/100, 20), "…")
+		line = s.Error.Render(cause) + s.Info.Render("  (r to restart)  fix: "+termsafe.String(fix))
 	case m.exit != nil:
 		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
 	case m.state == mcp.StateFailed:
