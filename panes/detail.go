@@ -101,7 +101,8 @@ func (d *Detail) diagLines() []string {
 	for _, dg := range ds {
 		d.diagCache = append(d.diagCache,
 			SeverityStyle(d.theme, dg.Severity).Render(SeverityLetter(dg.Severity))+" "+
-				d.theme.Diag.Rule.Render(termsafe.String(dg.Rule))+" "+d.theme.Detail.Value.Render(termsafe.String(dg.Message)))
+				d.theme.Diag.Rule.Render(termsafe.String(dg.Rule))+d.theme.Detail.Label.Render(" · "+dg.Severity.String()))
+		d.diagCache = append(d.diagCache, wrapText(termsafe.String(dg.Message), w, d.theme.Detail.Value)...)
 		d.diagCache = append(d.diagCache, ExplainLines(d.theme, dg, w)...)
 		d.diagCache = append(d.diagCache, "")
 	}
