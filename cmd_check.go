@@ -312,17 +312,26 @@ func diagnostics(events []mcp.Event) []checkDiagnostic {
 		}
 	}
 	out := []checkDiagnostic{}
+	// check lists everything twice (to catch lists that change silently),
+	// so the same finding about the same item comes twice: report it once,
+	// with the frames of both listings.
+	seen := map[string]int{}
 	for _, ev := range events {
 		de, ok := ev.(mcp.DiagnosticEvent)
 		if !ok {
 			continue
 		}
 		d := de.Diagnostic
-		cd := checkDiagnostic{Rule: d.Rule, Severity: d.Severity.String(), Message: d.Message, Why: d.Why, Fix: d.Fix, SpecRef: d.SpecRef}
-		for _, s := range d.Frames {
-			cd.Frames = append(cd.Frames, frameLabel{Seq: s, Label: labels[s]})
+		key := d.Rule + "\x00" + d.Message
+		i, dup := seen[key]
+		if !dup {
+			i = len(out)
+			seen[key] = i
+			out = append(out, checkDiagnostic{Rule: d.Rule, Severity: d.Severity.String(), Message: d.Message, Why: d.Why, Fix: d.Fix, SpecRef: d.SpecRef})
 		}
-		out = append(out, cd)
+		for _, s := range d.Frames {
+			out[i].Frames = append(out[i].Frames, frameLabel{Seq: s, Label: labels[s]})
+		}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lint"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
@@ -245,5 +246,21 @@ func TestCheckServerEverything(t *testing.T) {
 	}
 	for _, d := range rep.Diagnostics {
 		t.Logf("%s %s: %s", d.Severity, d.Rule, d.Message)
+	}
+}
+
+func TestCheckReportsARepeatedFindingOnce(t *testing.T) {
+	d := func(seq int64) mcp.Event {
+		return mcp.DiagnosticEvent{Diagnostic: &mcp.Diagnostic{Rule: "tools/name-characters", Severity: mcp.SeverityWarning,
+			Message: `Tool name "a b" is outside [A-Za-z0-9_.-]{1,128}.`, Frames: []int64{seq}}}
+	}
+	other := mcp.DiagnosticEvent{Diagnostic: &mcp.Diagnostic{Rule: "tools/name-characters", Severity: mcp.SeverityWarning,
+		Message: `Tool name "c d" is outside [A-Za-z0-9_.-]{1,128}.`, Frames: []int64{7}}}
+	got := diagnostics([]mcp.Event{d(7), other, d(15)})
+	if len(got) != 2 {
+		t.Fatalf("got %d diagnostics, want 2 (the repeat merged, the other tool kept)", len(got))
+	}
+	if len(got[0].Frames) != 2 || got[0].Frames[0].Seq != 7 || got[0].Frames[1].Seq != 15 {
+		t.Errorf("frames of the merged finding = %+v, want #7 and #15", got[0].Frames)
 	}
 }
