@@ -104,14 +104,17 @@ type Form struct {
 
 // Result keys drive the tool-call result view.
 type Result struct {
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
-	Copy     key.Binding
-	Close    key.Binding
+	Up        key.Binding
+	Down      key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
+	Top       key.Binding
+	Bottom    key.Binding
+	Copy      key.Binding
+	Close     key.Binding
+	Save      key.Binding // write the whole result (raw JSON) to a file
+	SaveMedia key.Binding // write image, audio and blob contents to files
+	Open      key.Binding // read the next resource_link / embedded resource with resources/read
 }
 
 // Picker keys drive the server picker shown when a config file names
@@ -234,14 +237,17 @@ func Default() KeyMap {
 		Close:       bind(k("esc"), "esc", "close"),
 	}
 	m.Result = Result{
-		Up:       bind(k("up", "k"), "↑/k", "up"),
-		Down:     bind(k("down", "j"), "↓/j", "down"),
-		PageUp:   bind(k("pgup", "ctrl+u"), "pgup", "page up"),
-		PageDown: bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
-		Top:      bind(k("g", "home"), "g", "top"),
-		Bottom:   bind(k("G", "end"), "G", "bottom"),
-		Copy:     bind(k("c"), "c", "copy"),
-		Close:    bind(k("esc"), "esc", "close"),
+		Up:        bind(k("up", "k"), "↑/k", "up"),
+		Down:      bind(k("down", "j"), "↓/j", "down"),
+		PageUp:    bind(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown:  bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
+		Top:       bind(k("g", "home"), "g", "top"),
+		Bottom:    bind(k("G", "end"), "G", "bottom"),
+		Copy:      bind(k("c"), "c", "copy"),
+		Save:      bind(k("s"), "s", "save result"),
+		SaveMedia: bind(k("w"), "w", "write media"),
+		Open:      bind(k("o"), "o", "open resource"),
+		Close:     bind(k("esc"), "esc", "close"),
 	}
 	m.Explore = defaultExplore()
 	m.Diag = defaultDiagnostics()

@@ -64,6 +64,9 @@ type ToolResultMsg struct {
 	Err      error           // anything else: *mcp.LocalError, closed client
 	Seq      int64           // the response frame, 0 when there was none
 	Latency  time.Duration   // from the request to its answer or failure
+	// OutputSchema is the tool's declared outputSchema, if any: the result
+	// view validates structuredContent against it.
+	OutputSchema json.RawMessage
 }
 
 // CloseMsg asks the root model to close the modal that sent it.

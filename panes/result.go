@@ -1,9 +1,16 @@
 package panes
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig learns each format by import
+	_ "image/jpeg"
+	_ "image/png"
+	gomime "mime"
 	"strings"
 	"time"
 
@@ -11,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -68,6 +76,16 @@ type Result struct {
 	// opened another result meanwhile) from the current one.
 	gen     int
 	loading bool
+
+	media    []mediaBlob // decodable binary contents, for w
+	links    []string    // resource URIs in the result, for o
+	nextLink int
+}
+
+// mediaBlob is one binary content block the user can write to a file.
+type mediaBlob struct {
+	name string // a file name suggestion, e.g. "add-0.png"
+	data string // base64, decoded only when written
 }
 
 // asyncResultBytes is the size from which a result is prepared in a Cmd:
@@ -131,6 +149,7 @@ func (r *Result) adopt(msg resultReadyMsg) {
 	p := msg.prepared
 	r.loading = false
 	r.header, r.blocks, r.lines, r.width = p.header, p.blocks, p.lines, p.width
+	r.media, r.links, r.nextLink = p.media, p.links, 0
 	r.cache = map[int]string{}
 	if r.width != r.w {
 		r.layout() // the pane was resized while the result was prepared
@@ -171,6 +190,14 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return CloseMsg{} }
 		case key.Matches(kp, r.keys.Result.Copy) && r.msg != nil:
 			return tea.SetClipboard(string(r.copyPayload()))
+		case key.Matches(kp, r.keys.Result.Save) && r.msg != nil && !r.loading:
+			return r.save()
+		case key.Matches(kp, r.keys.Result.SaveMedia) && len(r.media) > 0:
+			return r.saveMedia()
+		case key.Matches(kp, r.keys.Result.Open) && len(r.links) > 0:
+			uri := r.links[r.nextLink%len(r.links)]
+			r.nextLink++
+			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
 		}
 	}
 	scrollKeys(r.keys.Result, msg, &r.top, len(r.lines), r.rows())
@@ -195,14 +222,81 @@ func (r *Result) failure() error {
 	return r.msg.Err
 }
 
+// ShortHelp lists only the keys that do something for this result.
 func (r *Result) ShortHelp() []key.Binding {
 	k := r.keys.Result
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.Copy, k.Close}
+	out := []key.Binding{k.Up, k.Down, k.PageDown, k.Copy}
+	if r.msg != nil && len(r.payload()) > 0 {
+		out = append(out, k.Save)
+	}
+	if len(r.media) > 0 {
+		out = append(out, k.SaveMedia)
+	}
+	if len(r.links) > 0 {
+		out = append(out, k.Open)
+	}
+	return append(out, k.Close)
 }
 
 func (r *Result) FullHelp() [][]key.Binding {
 	k := r.keys.Result
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Copy, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, r.ShortHelp()[3:]}
+}
+
+// payload is what s saves: the raw result, or the server's error object.
+func (r *Result) payload() []byte {
+	if len(r.msg.Result) > 0 {
+		return r.msg.Result
+	}
+	var rpcErr *mcp.RPCError
+	if errors.As(r.msg.RPCError, &rpcErr) {
+		b, _ := json.Marshal(rpcErr)
+		return b
+	}
+	return nil
+}
+
+// save writes the result exactly as received; the root does the I/O.
+func (r *Result) save() tea.Cmd {
+	data := r.payload()
+	if len(data) == 0 {
+		return nil
+	}
+	name := "result-" + fileSafe(r.msg.Name) + ".json"
+	return func() tea.Msg { return SaveBlobMsg{URI: name, Data: data} }
+}
+
+// saveMedia writes every image, audio and blob content to its own file.
+func (r *Result) saveMedia() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, m := range r.media {
+		data, err := base64.StdEncoding.DecodeString(m.data)
+		if err != nil {
+			continue // the view already says the base64 is broken
+		}
+		msg := SaveBlobMsg{URI: m.name, Data: data}
+		cmds = append(cmds, func() tea.Msg { return msg })
+	}
+	return tea.Batch(cmds...)
+}
+
+// fileSafe keeps a server-chosen name from escaping the working directory
+// or holding characters a file name should not.
+func fileSafe(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := strings.Trim(b.String(), ".")
+	if out == "" {
+		out = "tool"
+	}
+	return out
 }
 
 // View draws the summary and the visible window of the body.
@@ -244,6 +338,7 @@ func (r *Result) parse() {
 	m := r.msg
 	r.blocks = nil
 	r.header = nil
+	r.media, r.links, r.nextLink = nil, nil, 0
 	latency := ""
 	if m.Latency > 0 {
 		latency = " · " + m.Latency.Round(time.Millisecond).String()
@@ -297,6 +392,9 @@ func (r *Result) parseResult(summary string) {
 		status = th.Result.Error.Render("tool error") + th.Detail.Hint.Render("  isError: true — the tool ran and reported a failure")
 	}
 	r.header = append(r.header, summary+th.Detail.Label.Render(" · ")+status+th.Detail.Label.Render(fmt.Sprintf(" · %d content blocks", len(res.Content))))
+	if line := r.outputCheck(res); line != "" {
+		r.header = append(r.header, line)
+	}
 	for i, raw := range res.Content {
 		r.blocks = append(r.blocks, r.contentBlock(i, raw))
 	}
@@ -306,6 +404,35 @@ func (r *Result) parseResult(summary string) {
 	if len(res.Meta) > 0 {
 		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("_meta"), json: prettyLines(res.Meta)})
 	}
+}
+
+// outputCheck validates structuredContent against the tool's outputSchema
+// ("Servers MUST provide structured results that conform to this schema.
+// Clients SHOULD validate."): one header line, flagged when it fails.
+func (r *Result) outputCheck(res callResult) string {
+	th := r.theme
+	if len(r.msg.OutputSchema) == 0 {
+		return ""
+	}
+	if len(res.StructuredContent) == 0 {
+		if res.IsError {
+			return "" // a tool error need not carry structured output
+		}
+		return th.Result.Error.Render("✗ outputSchema declared, but the result has no structuredContent")
+	}
+	sch, err := schema.Compile(r.msg.OutputSchema)
+	if err != nil {
+		return th.Detail.Problem.Render("outputSchema cannot be compiled, so structuredContent was not checked: " + termsafe.String(err.Error()))
+	}
+	issues := sch.ValidateJSON(res.StructuredContent)
+	if len(issues) == 0 {
+		return th.Result.OK.Render("✓ structuredContent matches outputSchema")
+	}
+	msgs := make([]string, 0, len(issues))
+	for _, is := range issues {
+		msgs = append(msgs, is.String())
+	}
+	return th.Result.Error.Render("✗ structuredContent does not match outputSchema: ") + th.Result.Content.Render(termsafe.String(strings.Join(msgs, "; ")))
 }
 
 func prettyLines(raw []byte) []string {
@@ -343,8 +470,14 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		}
 		return b
 	case "image", "audio":
-		return resultBlock{heading: heading(c.Type), meta: label("mime ") + value(orDash(c.MimeType)) + label("  size ") + value(byteSize(base64Len(c.Data)))}
+		meta := label("mime ") + value(orDash(c.MimeType)) + label("  size ") + value(byteSize(base64Len(c.Data)))
+		if c.Type == "image" {
+			meta += imageDimensions(c.Data, label, value)
+		}
+		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d%s", fileSafe(r.msg.Name), i, extension(c.MimeType)), data: c.Data})
+		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)")}
 	case "resource_link":
+		r.links = append(r.links, c.URI)
 		meta := label("uri ") + value(c.URI)
 		if c.MimeType != "" {
 			meta += label("  mime ") + value(c.MimeType)
@@ -361,6 +494,9 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			Blob     *string `json:"blob"`
 		}
 		_ = json.Unmarshal(c.Resource, &res)
+		if res.URI != "" {
+			r.links = append(r.links, res.URI)
+		}
 		meta := label("uri ") + value(res.URI) + label("  mime ") + value(orDash(res.MimeType))
 		b := resultBlock{heading: heading("resource (embedded)"), meta: meta}
 		switch {
@@ -368,10 +504,34 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			b.text = *res.Text
 		case res.Blob != nil:
 			b.meta += label("  blob ") + value(byteSize(base64Len(*res.Blob)))
+			r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d%s", fileSafe(r.msg.Name), i, extension(res.MimeType)), data: *res.Blob})
 		}
 		return b
 	}
 	return resultBlock{heading: heading("unknown content type " + strings.TrimSpace(termsafe.String(fmt.Sprintf("%q", c.Type)))), json: prettyLines(raw)}
+}
+
+// imageDimensions reads an image's size from its header (PNG, JPEG, GIF),
+// decoding only the first bytes of the base64.
+func imageDimensions(data string, label func(...string) string, value func(string) string) string {
+	head := data
+	if len(head) > 64<<10 {
+		head = head[:64<<10] // a JPEG's size can sit behind its metadata; 48 KB is plenty
+	}
+	raw, _ := base64.StdEncoding.DecodeString(head[:len(head)/4*4])
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return label("  dimensions ") + value("unreadable ("+err.Error()+")")
+	}
+	return label("  dimensions ") + value(fmt.Sprintf("%d×%d %s", cfg.Width, cfg.Height, format))
+}
+
+// extension picks a file extension for a mime type.
+func extension(mime string) string {
+	if exts, _ := gomime.ExtensionsByType(mime); len(exts) > 0 {
+		return exts[0]
+	}
+	return ".bin"
 }
 
 // base64Len is the decoded size of base64 text, without decoding it.

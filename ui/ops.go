@@ -342,8 +342,22 @@ func (m *Model) taskSupported(name string) bool {
 	return false
 }
 
+// outputSchema is the listed tool's outputSchema, nil when it has none.
+func (m *Model) outputSchema(name string) json.RawMessage {
+	tp, ok := m.tools.(interface{ Tools() []mcp.Tool })
+	if !ok {
+		return nil
+	}
+	for _, t := range tp.Tools() {
+		if t.Name == name {
+			return t.OutputSchema
+		}
+	}
+	return nil
+}
+
 func (m *Model) toolDone(o *op, msg opDoneMsg) tea.Cmd {
-	res := panes.ToolResultMsg{Name: o.tool.Name, Args: o.tool.Args, Latency: msg.latency}
+	res := panes.ToolResultMsg{Name: o.tool.Name, Args: o.tool.Args, Latency: msg.latency, OutputSchema: m.outputSchema(o.tool.Name)}
 	var frame *mcp.Frame
 	if msg.resp != nil && msg.resp.Frame != nil {
 		res.Seq, frame = msg.resp.Frame.Seq, msg.resp.Frame
@@ -479,12 +493,38 @@ func saveBlob(msg panes.SaveBlobMsg) tea.Cmd {
 		if name == "" || name == "." || name == "/" || strings.ContainsAny(name, `\:`) {
 			name = "resource.bin"
 		}
-		name = "mcpscope-" + name
-		if err := os.WriteFile(name, msg.Data, 0o644); err != nil {
+		name, err := writeNew("mcpscope-"+name, msg.Data)
+		if err != nil {
 			return notedMsg{text: "save: " + err.Error(), ok: false}
 		}
 		return notedMsg{text: fmt.Sprintf("saved %d bytes of %s to ./%s", len(msg.Data), msg.URI, name), ok: true}
 	}
+}
+
+// writeNew writes data to name in the working directory without replacing
+// a file that is already there: name-1.ext, name-2.ext, ... are tried.
+func writeNew(name string, data []byte) (string, error) {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for i := 0; i < 1000; i++ {
+		candidate := name
+		if i > 0 {
+			candidate = fmt.Sprintf("%s-%d%s", stem, i, ext)
+		}
+		f, err := os.OpenFile(candidate, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := f.Write(data); err != nil {
+			_ = f.Close()
+			return "", err
+		}
+		return candidate, f.Close()
+	}
+	return "", fmt.Errorf("%s and 999 numbered variants already exist", name)
 }
 
 // openURL opens a URL elicitation's page with xdg-open, only ever on the
