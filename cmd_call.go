@@ -115,7 +115,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		// for a server that ignores stdin EOF (a Node server whose timers
 		// keep it alive) only costs the user time. The spec's order is kept:
 		// close stdin, wait, SIGTERM, wait, SIGKILL.
-		st.Grace = 25 * time.Millisecond
+		st.Grace = 10 * time.Millisecond
 	}
 	client := mcp.NewClient(t.transport, opts)
 	early := &earlyEvents{keep: true}
