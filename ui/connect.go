@@ -185,6 +185,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return m.setLevel(msg.Level)
 	case panes.CancelOpMsg:
 		m.cancelOp(msg.ID)
+	case taskPollMsg:
+		return m.pollTask(msg)
 	case panes.TaskResultMsg:
 		return m.startOp(&op{kind: opTaskResult, label: "tasks/result " + msg.TaskID, method: "tasks/result", params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
 	case panes.TaskCancelMsg:

@@ -57,7 +57,8 @@ func (m *Model) onFrame(f *mcp.Frame) tea.Cmd {
 			m.resources.Updated(p.URI)
 		}
 	case "notifications/tasks/status":
-		m.applyTask(env.Params)
+		poll, _ := m.applyTask(env.Params)
+		return poll
 	case "notifications/elicitation/complete":
 		var p struct {
 			ElicitationID string `json:"elicitationId"`

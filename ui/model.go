@@ -117,8 +117,11 @@ type Model struct {
 	askSeq atomic.Int64
 	// ops are the requests started from the UI, by op id, with their
 	// cancel functions; nextOp numbers them.
-	ops    map[int]*op
-	nextOp int
+	ops map[int]*op
+	// polling holds the tasks whose tasks/get poll is scheduled, so a
+	// task is polled by one timer only.
+	polling map[string]bool
+	nextOp  int
 	// ticking is set while a tick is scheduled (elapsed times move).
 	ticking bool
 	now     time.Time
@@ -169,6 +172,7 @@ func New(cfg Config) *Model {
 	m.explorer = focusTools
 	m.asks = make(chan *pendingAsk, 16)
 	m.ops = map[int]*op{}
+	m.polling = map[string]bool{}
 	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
 	m.lists = map[string][]json.RawMessage{}
 	m.urlElicitations = map[string]string{}

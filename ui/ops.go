@@ -251,8 +251,11 @@ func (m *Model) handleOpDone(msg opDoneMsg) tea.Cmd {
 			fail(o.label)
 			return nil
 		}
-		m.applyTask(result)
-		m.setNote(o.label+" ok", true)
+		poll, _ := m.applyTask(result)
+		if o.kind == opTaskCancel {
+			m.setNote(o.label+" ok", true)
+		}
+		return poll
 	}
 	return nil
 }
@@ -278,29 +281,72 @@ func isToolError(resp *mcp.Response) bool {
 	return json.Unmarshal(resp.Result, &body) == nil && body.IsError
 }
 
-// applyTask records a Task object (or a CreateTaskResult's task).
-func (m *Model) applyTask(raw json.RawMessage) bool {
+// taskFields is the part of a Task (or a CreateTaskResult's task) the UI reads.
+type taskFields struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage"`
+	PollInterval  *int64 `json:"pollInterval"` // milliseconds
+}
+
+// taskPollMsg asks for the next tasks/get of a task.
+type taskPollMsg struct {
+	gen    int
+	taskID string
+}
+
+// Poll intervals are the server's pollInterval, kept within bounds so that
+// a server asking for 1 ms does not flood the log and one asking for an
+// hour does not look stuck.
+const (
+	defaultTaskPoll = time.Second
+	minTaskPoll     = 250 * time.Millisecond
+	maxTaskPoll     = 30 * time.Second
+)
+
+// applyTask records a Task object (or a CreateTaskResult's task) and, while
+// the task is not finished, schedules its next tasks/get honouring the
+// server's pollInterval (2025-11-25 tasks: "poll tasks/get"). The Cmd is
+// nil when nothing needs scheduling; ok reports whether raw was a task.
+func (m *Model) applyTask(raw json.RawMessage) (tea.Cmd, bool) {
 	var t struct {
-		Task *struct {
-			TaskID        string `json:"taskId"`
-			Status        string `json:"status"`
-			StatusMessage string `json:"statusMessage"`
-		} `json:"task"`
-		TaskID        string `json:"taskId"`
-		Status        string `json:"status"`
-		StatusMessage string `json:"statusMessage"`
+		Task *taskFields `json:"task"`
+		taskFields
 	}
 	if json.Unmarshal(raw, &t) != nil {
-		return false
+		return nil, false
 	}
 	if t.Task != nil {
-		t.TaskID, t.Status, t.StatusMessage = t.Task.TaskID, t.Task.Status, t.Task.StatusMessage
+		t.taskFields = *t.Task
 	}
 	if t.TaskID == "" {
-		return false
+		return nil, false
 	}
 	m.activity.SetTask(t.TaskID, t.Status, t.StatusMessage, time.Now())
-	return true
+	switch t.Status {
+	case "completed", "failed", "cancelled":
+		return nil, true // terminal: never changes again
+	}
+	if m.polling[t.TaskID] {
+		return nil, true
+	}
+	m.polling[t.TaskID] = true
+	every := defaultTaskPoll
+	if t.PollInterval != nil {
+		every = min(max(time.Duration(*t.PollInterval)*time.Millisecond, minTaskPoll), maxTaskPoll)
+	}
+	gen, id := m.gen, t.TaskID
+	return tea.Tick(every, func(time.Time) tea.Msg { return taskPollMsg{gen: gen, taskID: id} }), true
+}
+
+// pollTask sends the scheduled tasks/get, unless the connection changed.
+func (m *Model) pollTask(msg taskPollMsg) tea.Cmd {
+	delete(m.polling, msg.taskID)
+	if msg.gen != m.gen || m.client == nil {
+		return nil
+	}
+	return m.startOp(&op{kind: opTaskGet, label: "tasks/get " + msg.taskID, method: "tasks/get",
+		params: map[string]any{"taskId": msg.taskID}, task: msg.taskID})
 }
 
 // callTool starts tools/call; a tool whose execution.taskSupport allows it
@@ -370,9 +416,9 @@ func (m *Model) toolDone(o *op, msg opDoneMsg) tea.Cmd {
 		res.Err = msg.err
 	default:
 		res.Result = msg.resp.Result
-		if m.applyTask(msg.resp.Result) {
+		if poll, ok := m.applyTask(msg.resp.Result); ok {
 			m.setNote("tools/call "+o.tool.Name+" created a task: see Activity (7); o fetches its result", true)
-			return nil
+			return poll
 		}
 	}
 	return m.handleResult(toolCalledMsg{result: res, frame: frame})
