@@ -431,8 +431,46 @@ func (l *Log) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if f := l.Selected(); f != nil {
 			return func() tea.Msg { return OpenFrameMsg{Frame: f} }
 		}
+		if ev := l.selectedTransport(); ev != nil {
+			title, lines := TransportLines(l.theme, ev)
+			return func() tea.Msg { return OpenLinesMsg{Title: title, Lines: lines} }
+		}
 	}
 	return nil
+}
+
+// selectedTransport is the transport event under the cursor, if it is one.
+func (l *Log) selectedTransport() *mcp.TransportEvent {
+	if l.cur < 0 || l.cur >= len(l.shown) {
+		return nil
+	}
+	return l.entries[l.shown[l.cur]].tr
+}
+
+// OpenLinesMsg asks the root model to show ready lines in a modal: the
+// detail of something that is not a JSON-RPC frame.
+type OpenLinesMsg struct {
+	Title string
+	Lines []string
+}
+
+// TransportLines shows an HTTP exchange, SSE event, reconnect or OAuth step
+// in full: its summary, its error, and every field (headers with their
+// values; Authorization is already redacted by the transport).
+func TransportLines(t *themes.Theme, ev *mcp.TransportEvent) (string, []string) {
+	title := ev.Kind + " · " + termsafe.String(firstLine(ev.Summary))
+	lines := []string{t.Detail.Title.Render(termsafe.String(ev.Summary)),
+		t.Detail.Label.Render("at ") + t.Detail.Value.Render(ev.Time.Format("15:04:05.000"))}
+	if ev.Err != nil {
+		lines = append(lines, t.Log.LocalError.Render("error: "+termsafe.String(ev.Err.Error())))
+	}
+	if len(ev.Fields) > 0 {
+		lines = append(lines, "")
+	}
+	for _, f := range ev.Fields {
+		lines = append(lines, t.Detail.Label.Render(termsafe.String(f.Key)+": ")+t.Detail.Value.Render(termsafe.String(f.Value)))
+	}
+	return title, lines
 }
 
 // updateFilter edits the filter; the log follows each keystroke so the

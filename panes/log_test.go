@@ -211,3 +211,25 @@ func TestLogShowsTransportEvents(t *testing.T) {
 		t.Errorf("filtering by a header value:\n%s", v)
 	}
 }
+
+func TestLogOpensTransportEvents(t *testing.T) {
+	l := NewLog(themes.Default(true), keymap.Default())
+	l.SetSize(120, 10)
+	l.Focus()
+	l.Append(mcp.TransportEvent{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Kind: "http", Summary: "POST /mcp → 404",
+		Fields: []mcp.Field{{Key: "Mcp-Session-Id", Value: "abc\x1b[2J"}}, Err: errors.New("session expired")})
+	cmd := l.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter on an HTTP exchange opened nothing")
+	}
+	msg, ok := cmd().(OpenLinesMsg)
+	if !ok {
+		t.Fatalf("enter gave %T", cmd())
+	}
+	text := ansi.Strip(strings.Join(msg.Lines, "\n"))
+	for _, want := range []string{"POST /mcp → 404", "error: session expired", `Mcp-Session-Id: abc\x1b[2J`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("detail lacks %q:\n%s", want, text)
+		}
+	}
+}

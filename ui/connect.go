@@ -195,6 +195,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return m.rootsChanged()
 	case panes.ShowFrameMsg:
 		m.showFrame(msg.Frame)
+	case panes.OpenLinesMsg:
+		m.content.Set(msg.Title, msg.Lines)
+		m.openOver(modalContent)
 	case panes.OpenFrameMsg:
 		cmd := m.detail.SetFrame(msg.Frame)
 		m.openModal(modalDetail)
