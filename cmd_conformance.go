@@ -143,24 +143,11 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	// The transport opens its standalone GET stream in the background once
-	// initialized. The sse-retry and elicitation mocks misjudge a client
-	// whose GET lands after its tools/call (the first hands the pending
-	// result to that GET, so no reconnect is seen; the second can lose its
-	// elicitation), so, like the suite's reference client, this one lets
-	// the GET get its answer before calling anything.
-	listenAnswered := make(chan struct{})
-	var listenOnce sync.Once
 	client := mcp.NewClient(&mcp.HTTPTransport{URL: sc.ServerURL, Authorizer: authorizer}, mcp.Options{
 		ProtocolVersion: mcp.LatestLegacyVersion,
 		Timeout:         20 * time.Second,
 		Capabilities:    json.RawMessage(`{"elicitation":{"form":{}}}`),
 		Handler:         &policy.Answers{Elicitation: policy.ElicitAcceptDefaults},
-		OnEvent: func(ev mcp.Event) {
-			if te, ok := ev.(mcp.TransportEvent); ok && te.Kind == "http" && strings.HasPrefix(te.Summary, "GET ") {
-				listenOnce.Do(func() { close(listenAnswered) })
-			}
-		},
 	})
 	var logged sync.WaitGroup
 	logged.Go(func() { logConformanceEvents(client.Events(), log) })
@@ -170,11 +157,6 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 	fmt.Fprintf(log, "scenario %q against %s\n", sc.Name, sc.ServerURL)
 	if _, err := client.Connect(ctx); err != nil {
 		return withCode(exitConnection, fmt.Errorf("connect: %w", err))
-	}
-	select {
-	case <-listenAnswered:
-	case <-time.After(2 * time.Second): // no standalone stream attempted
-	case <-ctx.Done():
 	}
 	tools, _, err := client.ListAll(ctx, "tools/list")
 	if err != nil {

@@ -55,11 +55,18 @@ func (t *HTTPTransport) Start(ctx context.Context, sink Sink) (Conn, error) {
 		return nil, err
 	}
 	return &streamableConn{
-		httpBase: newHTTPBase(t.HTTPClient, t.Header, t.Authorizer, sink),
-		t:        t,
-		streams:  map[string]context.CancelFunc{},
+		httpBase:  newHTTPBase(t.HTTPClient, t.Header, t.Authorizer, sink),
+		t:         t,
+		streams:   map[string]context.CancelFunc{},
+		getOpened: make(chan struct{}),
 	}, nil
 }
+
+// getOpenWait bounds how long the write of notifications/initialized waits
+// for the standalone GET stream to be answered. Opening it before the next
+// request keeps a server from routing that request's answer to a stream
+// that is not there yet (the conformance suite's sse-retry server does).
+const getOpenWait = time.Second
 
 // responseHeaderWait bounds how long Write waits for a request's response
 // headers. Most servers answer at once (an SSE stream, or a quick JSON
@@ -82,10 +89,11 @@ type streamableConn struct {
 
 	mu              sync.Mutex
 	sessionID       string
-	legacyVersion   string // negotiated by initialize
-	modernVersion   string // from the last modern request's _meta
-	initID          string // the initialize request awaiting its answer
-	listening       bool   // the standalone GET stream was started
+	legacyVersion   string        // negotiated by initialize
+	modernVersion   string        // from the last modern request's _meta
+	initID          string        // the initialize request awaiting its answer
+	listening       bool          // the standalone GET stream was started
+	getOpened       chan struct{} // closed once the first GET was answered (or failed)
 	expired         bool
 	expiredErr      error
 	closing         bool                          // Close has begun: ended streams are not reopened
@@ -722,8 +730,18 @@ func (c *streamableConn) startListening() {
 	start := !c.listening
 	c.listening = true
 	c.mu.Unlock()
-	if start {
-		c.goSafe(c.listen)
+	if !start {
+		return
+	}
+	if !c.goSafe(c.listen) {
+		return
+	}
+	t := time.NewTimer(getOpenWait)
+	defer t.Stop()
+	select {
+	case <-c.getOpened:
+	case <-t.C:
+	case <-c.ctx.Done():
 	}
 }
 
@@ -733,8 +751,11 @@ func (c *streamableConn) startListening() {
 func (c *streamableConn) listen() {
 	st := &streamState{}
 	failures := 0
+	var opened sync.Once
+	defer opened.Do(func() { close(c.getOpened) })
 	for !c.isClosing() {
 		resp, err := c.resumeGET(c.ctx, st.lastEventID)
+		opened.Do(func() { close(c.getOpened) })
 		if err != nil {
 			if c.ctx.Err() != nil {
 				return
