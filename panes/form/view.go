@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/box"
 )
 
 // maxIssueLines caps the error lines under one row; the status line counts
@@ -540,73 +540,7 @@ func (f *Form) rawBody(iw int) []string {
 }
 
 // box draws the rounded border with the title in the top edge, like the
-// other panes (panes.Box, which this package cannot import: panes imports
-// form).
+// other panes.
 func (f *Form) box(body []string) string {
-	w, h := f.w, f.h
-	if w < 2 || h < 2 {
-		row := strings.Repeat(" ", max(w, 0))
-		out := make([]string, max(h, 0))
-		for i := range out {
-			out[i] = row
-		}
-		return strings.Join(out, "\n")
-	}
-	t := f.theme
-	border := lipgloss.RoundedBorder()
-	edge, titleStyle := t.Pane.Blurred, t.Pane.TitleBlurred
-	if f.focused {
-		edge, titleStyle = t.Pane.Focused, t.Pane.Title
-		if t.Plain {
-			border = lipgloss.ThickBorder()
-		}
-	}
-	paint := lipgloss.NewStyle().Foreground(edge.GetBorderTopForeground())
-	if t.Plain {
-		paint = lipgloss.NewStyle()
-	}
-	inner := w - 2
-	var b strings.Builder
-	b.Grow((w + 24) * h)
-	b.WriteString(paint.Render(border.TopLeft))
-	used := 0
-	if f.title != "" && inner > 4 {
-		tt := ansi.Truncate(f.title, inner-3, "…")
-		b.WriteString(paint.Render(border.Top) + " " + titleStyle.Render(tt) + " ")
-		used = 3 + ansi.StringWidth(tt)
-	}
-	if inner-used > 0 {
-		b.WriteString(paint.Render(strings.Repeat(border.Top, inner-used)))
-	}
-	b.WriteString(paint.Render(border.TopRight))
-	b.WriteByte('\n')
-	left, right := paint.Render(border.Left), paint.Render(border.Right)
-	for i := 0; i < h-2; i++ {
-		line := ""
-		if i < len(body) {
-			line = body[i]
-		}
-		b.WriteString(left)
-		b.WriteString(fit(line, inner))
-		b.WriteString(right)
-		b.WriteByte('\n')
-	}
-	b.WriteString(paint.Render(border.BottomLeft + strings.Repeat(border.Bottom, inner) + border.BottomRight))
-	return b.String()
-}
-
-// fit cuts or pads a styled line to exactly w cells.
-func fit(line string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	lw := ansi.StringWidth(line)
-	if lw > w {
-		line = ansi.Truncate(line, w, "…")
-		lw = ansi.StringWidth(line)
-	}
-	if lw < w {
-		line += strings.Repeat(" ", w-lw)
-	}
-	return line
+	return box.Draw(f.theme, f.title, f.focused, f.w, f.h, body)
 }
