@@ -3,12 +3,12 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 )
 
 func mustCompile(t *testing.T, raw string) *schema.Schema {
@@ -29,7 +29,7 @@ func issueStrings(is []schema.Issue) []string {
 }
 
 func TestBookTripIssuesArePhrasedForPeople(t *testing.T) {
-	s, err := schema.Compile(loadTools(t, "testdata/demo-tools.json")["book_trip"])
+	s, err := schema.Compile(schematest.Tools(t, "demo-tools.json")["book_trip"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestBookTripIssuesArePhrasedForPeople(t *testing.T) {
 }
 
 func TestValidInstanceHasNoIssues(t *testing.T) {
-	s, err := schema.Compile(loadTools(t, "testdata/demo-tools.json")["book_trip"])
+	s, err := schema.Compile(schematest.Tools(t, "demo-tools.json")["book_trip"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,38 +116,8 @@ func TestPropertyOrderFollowsTheDocument(t *testing.T) {
 	}
 }
 
-// corpus is every schema the form engine is tested against: the demo
-// server's tools, every tool of @modelcontextprotocol/server-everything,
-// and the hand-written construct set.
-func corpus(t *testing.T) map[string]json.RawMessage {
-	t.Helper()
-	out := map[string]json.RawMessage{}
-	for name, raw := range loadTools(t, "testdata/demo-tools.json") {
-		out["demo/"+name] = raw
-	}
-	everything := loadTools(t, "testdata/server-everything-tools.json")
-	if len(everything) < 10 {
-		t.Fatalf("server-everything corpus has %d tools", len(everything))
-	}
-	for name, raw := range everything {
-		out["everything/"+name] = raw
-	}
-	b, err := os.ReadFile("testdata/constructs.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hand map[string]json.RawMessage
-	if err := json.Unmarshal(b, &hand); err != nil {
-		t.Fatal(err)
-	}
-	for name, raw := range hand {
-		out["hand/"+name] = raw
-	}
-	return out
-}
-
 func TestMinimalInstanceValidatesAcrossTheCorpus(t *testing.T) {
-	for name, raw := range corpus(t) {
+	for name, raw := range schematest.Corpus(t) {
 		t.Run(name, func(t *testing.T) {
 			s, err := schema.Compile(raw)
 			if err != nil {
@@ -160,28 +130,4 @@ func TestMinimalInstanceValidatesAcrossTheCorpus(t *testing.T) {
 			}
 		})
 	}
-}
-
-// loadTools reads a saved tools/list result (mcpscope call --method
-// tools/list) and returns each tool's inputSchema by name.
-func loadTools(t *testing.T, path string) map[string]json.RawMessage {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct {
-		Tools []struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]json.RawMessage{}
-	for _, tl := range list.Tools {
-		out[tl.Name] = tl.InputSchema
-	}
-	return out
 }

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 )
 
 func construct(t *testing.T, name string) json.RawMessage {
 	t.Helper()
-	raw, ok := corpus(t)["hand/"+name]
+	raw, ok := schematest.Corpus(t)["hand/"+name]
 	if !ok {
 		t.Fatalf("no construct %q", name)
 	}
@@ -415,7 +416,7 @@ func TestHistoryComesBackAndSteps(t *testing.T) {
 	if got := h.Get("tool:echo"); len(got) != 2 || string(got[1]) != `{"message":"first"}` {
 		t.Fatalf("history = %s", got)
 	}
-	raw := loadTools(t, "testdata/demo-tools.json")["echo"]
+	raw := schematest.Tools(t, "demo-tools.json")["echo"]
 	f, err := New(raw, Options{History: h.Get("tool:echo")})
 	if err != nil {
 		t.Fatal(err)

@@ -2,45 +2,14 @@ package form
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 )
-
-// corpus is every schema the form is tested against: the demo server's
-// tools, every tool of @modelcontextprotocol/server-everything (saved with
-// `mcpscope call --method tools/list`), and the hand-written construct set
-// shared with mcp/schema.
-func corpus(t testing.TB) map[string]json.RawMessage {
-	t.Helper()
-	out := map[string]json.RawMessage{}
-	for name, raw := range loadTools(t, "testdata/demo-tools.json") {
-		out["demo/"+name] = raw
-	}
-	everything := loadTools(t, "testdata/server-everything-tools.json")
-	if len(everything) < 10 {
-		t.Fatalf("server-everything corpus has %d tools", len(everything))
-	}
-	for name, raw := range everything {
-		out["everything/"+name] = raw
-	}
-	b, err := os.ReadFile("../../mcp/schema/testdata/constructs.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hand map[string]json.RawMessage
-	if err := json.Unmarshal(b, &hand); err != nil {
-		t.Fatal(err)
-	}
-	for name, raw := range hand {
-		out["hand/"+name] = raw
-	}
-	return out
-}
 
 func sortedNames(m map[string]json.RawMessage) []string {
 	var names []string
@@ -55,7 +24,7 @@ func sortedNames(m map[string]json.RawMessage) []string {
 // form and reads it back: the form neither loses nor invents anything, and
 // the result validates.
 func TestCorpusSetValueRoundTrips(t *testing.T) {
-	c := corpus(t)
+	c := schematest.Corpus(t)
 	for _, name := range sortedNames(c) {
 		t.Run(name, func(t *testing.T) {
 			f := newForm(t, c[name], 100, 30)
@@ -83,7 +52,7 @@ func TestCorpusSetValueRoundTrips(t *testing.T) {
 // field with a problem it focuses the row and types, toggles or chooses,
 // until the value validates.
 func TestCorpusFillByKeys(t *testing.T) {
-	c := corpus(t)
+	c := schematest.Corpus(t)
 	for _, name := range sortedNames(c) {
 		t.Run(name, func(t *testing.T) {
 			f := newForm(t, c[name], 100, 30)

@@ -2,41 +2,17 @@ package form
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
-// loadTools reads a saved tools/list result and returns each tool's
-// inputSchema by name.
-func loadTools(t testing.TB, path string) map[string]json.RawMessage {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct {
-		Tools []struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]json.RawMessage{}
-	for _, tl := range list.Tools {
-		out[tl.Name] = tl.InputSchema
-	}
-	return out
-}
-
 func bookTrip(t testing.TB) json.RawMessage {
-	return loadTools(t, "testdata/demo-tools.json")["book_trip"]
+	return schematest.Tools(t, "demo-tools.json")["book_trip"]
 }
 
 func newForm(t testing.TB, raw json.RawMessage, w, h int) *Form {
