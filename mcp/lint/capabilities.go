@@ -78,6 +78,9 @@ func (l *Linter) startListing(method string) {
 	ls.items = map[uint64]bool{}
 	ls.cacheScope = ""
 	ls.firstSeq = 0
+	if method == "tools/list" {
+		l.toolOrder = nil
+	}
 }
 
 // listPage checks one page of a list: its items, its cursor, and, on the
@@ -101,6 +104,9 @@ func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.Raw
 		switch req.method {
 		case "tools/list":
 			l.tool(f, ls, it)
+		case "resources/templates/list":
+			l.templateEntry(f, it)
+			l.listEntry(f, req.method, it)
 		default:
 			l.listEntry(f, req.method, it)
 		}
@@ -144,6 +150,7 @@ func (l *Linter) listingDone(f *mcp.Frame, method string, ls *listState) {
 	ls.notified = false
 	if method == "tools/list" {
 		l.profileToolCount(f, len(ls.prev))
+		l.toolOrderDone(f)
 	}
 }
 

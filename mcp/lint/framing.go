@@ -27,8 +27,11 @@ func (l *Linter) outbound(f *mcp.Frame) {
 	case mcp.KindRequest:
 		l.outboundRequest(f)
 	case mcp.KindNotification:
-		if f.Method == "notifications/initialized" {
+		switch f.Method {
+		case "notifications/initialized":
 			l.initializedSent = true
+		case "notifications/cancelled":
+			l.outboundCancel(f)
 		}
 	}
 }
@@ -50,9 +53,12 @@ func (l *Linter) outboundRequest(f *mcp.Frame) {
 	}
 	req.cursor, _ = str(params, "cursor")
 	switch f.Method {
+	case "server/discover":
+		l.discoverSent = true
 	case "initialize":
 		l.initSeq = f.Seq
-		l.sessionID = "" // a new session may bring a new id
+		l.sseIDs = newBoundedSet(4096) // event ids are unique per session
+		l.sessionID = ""               // a new session may bring a new id
 		l.offeredVersion, _ = str(params, "protocolVersion")
 		if caps, ok := params["capabilities"]; ok {
 			l.clientCaps = caps
@@ -225,6 +231,7 @@ func (l *Linter) response(f *mcp.Frame, env envelope) {
 		delete(l.progress, req.token)
 		l.doneTokens.add(req.token)
 	}
+	l.timing(f, req)
 	if env.Error != nil {
 		l.errorResponse(f, req, env.Error)
 		return
@@ -267,6 +274,7 @@ func (l *Linter) errorResponse(f *mcp.Frame, req *outRequest, raw json.RawMessag
 		l.report("framing/null-id-error", fmt.Sprintf(`The error answering %s has "id": null.`, orUnknown(req.method)), f.Seq)
 	}
 	l.capabilityError(f, req)
+	l.notFoundCode(f, req)
 	l.modernErrorCode(f)
 	l.urlElicitationRequired(f, e)
 	if req.method == "ping" && !l.modern { // 2026-07-28 removed ping

@@ -97,7 +97,7 @@ func run(t *testing.T, tr mcp.Transport, opts mcp.Options, lopts lint.Options, a
 
 // scripted runs this test binary as a scripted server.
 func scripted(sc mcptest.Script) *mcp.StdioTransport {
-	return &mcp.StdioTransport{Command: os.Args[0], Env: sc.Env(), Grace: 300 * time.Millisecond}
+	return &mcp.StdioTransport{Command: os.Args[0], Env: sc.Env(), Grace: 2 * time.Second}
 }
 
 // Line builders for scripts.

@@ -14,7 +14,9 @@ import (
 //	method          the HTTP method (POST, GET, DELETE)
 //	status          the response status code
 //	Content-Type    the response's content type
-//	Mcp-Session-Id  the session id the response carried
+//	response Mcp-Session-Id  the session id the response carried (the
+//	                plain "Mcp-Session-Id" field is the request header
+//	                mcpscope sent, which says nothing about the server)
 //	WWW-Authenticate the challenge on a 401
 //	Message-Kind    optional: request, notification or response, what a
 //	                POST carried; without it the kind of the latest message
@@ -29,7 +31,22 @@ func field(e mcp.TransportEvent, key string) (string, bool) {
 }
 
 func (l *Linter) observeTransport(e mcp.TransportEvent) {
-	if e.Kind != "http" || e.Err != nil {
+	switch e.Kind {
+	case "sse":
+		l.sseEvent(e)
+		return
+	case "reconnect":
+		l.reconnectEvent(e)
+		return
+	case "oauth":
+		l.oauthStep(e)
+		return
+	case "http":
+	default:
+		return
+	}
+	if e.Err != nil {
+		l.httpFailure(e)
 		return
 	}
 	method, _ := field(e, "method")
@@ -43,7 +60,7 @@ func (l *Linter) observeTransport(e mcp.TransportEvent) {
 		summary = fmt.Sprintf("%s → %d %s", method, status, ctype)
 	}
 
-	if sid, ok := field(e, "Mcp-Session-Id"); ok && sid != "" {
+	if sid, ok := field(e, "response Mcp-Session-Id"); ok && sid != "" {
 		l.sessionIDRules(sid, summary)
 	}
 	if status == 401 {

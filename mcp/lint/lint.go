@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -90,6 +91,25 @@ type Linter struct {
 
 	lastHTTPOutbound mcp.Kind // kind of the latest message posted over HTTP
 	sessionID        string
+
+	// Timing: when mcpscope sent notifications/cancelled, by request id.
+	cancelledAt *boundedTimes
+	// stdio exit: requests stranded by the connection ending.
+	stranded        int
+	strandedMethods []string
+
+	// SSE: event ids seen in this session, the streams that carried an id,
+	// and the POST streams whose first SSE event was already judged.
+	sseIDs         *boundedSet
+	sseStreamIDs   *boundedSet
+	sseStreamFirst *boundedSet
+
+	// Modern tools/list order: the names of the previous complete listing.
+	toolOrder, prevToolOrder []string
+	prevToolOrderSeq         int64
+
+	discoverSent bool   // mcpscope sent server/discover (the modern era)
+	authNoPRM    string // a finding of auth/no-resource-metadata awaiting the version
 }
 
 // outRequest is what the linter remembers of one request mcpscope sent.
@@ -149,6 +169,10 @@ func New(opts Options) *Linter {
 		lists:          map[string]*listState{},
 		tools:          map[string]*toolInfo{},
 		once:           map[string]bool{},
+		cancelledAt:    newBoundedTimes(256),
+		sseIDs:         newBoundedSet(4096),
+		sseStreamIDs:   newBoundedSet(256),
+		sseStreamFirst: newBoundedSet(256),
 	}
 }
 
@@ -171,6 +195,16 @@ func (l *Linter) Observe(ev mcp.Event) []*mcp.Diagnostic {
 		}
 	case mcp.TransportEvent:
 		l.observeTransport(e)
+	case mcp.LocalErrorEvent:
+		l.observeLocalError(e)
+	case mcp.ExitEvent:
+		if e.Exit != nil {
+			l.observeExit(e)
+		}
+	case mcp.StateEvent:
+		if e.State == mcp.StateFailed {
+			l.flushAuth(true)
+		}
 	}
 	out := l.out
 	l.out = nil
@@ -224,6 +258,7 @@ func (l *Linter) observeHandshake(h *mcp.Handshake) {
 		l.clientCaps = h.ClientCapabilities
 	}
 	l.profileHandshake()
+	l.flushAuth(false)
 }
 
 // hasServerCap reports whether the server declared a capability path; it
@@ -400,4 +435,31 @@ func (s *boundedSet) each(fn func(string) bool) {
 			return
 		}
 	}
+}
+
+// boundedTimes remembers a time per key for the most recent keys.
+type boundedTimes struct {
+	max   int
+	m     map[string]time.Time
+	order []string
+}
+
+func newBoundedTimes(max int) *boundedTimes {
+	return &boundedTimes{max: max, m: map[string]time.Time{}}
+}
+
+func (b *boundedTimes) set(k string, t time.Time) {
+	if _, ok := b.m[k]; !ok {
+		if len(b.order) >= b.max {
+			delete(b.m, b.order[0])
+			b.order = b.order[1:]
+		}
+		b.order = append(b.order, k)
+	}
+	b.m[k] = t
+}
+
+func (b *boundedTimes) get(k string) (time.Time, bool) {
+	t, ok := b.m[k]
+	return t, ok
 }

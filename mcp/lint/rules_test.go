@@ -142,10 +142,60 @@ func ruleCases() []ruleCase {
 		{rule: "http/content-type", events: httpEvents(outFrame(mcp.KindRequest, "tools/list"), httpEv("POST", "200", "text/html"))},
 		{rule: "http/accepted-status", events: httpEvents(outFrame(mcp.KindNotification, "notifications/initialized"), httpEv("POST", "200", "application/json"))},
 		{rule: "http/get-stream", events: httpEvents(httpEv("GET", "404", "text/plain"))},
-		{rule: "http/session-id-characters", events: httpEvents(httpEv("POST", "200", "application/json", "Mcp-Session-Id", "abc def"))},
-		{rule: "http/session-id-changed", events: httpEvents(httpEv("POST", "200", "application/json", "Mcp-Session-Id", "one"), httpEv("POST", "200", "application/json", "Mcp-Session-Id", "two"))},
-		{rule: "http/modern-session-id", events: httpEvents(mcp.HandshakeEvent{Handshake: &mcp.Handshake{Era: mcp.EraModern, ProtocolVersion: mcp.Version20260728}}, httpEv("POST", "200", "application/json", "Mcp-Session-Id", "s1"))},
+		{rule: "http/session-id-characters", events: httpEvents(httpEv("POST", "200", "application/json", "response Mcp-Session-Id", "abc def"))},
+		{rule: "http/session-id-changed", events: httpEvents(httpEv("POST", "200", "application/json", "response Mcp-Session-Id", "one"), httpEv("POST", "200", "application/json", "response Mcp-Session-Id", "two"))},
+		{rule: "http/modern-session-id", events: httpEvents(mcp.HandshakeEvent{Handshake: &mcp.Handshake{Era: mcp.EraModern, ProtocolVersion: mcp.Version20260728}}, httpEv("POST", "200", "application/json", "response Mcp-Session-Id", "s1"))},
 		{rule: "http/auth-challenge", events: httpEvents(httpEv("POST", "401", "application/json", "WWW-Authenticate", `Bearer realm="x"`))},
+
+		// Timing.
+		{rule: "lifecycle/ping-slow", events: []mcp.Event{outFrame(mcp.KindRequest, "ping"), inResponse(2, 1, "ping", 6*time.Second, time.Now())}},
+		{rule: "cancel/late-response", script: toolCall(tool("a", ""), "@sleep:1600ms", res(`{"content":[]}`)),
+			act: func(ctx context.Context, c *mcp.Client) {
+				_, _, _ = c.ListAll(ctx, "tools/list")
+				_, _ = c.Call(ctx, "tools/call", map[string]any{"name": "a", "arguments": map[string]any{}}, mcp.WithTimeout(200*time.Millisecond))
+				_, _ = c.Call(ctx, "ping", nil, mcp.WithTimeout(5*time.Second))
+			}},
+
+		// Resources.
+		{rule: "resources/not-found-code", script: mcptest.Script{Capabilities: json.RawMessage(`{"resources":{}}`),
+			On: map[string]lines{"resources/read": {{rpcErr(-32603, "Resource not found: x://y", "")}}}}, act: readResource("x://y")},
+		{rule: "resources/invalid-uri-template", script: mcptest.Script{Capabilities: json.RawMessage(`{"resources":{}}`),
+			On: map[string]lines{"resources/templates/list": {{res(`{"resourceTemplates":[{"name":"t","uriTemplate":"file:///{path"}]}`)}}}}, act: listAll("resources/templates/list")},
+
+		// Tool shapes.
+		{rule: "tools/unbounded-composition", script: toolList(`{"name":"a","inputSchema":{"type":"object","properties":{"x":` + nestedAnyOf(7) + `}}}`), act: listAll("tools/list")},
+		{rule: "tools/invalid-mcp-header", opts: modern, script: modernTools(`{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}}`), act: listAll("tools/list")},
+		{rule: "tools/sensitive-mcp-header", opts: modern, script: modernTools(`{"name":"a","inputSchema":{"type":"object","properties":{"token":{"type":"string","x-mcp-header":"Token"}}}}`), act: listAll("tools/list")},
+		{rule: "modern/tool-order", opts: modern, script: mcptest.Script{On: map[string]lines{"server/discover": {{discover(toolsCaps)}},
+			"tools/list": {{modernList("tools", tool("a", "")+","+tool("b", ""))}, {modernList("tools", tool("b", "")+","+tool("a", ""))}}}}, act: listTwice("tools/list")},
+
+		// SSE, from the events the HTTP transport emits.
+		{rule: "http/sse-unresumable", events: []mcp.Event{
+			sseEv("POST /mcp tools/call (id 3)", "", "SSE comment on POST /mcp tools/call (id 3)"),
+			mcp.TransportEvent{Kind: "http", Summary: "POST /mcp tools/call (id 3): stream closed by the server before the answer; the server gave no event id to resume from",
+				Fields: []mcp.Field{{Key: "stream", Value: "POST /mcp tools/call (id 3)"}, {Key: "request id", Value: "3"}}, Err: fmt.Errorf("tools/call (id 3): %w", mcp.ErrStreamBroken)}}},
+		{rule: "http/sse-no-priming", events: []mcp.Event{legacy1125(), sseEv("POST /mcp tools/call (id 3)", "7", "SSE id 7 on POST /mcp tools/call (id 3)")}},
+		{rule: "http/sse-no-retry", events: []mcp.Event{legacy1125(), mcp.TransportEvent{Kind: "reconnect", Summary: "POST /mcp tools/call (id 3): stream closed by the server before the answer; reconnecting in 1s with Last-Event-ID 7",
+			Fields: []mcp.Field{{Key: "stream", Value: "POST /mcp tools/call (id 3)"}, {Key: "delay", Value: "1s"}, {Key: "Last-Event-ID", Value: "7"}, {Key: "retry from server", Value: "false"}}}}},
+		{rule: "http/duplicate-event-id", events: []mcp.Event{sseEv("POST /mcp ping (id 1)", "e1", "SSE priming event, id e1 on POST /mcp ping (id 1)"), sseEv("POST /mcp ping (id 2)", "e1", "SSE priming event, id e1 on POST /mcp ping (id 2)")}},
+
+		// stdio process.
+		{rule: "stdio/forced-exit", script: mcptest.Script{OnEOF: []string{"@sleep:20s"}}},
+		{rule: "stdio/abnormal-exit", script: toolCall(tool("a", ""), "@stderr:panic: boom", "@exit:3"), act: callTool("a")},
+
+		// Authorization, from the OAuth steps of package mcp/auth.
+		{rule: "auth/no-resource-metadata", events: []mcp.Event{
+			oauthEv("no resource_metadata in WWW-Authenticate: probing the well-known locations"),
+			oauthEv("GET /.well-known/oauth-protected-resource/mcp → 404 (protected resource metadata not here)", "url", "https://x/.well-known/oauth-protected-resource/mcp"),
+			oauthEv("no protected resource metadata: treating the server's origin as the authorization server (2025-03-26 behaviour)", "issuer", "https://x"),
+			mcp.HandshakeEvent{Handshake: &mcp.Handshake{Era: mcp.EraLegacy, ProtocolVersion: mcp.Version20250618}}}},
+		{rule: "auth/prm-no-authorization-servers", events: []mcp.Event{oauthEv("GET /.well-known/oauth-protected-resource → 200 (protected resource metadata)", "url", "https://x/.well-known/oauth-protected-resource", "document", `{"resource":"https://x/mcp"}`)}},
+		{rule: "auth/prm-resource-mismatch", events: []mcp.Event{oauthEv("PRM resource does not match the server URL", "resource", "https://other/mcp", "server", "https://x/mcp")}},
+		{rule: "auth/no-pkce-s256", events: []mcp.Event{oauthEv("GET /.well-known/oauth-authorization-server → 200 (authorization server metadata)", "url", "https://as/.well-known/oauth-authorization-server",
+			"document", `{"issuer":"https://as","authorization_endpoint":"https://as/a","token_endpoint":"https://as/t","code_challenge_methods_supported":["plain"]}`)}},
+		{rule: "auth/issuer-mismatch", events: []mcp.Event{outFrame(mcp.KindRequest, "server/discover"),
+			oauthEv("warning: the metadata's issuer differs from the issuer it was fetched for (accepted for 2025-03-26 compatibility; the 2026-07-28 rules reject it)", "expected", "https://as", "issuer", "https://evil")}},
+		{rule: "auth/insufficient-scope-without-scope", events: []mcp.Event{oauthEv("403 insufficient_scope: stepping up", "status", "403 Forbidden", "error", "insufficient_scope")}},
 
 		// Client profiles.
 		{rule: "profile/chatgpt-list-frozen", lint: lint.Options{Profile: lint.ProfileChatGPT}, script: mcptest.Script{Capabilities: json.RawMessage(`{"tools":{"listChanged":true}}`)}},
@@ -257,6 +307,11 @@ func TestDiagnosticFollowsItsFrame(t *testing.T) {
 				break
 			}
 			j--
+		}
+		if len(de.Diagnostic.Frames) == 0 {
+			if _, isFrame := s.events[j].(mcp.FrameEvent); !isFrame {
+				continue // about the process or the transport, not a frame
+			}
 		}
 		fe, ok := s.events[j].(mcp.FrameEvent)
 		if !ok || len(de.Diagnostic.Frames) == 0 || de.Diagnostic.Frames[0] != fe.Frame.Seq {

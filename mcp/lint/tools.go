@@ -51,6 +51,10 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 			l.report("tools/input-schema-not-object", fmt.Sprintf(`Tool %s has an inputSchema whose root type is %s, not "object".`, label, compactOr(object(in)["type"], "missing")), f.Seq)
 		}
 		l.schemaRules(f, label, "inputSchema", in)
+		l.toolShapeRules(f, label, "inputSchema", in)
+	}
+	if len(l.toolOrder) < 10000 {
+		l.toolOrder = append(l.toolOrder, name)
 	}
 
 	info := &toolInfo{}
@@ -61,6 +65,7 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 		if l.schemaRules(f, label, "outputSchema", out) {
 			info.outputSchema = out
 		}
+		l.toolShapeRules(f, label, "outputSchema", out)
 	}
 	if exec := object(t["execution"]); exec != nil {
 		if ts, _ := str(exec, "taskSupport"); ts == "required" && !l.hasServerCap("tasks", "requests", "tools", "call") {

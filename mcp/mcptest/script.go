@@ -42,6 +42,9 @@ type Script struct {
 	// offered version with Capabilities, ping answers {}, other requests
 	// answer -32601, notifications and responses get nothing.
 	On map[string][][]string `json:"on,omitempty"`
+	// OnEOF lines run when stdin ends, before the server exits with 0
+	// (e.g. "@sleep:10s" for a server that ignores EOF, "@exit:3").
+	OnEOF []string `json:"onEOF,omitempty"`
 }
 
 // Env returns the environment entries that make the fake server follow s.
@@ -74,7 +77,8 @@ func runScript() int {
 			}
 		}
 		if err != nil {
-			return 0
+			code, _ := writeLines(out, sc.OnEOF, nil)
+			return code
 		}
 	}
 }
