@@ -166,6 +166,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.ReadResourceMsg:
 		return m.startOp(&op{kind: opRead, label: "resources/read " + msg.URI, method: "resources/read", params: map[string]any{"uri": msg.URI}, uri: msg.URI})
 	case panes.SubscribeMsg:
+		if m.handshake != nil && m.handshake.Era == mcp.EraModern {
+			return m.listen(msg)
+		}
 		method := "resources/unsubscribe"
 		if msg.On {
 			method = "resources/subscribe"

@@ -410,3 +410,31 @@ func TestModalLeavesHelpBarVisible(t *testing.T) {
 		}
 	}
 }
+
+// In the modern era there is no resources/subscribe: subscribing opens a
+// subscriptions/listen stream naming the URI, the server's
+// notifications/resources/updated are counted, and unsubscribing ends the
+// stream (notifications/cancelled on stdio).
+func TestModernSubscriptionListens(t *testing.T) {
+	p, w := newProgram(t, mcp.EraModern, nil)
+	p.send(panes.SubscribeMsg{URI: "demo://clock", On: true})
+	p.until("the listen request", func() bool { return len(w.sent(mcp.KindRequest, "subscriptions/listen")) == 1 })
+	listen := w.sent(mcp.KindRequest, "subscriptions/listen")[0]
+	if !strings.Contains(listen, `"resourceSubscriptions":["demo://clock"]`) {
+		t.Fatalf("listen request: %s", listen)
+	}
+	if n := len(w.sent(mcp.KindRequest, "resources/subscribe")); n != 0 {
+		t.Errorf("the modern era sent resources/subscribe %d times", n)
+	}
+	p.until("an update of the clock counted", func() bool { return p.m.resources.Updates("demo://clock") >= 1 })
+	if got := p.m.resources.Subscribed(); len(got) != 1 {
+		t.Errorf("subscribed = %v", got)
+	}
+	p.send(panes.SubscribeMsg{URI: "demo://clock", On: false})
+	p.until("the listen stream cancelled", func() bool {
+		return strings.Contains(strings.Join(w.sent(mcp.KindNotification, "notifications/cancelled"), ""), `"requestId"`)
+	})
+	if got := p.m.resources.Subscribed(); len(got) != 0 {
+		t.Errorf("still subscribed after unsubscribing: %v", got)
+	}
+}

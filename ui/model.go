@@ -121,7 +121,12 @@ type Model struct {
 	// polling holds the tasks whose tasks/get poll is scheduled, so a
 	// task is polled by one timer only.
 	polling map[string]bool
-	nextOp  int
+	// The modern era has no resources/subscribe: one subscriptions/listen
+	// stream carries every subscribed URI, and is replaced when the set
+	// changes.
+	listenURIs map[string]bool
+	listenOp   int
+	nextOp     int
 	// ticking is set while a tick is scheduled (elapsed times move).
 	ticking bool
 	now     time.Time
@@ -173,6 +178,7 @@ func New(cfg Config) *Model {
 	m.asks = make(chan *pendingAsk, 16)
 	m.ops = map[int]*op{}
 	m.polling = map[string]bool{}
+	m.listenURIs = map[string]bool{}
 	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
 	m.lists = map[string][]json.RawMessage{}
 	m.urlElicitations = map[string]string{}

@@ -29,6 +29,7 @@ const (
 	opTaskResult
 	opTaskCancel
 	opTaskGet
+	opListen // the modern era's subscriptions/listen stream
 )
 
 // op is a request started from the UI. Its cancel func is the cancel key:
@@ -47,6 +48,11 @@ type op struct {
 	cursor string
 	level  string
 	task   string
+	// timeout overrides the request timeout (a listen stream lives until
+	// it is replaced); superseded marks a listen stream that was replaced
+	// on purpose, whose end is not a failure.
+	timeout    time.Duration
+	superseded bool
 }
 
 // opDoneMsg is a request's outcome.
@@ -127,7 +133,11 @@ func (m *Model) startOp(o *op) tea.Cmd {
 	m.activity.SetNow(now)
 	m.activity.Start(panes.Op{ID: o.id, Label: o.label, Token: token, Started: now})
 	params := m.withLogLevel(o.params)
-	opts := []mcp.CallOption{mcp.WithProgressToken(token), mcp.WithTimeoutResetOnProgress(), mcp.WithTimeout(m.requestTimeout())}
+	timeout := m.requestTimeout()
+	if o.timeout > 0 {
+		timeout = o.timeout
+	}
+	opts := []mcp.CallOption{mcp.WithProgressToken(token), mcp.WithTimeoutResetOnProgress(), mcp.WithTimeout(timeout)}
 	id, method := o.id, o.method
 	var p any = params
 	if params == nil {
@@ -217,6 +227,19 @@ func (m *Model) handleOpDone(msg opDoneMsg) tea.Cmd {
 		m.content.Set(o.label, panes.PromptResultLines(m.theme, result))
 		m.setNote(o.label+" ok", true)
 		m.openOver(modalContent)
+	case opListen:
+		if o.superseded {
+			return nil // replaced by a listen with the new set of URIs
+		}
+		if msg.err != nil {
+			for uri := range m.listenURIs {
+				m.resources.SetSubscribed(uri, false, msg.err)
+			}
+			m.listenURIs = map[string]bool{}
+			fail("subscriptions/listen")
+		} else {
+			m.setNote("the server ended the subscriptions/listen stream", false)
+		}
 	case opSubscribe:
 		m.resources.SetSubscribed(o.uri, o.on, msg.err)
 		if msg.err != nil {
