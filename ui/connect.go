@@ -43,6 +43,7 @@ func (m *Model) connect() tea.Cmd {
 	c.SetHandler(m.handler())
 	m.doc.reset()
 	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
+	m.listenURIs, m.listenOp = map[string]bool{}, 0 // subscriptions belong to a connection
 	ch := c.Events()
 	return tea.Batch(waitForEvents(m.gen, ch), connectCmd(m.ctx, m.gen, c))
 }
