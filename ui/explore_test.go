@@ -438,3 +438,21 @@ func TestModernSubscriptionListens(t *testing.T) {
 		t.Errorf("still subscribed after unsubscribing: %v", got)
 	}
 }
+
+// Every key of the focused context is in the help bar, even for the schema
+// form's many keys at 80×24 (they need four rows there).
+func TestEveryFormKeyShownAt80x24(t *testing.T) {
+	p, _ := newProgram(t, mcp.EraLegacy, nil)
+	p.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	p.keys("3", "/")
+	p.typeText("book")
+	p.keys("enter", "enter")
+	p.until("the book_trip form", func() bool { return strings.Contains(ansi.Strip(p.m.View().Content), "Call book_trip") })
+	screen := ansi.Strip(p.m.View().Content)
+	for _, b := range p.m.helpBindings() {
+		want := b.Help().Key + " " + b.Help().Desc
+		if !strings.Contains(screen, want) {
+			t.Errorf("the help bar lacks %q:\n%s", want, screen)
+		}
+	}
+}

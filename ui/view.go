@@ -289,8 +289,10 @@ func (m *Model) helpBindings() []key.Binding {
 	return bindings
 }
 
-// helpRows is how many rows the help bar needs at the current width (at
-// most 3; a third row is cut if even that is not enough).
+// helpRows is how many rows the help bar needs at the current width, so
+// that every key is shown (a form has many keys: four rows at 80 columns).
+// It is capped at a quarter of the screen so a tiny terminal keeps a body;
+// only then is the last row cut.
 func (m *Model) helpRows() int {
 	hm := m.help
 	hm.SetWidth(0)
@@ -302,7 +304,7 @@ func (m *Model) helpRows() int {
 			start = end - 1
 		}
 	}
-	return min(rows, 3)
+	return min(rows, max(m.h/4, 1))
 }
 
 // renderHelp lays the short help out on up to n rows, breaking between
