@@ -456,3 +456,24 @@ func TestEveryFormKeyShownAt80x24(t *testing.T) {
 		}
 	}
 }
+
+// A list_changed for a capability the server did not declare is not
+// followed by a list request (the demo declares no such thing as "widgets",
+// so use a capability it lacks after replacing the handshake's grant).
+func TestListChangedWithoutCapabilityIsNotFollowed(t *testing.T) {
+	p, w := newProgram(t, mcp.EraLegacy, nil)
+	hs := *p.m.handshake
+	hs.ServerCapabilities = json.RawMessage(`{"tools":{}}`) // no prompts
+	p.m.handshake = &hs
+	before := len(w.sent(mcp.KindRequest, "prompts/list"))
+	p.send(eventsMsg{gen: p.m.gen + 100, events: []mcp.Event{mcp.FrameEvent{Frame: &mcp.Frame{Dir: mcp.Inbound, Kind: mcp.KindNotification,
+		Method: "notifications/prompts/list_changed", Time: time.Now(), Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`)}}}})
+	time.Sleep(200 * time.Millisecond)
+	p.settle()
+	if n := len(w.sent(mcp.KindRequest, "prompts/list")) - before; n != 0 {
+		t.Errorf("%d prompts/list sent after an undeclared list_changed", n)
+	}
+	if !strings.Contains(ansi.Strip(p.m.logPane.View()), "ignored a list_changed for prompts") {
+		t.Errorf("no note in the log:\n%s", ansi.Strip(p.m.logPane.View()))
+	}
+}

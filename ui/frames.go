@@ -96,6 +96,13 @@ func (m *Model) applyGates() {
 // arrived meanwhile (server-everything sends five tools/list_changed in a
 // row right after initialized).
 func (m *Model) relist(method string) tea.Cmd {
+	// A correct client never calls what the server did not declare; the
+	// protocol doctor flags the notification itself. The user can still
+	// list by hand ("send anyway" in the pane).
+	if cap := strings.SplitN(method, "/", 2)[0]; m.handshake != nil && !m.handshake.HasCapability(cap) {
+		m.logPane.AppendNote(time.Now(), "ignored a list_changed for "+cap+": the server did not declare the "+cap+" capability")
+		return nil
+	}
 	if m.listing[method] {
 		m.relistAgain[method] = true
 		return nil
