@@ -36,7 +36,9 @@ func TestEveryServerEverythingToolFromTheUI(t *testing.T) {
 	t.Cleanup(m.Close)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
 	p.run(m.Init())
-	p.until("the tools", func() bool { return len(m.lists["tools/list"]) >= 17 })
+	p.until("the tools and resources", func() bool {
+		return len(m.lists["tools/list"]) >= 17 && len(m.lists["resources/list"]) > 0
+	})
 
 	// The last tools/call response in the wire, as text.
 	lastResult := func() (string, bool) {
