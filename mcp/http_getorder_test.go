@@ -22,12 +22,14 @@ func TestHTTPOpensGETStreamBeforeNextRequest(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			time.Sleep(200 * time.Millisecond) // a slow stream set-up
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(http.StatusOK)
-			w.(http.Flusher).Flush()
+			// Noted before the headers go out: the client cannot have seen
+			// them earlier than this.
 			mu.Lock()
 			getAnswered = time.Now()
 			mu.Unlock()
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
 			<-r.Context().Done()
 			return
 		}
