@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Measures the real TUI under a flood: mcpscope runs in tmux (120x35) on a
+# server that sends 50,000 notifications right after the handshake; the
+# script reports when all frames are on screen, how long a key then takes,
+# and the process's peak RSS. Needs tmux and python3; not run by CI.
+#
+# Usage: .ci/flood-tui.sh MCPSCOPE_BINARY
+set -euo pipefail
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+server="$(cd "$(dirname "$0")/.." && pwd)/mcp/mcptest/testdata/flood_server.py"
+sock=mcpscope-flood-$$
+tmux -L "$sock" new-session -d -s f -x 120 -y 35 "$bin -- python3 $server"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
+python3 - "$sock" "$(basename "$bin")" <<'PY'
+import re, subprocess, sys, time
+sock, name = sys.argv[1], sys.argv[2]
+def cap():
+    return subprocess.run(["tmux", "-L", sock, "capture-pane", "-t", "f", "-p"], capture_output=True, text=True).stdout
+pid = None
+for _ in range(100):
+    out = subprocess.run(["pgrep", "-n", "-x", name[:15]], capture_output=True, text=True).stdout.strip()
+    if out:
+        pid = out
+        break
+    time.sleep(0.05)
+t0 = time.time(); first = last = None
+while time.time() - t0 < 30:
+    m = re.search(r"Log · (\d+) frames", cap())
+    n = int(m.group(1)) if m else 0
+    if n > 10 and first is None:
+        first = time.time()
+    if n >= 50003:
+        last = time.time()
+        break
+    time.sleep(0.05)
+if last is None:
+    sys.exit("the 50,000 frames never all showed")
+k0 = time.time()
+subprocess.run(["tmux", "-L", sock, "send-keys", "-t", "f", "g"])
+while "paused" not in cap() and time.time() - k0 < 5:
+    time.sleep(0.005)
+key = time.time() - k0
+time.sleep(0.5)
+hwm = next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("VmHWM"))
+print(f"50003 frames on screen {last - first:.2f}s after the first (the server itself takes about that long to write them)")
+print(f"a key after the flood answered in {key * 1000:.0f} ms (limit 1000 ms)")
+print(f"peak RSS {hwm / 1024:.1f} MB (limit 100 MB)")
+PY

@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""An MCP server on stdio that answers initialize and then floods the client
+with 50,000 notifications/message, for measuring mcpscope under load
+(.ci/flood-tui.sh)."""
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n")
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": req["id"], "result": {"protocolVersion": req["params"]["protocolVersion"], "capabilities": {"logging": {}}, "serverInfo": {"name": "flood", "version": "1"}}})
+        sys.stdout.flush()
+    elif req.get("method") == "notifications/initialized":
+        for i in range(50000):
+            send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "message %d" % i}})
+        sys.stdout.flush()
+        print("flood done", file=sys.stderr, flush=True)
+    elif "id" in req:
+        send({"jsonrpc": "2.0", "id": req["id"], "result": {}})
+        sys.stdout.flush()
