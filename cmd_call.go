@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lint"
-	"github.com/mcpscope/mcpscope/mcp/record"
 	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/spf13/cobra"
 )
@@ -92,14 +91,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return err
 	}
 	if f.record != "" {
-		var command, env []string
-		cwd := ""
-		if st, ok := t.transport.(*mcp.StdioTransport); ok {
-			// The transport's, not the flags': a --config file adds its own.
-			command, env, cwd = append([]string{st.Command}, st.Args...), st.Env, st.Dir
-		}
-		rec, err := record.Create(f.record, record.Session{Target: t.description, Command: command,
-			Env: env, Cwd: cwd, KeepSecrets: f.keepSecrets})
+		rec, err := createRecord(f.record, t, f.keepSecrets)
 		if err != nil {
 			return withCode(exitUsage, err)
 		}

@@ -18,9 +18,11 @@ import (
 
 // tuiFlags are the flags only the interactive UI uses.
 type tuiFlags struct {
-	theme   string
-	logFile string
-	profile string // --client-profile: the protocol doctor's client
+	theme       string
+	logFile     string
+	profile     string // --client-profile: the protocol doctor's client
+	record      string // --record: the session file
+	keepSecrets bool
 }
 
 var tuiOpts tuiFlags
@@ -29,11 +31,13 @@ var tuiOpts tuiFlags
 func registerTUIFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&tuiOpts.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 	fs.StringVar(&tuiOpts.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	fs.StringVar(&tuiOpts.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
+	fs.BoolVar(&tuiOpts.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
 	fs.StringVar(&tuiOpts.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
 }
 
 // runTUI runs the interactive debugger on one target until the user quits.
-func runTUI(ctx context.Context, t *target, cf *connectFlags) error {
+func runTUI(ctx context.Context, t *target, cf *connectFlags) (err error) {
 	if os.Getenv("GOGC") == "" {
 		// The UI keeps the whole session in memory and creates garbage at
 		// the rate frames arrive. Go's default lets the heap grow to twice
@@ -57,9 +61,25 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) error {
 	}
 	defer closeLog()
 
+	var onEvent func(mcp.Event)
+	if tuiOpts.record != "" {
+		rec, err := createRecord(tuiOpts.record, t, tuiOpts.keepSecrets)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		// One file for the whole run: each reconnect's events follow the
+		// previous session's (its state events mark where).
+		onEvent = rec.Event
+		defer func() {
+			if cerr := rec.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
+	}
 	newClient := func() *mcp.Client {
 		opts := cf.clientOptions()
 		opts.Discover = true
+		opts.OnEvent = onEvent
 		// A linter follows one session: a fresh one per connection.
 		opts.Analyzer = lint.New(lint.Options{Profile: profile})
 		return mcp.NewClient(t.transport, opts)
