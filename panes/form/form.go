@@ -268,7 +268,11 @@ func (f *Form) reflow() {
 	f.rowByPtr = make(map[string]int, len(f.rows))
 	f.flatten(f.root, "", 0, "")
 	if len(f.rows) == 0 {
-		f.rows = append(f.rows, row{kind: rowField, n: f.root, label: "value"})
+		label := "value"
+		if f.root.kind == kindObject {
+			label = "no fields" // a tool (or prompt) that takes no arguments
+		}
+		f.rows = append(f.rows, row{kind: rowField, n: f.root, label: label})
 		f.root.ptr = ""
 	}
 	f.cur = max(0, min(f.cur, len(f.rows)-1))

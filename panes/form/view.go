@@ -263,6 +263,10 @@ func (f *Form) renderValue(r row, vw int) string {
 		}
 		return t.Group.Render(fold) + t.Hint.Render(fmt.Sprintf("%d of %d chosen", count, len(n.options)))
 	case kindObject:
+		if n.parent == nil && len(n.props) == 0 && len(n.entries) == 0 && n.extra == nil {
+			// The whole form is an object that takes nothing: say so.
+			return t.Hint.Render("{} — nothing to fill in; ctrl+s sends")
+		}
 		if n.collapsed {
 			return t.Group.Render(fold) + t.Hint.Render(plural(len(n.props)+len(n.entries), "field")+" (collapsed)")
 		}
