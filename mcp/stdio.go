@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -197,6 +198,11 @@ func (c *stdioConn) readStdout(r *os.File) {
 // max, the first max bytes are returned with cut set and the rest of the line
 // is discarded.
 func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
+	// A long line arrives as many buffer-sized chunks. Growing one slice
+	// by append would copy a 20 MB line about five times over (Go grows
+	// big slices by a quarter); the chunks are kept and joined once.
+	var chunks [][]byte
+	size := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
 		hasNewline := err == nil
@@ -204,21 +210,34 @@ func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
 			chunk = chunk[:len(chunk)-1]
 		}
 		if !cut {
-			if room := max - len(line); len(chunk) > room {
-				line = append(line, chunk[:room]...)
-				cut = true
-			} else {
-				line = append(line, chunk...)
+			if room := max - size; len(chunk) > room {
+				chunk, cut = chunk[:room], true
+			}
+			if len(chunk) > 0 {
+				chunks = append(chunks, bytes.Clone(chunk)) // ReadSlice's bytes are only valid until the next read
+				size += len(chunk)
 			}
 		}
-		if hasNewline {
-			return line, cut, nil
+		if hasNewline || !errors.Is(err, bufio.ErrBufferFull) {
+			return join(chunks, size), cut, err
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return line, cut, err
 	}
+}
+
+// join concatenates chunks into one slice of exactly size bytes; a single
+// chunk is returned as it is.
+func join(chunks [][]byte, size int) []byte {
+	switch len(chunks) {
+	case 0:
+		return nil
+	case 1:
+		return chunks[0]
+	}
+	out := make([]byte, 0, size)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 func (c *stdioConn) readStderr(r *os.File) {
