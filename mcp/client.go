@@ -831,11 +831,13 @@ func (s clientSink) Transport(ev TransportEvent) {
 	s.c.publish(ev)
 }
 
-func (s clientSink) Receive(raw []byte, problem string) {
+func (s clientSink) Receive(raw []byte, problem string) { s.ReceiveOn(raw, problem, "") }
+
+func (s clientSink) ReceiveOn(raw []byte, problem, stream string) {
 	c := s.c
 	now := time.Now()
 	p := classify(raw)
-	f := &Frame{Time: now, Dir: Inbound, Transport: c.transport.Name(), Raw: raw, Kind: p.kind, Method: p.method, ID: p.id, Problem: joinProblems(problem, p.problem)}
+	f := &Frame{Time: now, Dir: Inbound, Transport: c.transport.Name(), Raw: raw, Kind: p.kind, Method: p.method, ID: p.id, Problem: joinProblems(problem, p.problem), Stream: stream}
 	if p.kind != KindBatch {
 		c.inboundMessage(f, p)
 		return
@@ -843,7 +845,7 @@ func (s clientSink) Receive(raw []byte, problem string) {
 	c.publish(FrameEvent{Frame: f})
 	for _, elem := range p.batch {
 		ep := classify(elem)
-		ef := &Frame{Time: now, Dir: Inbound, Transport: f.Transport, Raw: elem, Kind: ep.kind, Method: ep.method, ID: ep.id, Problem: ep.problem, BatchSeq: f.Seq}
+		ef := &Frame{Time: now, Dir: Inbound, Transport: f.Transport, Raw: elem, Kind: ep.kind, Method: ep.method, ID: ep.id, Problem: ep.problem, BatchSeq: f.Seq, Stream: stream}
 		if ep.kind == KindBatch {
 			ef.Kind, ef.Problem = KindInvalid, "a batch inside a batch"
 		}

@@ -100,6 +100,10 @@ type Frame struct {
 	// BatchSeq is the Seq of the batch frame this message was an element of.
 	BatchSeq int64
 
+	// Stream names the HTTP stream (or WebSocket) an inbound message came
+	// on; empty for stdio, which has one stream each way.
+	Stream string
+
 	// ErrorCode and ErrorMessage are set on KindErrorResponse frames whose
 	// error object could be read.
 	ErrorCode    int

@@ -287,9 +287,9 @@ func (c *streamableConn) noteInbound(raw []byte) {
 
 // deliver hands an inbound message to the client after noting what the
 // transport needs from it.
-func (c *streamableConn) deliver(raw []byte, problem string) {
+func (c *streamableConn) deliver(raw []byte, problem, stream string) {
 	c.noteInbound(raw)
-	c.receive(raw, problem)
+	c.receive(raw, problem, stream)
 }
 
 func (c *streamableConn) sse() *sseSession {
@@ -416,7 +416,7 @@ func (c *streamableConn) postMessage(ctx context.Context, raw []byte, msg outbou
 	if len(trimBody(body)) > 0 {
 		problem := fmt.Sprintf("the server answered a %s with %s and a body; the spec asks for 202 Accepted with no body", kindOfOutbound(msg), resp.Status)
 		if looksLikeJSON(body) {
-			c.deliver(trimBody(body), problem)
+			c.deliver(trimBody(body), problem, "POST "+pathOf(resp.Request.URL)+" "+kindOfOutbound(msg))
 		} else {
 			c.event(TransportEvent{Kind: "http", Summary: problem, Fields: []Field{{"body", snippet(body)}}})
 		}
@@ -481,7 +481,7 @@ func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, mod
 			problem = fmt.Sprintf("Content-Type %q: a request must be answered with application/json or text/event-stream", ct)
 		}
 		if len(body) > 0 {
-			c.deliver(body, problem)
+			c.deliver(body, problem, stream)
 		} else if resp.StatusCode != http.StatusAccepted && sctx.Err() == nil {
 			c.event(TransportEvent{Kind: "http", Summary: stream + ": an empty body where the answer belonged", Err: ErrStreamBroken})
 			c.failRequest(msg.id, fmt.Errorf("%s: %w", stream, ErrStreamBroken))
@@ -502,9 +502,10 @@ func (c *streamableConn) refused(ctx context.Context, resp *http.Response, msg o
 	if status == http.StatusNotFound && hdr.Get("Mcp-Session-Id") != "" {
 		return c.expire(resp)
 	}
+	refusedStream := "POST " + pathOf(resp.Request.URL) + " " + msg.method + " (" + resp.Status + ")"
 	if status == http.StatusUnauthorized || status == http.StatusForbidden {
 		if looksLikeJSON(body) {
-			c.deliver(body, "")
+			c.deliver(body, "", refusedStream)
 		}
 		return authError(resp.Request, resp)
 	}
@@ -514,7 +515,7 @@ func (c *streamableConn) refused(ctx context.Context, resp *http.Response, msg o
 		return c.fallBack(resp.Status, raw)
 	}
 	if looksLikeJSON(body) {
-		c.deliver(body, "")
+		c.deliver(body, "", refusedStream)
 		if msg.id != "" && answers(body, msg.id) {
 			return nil
 		}
@@ -625,7 +626,7 @@ func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st
 		if ev.Incomplete {
 			problem = "the SSE stream ended before this event's closing blank line"
 		}
-		c.deliver(ev.Data, problem)
+		c.deliver(ev.Data, problem, stream)
 		if reqID != "" && answers(ev.Data, reqID) {
 			st.answered = true
 			if stopOnAnswer {
@@ -765,7 +766,7 @@ func (c *streamableConn) listen() {
 			switch {
 			case resp.StatusCode == http.StatusOK && mediaType(resp.Header) == "text/event-stream":
 				st.progress = false
-				_ = c.consume("GET "+pathOf(resp.Request.URL)+" (server messages)", resp.Body, "", st, false)
+				_ = c.consume("GET "+pathOf(resp.Request.URL)+" "+StandaloneStream, resp.Body, "", st, false)
 				_ = resp.Body.Close()
 				if st.progress {
 					failures = 0

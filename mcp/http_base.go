@@ -70,11 +70,16 @@ func newHTTPBase(hc *http.Client, header http.Header, auth Authorizer, sink Sink
 	return b
 }
 
-// receive hands one inbound message to the sink.
-func (b *httpBase) receive(raw []byte, problem string) {
+// StandaloneStream ends the name of the GET stream a legacy server uses
+// for messages outside any request ("GET /mcp (server messages)"), as
+// Frame.Stream carries it.
+const StandaloneStream = "(server messages)"
+
+// receive hands one inbound message to the sink, naming its stream.
+func (b *httpBase) receive(raw []byte, problem, stream string) {
 	b.deliverMu.Lock()
 	defer b.deliverMu.Unlock()
-	b.sink.Receive(raw, problem)
+	b.sink.ReceiveOn(raw, problem, stream)
 }
 
 // event adds a transport event to the timeline.

@@ -82,3 +82,30 @@ func TestDemoOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+// Each inbound HTTP frame names the stream it came on, so the timeline and
+// the protocol doctor can tell a POST's own answer from one on the GET stream.
+func TestHTTPFramesNameTheirStream(t *testing.T) {
+	srv := httptest.NewServer(demo.HTTPHandler())
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL + "/mcp"}, mcp.Options{})
+	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	var answer *mcp.Frame
+	for _, f := range frames(col.wait(t)) {
+		if f.Dir == mcp.Inbound && f.Stream == "" {
+			t.Errorf("inbound frame #%d (%s) names no stream", f.Seq, f.Label())
+		}
+		if f.ReplyToMethod == "tools/list" {
+			answer = f
+		}
+	}
+	if answer == nil {
+		t.Fatal("no answer to tools/list")
+	}
+	if !strings.HasPrefix(answer.Stream, "POST /mcp tools/list") {
+		t.Errorf("the tools/list answer came on %q, want its POST's stream", answer.Stream)
+	}
+}

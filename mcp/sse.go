@@ -211,7 +211,7 @@ func (s *sseSession) handle(stream string, ev *sseEvent) {
 		if ev.Incomplete {
 			problem = "the SSE stream ended before this event's closing blank line"
 		}
-		s.b.receive(ev.Data, problem)
+		s.b.receive(ev.Data, problem, stream)
 	case "endpoint":
 		s.b.event(TransportEvent{Kind: "sse", Summary: "SSE: a second endpoint event, ignored", Fields: []Field{{"stream", stream}, {"data", string(ev.Data)}}})
 	}
@@ -243,7 +243,7 @@ func (s *sseSession) post(ctx context.Context, raw []byte) error {
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		if mediaType(resp.Header) == "application/json" && looksLikeJSON(body) {
-			s.b.receive(trimBody(body), "HTTP+SSE servers answer on the event stream; this one also put a message in the POST's answer")
+			s.b.receive(trimBody(body), "HTTP+SSE servers answer on the event stream; this one also put a message in the POST's answer", "POST "+pathOf(resp.Request.URL))
 		}
 		return nil
 	case resp.StatusCode == http.StatusNotFound:
@@ -258,7 +258,7 @@ func (s *sseSession) post(ctx context.Context, raw []byte) error {
 		return authError(resp.Request, resp)
 	}
 	if looksLikeJSON(body) {
-		s.b.receive(trimBody(body), "")
+		s.b.receive(trimBody(body), "", "POST "+pathOf(resp.Request.URL)+" ("+resp.Status+")")
 	}
 	return fmt.Errorf("POST %s → %s: %s", pathOf(resp.Request.URL), resp.Status, snippet(body))
 }

@@ -203,6 +203,9 @@ func (d *Detail) header() []string {
 		line1 += "  " + lbl("latency") + " " + val(fmtLatency(f.Latency))
 	}
 	lines := []string{line1}
+	if f.Stream != "" {
+		lines = append(lines, lbl("stream ")+val(f.Stream))
+	}
 	var flags []string
 	if f.Probe {
 		flags = append(flags, "probe")

@@ -15,6 +15,7 @@ func (l *Linter) observeFrame(f *mcp.Frame) {
 		return
 	}
 	l.inbound(f)
+	l.streamOf(f)
 }
 
 // outbound learns from what mcpscope sent: the requests to correlate, the

@@ -177,6 +177,8 @@ func ruleCases() []ruleCase {
 		{rule: "http/sse-no-priming", events: []mcp.Event{legacy1125(), sseEv("POST /mcp tools/call (id 3)", "7", "SSE id 7 on POST /mcp tools/call (id 3)")}},
 		{rule: "http/sse-no-retry", events: []mcp.Event{legacy1125(), mcp.TransportEvent{Kind: "reconnect", Summary: "POST /mcp tools/call (id 3): stream closed by the server before the answer; reconnecting in 1s with Last-Event-ID 7",
 			Fields: []mcp.Field{{Key: "stream", Value: "POST /mcp tools/call (id 3)"}, {Key: "delay", Value: "1s"}, {Key: "Last-Event-ID", Value: "7"}, {Key: "retry from server", Value: "false"}}}}},
+		{rule: "http/response-on-get-stream", events: []mcp.Event{mcp.FrameEvent{Frame: &mcp.Frame{Seq: 9, Dir: mcp.Inbound, Transport: "http", Kind: mcp.KindResponse, ID: "4",
+			Raw: []byte(`{"jsonrpc":"2.0","id":4,"result":{}}`), Stream: "GET /mcp " + mcp.StandaloneStream}}}},
 		{rule: "http/duplicate-event-id", events: []mcp.Event{sseEv("POST /mcp ping (id 1)", "e1", "SSE priming event, id e1 on POST /mcp ping (id 1)"), sseEv("POST /mcp ping (id 2)", "e1", "SSE priming event, id e1 on POST /mcp ping (id 2)")}},
 
 		// stdio process.

@@ -58,6 +58,7 @@ type Entry struct {
 	UnknownID bool    `json:"unknownId,omitempty"`
 	Duplicate bool    `json:"duplicate,omitempty"`
 	BatchSeq  int64   `json:"batchSeq,omitempty"`
+	Stream    string  `json:"stream,omitempty"`
 	Probe     bool    `json:"probe,omitempty"`
 	ErrorCode int     `json:"errorCode,omitempty"`
 
@@ -216,7 +217,7 @@ func FromEvent(ev mcp.Event) *Entry {
 		out := &Entry{Type: "frame", Time: f.Time, Seq: f.Seq, Dir: f.Dir.String(), Transport: f.Transport,
 			Kind: f.Kind.String(), Method: f.Method, ID: string(f.ID), Size: f.Size(), Problem: f.Problem,
 			ReplyTo: f.ReplyTo, LatencyMs: ms(f.Latency), UnknownID: f.UnknownID, Duplicate: f.Duplicate,
-			BatchSeq: f.BatchSeq, Probe: f.Probe, ErrorCode: f.ErrorCode}
+			BatchSeq: f.BatchSeq, Probe: f.Probe, ErrorCode: f.ErrorCode, Stream: f.Stream}
 		if utf8.Valid(f.Raw) {
 			s := string(f.Raw)
 			out.Raw = &s
