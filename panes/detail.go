@@ -11,7 +11,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
@@ -490,19 +489,7 @@ func (d *Detail) renderLine(line string, isJSON bool) string {
 	if !isJSON {
 		return d.theme.Detail.Raw.Render(line)
 	}
-	style := d.theme.Chroma()
-	if style == nil {
-		return line
-	}
-	it, err := jsonLexer().Tokenise(nil, line)
-	if err != nil {
-		return line
-	}
-	var b strings.Builder
-	if err := formatters.TTY16m.Format(&b, style, it); err != nil {
-		return line
-	}
-	return b.String()
+	return colorJSON(d.theme, line)
 }
 
 var _ Pane = (*Detail)(nil)

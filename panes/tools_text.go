@@ -46,7 +46,12 @@ func clipLine(s string) string {
 // highlightJSONLine sanitises one line of (pretty-printed) JSON and colours
 // it with the theme's chroma style. The plain theme gets it uncoloured.
 func highlightJSONLine(t *themes.Theme, line string) string {
-	line = termsafe.String(clipLine(line))
+	return colorJSON(t, termsafe.String(clipLine(line)))
+}
+
+// colorJSON colours one line of JSON that is already safe to show (see
+// termsafe) with the theme's chroma style; the plain theme leaves it as is.
+func colorJSON(t *themes.Theme, line string) string {
 	style := t.Chroma()
 	if style == nil {
 		return line
