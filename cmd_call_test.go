@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 	"github.com/mcpscope/mcpscope/mcp/record"
 )
@@ -18,13 +17,7 @@ import (
 // TestMain lets the test binary stand in for mcpscope's own subprocesses:
 // the demo server (spawned as "<self> demo-server") and the fake server.
 func TestMain(m *testing.M) {
-	mcptest.MaybeRun()
-	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
-		if err := demo.RunStdio(context.Background()); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	mcptest.MaybeRunServer() // when re-executed as the fake or the demo server
 	os.Exit(m.Run())
 }
 

@@ -12,19 +12,12 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	mcptest.MaybeRun()
-	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
-		if err := demo.RunStdio(context.Background()); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	mcptest.MaybeRunServer() // when re-executed as the fake or the demo server
 	goleak.VerifyTestMain(m)
 }
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,18 +8,11 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
-	mcptest.MaybeRun() // when re-executed as a fake server
-	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
-		if err := demo.RunStdio(context.Background()); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	mcptest.MaybeRunServer() // when re-executed as the fake or the demo server
 	os.Exit(m.Run())
 }
 

@@ -9,12 +9,15 @@ package mcptest
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/demo"
 )
 
 // EnvVar selects the behaviours; when it is unset MaybeRun returns at once.
@@ -42,6 +45,20 @@ func MaybeRun() {
 		return
 	}
 	os.Exit(run(strings.Split(spec, ",")))
+}
+
+// MaybeRunServer is what a TestMain calls first: the test binary becomes
+// the fake server when EnvVar is set (MaybeRun), or mcpscope's demo server
+// when it was started as "<binary> demo-server", which is how mcpscope
+// spawns its built-in demo. Otherwise it returns and the tests run.
+func MaybeRunServer() {
+	MaybeRun()
+	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
+		if err := demo.RunStdio(context.Background()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 }
 
 type server struct {
