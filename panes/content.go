@@ -4,14 +4,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"path"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/formatters"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -252,13 +250,7 @@ func Highlight(t *themes.Theme, text, mime, uri string) []string {
 	text = termsafe.Block(text)
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	style := t.Chroma()
-	var lx chroma.Lexer
-	if mime != "" && mime != "text/plain" {
-		lx = lexers.MatchMimeType(mime)
-	}
-	if lx == nil && uri != "" {
-		lx = lexers.Match(path.Base(uri))
-	}
+	lx := lexerFor(mime, uri)
 	if style == nil || lx == nil || len(text) > 64<<10 {
 		for i, l := range lines {
 			lines[i] = t.Result.Content.Render(l)

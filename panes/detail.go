@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
@@ -27,9 +24,6 @@ const syncFormatLimit = 256 << 10
 // 20 MB base64 string is one JSON line, and only its first screenful of
 // characters can ever be seen.
 const maxLineBytes = 4096
-
-// jsonLexer is looked up once: lexer lookup scans chroma's registry.
-var jsonLexer = sync.OnceValue(func() chroma.Lexer { return chroma.Coalesce(lexers.Get("json")) })
 
 // detailLinesMsg carries the lines of a frame formatted off the UI goroutine.
 type detailLinesMsg struct {
