@@ -125,12 +125,12 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return connectionError(explainConnect(err, early.events))
 	}
 	early.stop()
-	if f.method == "tools/call" && len(f.toolArgs) > 0 {
+	if f.method == mcp.MethodToolsCall && len(f.toolArgs) > 0 {
 		if params, err = f.convertToolArgs(ctx, client, params); err != nil {
 			return err
 		}
 	}
-	if f.method == "tools/call" && !f.noValidate {
+	if f.method == mcp.MethodToolsCall && !f.noValidate {
 		if err := f.validateToolArgs(ctx, client, params); err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 	if err := printJSON(stdout, result); err != nil {
 		return withCode(exitUsage, err)
 	}
-	if f.method == "tools/call" && isToolError(result) {
+	if f.method == mcp.MethodToolsCall && mcp.IsToolError(result) {
 		return withCode(exitServerError, fmt.Errorf("tool %q returned isError: true", f.toolName))
 	}
 	return nil
@@ -213,7 +213,7 @@ func (f *callFlags) buildParams() (map[string]any, error) {
 		}
 	}
 	switch f.method {
-	case "tools/call":
+	case mcp.MethodToolsCall:
 		if f.toolName == "" {
 			return nil, errors.New("tools/call needs --tool-name")
 		}
@@ -233,12 +233,12 @@ func (f *callFlags) buildParams() (map[string]any, error) {
 			}
 		}
 		params["arguments"] = args
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+	case mcp.MethodResourcesRead, mcp.MethodResourcesSubscribe, mcp.MethodResourcesUnsubscribe:
 		if f.uri == "" {
 			return nil, fmt.Errorf("%s needs --uri", f.method)
 		}
 		params["uri"] = f.uri
-	case "prompts/get":
+	case mcp.MethodPromptsGet:
 		if f.promptName == "" {
 			return nil, errors.New("prompts/get needs --prompt-name")
 		}
@@ -252,7 +252,7 @@ func (f *callFlags) buildParams() (map[string]any, error) {
 			pargs[k] = v
 		}
 		params["arguments"] = pargs
-	case "logging/setLevel":
+	case mcp.MethodLoggingSetLevel:
 		if f.connect.logLevel == "" {
 			return nil, errors.New("logging/setLevel needs --log-level")
 		}
@@ -264,7 +264,7 @@ func (f *callFlags) buildParams() (map[string]any, error) {
 // convertToolArgs turns each --tool-arg value into the type the tool's
 // inputSchema gives its property, which needs the tool list.
 func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params map[string]any) (map[string]any, error) {
-	items, _, err := c.ListAll(ctx, "tools/list")
+	items, _, err := c.ListAll(ctx, mcp.MethodToolsList)
 	if err != nil {
 		return nil, requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", f.toolName, err), io.Discard)
 	}
@@ -305,7 +305,7 @@ func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params m
 // form (mcp/schema). Invalid arguments are a usage error (exit 2) naming
 // each failing JSON pointer; --no-validate skips this.
 func (f *callFlags) validateToolArgs(ctx context.Context, c *mcp.Client, params map[string]any) error {
-	items, _, err := c.ListAll(ctx, "tools/list")
+	items, _, err := c.ListAll(ctx, mcp.MethodToolsList)
 	if err != nil {
 		return requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", f.toolName, err), io.Discard)
 	}
@@ -416,7 +416,7 @@ func (f *callFlags) send(ctx context.Context, c *mcp.Client, params map[string]a
 		return json.Marshal(map[string][]json.RawMessage{key: items})
 	}
 	var p any = params
-	if len(params) == 0 && (f.method == "ping") {
+	if len(params) == 0 && (f.method == mcp.MethodPing) {
 		p = nil
 	}
 	resp, err := c.Call(ctx, f.method, p, headlessCallOptions()...)
@@ -424,13 +424,6 @@ func (f *callFlags) send(ctx context.Context, c *mcp.Client, params map[string]a
 		return nil, err
 	}
 	return resp.Result, nil
-}
-
-func isToolError(result json.RawMessage) bool {
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	return json.Unmarshal(result, &r) == nil && r.IsError
 }
 
 func printJSON(w io.Writer, raw json.RawMessage) error {

@@ -228,19 +228,12 @@ type connectFailure struct{ err error }
 func (e *connectFailure) Error() string { return "connection failed (cause and likely fix above)" }
 func (e *connectFailure) Unwrap() error { return e.err }
 
-var discoverable = []struct{ capability, method string }{
-	{"tools", "tools/list"},
-	{"prompts", "prompts/list"},
-	{"resources", "resources/list"},
-	{"resources", "resources/templates/list"},
-}
-
 // discover lists everything; on the first pass it also probes the lists the
 // server did not declare. It returns the tool entries when tools were listed.
 func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *checkReport, first bool) []json.RawMessage {
 	var tools []json.RawMessage
-	for _, d := range discoverable {
-		declared := hs.HasCapability(d.capability)
+	for _, d := range mcp.DiscoveryLists() {
+		declared := hs.HasCapability(d.Capability)
 		if !declared && !first {
 			continue
 		}
@@ -248,15 +241,15 @@ func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *checkR
 		if !declared {
 			opts = append(opts, mcp.AsProbe())
 		}
-		items, pages, err := c.ListAll(ctx, d.method, opts...)
-		out := listOutcome{Method: d.method, Declared: declared, Probe: !declared, Items: len(items), Pages: pages}
+		items, pages, err := c.ListAll(ctx, d.Method, opts...)
+		out := listOutcome{Method: d.Method, Declared: declared, Probe: !declared, Items: len(items), Pages: pages}
 		if err != nil {
 			out.Error = err.Error()
 		}
 		if first {
 			rep.Lists = append(rep.Lists, out)
 		}
-		if d.method == "tools/list" && err == nil {
+		if d.Method == mcp.MethodToolsList && err == nil {
 			tools = items
 		}
 		if c.Err() != nil {
@@ -275,11 +268,11 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 		args := minimalArguments(tool.InputSchema)
 		raw, _ := json.Marshal(args)
 		out := toolCallOutcome{Tool: tool.Name, Arguments: raw}
-		resp, err := c.Call(ctx, "tools/call", map[string]any{"name": tool.Name, "arguments": json.RawMessage(raw)})
+		resp, err := c.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": tool.Name, "arguments": json.RawMessage(raw)})
 		if err != nil {
 			out.Error = err.Error()
 		} else {
-			out.IsError = isToolError(resp.Result)
+			out.IsError = mcp.IsToolError(resp.Result)
 		}
 		rep.ToolCalls = append(rep.ToolCalls, out)
 	}

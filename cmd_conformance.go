@@ -158,7 +158,7 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 	if _, err := client.Connect(ctx); err != nil {
 		return withCode(exitConnection, fmt.Errorf("connect: %w", err))
 	}
-	tools, _, err := client.ListAll(ctx, "tools/list")
+	tools, _, err := client.ListAll(ctx, mcp.MethodToolsList)
 	if err != nil {
 		return withCode(conformanceExitCode(err), fmt.Errorf("tools/list: %w", err))
 	}
@@ -169,14 +169,11 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 	if !hasTool(tools, name) {
 		fmt.Fprintf(log, "note: the server did not list %q; calling it anyway\n", name)
 	}
-	resp, err := client.Call(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	resp, err := client.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": name, "arguments": args})
 	if err != nil {
 		return withCode(conformanceExitCode(err), fmt.Errorf("tools/call %s: %w", name, err))
 	}
-	var result struct {
-		IsError bool `json:"isError"`
-	}
-	if json.Unmarshal(resp.Result, &result) == nil && result.IsError {
+	if mcp.IsToolError(resp.Result) {
 		return withCode(exitServerError, fmt.Errorf("tools/call %s: the tool reported an error: %s", name, resp.Result))
 	}
 	return nil

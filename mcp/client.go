@@ -294,39 +294,16 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 // publishing a ListEvent for each. Errors are reported in the events.
 func (c *Client) DiscoverAll(ctx context.Context) {
 	hs := c.Handshake()
-	type list struct{ cap, method string }
-	for _, l := range []list{
-		{"tools", "tools/list"},
-		{"prompts", "prompts/list"},
-		{"resources", "resources/list"},
-		{"resources", "resources/templates/list"},
-	} {
-		if !hs.HasCapability(l.cap) {
+	for _, l := range DiscoveryLists() {
+		if !hs.HasCapability(l.Capability) {
 			continue
 		}
-		items, pages, err := c.ListAll(ctx, l.method)
-		c.publish(ListEvent{Time: time.Now(), Method: l.method, Items: items, Pages: pages, Err: err})
+		items, pages, err := c.ListAll(ctx, l.Method)
+		c.publish(ListEvent{Time: time.Now(), Method: l.Method, Items: items, Pages: pages, Err: err})
 		if errors.Is(err, ErrClosed) || c.Err() != nil {
 			return
 		}
 	}
-}
-
-// ListItemsKey is the result field that holds a list method's items.
-func ListItemsKey(method string) string {
-	switch method {
-	case "tools/list":
-		return "tools"
-	case "prompts/list":
-		return "prompts"
-	case "resources/list":
-		return "resources"
-	case "resources/templates/list":
-		return "resourceTemplates"
-	case "tasks/list":
-		return "tasks"
-	}
-	return ""
 }
 
 // ListAll calls a paginated list method until the server stops returning
@@ -638,7 +615,7 @@ func (c *Client) abandon(pd *pending, id ID, token string, kind LocalErrorKind, 
 	if !noCancel {
 		p, _ := json.Marshal(map[string]any{"requestId": json.RawMessage(id), "reason": reason})
 		// Best effort: the connection may be going away.
-		_ = c.Notify(context.WithoutCancel(context.Background()), "notifications/cancelled", json.RawMessage(p))
+		_ = c.Notify(context.WithoutCancel(context.Background()), NotifyCancelled, json.RawMessage(p))
 	}
 	c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 	return le
@@ -924,20 +901,12 @@ func (c *Client) inboundResponse(f *Frame, p parsed) {
 
 func (c *Client) inboundNotification(f *Frame, p parsed) {
 	switch f.Method {
-	case "notifications/progress":
-		var n struct {
-			Token    json.RawMessage `json:"progressToken"`
-			Progress float64         `json:"progress"`
-			Total    *float64        `json:"total"`
-			Message  string          `json:"message"`
-		}
-		if json.Unmarshal(p.params, &n) != nil {
+	case NotifyProgress:
+		n, err := ParseProgress(p.params)
+		if err != nil {
 			return
 		}
-		tok := string(n.Token)
-		if s, err := strconv.Unquote(tok); err == nil {
-			tok = s
-		}
+		tok := n.Token
 		c.mu.Lock()
 		pd := c.progress[tok]
 		c.mu.Unlock()
@@ -945,13 +914,13 @@ func (c *Client) inboundNotification(f *Frame, p parsed) {
 			return
 		}
 		if pd.onProgress != nil {
-			pd.onProgress(Progress{Token: tok, Progress: n.Progress, Total: n.Total, Message: n.Message})
+			pd.onProgress(n)
 		}
 		select {
 		case pd.progressCh <- struct{}{}:
 		default:
 		}
-	case "notifications/cancelled":
+	case NotifyCancelled:
 		var n struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
@@ -991,7 +960,7 @@ func (c *Client) inboundRequest(f *Frame, p parsed) {
 	go func() {
 		defer c.wg.Done()
 		defer cancel()
-		if f.Method == "ping" {
+		if f.Method == MethodPing {
 			c.mu.Lock()
 			delete(c.inbound, f.ID)
 			c.mu.Unlock()

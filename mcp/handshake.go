@@ -37,9 +37,9 @@ func (c *Client) legacyHandshake(ctx context.Context, probeOutcome string) (*Han
 	}
 	start := time.Now()
 	// The spec forbids cancelling initialize, so a timeout here sends nothing.
-	resp, err := c.call(ctx, "initialize", params, callOpts{noCancel: true})
+	resp, err := c.call(ctx, MethodInitialize, params, callOpts{noCancel: true})
 	if err != nil {
-		return nil, handshakeCallError("initialize", err)
+		return nil, handshakeCallError(MethodInitialize, err)
 	}
 	var res struct {
 		ProtocolVersion *string         `json:"protocolVersion"`
@@ -73,7 +73,7 @@ func (c *Client) legacyHandshake(ctx context.Context, probeOutcome string) (*Han
 	}
 	// A malformed serverInfo is kept raw in Result; the lint rules report it.
 	_ = json.Unmarshal(res.ServerInfo, &hs.ServerInfo)
-	if err := c.Notify(ctx, "notifications/initialized", nil); err != nil {
+	if err := c.Notify(ctx, NotifyInitialized, nil); err != nil {
 		return nil, &HandshakeError{Reason: "could not send notifications/initialized", Err: err}
 	}
 	return hs, nil
@@ -136,7 +136,7 @@ func (c *Client) modernHandshake(ctx context.Context, version string, probe bool
 	for attempt := 0; ; attempt++ {
 		meta := c.modernMeta(version)
 		c.setModern(meta)
-		resp, err := c.call(ctx, "server/discover", json.RawMessage(`{}`), co)
+		resp, err := c.call(ctx, MethodServerDiscover, json.RawMessage(`{}`), co)
 		if err != nil {
 			c.setModern(nil)
 			var rpcErr *RPCError
@@ -151,7 +151,7 @@ func (c *Client) modernHandshake(ctx context.Context, version string, probe bool
 				}
 				return nil, &HandshakeError{Reason: fmt.Sprintf("the server does not support %s and offers %v; mcpscope speaks %s in the modern era", version, data.Supported, strings.Join(ModernVersions, ", ")), Err: rpcErr}
 			}
-			return nil, handshakeCallError("server/discover", err)
+			return nil, handshakeCallError(MethodServerDiscover, err)
 		}
 		var res discoverResult
 		if err := json.Unmarshal(resp.Result, &res); err != nil {

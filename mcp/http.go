@@ -139,13 +139,13 @@ func inspectOutbound(raw []byte) outbound {
 		_ = json.Unmarshal(v, &o.version)
 	}
 	nameField := m.Params.Name
-	if m.Method == "resources/read" {
+	if m.Method == MethodResourcesRead {
 		nameField = m.Params.URI
 	}
 	switch m.Method {
-	case "tools/call", "prompts/get", "resources/read":
+	case MethodToolsCall, MethodPromptsGet, MethodResourcesRead:
 		o.hasName = json.Unmarshal(nameField, &o.name) == nil
-	case "notifications/cancelled":
+	case NotifyCancelled:
 		if len(m.Params.RequestID) > 0 {
 			o.cancelID = compactJSON(m.Params.RequestID)
 		}
@@ -187,14 +187,14 @@ func (c *streamableConn) headersFor(msg outbound) (http.Header, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if msg.method == "initialize" {
+	if msg.method == MethodInitialize {
 		// A new legacy handshake: whatever a probe left behind is moot.
 		c.modernVersion, c.legacyVersion, c.initID = "", "", msg.id
 	}
 	version := msg.version
 	if version != "" {
 		c.modernVersion = version
-	} else if c.legacyVersion == "" && c.modernVersion != "" && msg.method != "initialize" {
+	} else if c.legacyVersion == "" && c.modernVersion != "" && msg.method != MethodInitialize {
 		version = c.modernVersion // a modern notification (cancelled) carries no _meta
 	}
 	if version != "" {
@@ -206,12 +206,12 @@ func (c *streamableConn) headersFor(msg outbound) (http.Header, bool) {
 			hdr.Set("Mcp-Name", headerValue(msg.name))
 		}
 		switch msg.method {
-		case "tools/list":
+		case MethodToolsList:
 			if c.toolListIDs == nil {
 				c.toolListIDs = map[string]bool{}
 			}
 			c.toolListIDs[msg.id] = true
-		case "tools/call":
+		case MethodToolsCall:
 			if b := c.paramHeaders[msg.name]; len(b) > 0 {
 				for k, v := range paramHeaderValues(b, paramsOf(msg.raw)) {
 					hdr.Set(k, v)
@@ -421,7 +421,7 @@ func (c *streamableConn) postMessage(ctx context.Context, raw []byte, msg outbou
 			c.event(TransportEvent{Kind: "http", Summary: problem, Fields: []Field{{"body", snippet(body)}}})
 		}
 	}
-	if msg.method == "notifications/initialized" && !modern {
+	if msg.method == NotifyInitialized && !modern {
 		c.startListening()
 	}
 	return nil
@@ -509,7 +509,7 @@ func (c *streamableConn) refused(ctx context.Context, resp *http.Response, msg o
 		}
 		return authError(resp.Request, resp)
 	}
-	if msg.method == "initialize" && !c.t.NoSSEFallback &&
+	if msg.method == MethodInitialize && !c.t.NoSSEFallback &&
 		(status == http.StatusBadRequest || status == http.StatusNotFound || status == http.StatusMethodNotAllowed) &&
 		!isModernErrorBody(status, body) {
 		return c.fallBack(resp.Status, raw)

@@ -129,7 +129,7 @@ func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey
 	*a = Ask{theme: a.theme, keys: a.keys, w: a.w, h: a.h, focused: a.focused, pending: a.pending,
 		id: id, method: method, params: params, inputKey: inputKey}
 	switch method {
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		var p struct {
 			Mode            string          `json:"mode"`
 			Message         string          `json:"message"`
@@ -142,7 +142,7 @@ func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey
 		if p.Mode != "url" {
 			return a.openForm(p.RequestedSchema)
 		}
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		a.reply = textinput.New()
 		a.reply.Prompt = "reply: "
 		a.reply.Placeholder = "type the assistant's reply (ctrl+r: canned)"
@@ -208,7 +208,7 @@ func (a *Ask) sizeForm() {
 }
 
 // URLMode reports a URL elicitation.
-func (a *Ask) URLMode() bool { return a.method == "elicitation/create" && a.url != "" }
+func (a *Ask) URLMode() bool { return a.method == mcp.MethodElicitationCreate && a.url != "" }
 
 // ElicitationID is the URL elicitation's id (2025-11-25).
 func (a *Ask) ElicitationID() string { return a.elicitationID }
@@ -237,7 +237,7 @@ func (a *Ask) Update(msg tea.Msg) tea.Cmd {
 	}
 	e := a.keys.Explore
 	switch a.method {
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		switch {
 		case key.Matches(km, e.Back):
 			return a.answer(map[string]string{"action": "cancel"})
@@ -254,7 +254,7 @@ func (a *Ask) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return nil
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		switch {
 		case key.Matches(km, e.Back), key.Matches(km, e.Decline):
 			return a.refuse(-1, "the user declined the sampling request")
@@ -316,7 +316,7 @@ func (a *Ask) ShortHelp() []key.Binding {
 	e := a.keys.Explore
 	accept := e.Submit
 	switch a.method {
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		accept.SetHelp("ctrl+s", "accept")
 		back := e.Back
 		back.SetHelp("esc", "cancel")
@@ -327,7 +327,7 @@ func (a *Ask) ShortHelp() []key.Binding {
 			return a.formHelp()
 		}
 		return []key.Binding{accept, e.Decline, back}
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		accept.SetHelp("ctrl+s", "send reply")
 		return []key.Binding{accept, e.Canned, e.StopReason, e.Decline}
 	}
@@ -415,7 +415,7 @@ func (a *Ask) View() string {
 	inner := a.w - 2
 	var body []string
 	switch a.method {
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		if a.form != nil {
 			ih := max(a.h-2, 0)
 			head := a.headLines()
@@ -436,7 +436,7 @@ func (a *Ask) View() string {
 			}
 			body = append(body, "", t.Form.Hint.Render("ctrl+o opens it with xdg-open and accepts; ctrl+s accepts without opening; nothing is fetched before you choose"))
 		}
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		ctx := a.context
 		room := max(a.h-2-5, 1)
 		end := min(a.off+room, len(ctx))

@@ -49,21 +49,6 @@ var knownCaps = map[string]capInfo{
 // topLevelOrder is the order known capabilities are shown in.
 var topLevelOrder = []string{"tools", "resources", "prompts", "logging", "completions", "tasks", "experimental", "extensions"}
 
-// listMethods ties the discovered lists to the capability they sit under.
-var listMethods = map[string]string{
-	"tools/list":               "tools",
-	"prompts/list":             "prompts",
-	"resources/list":           "resources",
-	"resources/templates/list": "resources",
-}
-
-var listNouns = map[string]string{
-	"tools/list":               "tools",
-	"prompts/list":             "prompts",
-	"resources/list":           "resources",
-	"resources/templates/list": "templates",
-}
-
 // capNode is one row of the tree.
 type capNode struct {
 	path     string // "resources.subscribe"; list nodes use "#items:<method>"
@@ -114,7 +99,7 @@ func (c *Caps) SetHandshake(h *mcp.Handshake) {
 // SetList shows the items of a list result (tools/list, prompts/list,
 // resources/list, resources/templates/list) under their capability.
 func (c *Caps) SetList(method string, items []json.RawMessage) {
-	if _, ok := listMethods[method]; !ok {
+	if l, ok := mcp.LookupList(method); !ok || !l.Discover {
 		return
 	}
 	if items == nil {
@@ -243,15 +228,16 @@ func (c *Caps) buildNode(path, key string, raw json.RawMessage, depth int) *capN
 // itemNodes are the discovered items of a capability's lists.
 func (c *Caps) itemNodes(capName string, depth int) []*capNode {
 	var out []*capNode
-	for _, method := range []string{"tools/list", "prompts/list", "resources/list", "resources/templates/list"} {
-		if listMethods[method] != capName {
+	for _, l := range mcp.DiscoveryLists() {
+		if l.Capability != capName {
 			continue
 		}
+		method := l.Method
 		items, ok := c.lists[method]
 		if !ok {
 			continue
 		}
-		noun := listNouns[method]
+		noun := l.Noun
 		group := &capNode{
 			path:    "#items:" + method,
 			label:   fmt.Sprintf("%d %s", len(items), noun),
@@ -288,11 +274,11 @@ func itemLabel(method string, raw json.RawMessage) string {
 		name = it.Title
 	}
 	switch method {
-	case "resources/list":
+	case mcp.MethodResourcesList:
 		return termsafe.String(name + "  " + it.URI)
-	case "resources/templates/list":
+	case mcp.MethodResourceTemplatesList:
 		return termsafe.String(name + "  " + it.URITemplate)
-	case "tools/list":
+	case mcp.MethodToolsList:
 		t := mcp.ParseTools([]json.RawMessage{raw})[0]
 		return termsafe.String(t.DisplayName())
 	}

@@ -129,16 +129,16 @@ func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
 	e := p.keys.Explore
 	switch {
 	case key.Matches(km, e.Anyway) && !p.gate.OK:
-		return func() tea.Msg { return SendAnywayMsg{Method: "prompts/list"} }
+		return func() tea.Msg { return SendAnywayMsg{Method: mcp.MethodPromptsList} }
 	case key.Matches(km, e.Up):
 		p.cur = max(p.cur-1, 0)
 	case key.Matches(km, e.Down):
 		p.cur = max(min(p.cur+1, len(p.prompts)-1), 0)
 	case key.Matches(km, e.Refresh):
-		return func() tea.Msg { return ListPageMsg{Method: "prompts/list"} }
+		return func() tea.Msg { return ListPageMsg{Method: mcp.MethodPromptsList} }
 	case key.Matches(km, e.More) && p.next != "":
 		c := p.next
-		return func() tea.Msg { return ListPageMsg{Method: "prompts/list", Cursor: c} }
+		return func() tea.Msg { return ListPageMsg{Method: mcp.MethodPromptsList, Cursor: c} }
 	case key.Matches(km, e.Open) && len(p.prompts) > 0:
 		return p.openForm(p.prompts[p.cur])
 	}

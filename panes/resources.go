@@ -89,7 +89,7 @@ func (r *Resources) SetGate(g Gate, canSubscribe, completes bool) {
 func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, nextCursor string) {
 	r.next[method] = nextCursor
 	switch method {
-	case "resources/list":
+	case mcp.MethodResourcesList:
 		if first {
 			r.resources = nil
 		}
@@ -99,7 +99,7 @@ func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, 
 			res.Raw = raw
 			r.resources = append(r.resources, res)
 		}
-	case "resources/templates/list":
+	case mcp.MethodResourceTemplatesList:
 		if first {
 			r.templates = nil
 		}
@@ -200,9 +200,9 @@ func (r *Resources) SelectURI(uri string) bool {
 
 func (r *Resources) listMethod() string {
 	if r.section == 0 {
-		return "resources/list"
+		return mcp.MethodResourcesList
 	}
-	return "resources/templates/list"
+	return mcp.MethodResourceTemplatesList
 }
 
 func (r *Resources) Update(msg tea.Msg) tea.Cmd {

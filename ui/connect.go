@@ -100,11 +100,7 @@ func toolResultLine(r panes.ToolResultMsg) (string, bool) {
 	case r.RPCError != nil:
 		return fmt.Sprintf("tools/call %s: server error after %v: %v", r.Name, d, r.RPCError), false
 	}
-	var body struct {
-		IsError bool `json:"isError"`
-	}
-	_ = json.Unmarshal(r.Result, &body)
-	if body.IsError {
+	if mcp.IsToolError(r.Result) {
 		return fmt.Sprintf("tools/call %s returned isError: true in %v", r.Name, d), false
 	}
 	return fmt.Sprintf("tools/call %s ok in %v", r.Name, d), true
@@ -165,14 +161,14 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		m.setNote("sending "+msg.Method+" although the server did not declare the capability", true)
 		return m.listPage(msg.Method, "")
 	case panes.ReadResourceMsg:
-		return m.startOp(&op{kind: opRead, label: "resources/read " + msg.URI, method: "resources/read", params: map[string]any{"uri": msg.URI}, uri: msg.URI})
+		return m.startOp(&op{kind: opRead, label: "resources/read " + msg.URI, method: mcp.MethodResourcesRead, params: map[string]any{"uri": msg.URI}, uri: msg.URI})
 	case panes.SubscribeMsg:
 		if m.handshake != nil && m.handshake.Era == mcp.EraModern {
 			return m.listen(msg)
 		}
-		method := "resources/unsubscribe"
+		method := mcp.MethodResourcesUnsubscribe
 		if msg.On {
-			method = "resources/subscribe"
+			method = mcp.MethodResourcesSubscribe
 		}
 		return m.startOp(&op{kind: opSubscribe, label: method + " " + msg.URI, method: method, params: map[string]any{"uri": msg.URI}, uri: msg.URI, on: msg.On})
 	case panes.SaveBlobMsg:
@@ -182,7 +178,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		if len(msg.Args) > 0 {
 			params["arguments"] = msg.Args
 		}
-		return m.startOp(&op{kind: opPrompt, label: "prompts/get " + msg.Name, method: "prompts/get", params: params})
+		return m.startOp(&op{kind: opPrompt, label: "prompts/get " + msg.Name, method: mcp.MethodPromptsGet, params: params})
 	case panes.CompleteMsg:
 		return m.complete(m.focus, msg)
 	case panes.SetLevelMsg:
@@ -192,9 +188,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case taskPollMsg:
 		return m.pollTask(msg)
 	case panes.TaskResultMsg:
-		return m.startOp(&op{kind: opTaskResult, label: "tasks/result " + msg.TaskID, method: "tasks/result", params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
+		return m.startOp(&op{kind: opTaskResult, label: "tasks/result " + msg.TaskID, method: mcp.MethodTasksResult, params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
 	case panes.TaskCancelMsg:
-		return m.startOp(&op{kind: opTaskCancel, label: "tasks/cancel " + msg.TaskID, method: "tasks/cancel", params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
+		return m.startOp(&op{kind: opTaskCancel, label: "tasks/cancel " + msg.TaskID, method: mcp.MethodTasksCancel, params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
 	case panes.RootsChangedMsg:
 		return m.rootsChanged()
 	case panes.ShowFrameMsg:

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,41 +24,32 @@ func (m *Model) onFrame(f *mcp.Frame) tea.Cmd {
 		Params json.RawMessage `json:"params"`
 	}
 	_ = json.Unmarshal(f.Raw, &env)
+	if lists := mcp.ListsChangedBy(f.Method); len(lists) > 0 {
+		cmds := make([]tea.Cmd, 0, len(lists))
+		for _, l := range lists {
+			cmds = append(cmds, m.relist(l.Method))
+		}
+		return tea.Batch(cmds...)
+	}
 	switch f.Method {
-	case "notifications/tools/list_changed":
-		return m.relist("tools/list")
-	case "notifications/prompts/list_changed":
-		return m.relist("prompts/list")
-	case "notifications/resources/list_changed":
-		return tea.Batch(m.relist("resources/list"), m.relist("resources/templates/list"))
-	case "notifications/progress":
-		var p struct {
-			Token    json.RawMessage `json:"progressToken"`
-			Progress float64         `json:"progress"`
-			Total    *float64        `json:"total"`
-			Message  string          `json:"message"`
-		}
-		if json.Unmarshal(env.Params, &p) == nil {
-			tok := string(p.Token)
-			if s, err := strconv.Unquote(tok); err == nil {
-				tok = s
-			}
+	case mcp.NotifyProgress:
+		if p, err := mcp.ParseProgress(env.Params); err == nil {
 			m.activity.SetNow(f.Time)
-			m.activity.Progress(tok, p.Progress, p.Total, p.Message)
+			m.activity.Progress(p.Token, p.Progress, p.Total, p.Message)
 		}
-	case "notifications/message":
+	case mcp.NotifyMessage:
 		m.serverLog.Append(f.Time, env.Params)
-	case "notifications/resources/updated":
+	case mcp.NotifyResourcesUpdated:
 		var p struct {
 			URI string `json:"uri"`
 		}
 		if json.Unmarshal(env.Params, &p) == nil {
 			m.resources.Updated(p.URI)
 		}
-	case "notifications/tasks/status":
+	case mcp.NotifyTasksStatus:
 		poll, _ := m.applyTask(env.Params)
 		return poll
-	case "notifications/elicitation/complete":
+	case mcp.NotifyElicitationComplete:
 		var p struct {
 			ElicitationID string `json:"elicitationId"`
 		}
@@ -99,7 +89,8 @@ func (m *Model) relist(method string) tea.Cmd {
 	// A correct client never calls what the server did not declare; the
 	// protocol doctor flags the notification itself. The user can still
 	// list by hand ("send anyway" in the pane).
-	if cap := strings.SplitN(method, "/", 2)[0]; m.handshake != nil && !m.handshake.HasCapability(cap) {
+	if l, _ := mcp.LookupList(method); m.handshake != nil && !m.handshake.HasCapability(l.Capability) {
+		cap := l.Capability
 		m.logPane.AppendNote(time.Now(), "ignored a list_changed for "+cap+": the server did not declare the "+cap+" capability")
 		return nil
 	}
@@ -153,9 +144,9 @@ func itemKey(method string, raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &it)
 	switch method {
-	case "resources/list":
+	case mcp.MethodResourcesList:
 		return it.URI
-	case "resources/templates/list":
+	case mcp.MethodResourceTemplatesList:
 		return it.URITemplate
 	}
 	return it.Name
@@ -180,7 +171,7 @@ func diffLists(method string, old, cur []json.RawMessage) string {
 			added = append(added, k)
 		case !sameJSON(prev, raw):
 			what := ""
-			if method == "tools/list" {
+			if method == mcp.MethodToolsList {
 				what = " (" + toolChange(prev, raw) + ")"
 			}
 			changed = append(changed, k+what)
@@ -235,7 +226,7 @@ func (m *Model) setLevel(level string) tea.Cmd {
 		m.setNote("log level "+level+" will be sent in each request's _meta (2026-07-28 has no logging/setLevel)", true)
 		return nil
 	}
-	return m.startOp(&op{kind: opSetLevel, label: "logging/setLevel " + level, method: "logging/setLevel", params: map[string]any{"level": level}, level: level})
+	return m.startOp(&op{kind: opSetLevel, label: "logging/setLevel " + level, method: mcp.MethodLoggingSetLevel, params: map[string]any{"level": level}, level: level})
 }
 
 // rootsChanged tells the server its roots changed (legacy era only: the
@@ -252,7 +243,7 @@ func (m *Model) rootsChanged() tea.Cmd {
 	ctx := m.ctx
 	m.roots.SetNote("sent notifications/roots/list_changed")
 	return func() tea.Msg {
-		if err := c.Notify(ctx, "notifications/roots/list_changed", nil); err != nil {
+		if err := c.Notify(ctx, mcp.NotifyRootsListChanged, nil); err != nil {
 			return notedMsg{text: "notifications/roots/list_changed: " + err.Error()}
 		}
 		return notedMsg{text: "roots changed: sent notifications/roots/list_changed", ok: true}

@@ -76,7 +76,7 @@ func (m *Model) handler() mcp.Handler {
 // rest behind a modal.
 func (m *Model) handleAsk(a *pendingAsk) tea.Cmd {
 	next := waitForAsk(m.asks)
-	if a.req.Method == "roots/list" {
+	if a.req.Method == mcp.MethodRootsList {
 		a.reply <- askReply{result: policy.RootsResult(m.roots.List())}
 		m.roots.Asked()
 		m.setNote(fmt.Sprintf("answered roots/list with %d root(s)", len(m.roots.List())), true)
@@ -122,7 +122,7 @@ func (m *Model) answerAsk(msg panes.AnswerMsg) tea.Cmd {
 	a := m.queue[0]
 	m.queue = m.queue[1:]
 	a.reply <- askReply{result: msg.Result, err: msg.Err}
-	if a.req.Method == "elicitation/create" && m.ask.URLMode() && m.ask.ElicitationID() != "" {
+	if a.req.Method == mcp.MethodElicitationCreate && m.ask.URLMode() && m.ask.ElicitationID() != "" {
 		var r struct {
 			Action string `json:"action"`
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/panes"
 )
 
@@ -38,7 +39,7 @@ func (m *Model) listen(msg panes.SubscribeMsg) tea.Cmd {
 		uris = append(uris, u)
 	}
 	sort.Strings(uris)
-	o := &op{kind: opListen, label: "subscriptions/listen " + strings.Join(uris, " "), method: "subscriptions/listen",
+	o := &op{kind: opListen, label: "subscriptions/listen " + strings.Join(uris, " "), method: mcp.MethodSubscriptionsListen,
 		timeout: listenLifetime, uri: msg.URI, on: msg.On,
 		params: map[string]any{"notifications": map[string]any{
 			"toolsListChanged":      true,

@@ -420,11 +420,11 @@ func (m *Model) applyList(method string, items []json.RawMessage, err error) {
 	m.lists[method] = items
 	m.caps.SetList(method, items)
 	switch method {
-	case "tools/list":
+	case mcp.MethodToolsList:
 		m.tools.SetTools(mcp.ParseTools(items))
-	case "resources/list", "resources/templates/list":
+	case mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
 		m.resources.SetPage(method, items, true, "")
-	case "prompts/list":
+	case mcp.MethodPromptsList:
 		m.prompts.SetPage(items, true, "")
 	}
 }

@@ -196,7 +196,7 @@ func (m *Model) handleOpDone(msg opDoneMsg) tea.Cmd {
 	}
 	delete(m.ops, msg.id)
 	status := opStatus(msg.err)
-	if status == panes.OpOK && o.kind == opTool && isToolError(msg.resp) {
+	if status == panes.OpOK && o.kind == opTool && msg.resp != nil && mcp.IsToolError(msg.resp.Result) {
 		status = panes.OpError
 	}
 	m.activity.End(msg.id, status, time.Now())
@@ -236,7 +236,7 @@ func (m *Model) handleOpDone(msg opDoneMsg) tea.Cmd {
 				m.resources.SetSubscribed(uri, false, msg.err)
 			}
 			m.listenURIs = map[string]bool{}
-			fail("subscriptions/listen")
+			fail(mcp.MethodSubscriptionsListen)
 		} else {
 			m.setNote("the server ended the subscriptions/listen stream", false)
 		}
@@ -249,7 +249,7 @@ func (m *Model) handleOpDone(msg opDoneMsg) tea.Cmd {
 		}
 	case opSetLevel:
 		if msg.err != nil {
-			fail("logging/setLevel")
+			fail(mcp.MethodLoggingSetLevel)
 			return nil
 		}
 		m.serverLog.SetLevel(o.level)
@@ -292,16 +292,6 @@ func (m *Model) openOver(md modal) {
 		m.closeModal()
 	}
 	m.openModal(md)
-}
-
-func isToolError(resp *mcp.Response) bool {
-	if resp == nil {
-		return false
-	}
-	var body struct {
-		IsError bool `json:"isError"`
-	}
-	return json.Unmarshal(resp.Result, &body) == nil && body.IsError
 }
 
 // taskFields is the part of a Task (or a CreateTaskResult's task) the UI reads.
@@ -368,7 +358,7 @@ func (m *Model) pollTask(msg taskPollMsg) tea.Cmd {
 	if msg.gen != m.gen || m.client == nil {
 		return nil
 	}
-	return m.startOp(&op{kind: opTaskGet, label: "tasks/get " + msg.taskID, method: "tasks/get",
+	return m.startOp(&op{kind: opTaskGet, label: "tasks/get " + msg.taskID, method: mcp.MethodTasksGet,
 		params: map[string]any{"taskId": msg.taskID}, task: msg.taskID})
 }
 
@@ -384,7 +374,7 @@ func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
 		params["task"] = map[string]any{"ttl": 300000}
 		label += " (as a task)"
 	}
-	return m.startOp(&op{kind: opTool, label: label, method: "tools/call", params: params, tool: msg})
+	return m.startOp(&op{kind: opTool, label: label, method: mcp.MethodToolsCall, params: params, tool: msg})
 }
 
 // taskSupported reports whether a tool may run as a task: its
@@ -492,11 +482,11 @@ func (m *Model) applyPage(msg listedPageMsg) {
 	}
 	first := msg.cursor == ""
 	switch msg.method {
-	case "resources/list", "resources/templates/list":
+	case mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
 		m.resources.SetPage(msg.method, msg.items, first, msg.next)
-	case "prompts/list":
+	case mcp.MethodPromptsList:
 		m.prompts.SetPage(msg.items, first, msg.next)
-	case "tools/list":
+	case mcp.MethodToolsList:
 		m.tools.SetTools(mcp.ParseTools(msg.items))
 	}
 	if first {
@@ -521,7 +511,7 @@ func (m *Model) complete(f focus, msg panes.CompleteMsg) tea.Cmd {
 		params["context"] = map[string]any{"arguments": msg.Context}
 	}
 	return func() tea.Msg {
-		resp, err := c.Call(ctx, "completion/complete", params)
+		resp, err := c.Call(ctx, mcp.MethodCompletionComplete, params)
 		out := panes.CompletionsMsg{Seq: msg.Seq, Err: err}
 		if err == nil {
 			var body struct {
@@ -546,7 +536,7 @@ func (m *Model) ping() tea.Cmd {
 	}
 	return func() tea.Msg {
 		start := time.Now()
-		resp, err := c.Call(ctx, "ping", nil, mcp.WithTimeout(10*time.Second))
+		resp, err := c.Call(ctx, mcp.MethodPing, nil, mcp.WithTimeout(10*time.Second))
 		rtt := time.Since(start)
 		if resp != nil && resp.Frame != nil && resp.Frame.Latency > 0 {
 			rtt = resp.Frame.Latency

@@ -10,17 +10,17 @@ import (
 
 // methodCapability is the server capability that gates each client method.
 var methodCapability = map[string][]string{
-	"tools/list":               {"tools"},
-	"tools/call":               {"tools"},
-	"prompts/list":             {"prompts"},
-	"prompts/get":              {"prompts"},
-	"resources/list":           {"resources"},
-	"resources/templates/list": {"resources"},
-	"resources/read":           {"resources"},
-	"resources/subscribe":      {"resources", "subscribe"},
-	"resources/unsubscribe":    {"resources", "subscribe"},
-	"logging/setLevel":         {"logging"},
-	"completion/complete":      {"completions"},
+	mcp.MethodToolsList:             {"tools"},
+	mcp.MethodToolsCall:             {"tools"},
+	mcp.MethodPromptsList:           {"prompts"},
+	mcp.MethodPromptsGet:            {"prompts"},
+	mcp.MethodResourcesList:         {"resources"},
+	mcp.MethodResourceTemplatesList: {"resources"},
+	mcp.MethodResourcesRead:         {"resources"},
+	mcp.MethodResourcesSubscribe:    {"resources", "subscribe"},
+	mcp.MethodResourcesUnsubscribe:  {"resources", "subscribe"},
+	mcp.MethodLoggingSetLevel:       {"logging"},
+	mcp.MethodCompletionComplete:    {"completions"},
 }
 
 func capName(path []string) string {
@@ -38,7 +38,7 @@ func (l *Linter) undeclaredMethod(f *mcp.Frame, req *outRequest) {
 	if !gated || l.serverCaps == nil || l.hasServerCap(path...) {
 		return
 	}
-	if req.method == "completion/complete" && l.version == mcp.Version20241105 {
+	if req.method == mcp.MethodCompletionComplete && l.version == mcp.Version20241105 {
 		return // no completions capability existed yet
 	}
 	how := "answered"
@@ -78,7 +78,7 @@ func (l *Linter) startListing(method string) {
 	ls.items = map[uint64]bool{}
 	ls.cacheScope = ""
 	ls.firstSeq = 0
-	if method == "tools/list" {
+	if method == mcp.MethodToolsList {
 		l.toolOrder = nil
 	}
 }
@@ -102,9 +102,9 @@ func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.Raw
 			ls.items[h.Sum64()] = true
 		}
 		switch req.method {
-		case "tools/list":
+		case mcp.MethodToolsList:
 			l.tool(f, ls, it)
-		case "resources/templates/list":
+		case mcp.MethodResourceTemplatesList:
 			l.templateEntry(f, it)
 			l.listEntry(f, req.method, it)
 		default:
@@ -142,13 +142,13 @@ func (l *Linter) listingDone(f *mcp.Frame, method string, ls *listState) {
 		msg := fmt.Sprintf("The %s list changed between two listings without a list_changed notification.", noun)
 		l.report("lists/changed-without-notification", msg, ls.prevSeq, f.Seq)
 	}
-	if ls.prev != nil && method == "tools/list" && !sameSet(ls.prev, ls.items) {
+	if ls.prev != nil && method == mcp.MethodToolsList && !sameSet(ls.prev, ls.items) {
 		l.report("profile/chatgpt-list-frozen", "The tool list changed during the session; ChatGPT keeps the list it fetched when the app was added and will not see the change.", ls.prevSeq, f.Seq)
 	}
 	ls.prev, ls.items = ls.items, nil
 	ls.prevSeq = f.Seq
 	ls.notified = false
-	if method == "tools/list" {
+	if method == mcp.MethodToolsList {
 		l.profileToolCount(f, len(ls.prev))
 		l.toolOrderDone(f)
 	}

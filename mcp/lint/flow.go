@@ -43,7 +43,7 @@ func (l *Linter) cancelled(f *mcp.Frame, params map[string]json.RawMessage) {
 	raw := params["requestId"]
 	id := compactOr(raw, "missing")
 	if l.modern {
-		if req := l.pendingByID(raw); req == nil || req.method != "subscriptions/listen" {
+		if req := l.pendingByID(raw); req == nil || req.method != mcp.MethodSubscriptionsListen {
 			l.report("modern/server-cancelled", fmt.Sprintf("The server sent notifications/cancelled for request %s, which is not a subscriptions/listen stream.", id), f.Seq)
 		}
 		return

@@ -29,9 +29,9 @@ func (l *Linter) outbound(f *mcp.Frame) {
 		l.outboundRequest(f)
 	case mcp.KindNotification:
 		switch f.Method {
-		case "notifications/initialized":
+		case mcp.NotifyInitialized:
 			l.initializedSent = true
-		case "notifications/cancelled":
+		case mcp.NotifyCancelled:
 			l.outboundCancel(f)
 		}
 	}
@@ -54,9 +54,9 @@ func (l *Linter) outboundRequest(f *mcp.Frame) {
 	}
 	req.cursor, _ = str(params, "cursor")
 	switch f.Method {
-	case "server/discover":
+	case mcp.MethodServerDiscover:
 		l.discoverSent = true
-	case "initialize":
+	case mcp.MethodInitialize:
 		l.initSeq = f.Seq
 		l.sseIDs = newBoundedSet(4096) // event ids are unique per session
 		l.sessionID = ""               // a new session may bring a new id
@@ -64,9 +64,9 @@ func (l *Linter) outboundRequest(f *mcp.Frame) {
 		if caps, ok := params["capabilities"]; ok {
 			l.clientCaps = caps
 		}
-	case "tools/call":
+	case mcp.MethodToolsCall:
 		req.toolName, _ = str(params, "name")
-	case "resources/subscribe":
+	case mcp.MethodResourcesSubscribe:
 		if uri, ok := str(params, "uri"); ok {
 			l.subscribed.add(uri)
 		}
@@ -278,10 +278,10 @@ func (l *Linter) errorResponse(f *mcp.Frame, req *outRequest, raw json.RawMessag
 	l.notFoundCode(f, req)
 	l.modernErrorCode(f)
 	l.urlElicitationRequired(f, e)
-	if req.method == "ping" && !l.modern { // 2026-07-28 removed ping
+	if req.method == mcp.MethodPing && !l.modern { // 2026-07-28 removed ping
 		l.report("lifecycle/ping-result", fmt.Sprintf("ping was answered with error %d (%s) instead of {}.", f.ErrorCode, f.ErrorMessage), f.Seq, f.ReplyTo)
 	}
-	if req.method == "tools/call" && req.toolName != "" && l.tools[req.toolName] != nil && f.ErrorCode != mcp.CodeMethodNotFound {
+	if req.method == mcp.MethodToolsCall && req.toolName != "" && l.tools[req.toolName] != nil && f.ErrorCode != mcp.CodeMethodNotFound {
 		l.report("tools/error-as-protocol-error", fmt.Sprintf("tools/call %q was answered with JSON-RPC error %d (%s) rather than a result with isError: true.", req.toolName, f.ErrorCode, f.ErrorMessage), f.Seq, f.ReplyTo)
 	}
 }
@@ -289,10 +289,10 @@ func (l *Linter) errorResponse(f *mcp.Frame, req *outRequest, raw json.RawMessag
 // result dispatches a successful result to the rules of its method.
 func (l *Linter) result(f *mcp.Frame, req *outRequest, raw json.RawMessage) {
 	res := object(raw)
-	if req.method == "initialize" {
+	if req.method == mcp.MethodInitialize {
 		l.initializeResult(f, res)
 	}
-	if req.method == "server/discover" {
+	if req.method == mcp.MethodServerDiscover {
 		l.discoverResult(f, res)
 	}
 	l.undeclaredMethod(f, req)
@@ -300,19 +300,19 @@ func (l *Linter) result(f *mcp.Frame, req *outRequest, raw json.RawMessage) {
 		l.modernResult(f, req, res)
 	}
 	switch req.method {
-	case "ping":
+	case mcp.MethodPing:
 		if len(res) > 0 {
 			l.report("lifecycle/ping-result", fmt.Sprintf("ping was answered with %s instead of an empty result {}.", preview([]byte(compact(raw)))), f.Seq, f.ReplyTo)
 		}
-	case "tools/list", "prompts/list", "resources/list", "resources/templates/list":
+	case mcp.MethodToolsList, mcp.MethodPromptsList, mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
 		l.listPage(f, req, res)
-	case "tools/call":
+	case mcp.MethodToolsCall:
 		l.toolResult(f, req, res)
-	case "resources/read":
+	case mcp.MethodResourcesRead:
 		l.readResult(f, res)
-	case "prompts/get":
+	case mcp.MethodPromptsGet:
 		l.promptResult(f, res)
-	case "completion/complete":
+	case mcp.MethodCompletionComplete:
 		l.completionResult(f, res)
 	}
 }

@@ -108,14 +108,14 @@ func (l *Linter) earlyMessage(f *mcp.Frame) {
 	if l.modern || l.initSeq == 0 || l.initializedSent {
 		return
 	}
-	if f.Kind == mcp.KindRequest && f.Method == "ping" {
+	if f.Kind == mcp.KindRequest && f.Method == mcp.MethodPing {
 		return
 	}
 	if !l.initAnswered {
 		l.report("lifecycle/early-message", fmt.Sprintf("The server sent %s %s before answering initialize.", f.Kind, f.Method), f.Seq)
 		return
 	}
-	if f.Kind == mcp.KindNotification && f.Method == "notifications/message" {
+	if f.Kind == mcp.KindNotification && f.Method == mcp.NotifyMessage {
 		return
 	}
 	l.report("lifecycle/early-message", fmt.Sprintf("The server sent %s %s before the client's notifications/initialized.", f.Kind, f.Method), f.Seq)
@@ -142,11 +142,11 @@ func (l *Linter) serverRequest(f *mcp.Frame, env envelope) {
 	l.earlyMessage(f)
 	params := object(env.Params)
 	switch f.Method {
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		l.samplingRequest(f, params)
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		l.elicitationRequest(f, params)
-	case "roots/list":
+	case mcp.MethodRootsList:
 		if !l.hasClientCap("roots") {
 			l.report("roots/without-capability", "The server asked roots/list, but the client declared no roots capability.", f.Seq)
 		}
@@ -158,21 +158,17 @@ func (l *Linter) serverNotification(f *mcp.Frame, env envelope) {
 	l.earlyMessage(f)
 	params := object(env.Params)
 	switch f.Method {
-	case "notifications/message":
+	case mcp.NotifyMessage:
 		l.logMessage(f, params)
-	case "notifications/tools/list_changed":
-		l.listChanged(f, "tools", "tools/list")
-	case "notifications/prompts/list_changed":
-		l.listChanged(f, "prompts", "prompts/list")
-	case "notifications/resources/list_changed":
-		l.listChanged(f, "resources", "resources/list", "resources/templates/list")
-	case "notifications/resources/updated":
+	case mcp.NotifyToolsListChanged, mcp.NotifyPromptsListChanged, mcp.NotifyResourcesListChanged:
+		l.listChanged(f, mcp.ListsChangedBy(f.Method))
+	case mcp.NotifyResourcesUpdated:
 		l.resourceUpdated(f, params)
-	case "notifications/progress":
+	case mcp.NotifyProgress:
 		l.progressNotification(f, params)
-	case "notifications/cancelled":
+	case mcp.NotifyCancelled:
 		l.cancelled(f, params)
-	case "notifications/elicitation/complete":
+	case mcp.NotifyElicitationComplete:
 		l.elicitationComplete(f, params)
 	}
 }
@@ -193,12 +189,13 @@ func (l *Linter) logMessage(f *mcp.Frame, params map[string]json.RawMessage) {
 	}
 }
 
-func (l *Linter) listChanged(f *mcp.Frame, capability string, lists ...string) {
+func (l *Linter) listChanged(f *mcp.Frame, lists []mcp.ListMethod) {
+	capability := lists[0].Capability // one notification covers lists of one capability
 	if !l.hasServerCap(capability, "listChanged") {
 		l.report("capabilities/list-changed-without-capability", fmt.Sprintf("The server sent %s without declaring %s.listChanged: true.", f.Method, capability), f.Seq)
 	}
 	for _, m := range lists {
-		l.list(m).notified = true
+		l.list(m.Method).notified = true
 	}
 }
 

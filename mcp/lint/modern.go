@@ -33,11 +33,11 @@ func (l *Linter) discoverResult(f *mcp.Frame, res map[string]json.RawMessage) {
 }
 
 var cacheableMethods = map[string]bool{
-	"server/discover": true, "tools/list": true, "prompts/list": true,
-	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	mcp.MethodServerDiscover: true, mcp.MethodToolsList: true, mcp.MethodPromptsList: true,
+	mcp.MethodResourcesList: true, mcp.MethodResourceTemplatesList: true, mcp.MethodResourcesRead: true,
 }
 
-var inputRequiredMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
+var inputRequiredMethods = map[string]bool{mcp.MethodToolsCall: true, mcp.MethodPromptsGet: true, mcp.MethodResourcesRead: true}
 
 // modernResult checks what every 2026-07-28 result must carry.
 func (l *Linter) modernResult(f *mcp.Frame, req *outRequest, res map[string]json.RawMessage) {

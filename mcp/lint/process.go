@@ -32,7 +32,7 @@ func (l *Linter) outboundCancel(f *mcp.Frame) {
 // timing checks when an answer came: a slow ping, or an answer long after
 // mcpscope cancelled the request.
 func (l *Linter) timing(f *mcp.Frame, req *outRequest) {
-	if req.method == "ping" && !l.modern && f.Latency > pingSlow {
+	if req.method == mcp.MethodPing && !l.modern && f.Latency > pingSlow {
 		l.report("lifecycle/ping-slow", fmt.Sprintf("ping took %s to answer; a live server answers at once.", f.Latency.Round(time.Millisecond)), f.Seq, f.ReplyTo)
 	}
 	if req.id == "" || f.Time.IsZero() {

@@ -228,7 +228,7 @@ var notFoundMessage = regexp.MustCompile(`(?i)not found|no such|unknown resource
 // notFoundCode checks the code of a legacy resources/read error that says
 // the resource does not exist.
 func (l *Linter) notFoundCode(f *mcp.Frame, req *outRequest) {
-	if req.method != "resources/read" || l.modern || !notFoundMessage.MatchString(f.ErrorMessage) {
+	if req.method != mcp.MethodResourcesRead || l.modern || !notFoundMessage.MatchString(f.ErrorMessage) {
 		return
 	}
 	switch f.ErrorCode {

@@ -61,18 +61,18 @@ type Answers struct {
 // HandleServerRequest answers one server request by policy.
 func (a *Answers) HandleServerRequest(ctx context.Context, req *mcp.ServerRequest) (json.RawMessage, error) {
 	switch req.Method {
-	case "roots/list":
+	case mcp.MethodRootsList:
 		if a.RootsSet {
 			return RootsResult(a.Roots), nil
 		}
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		switch a.Elicitation {
 		case ElicitDecline:
 			return json.RawMessage(`{"action":"decline"}`), nil
 		case ElicitAcceptDefaults:
 			return AcceptDefaults(req.Params)
 		}
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		if a.Sampling.Set {
 			if a.Sampling.Decline {
 				return nil, &mcp.RPCError{Code: -1, Message: "the user declined the sampling request (--sampling decline)"}
@@ -88,11 +88,11 @@ func (a *Answers) HandleServerRequest(ctx context.Context, req *mcp.ServerReques
 
 func flagFor(method string) string {
 	switch method {
-	case "roots/list":
+	case mcp.MethodRootsList:
 		return "use --root PATH"
-	case "elicitation/create":
+	case mcp.MethodElicitationCreate:
 		return "use --elicitation accept-defaults|decline"
-	case "sampling/createMessage":
+	case mcp.MethodSamplingCreateMessage:
 		return "use --sampling reply=TEXT|decline"
 	}
 	return "mcpscope does not answer this method"
