@@ -118,7 +118,8 @@ func (a *Ask) Title() string {
 	}
 	s := termsafe.String(a.method) + " · " + termsafe.String(how)
 	if a.pending > 0 {
-		s += fmt.Sprintf(" · %d more waiting", a.pending)
+		// This request is the oldest; the others wait behind it.
+		s += fmt.Sprintf(" · 1 of %d", a.pending+1)
 	}
 	return s
 }

@@ -21,7 +21,10 @@ type layout struct {
 	slotTabs image.Rectangle // the slot's tab row (wide layout only)
 	status   image.Rectangle
 	help     image.Rectangle
-	modal    image.Rectangle // where overlays (detail, handshake, help) go
+	// body is every row between the top chrome (header, and the tab row
+	// when tabbed) and the status line: the only rows an overlay may use.
+	body  image.Rectangle
+	modal image.Rectangle // where overlays (detail, handshake, help, forms, asks) go, inside body
 }
 
 func rect(x, y, w, h int) image.Rectangle {
@@ -55,17 +58,18 @@ func computeLayout(w, h, helpH int) layout {
 		l.tools = rect(logW, top+capsH+1, rightW, bodyH-capsH-1)
 		l.main = rect(0, top, w, bodyH)
 	}
-	// Overlays cover most of the screen, leaving the header and the help
-	// bar visible so the user keeps their bearings.
-	// A help bar of several rows (a form's many keys at 80 columns) would
-	// reach under the centred modal: the modal then ends where it starts.
-	mw := max(min(w-4, 160), min(w, 20))
-	mh := max(h-4, min(h, 6))
-	y := (h - mh) / 2
-	if bottom := l.help.Min.Y; y+mh > bottom {
-		y = min(y, max(bottom-mh, 1))
-		mh = max(bottom-y, 0)
+	// Overlays are layers over the body only: the header, the tab row,
+	// the status line and the help bar (however many rows it needs) stay
+	// as they are, so a modal's border can never be drawn over them. The
+	// modal takes the body's full width up to 160 columns (centred beyond
+	// that); the rest of the body is blanked under it (see render), so
+	// nothing of the panes behind shows at its edges.
+	bodyTop := top
+	if l.tabbed {
+		bodyTop = top + 1
 	}
-	l.modal = rect((w-mw)/2, y, mw, mh)
+	l.body = image.Rect(0, bodyTop, w, max(l.status.Min.Y, bodyTop))
+	mw := min(w, 160)
+	l.modal = rect((w-mw)/2, l.body.Min.Y, mw, l.body.Dy())
 	return l
 }

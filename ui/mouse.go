@@ -18,9 +18,25 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 				return p.Update(msg)
 			}
 		}
-		if _, click := msg.(tea.MouseClickMsg); click && !pt.In(l.modal) {
+		// A click outside closes a modal that only shows something. A
+		// server's ask (elicitation, sampling, URL elicitation) closes
+		// only by an answer: closing it on a stray click would lose the
+		// request, which the server would wait on until it gave up.
+		if _, click := msg.(tea.MouseClickMsg); click && !pt.In(l.modal) && m.modal != modalAsk {
 			m.closeModal()
 			m.modal = modalNone
+			if len(m.queue) > 0 {
+				return m.showNextAsk()
+			}
+		}
+		return nil
+	}
+	if m.toolsWide {
+		// The arguments form is a layer over every pane: the panes under
+		// it cannot be clicked, and a stray click must not take the
+		// keyboard from a half-filled form.
+		if _, wheel := msg.(tea.MouseWheelMsg); wheel {
+			return m.tools.Update(msg)
 		}
 		return nil
 	}

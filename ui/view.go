@@ -1,10 +1,12 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/key"
 	"fmt"
+	"image"
 	"strings"
 	"time"
+
+	"charm.land/bubbles/v2/key"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -28,50 +30,69 @@ func (m *Model) render() string {
 		return ""
 	}
 	l := m.layout
-	rows := make([]string, 0, 5)
+	rows := make([]string, 0, 6)
 	rows = append(rows, m.renderHeader())
 	if l.tabbed {
-		main := m.pane(m.focus).View()
-		if m.focus == focusTools && m.toolsWide {
-			main = panes.Box(m.theme, "", false, l.main.Dx(), l.main.Dy(), nil)
-		}
-		rows = append(rows, m.renderTabs(), main)
+		rows = append(rows, m.renderTabs())
+	}
+	if top := m.topLayer(); top != "" {
+		rows = append(rows, composeBody(top, l.body, l.modal))
+	} else if l.tabbed {
+		rows = append(rows, m.pane(m.focus).View())
 	} else {
-		slot := m.pane(m.explorer).View()
-		if m.explorer == focusTools && m.toolsWide {
-			slot = panes.Box(m.theme, m.tools.Title(), false, l.tools.Dx(), l.tools.Dy(), nil)
-		}
-		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.renderSlotTabs(), slot)
+		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.renderSlotTabs(), m.pane(m.explorer).View())
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, m.logPane.View(), right))
 	}
 	rows = append(rows, m.renderStatus())
 	rows = append(rows, m.renderHelp(m.layout.help.Dy())...)
-	base := strings.Join(rows, "\n")
-	switch m.modal {
-	case modalNone:
-		if m.toolsWide {
-			return overlay(base, m.tools.View(), l.modal.Min.X, l.modal.Min.Y, m.w)
-		}
-		return base
-	case modalHelp:
-		return overlay(base, m.renderFullHelp(), l.modal.Min.X, l.modal.Min.Y, m.w)
-	}
-	return overlay(base, m.modalPane().View(), l.modal.Min.X, l.modal.Min.Y, m.w)
+	return strings.Join(rows, "\n")
 }
 
-// overlay draws a modal over the base screen with the lipgloss compositor.
-// The compositor trims trailing blanks, so lines are padded back to the
-// screen width.
-func overlay(base, top string, x, y, w int) string {
-	out := lipgloss.NewCompositor(
-		lipgloss.NewLayer(base),
-		lipgloss.NewLayer(top).X(x).Y(y).Z(1),
-	).Render()
-	lines := strings.Split(out, "\n")
-	for i, l := range lines {
-		lines[i] = panes.Fit(l, w)
+// topLayer is the view of the overlay on top of the stack, or "" when the
+// panes show. The stack, bottom to top: the tools pane's arguments form
+// (drawn in the modal rectangle for room), then a modal (detail, result,
+// handshake, content, a server's ask, help). Every layer blanks the whole
+// body under it, so only the top one is seen and nothing of what lies
+// below leaks at its edges; the panes behind are not even drawn.
+func (m *Model) topLayer() string {
+	switch {
+	case m.modal == modalHelp:
+		return m.renderFullHelp()
+	case m.modalPane() != nil:
+		return m.modalPane().View()
+	case m.toolsWide:
+		return m.tools.View()
 	}
-	return strings.Join(lines, "\n")
+	return ""
+}
+
+// composeBody places an overlay's lines in the modal rectangle of an
+// otherwise blank body: exactly body.Dx() × body.Dy() cells. An overlay
+// shorter than the rectangle (the help) is centred in it; anything longer
+// or wider is cut, so the rows outside the body are never touched.
+func composeBody(top string, body, modal image.Rectangle) string {
+	w, h := body.Dx(), body.Dy()
+	if h <= 0 {
+		return ""
+	}
+	lines := strings.Split(top, "\n")
+	if len(lines) > modal.Dy() {
+		lines = lines[:modal.Dy()]
+	}
+	first := modal.Min.Y - body.Min.Y + (modal.Dy()-len(lines))/2
+	left := strings.Repeat(" ", max(modal.Min.X-body.Min.X, 0))
+	right := strings.Repeat(" ", max(body.Max.X-modal.Max.X, 0))
+	blankLine := strings.Repeat(" ", w)
+	out := make([]string, h)
+	for i := range out {
+		j := i - first
+		if j < 0 || j >= len(lines) {
+			out[i] = blankLine
+			continue
+		}
+		out[i] = left + panes.Fit(lines[j], modal.Dx()) + right
+	}
+	return strings.Join(out, "\n")
 }
 
 func (m *Model) serverName() string {
