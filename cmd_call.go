@@ -23,6 +23,7 @@ import (
 // switch without relearning.
 type callFlags struct {
 	connect     connectFlags
+	policy      policyFlags
 	method      string
 	params      string
 	toolName    string
@@ -58,7 +59,7 @@ are followed to the last page and printed as one list.
 	}
 	fs := cmd.Flags()
 	f.connect.register(fs)
-	callPolicy.register(fs)
+	f.policy.register(fs)
 	fs.StringVar(&f.method, "method", "", "the method to call (tools/list, tools/call, resources/read, prompts/get, ping, ...)")
 	fs.StringVar(&f.params, "params", "", "raw JSON params for any method")
 	fs.StringVar(&f.toolName, "tool-name", "", "tool to call (tools/call)")
@@ -87,7 +88,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return withCode(exitUsage, err)
 	}
 	opts := f.connect.clientOptions()
-	if err := callPolicy.apply(&opts); err != nil {
+	if err := f.policy.apply(&opts); err != nil {
 		return err
 	}
 	if f.record != "" {

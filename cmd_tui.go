@@ -23,21 +23,21 @@ type tuiFlags struct {
 	profile     string // --client-profile: the protocol doctor's client
 	record      string // --record: the session file
 	keepSecrets bool
+	policy      policyFlags // --root, --elicitation, --sampling
 }
 
-var tuiOpts tuiFlags
-
-// registerTUIFlags adds the UI's flags to the root command.
-func registerTUIFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&tuiOpts.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
-	fs.StringVar(&tuiOpts.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
-	fs.StringVar(&tuiOpts.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
-	fs.BoolVar(&tuiOpts.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
-	fs.StringVar(&tuiOpts.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
+// register adds the UI's flags to the root command.
+func (o *tuiFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	fs.StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
+	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
+	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
+	o.policy.register(fs)
 }
 
 // runTUI runs the interactive debugger on one target until the user quits.
-func runTUI(ctx context.Context, t *target, cf *connectFlags) (err error) {
+func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err error) {
 	if os.Getenv("GOGC") == "" {
 		// The UI keeps the whole session in memory and creates garbage at
 		// the rate frames arrive. Go's default lets the heap grow to twice
@@ -46,24 +46,24 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) (err error) {
 		// for a little more GC work.
 		debug.SetGCPercent(50)
 	}
-	switch tuiOpts.theme {
+	switch o.theme {
 	case "auto", "dark", "light":
 	default:
-		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", tuiOpts.theme))
+		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", o.theme))
 	}
-	profile, err := lint.ParseProfile(tuiOpts.profile)
+	profile, err := lint.ParseProfile(o.profile)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
 	}
-	logger, closeLog, err := openDebugLog(tuiOpts.logFile)
+	logger, closeLog, err := openDebugLog(o.logFile)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
 	defer closeLog()
 
 	var onEvent func(mcp.Event)
-	if tuiOpts.record != "" {
-		rec, err := createRecord(tuiOpts.record, t, tuiOpts.keepSecrets)
+	if o.record != "" {
+		rec, err := createRecord(o.record, t, o.keepSecrets)
 		if err != nil {
 			return withCode(exitUsage, err)
 		}
@@ -84,7 +84,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) (err error) {
 		opts.Analyzer = lint.New(lint.Options{Profile: profile})
 		return mcp.NewClient(t.transport, opts)
 	}
-	answers, err := tuiPolicy.answers(nil)
+	answers, err := o.policy.answers(nil)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -94,7 +94,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags) (err error) {
 		RequestTimeout: cf.timeout,
 		NewClient:      newClient,
 		Target:         t.description,
-		Theme:          tuiOpts.theme,
+		Theme:          o.theme,
 		NoColor:        os.Getenv("NO_COLOR") != "",
 		Logger:         logger,
 		Context:        ctx,
@@ -120,7 +120,7 @@ func openDebugLog(path string) (*slog.Logger, func(), error) {
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { _ = f.Close() }, nil
 }
 
-// pickServerInTUI shows the server picker with the UI's theme settings.
-func pickServerInTUI(ctx context.Context, title string, items []panes.PickerItem) (int, error) {
-	return ui.PickServer(ctx, title, items, tuiOpts.theme, os.Getenv("NO_COLOR") != "")
+// pickServer shows the server picker with the UI's theme settings.
+func (o *tuiFlags) pickServer(ctx context.Context, title string, items []panes.PickerItem) (int, error) {
+	return ui.PickServer(ctx, title, items, o.theme, os.Getenv("NO_COLOR") != "")
 }

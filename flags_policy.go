@@ -19,16 +19,7 @@ type policyFlags struct {
 	sampling    string
 }
 
-// The root command's and the call command's policy flags. Package
-// variables like tuiOpts: cobra binds flags to storage, and each command
-// build re-registers (and so resets) them.
-var (
-	tuiPolicy  policyFlags
-	callPolicy policyFlags
-)
-
 func (f *policyFlags) register(fs *pflag.FlagSet) {
-	*f = policyFlags{}
 	fs.StringArrayVar(&f.roots, "root", nil, "a root to offer the server for roots/list: a directory (made an absolute file:// URI) or a URI (repeatable)")
 	fs.StringVar(&f.elicitation, "elicitation", "", "answer elicitation/create without asking: accept-defaults (accept with the schema's defaults) or decline")
 	fs.StringVar(&f.sampling, "sampling", "", "answer sampling/createMessage without asking: reply=TEXT or decline")

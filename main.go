@@ -77,7 +77,10 @@ func exitCode(err error) int {
 }
 
 func newRootCommand() *cobra.Command {
-	var cf connectFlags
+	var (
+		cf  connectFlags
+		tui tuiFlags
+	)
 	root := &cobra.Command{
 		Use:   "mcpscope [flags] [-- CMD [ARGS...]]",
 		Short: "An interactive terminal debugger for MCP servers",
@@ -95,7 +98,7 @@ With no target it runs against its built-in demo server.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cf.pick, cf.tui = pickServerInTUI, true
+			cf.pick, cf.tui = tui.pickServer, true
 			target, err := cf.target(cmd, args)
 			if errors.Is(err, errNoChoice) {
 				return nil // the user closed the picker: nothing to do
@@ -103,12 +106,11 @@ With no target it runs against its built-in demo server.`,
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
-			return runTUI(cmd.Context(), target, &cf)
+			return runTUI(cmd.Context(), target, &cf, &tui)
 		},
 	}
 	cf.register(root.Flags())
-	registerTUIFlags(root.Flags())
-	tuiPolicy.register(root.Flags())
+	tui.register(root.Flags())
 	root.AddCommand(newCallCommand(), newDemoServerCommand(), newCheckCommand(), newConformanceClientCommand())
 	return root
 }
