@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/lint/report"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
@@ -26,7 +26,7 @@ func TestCheckDemoServerIsClean(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
 			out, err, code := runCLI(t, "check", "--era", era, "--call-tools", "--relist-delay", "50ms", "--format", "json")
-			var rep checkReport
+			var rep report.Report
 			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
 				t.Fatalf("not JSON: %v\n%s", jerr, out)
 			}
@@ -130,7 +130,7 @@ func TestCheckFormats(t *testing.T) {
 	})
 	t.Run("json", func(t *testing.T) {
 		out, _, _ := runCLI(t, append([]string{"--format", "json"}, args...)...)
-		var rep checkReport
+		var rep report.Report
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, out)
 		}
@@ -237,7 +237,7 @@ func readmeRuleTable() string {
 func TestCheckServerEverything(t *testing.T) {
 	se := serverEverything(t)
 	out, err, code := runCLI(t, "check", "--format", "json", "--call-tools", "--relist-delay", "100ms", "--", "node", se)
-	var rep checkReport
+	var rep report.Report
 	if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
 		t.Fatalf("exit %d (%v); not JSON: %v\n%s", code, err, jerr, out)
 	}
@@ -246,21 +246,5 @@ func TestCheckServerEverything(t *testing.T) {
 	}
 	for _, d := range rep.Diagnostics {
 		t.Logf("%s %s: %s", d.Severity, d.Rule, d.Message)
-	}
-}
-
-func TestCheckReportsARepeatedFindingOnce(t *testing.T) {
-	d := func(seq int64) mcp.Event {
-		return mcp.DiagnosticEvent{Diagnostic: &mcp.Diagnostic{Rule: "tools/name-characters", Severity: mcp.SeverityWarning,
-			Message: `Tool name "a b" is outside [A-Za-z0-9_.-]{1,128}.`, Frames: []int64{seq}}}
-	}
-	other := mcp.DiagnosticEvent{Diagnostic: &mcp.Diagnostic{Rule: "tools/name-characters", Severity: mcp.SeverityWarning,
-		Message: `Tool name "c d" is outside [A-Za-z0-9_.-]{1,128}.`, Frames: []int64{7}}}
-	got := diagnostics([]mcp.Event{d(7), other, d(15)})
-	if len(got) != 2 {
-		t.Fatalf("got %d diagnostics, want 2 (the repeat merged, the other tool kept)", len(got))
-	}
-	if len(got[0].Frames) != 2 || got[0].Frames[0].Seq != 7 || got[0].Frames[1].Seq != 15 {
-		t.Errorf("frames of the merged finding = %+v, want #7 and #15", got[0].Frames)
 	}
 }
