@@ -1,0 +1,488 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// listenLifetime bounds a subscriptions/listen stream: it has no answer
+// until it ends, so it must not time out like a request.
+const listenLifetime = 24 * time.Hour
+
+// pingTimeout is short: a ping that takes longer says enough.
+const pingTimeout = 10 * time.Second
+
+// request describes an operation to start.
+type request struct {
+	kind          Kind
+	method, label string
+	params        map[string]any // nil: no params
+	timeout       time.Duration  // 0: the session's (tracked) or the client's
+	uris          []string       // a listen stream's
+	// decode reads the result; err makes the operation fail, problem is
+	// reported next to a result that is still shown.
+	decode func(raw json.RawMessage) (result any, err, problem error)
+	// after returns the events that follow the outcome (a task's state,
+	// a subscription's); it runs without the session's lock.
+	after func(done *OpDoneEvent) []mcp.Event
+}
+
+// start registers an operation, puts its OpStartedEvent on the stream and
+// runs it on a goroutine.
+func (s *Session) start(r request) (Op, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.startLocked(r)
+}
+
+func (s *Session) startLocked(r request) (Op, error) {
+	if s.ended {
+		return Op{}, fmt.Errorf("%s: %w", r.method, mcp.ErrClosed)
+	}
+	o := &op{Op: Op{ID: OpID(opIDs.Add(1)), Kind: r.kind, Method: r.method, Label: r.label, Started: time.Now()}}
+	var opts []mcp.CallOption
+	if o.Tracked() {
+		o.Token = fmt.Sprintf("mcpscope-op-%d", o.ID)
+		timeout := s.opts.RequestTimeout
+		if r.timeout > 0 {
+			timeout = r.timeout
+		}
+		opts = []mcp.CallOption{mcp.WithProgressToken(o.Token), mcp.WithTimeoutResetOnProgress(), mcp.WithTimeout(timeout)}
+	} else if r.timeout > 0 {
+		opts = []mcp.CallOption{mcp.WithTimeout(r.timeout)}
+	}
+	var params any // an untyped nil when there are none: the request has no params member
+	if p := s.withLogLevelLocked(r.kind, r.params); p != nil {
+		params = p
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	o.cancel = cancel
+	s.ops[o.ID] = o
+	s.wg.Add(1)
+	s.q.push(OpStartedEvent{Op: o.Op})
+	go s.run(ctx, o, params, opts, r)
+	return o.Op, nil
+}
+
+// withLogLevelLocked adds the modern era's per-request log level to the
+// params of the requests a person starts and of list pages.
+func (s *Session) withLogLevelLocked(kind Kind, params map[string]any) map[string]any {
+	if s.logLevel == "" || s.handshake == nil || s.handshake.Era != mcp.EraModern || kind == KindComplete || kind == KindPing {
+		return params
+	}
+	out := make(map[string]any, len(params)+1)
+	for k, v := range params {
+		out[k] = v
+	}
+	out["_meta"] = map[string]any{mcp.MetaLogLevel: s.logLevel}
+	return out
+}
+
+func (s *Session) run(ctx context.Context, o *op, params any, opts []mcp.CallOption, r request) {
+	defer s.wg.Done()
+	defer o.cancel()
+	start := time.Now()
+	resp, err := s.c.Call(ctx, o.Method, params, opts...)
+	done := OpDoneEvent{Op: o.Op, Err: err, Latency: time.Since(start)}
+	if resp != nil && resp.Frame != nil {
+		done.Frame = resp.Frame
+		if resp.Frame.Latency > 0 {
+			done.Latency = resp.Frame.Latency
+		}
+	}
+	switch {
+	case err != nil:
+	case o.Kind == KindPing:
+		done.Result = &Pong{RTT: done.Latency}
+	case r.decode != nil:
+		done.Result, done.Err, done.Problem = r.decode(resp.Result)
+	}
+	done.Status = statusOf(done.Err)
+	if tr, ok := done.Result.(*ToolResult); ok && tr.IsError && done.Status == StatusOK {
+		done.Status = StatusError
+	}
+	s.mu.Lock()
+	delete(s.ops, o.ID)
+	if o.Kind == KindListen {
+		done.Result = &ListenEnded{URIs: r.uris, Superseded: o.superseded}
+	}
+	s.mu.Unlock()
+	done.Time = time.Now()
+	evs := []mcp.Event{done}
+	if r.after != nil {
+		evs = append(evs, r.after(&done)...)
+	}
+	s.publishAfter(done.Frame, evs...)
+}
+
+// statusOf says how an operation ended from its error.
+func statusOf(err error) Status {
+	var le *mcp.LocalError
+	switch {
+	case err == nil:
+		return StatusOK
+	case errors.As(err, &le) && le.Kind == mcp.Cancelled:
+		return StatusCancelled
+	case errors.As(err, &le) && le.Kind == mcp.Timeout:
+		return StatusTimeout
+	case errors.As(err, &le):
+		return StatusLost
+	}
+	return StatusError
+}
+
+// Cancel cancels an operation in flight: the client sends
+// notifications/cancelled and the operation ends as cancelled.
+func (s *Session) Cancel(id OpID) error {
+	s.mu.Lock()
+	o, ok := s.ops[id]
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("operation %d is not running", id)
+	}
+	o.cancel()
+	return nil
+}
+
+// CallTool starts tools/call. A tool whose execution.taskSupport allows
+// it runs as a task when the server declared task-augmented tools/call
+// (2025-11-25); the task is then polled until it ends.
+func (s *Session) CallTool(name string, args json.RawMessage) (Op, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	params := map[string]any{"name": name}
+	if len(args) > 0 {
+		params["arguments"] = args
+	}
+	label := "tools/call " + name
+	if s.taskSupportedLocked(name) {
+		params["task"] = map[string]any{"ttl": 300000}
+		label += " (as a task)"
+	}
+	return s.startLocked(request{kind: KindTool, method: "tools/call", label: label, params: params,
+		decode: func(raw json.RawMessage) (any, error, error) {
+			tr := &ToolResult{Name: name, Args: args, Raw: raw}
+			var body struct {
+				IsError bool `json:"isError"`
+			}
+			if err := json.Unmarshal(raw, &body); err != nil {
+				return tr, nil, fmt.Errorf("tools/call %s: the result is not a CallToolResult object: %w", name, err)
+			}
+			tr.IsError = body.IsError
+			if t, ok := decodeTask(raw); ok {
+				tr.Task = &t
+			}
+			return tr, nil, nil
+		},
+		after: func(done *OpDoneEvent) []mcp.Event {
+			if tr, ok := done.Result.(*ToolResult); ok && tr.Task != nil {
+				return s.taskSeen(*tr.Task)
+			}
+			return nil
+		}})
+}
+
+// taskSupportedLocked reports whether a tool may run as a task: its
+// execution.taskSupport is "optional" or "required", and the server
+// declared tasks.requests.tools.call.
+func (s *Session) taskSupportedLocked(name string) bool {
+	if s.handshake == nil || !s.handshake.HasCapability("tasks", "requests", "tools", "call") {
+		return false
+	}
+	for _, t := range mcp.ParseTools(s.lists["tools/list"]) {
+		if t.Name != name {
+			continue
+		}
+		var ex struct {
+			TaskSupport string `json:"taskSupport"`
+		}
+		if json.Unmarshal(t.Execution, &ex) != nil {
+			return false // the doctor flags a malformed execution
+		}
+		return ex.TaskSupport == "optional" || ex.TaskSupport == "required"
+	}
+	return false
+}
+
+// ReadResource starts resources/read.
+func (s *Session) ReadResource(uri string) (Op, error) {
+	return s.start(request{kind: KindRead, method: "resources/read", label: "resources/read " + uri,
+		params: map[string]any{"uri": uri},
+		decode: func(raw json.RawMessage) (any, error, error) { return &ReadResult{URI: uri, Raw: raw}, nil, nil }})
+}
+
+// GetPrompt starts prompts/get.
+func (s *Session) GetPrompt(name string, args map[string]string) (Op, error) {
+	params := map[string]any{"name": name}
+	if len(args) > 0 {
+		params["arguments"] = args
+	}
+	return s.start(request{kind: KindPrompt, method: "prompts/get", label: "prompts/get " + name, params: params,
+		decode: func(raw json.RawMessage) (any, error, error) { return &PromptResult{Name: name, Raw: raw}, nil, nil }})
+}
+
+// ListPage asks for one page of a list method ("" for the first). A page
+// that cannot be read fails the operation with the reason; it is never
+// shown as empty.
+func (s *Session) ListPage(method, cursor string) (Op, error) {
+	if mcp.ListItemsKey(method) == "" {
+		return Op{}, fmt.Errorf("%s is not a paginated list method", method)
+	}
+	var params map[string]any
+	if cursor != "" {
+		params = map[string]any{"cursor": cursor}
+	}
+	return s.start(request{kind: KindPage, method: method, label: method, params: params,
+		decode: func(raw json.RawMessage) (any, error, error) {
+			items, next, err := decodePage(method, raw)
+			if err != nil {
+				return nil, err, nil
+			}
+			return &Page{Method: method, Cursor: cursor, Items: items, Next: next}, nil, nil
+		},
+		after: func(done *OpDoneEvent) []mcp.Event {
+			if p, ok := done.Result.(*Page); ok && cursor == "" {
+				s.mu.Lock()
+				s.lists[method] = p.Items
+				s.mu.Unlock()
+			}
+			return nil
+		}})
+}
+
+// decodePage reads one page of a list result.
+func decodePage(method string, raw json.RawMessage) ([]json.RawMessage, string, error) {
+	key := mcp.ListItemsKey(method)
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &body); err != nil || body == nil {
+		return nil, "", fmt.Errorf("%s: the result is not an object", method)
+	}
+	var items []json.RawMessage
+	if r, ok := body[key]; ok {
+		if err := json.Unmarshal(r, &items); err != nil {
+			return nil, "", fmt.Errorf("%s: %q is not an array", method, key)
+		}
+	}
+	var next string
+	if r, ok := body["nextCursor"]; ok && string(r) != "null" {
+		if err := json.Unmarshal(r, &next); err != nil {
+			return nil, "", fmt.Errorf("%s: nextCursor is not a string", method)
+		}
+	}
+	return items, next, nil
+}
+
+// CompleteRequest is what completion/complete asks about.
+type CompleteRequest struct {
+	Ref      json.RawMessage // {"type":"ref/prompt","name":…} or {"type":"ref/resource","uri":…}
+	Argument string
+	Value    string
+	Context  map[string]string // the other arguments typed so far
+}
+
+// Complete starts completion/complete.
+func (s *Session) Complete(req CompleteRequest) (Op, error) {
+	params := map[string]any{"ref": req.Ref, "argument": map[string]string{"name": req.Argument, "value": req.Value}}
+	if len(req.Context) > 0 {
+		params["context"] = map[string]any{"arguments": req.Context}
+	}
+	return s.start(request{kind: KindComplete, method: "completion/complete", label: "completion/complete " + req.Argument, params: params,
+		decode: func(raw json.RawMessage) (any, error, error) {
+			var body struct {
+				Completion *struct {
+					Values  []string `json:"values"`
+					Total   int      `json:"total"`
+					HasMore bool     `json:"hasMore"`
+				} `json:"completion"`
+			}
+			if err := json.Unmarshal(raw, &body); err != nil {
+				return nil, fmt.Errorf("completion/complete: the result is not a CompleteResult: %w", err), nil
+			}
+			if body.Completion == nil {
+				return nil, errors.New("completion/complete: the result has no completion object"), nil
+			}
+			c := body.Completion
+			return &Completion{Values: c.Values, Total: c.Total, HasMore: c.HasMore}, nil, nil
+		}})
+}
+
+// Ping sends ping; the result is a *Pong with the round trip.
+func (s *Session) Ping() (Op, error) {
+	return s.start(request{kind: KindPing, method: "ping", label: "ping", timeout: pingTimeout})
+}
+
+// SetLogLevel applies a logging level: logging/setLevel in the legacy era;
+// in the modern era (no setLevel) every later request carries it in
+// _meta, and the zero Op is returned as nothing was sent. A LogLevelEvent
+// says when the level is in force.
+func (s *Session) SetLogLevel(level string) (Op, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handshake != nil && s.handshake.Era == mcp.EraModern {
+		s.logLevel = level
+		s.q.push(LogLevelEvent{Time: time.Now(), Level: level, PerRequest: true})
+		return Op{}, nil
+	}
+	return s.startLocked(request{kind: KindSetLevel, method: "logging/setLevel", label: "logging/setLevel " + level,
+		params: map[string]any{"level": level},
+		after: func(done *OpDoneEvent) []mcp.Event {
+			if done.Err != nil {
+				return nil
+			}
+			return []mcp.Event{LogLevelEvent{Time: done.Time, Level: level}}
+		}})
+}
+
+// Subscribe subscribes to a resource's updates (on) or ends the
+// subscription, in either era: resources/subscribe and
+// resources/unsubscribe in the legacy era; in the modern era one
+// subscriptions/listen stream carries every subscribed URI and is replaced
+// when the set changes (the zero Op when the set became empty and the
+// stream was closed). SubscriptionEvents report each change.
+func (s *Session) Subscribe(uri string, on bool) (Op, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handshake != nil && s.handshake.Era == mcp.EraModern {
+		return s.listenLocked(uri, on)
+	}
+	method := "resources/unsubscribe"
+	if on {
+		method = "resources/subscribe"
+	}
+	return s.startLocked(request{kind: KindSubscribe, method: method, label: method + " " + uri,
+		params: map[string]any{"uri": uri},
+		after: func(done *OpDoneEvent) []mcp.Event {
+			return []mcp.Event{SubscriptionEvent{Time: done.Time, URI: uri, On: on, Err: done.Err, Method: method}}
+		}})
+}
+
+// listenLocked replaces the subscriptions/listen stream with one for the
+// new set of URIs (and the list-changed notifications), or none.
+func (s *Session) listenLocked(uri string, on bool) (Op, error) {
+	if s.ended {
+		return Op{}, fmt.Errorf("subscriptions/listen: %w", mcp.ErrClosed)
+	}
+	if on {
+		s.listenURIs[uri] = true
+	} else {
+		delete(s.listenURIs, uri)
+	}
+	if old, ok := s.ops[s.listenOp]; ok {
+		old.superseded = true
+		old.cancel()
+	}
+	s.listenOp = 0
+	uris := make([]string, 0, len(s.listenURIs))
+	for u := range s.listenURIs {
+		uris = append(uris, u)
+	}
+	sort.Strings(uris)
+	s.q.push(SubscriptionEvent{Time: time.Now(), URI: uri, On: on, Method: "subscriptions/listen", Listening: uris})
+	if len(uris) == 0 {
+		return Op{}, nil
+	}
+	var id OpID
+	o, err := s.startLocked(request{kind: KindListen, method: "subscriptions/listen", label: "subscriptions/listen " + strings.Join(uris, " "),
+		timeout: listenLifetime,
+		params: map[string]any{"notifications": map[string]any{
+			"toolsListChanged":      true,
+			"promptsListChanged":    true,
+			"resourcesListChanged":  true,
+			"resourceSubscriptions": uris,
+		}},
+		uris: uris,
+		after: func(done *OpDoneEvent) []mcp.Event {
+			if l, ok := done.Result.(*ListenEnded); done.Err == nil || ok && l.Superseded {
+				return nil
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.listenOp != id {
+				return nil // replaced meanwhile
+			}
+			var evs []mcp.Event
+			for _, u := range uris {
+				if s.listenURIs[u] {
+					evs = append(evs, SubscriptionEvent{Time: done.Time, URI: u, Err: done.Err, Method: "subscriptions/listen"})
+				}
+			}
+			s.listenURIs, s.listenOp = map[string]bool{}, 0
+			return evs
+		}})
+	id = o.ID
+	s.listenOp = id
+	return o, err
+}
+
+// TaskResult starts tasks/result.
+func (s *Session) TaskResult(taskID string) (Op, error) {
+	return s.start(request{kind: KindTaskResult, method: "tasks/result", label: "tasks/result " + taskID,
+		params: map[string]any{"taskId": taskID},
+		decode: func(raw json.RawMessage) (any, error, error) {
+			p := &TaskPayload{TaskID: taskID, Raw: raw}
+			var body struct {
+				Content json.RawMessage `json:"content"`
+			}
+			if err := json.Unmarshal(raw, &body); err != nil {
+				return p, nil, fmt.Errorf("tasks/result %s: the result is not an object: %w", taskID, err)
+			}
+			p.Content = body.Content
+			return p, nil, nil
+		}})
+}
+
+// CancelTask starts tasks/cancel.
+func (s *Session) CancelTask(taskID string) (Op, error) {
+	return s.start(s.taskRequest(KindTaskCancel, "tasks/cancel", taskID))
+}
+
+// taskRequest is tasks/get or tasks/cancel: both answer with the task.
+func (s *Session) taskRequest(kind Kind, method, taskID string) request {
+	return request{kind: kind, method: method, label: method + " " + taskID,
+		params: map[string]any{"taskId": taskID},
+		decode: func(raw json.RawMessage) (any, error, error) {
+			t, ok := decodeTask(raw)
+			if !ok {
+				return nil, fmt.Errorf("%s %s: the result is not a task", method, taskID), nil
+			}
+			return &t, nil, nil
+		},
+		after: func(done *OpDoneEvent) []mcp.Event {
+			if t, ok := done.Result.(*Task); ok {
+				return s.taskSeen(*t)
+			}
+			return nil
+		}}
+}
+
+// NotifyRootsChanged tells the server the roots changed
+// (notifications/roots/list_changed). The modern era removed that
+// notification: sent is false and the next input request gets the new
+// list. A NotifiedEvent reports the outcome of a sent notification.
+func (s *Session) NotifyRootsChanged() (sent bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.ended:
+		return false, fmt.Errorf("notifications/roots/list_changed: %w", mcp.ErrClosed)
+	case s.handshake == nil:
+		return false, errors.New("notifications/roots/list_changed: not connected yet; the server asks for roots after the handshake")
+	case s.handshake.Era == mcp.EraModern:
+		return false, nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		const method = "notifications/roots/list_changed"
+		err := s.c.Notify(s.ctx, method, nil)
+		s.publish(NotifiedEvent{Time: time.Now(), Method: method, Err: err})
+	}()
+	return true, nil
+}

@@ -1,0 +1,320 @@
+// Package session is the protocol engine of an interactive debugger: it
+// drives one mcp.Client on a person's behalf and says what happened on one
+// ordered event stream. It sends the requests a user asks for (tools/call,
+// resources/read, prompts/get, list pages, completion/complete, ping, the
+// logging level, era-neutral resource subscriptions, tasks/result and
+// tasks/cancel), polls tasks, follows list_changed (coalesced, with what
+// was added, removed or changed), and tracks URL elicitations.
+//
+// Everything it learns is an event on the same stream as the client's
+// frames, in order: an operation's OpDoneEvent comes after its response
+// frame, a ProgressEvent right after its notification. A front end (the
+// TUI) only shows events; it decodes no protocol payload itself. Source is
+// what such a front end looks at; a Session is the live one, Replay a
+// read-only one.
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// Options adjust a Session.
+type Options struct {
+	// RequestTimeout is the timeout of the requests a person starts (it
+	// restarts on progress); 60 s when zero.
+	RequestTimeout time.Duration
+}
+
+// opIDs numbers operations across every session of the process (see OpID).
+var opIDs atomic.Int64
+
+// Session drives one client. Its methods are safe for concurrent use and
+// never block on the network: requests run on goroutines of their own and
+// their outcomes are events.
+type Session struct {
+	c      *mcp.Client
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+	q      *queue
+
+	mu sync.Mutex
+	// ended is set once the client's stream has ended: no new operation
+	// starts, and the stream closes when those in flight have reported.
+	ended bool
+	wg    sync.WaitGroup
+	ops   map[OpID]*op
+	// forwarded is the Seq of the last frame put on the stream; results
+	// whose response frame is not on it yet wait in parked.
+	forwarded int64
+	parked    []parkedEvent
+	handshake *mcp.Handshake
+	// lists are the lists as last seen (discovery, a first page, a
+	// re-list), for the next diff; listing and relistAgain coalesce
+	// list_changed: one re-list in flight per method, one more after it.
+	lists       map[string][]json.RawMessage
+	listing     map[string]bool
+	relistAgain map[string]bool
+	// logLevel is the modern era's per-request level ("" for none).
+	logLevel string
+	// polls are the tasks whose tasks/get is scheduled, one timer each.
+	polls map[string]*time.Timer
+	// listenURIs are the URIs the modern era's subscriptions/listen
+	// stream carries; listenOp is that stream.
+	listenURIs map[string]bool
+	listenOp   OpID
+	// urlElicitations are URL elicitations accepted and not completed.
+	urlElicitations map[string]bool
+}
+
+// op is an operation in flight.
+type op struct {
+	Op
+	cancel     context.CancelFunc
+	superseded bool // a listen stream replaced on purpose
+}
+
+type parkedEvent struct {
+	seq int64
+	ev  mcp.Event
+}
+
+// New makes a session over an unconnected client and starts reading the
+// client's events. The caller must read Events until it is closed (which
+// happens after the client is closed), or Close the session.
+func New(c *mcp.Client, opts Options) *Session {
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Session{
+		c: c, opts: opts, ctx: ctx, cancel: cancel, q: newQueue(),
+		ops: map[OpID]*op{}, lists: map[string][]json.RawMessage{},
+		listing: map[string]bool{}, relistAgain: map[string]bool{},
+		polls: map[string]*time.Timer{}, listenURIs: map[string]bool{},
+		urlElicitations: map[string]bool{},
+	}
+	go s.forward(c.Events())
+	return s
+}
+
+// Client is the client the session drives.
+func (s *Session) Client() *mcp.Client { return s.c }
+
+// Events is the ordered stream: the client's events with the session's in
+// between. It is closed after the client's stream ended and every
+// operation in flight reported.
+func (s *Session) Events() <-chan mcp.Event { return s.q.channel() }
+
+// Start connects the client (the handshake, then discovery if the client
+// was made with it). The outcome is also on the stream.
+func (s *Session) Start(ctx context.Context) error {
+	_, err := s.c.Connect(ctx)
+	return err
+}
+
+// SetHandler installs what answers the server's requests, wrapped so that
+// accepted URL elicitations are tracked until the server completes them.
+func (s *Session) SetHandler(h mcp.Handler) {
+	if h == nil {
+		s.c.SetHandler(nil)
+		return
+	}
+	s.c.SetHandler(&trackingHandler{s: s, next: h})
+}
+
+// TransportName is the client's transport ("stdio", "http", ...).
+func (s *Session) TransportName() string { return s.c.TransportName() }
+
+// Close cancels what is in flight and closes the client; the stream ends
+// once the last event is delivered.
+func (s *Session) Close() error {
+	s.cancel()
+	return s.c.Close()
+}
+
+// forward copies the client's stream to the session's, adding what the
+// session derives from each event right after it.
+func (s *Session) forward(in <-chan mcp.Event) {
+	for ev := range in {
+		s.mu.Lock()
+		derived := s.observeLocked(ev)
+		s.q.push(ev)
+		s.q.push(derived...)
+		if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Seq > s.forwarded {
+			s.forwarded = fe.Frame.Seq
+			s.flushParkedLocked(false)
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	s.ended = true
+	for id, t := range s.polls {
+		t.Stop()
+		delete(s.polls, id)
+	}
+	s.mu.Unlock()
+	s.wg.Wait() // the client is closed: every Call in flight returns
+	s.mu.Lock()
+	s.flushParkedLocked(true)
+	s.mu.Unlock()
+	s.cancel()
+	s.q.close()
+}
+
+// publish puts events on the stream at once.
+func (s *Session) publish(evs ...mcp.Event) {
+	s.mu.Lock()
+	s.q.push(evs...)
+	s.mu.Unlock()
+}
+
+// publishAfter puts events on the stream after the frame f (a response):
+// if that frame is still on its way through the client's stream, they wait
+// for it, so a result never overtakes its own frame.
+func (s *Session) publishAfter(f *mcp.Frame, evs ...mcp.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f == nil || f.Seq <= s.forwarded || s.ended {
+		s.q.push(evs...)
+		return
+	}
+	for _, ev := range evs {
+		s.parked = append(s.parked, parkedEvent{seq: f.Seq, ev: ev})
+	}
+}
+
+func (s *Session) flushParkedLocked(all bool) {
+	kept := s.parked[:0]
+	for _, p := range s.parked {
+		if all || p.seq <= s.forwarded {
+			s.q.push(p.ev)
+		} else {
+			kept = append(kept, p)
+		}
+	}
+	s.parked = kept
+}
+
+// observeLocked reacts to one event of the client's stream and returns
+// the events that follow it.
+func (s *Session) observeLocked(ev mcp.Event) []mcp.Event {
+	switch ev := ev.(type) {
+	case mcp.HandshakeEvent:
+		s.handshake = ev.Handshake
+	case mcp.ListEvent:
+		s.lists[ev.Method] = ev.Items
+	case mcp.FrameEvent:
+		f := ev.Frame
+		if f.Dir == mcp.Inbound && f.Kind == mcp.KindNotification {
+			return s.notificationLocked(f)
+		}
+	}
+	return nil
+}
+
+// notificationLocked follows one inbound notification. A notification
+// whose params cannot be read is left to the doctor, which flags it on
+// the frame; nothing is derived from it.
+func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
+	var env struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(f.Raw, &env) != nil {
+		return nil
+	}
+	switch f.Method {
+	case "notifications/tools/list_changed":
+		return s.relistLocked("tools/list")
+	case "notifications/prompts/list_changed":
+		return s.relistLocked("prompts/list")
+	case "notifications/resources/list_changed":
+		return append(s.relistLocked("resources/list"), s.relistLocked("resources/templates/list")...)
+	case "notifications/progress":
+		var p struct {
+			Token    json.RawMessage `json:"progressToken"`
+			Progress float64         `json:"progress"`
+			Total    *float64        `json:"total"`
+			Message  string          `json:"message"`
+		}
+		if json.Unmarshal(env.Params, &p) != nil {
+			return nil
+		}
+		tok := string(p.Token)
+		if u, err := strconv.Unquote(tok); err == nil {
+			tok = u
+		}
+		return []mcp.Event{ProgressEvent{Time: f.Time, Token: tok, Progress: p.Progress, Total: p.Total, Message: p.Message}}
+	case "notifications/message":
+		return []mcp.Event{LogMessageEvent{Time: f.Time, Params: env.Params}}
+	case "notifications/resources/updated":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(env.Params, &p) != nil {
+			return nil
+		}
+		return []mcp.Event{ResourceUpdatedEvent{Time: f.Time, URI: p.URI}}
+	case "notifications/tasks/status":
+		t, ok := decodeTask(env.Params)
+		if !ok {
+			return nil
+		}
+		s.scheduleLocked(t)
+		return []mcp.Event{TaskEvent{Time: f.Time, Task: t}}
+	case "notifications/elicitation/complete":
+		var p struct {
+			ElicitationID string `json:"elicitationId"`
+		}
+		if json.Unmarshal(env.Params, &p) != nil {
+			return nil
+		}
+		known := s.urlElicitations[p.ElicitationID]
+		delete(s.urlElicitations, p.ElicitationID)
+		return []mcp.Event{ElicitationEvent{Time: f.Time, ID: p.ElicitationID, Completed: true, Known: known}}
+	}
+	return nil
+}
+
+// trackingHandler answers through the front end's handler and remembers
+// the URL elicitations the user accepted.
+type trackingHandler struct {
+	s    *Session
+	next mcp.Handler
+}
+
+func (h *trackingHandler) HandleServerRequest(ctx context.Context, req *mcp.ServerRequest) (json.RawMessage, error) {
+	result, err := h.next.HandleServerRequest(ctx, req)
+	if err != nil || req.Method != "elicitation/create" {
+		return result, err
+	}
+	var params struct {
+		Mode          string `json:"mode"`
+		ElicitationID string `json:"elicitationId"`
+	}
+	var answer struct {
+		Action string `json:"action"`
+	}
+	if json.Unmarshal(req.Params, &params) != nil || json.Unmarshal(result, &answer) != nil {
+		return result, err // not a URL elicitation the session can follow
+	}
+	if params.Mode == "url" && params.ElicitationID != "" && answer.Action == "accept" {
+		h.s.mu.Lock()
+		h.s.urlElicitations[params.ElicitationID] = true
+		h.s.q.push(ElicitationEvent{Time: time.Now(), ID: params.ElicitationID, Known: true})
+		h.s.mu.Unlock()
+	}
+	return result, err
+}
+
+// capabilityOf is the capability a list method needs ("tools/list" ->
+// "tools").
+func capabilityOf(method string) string { return strings.SplitN(method, "/", 2)[0] }
