@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -282,17 +281,10 @@ func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params m
 		sort.Strings(names)
 		return nil, withCode(exitUsage, fmt.Errorf("the server has no tool named %q; it offers: %s", f.toolName, strings.Join(names, ", ")))
 	}
-	var schema struct {
-		Properties map[string]struct {
-			Type json.RawMessage `json:"type"`
-		} `json:"properties"`
-	}
-	_ = json.Unmarshal(tool.InputSchema, &schema) // a broken schema leaves every value a guess
 	args := params["arguments"].(map[string]any)
 	for _, kv := range f.toolArgs {
 		k, v, _ := strings.Cut(kv, "=")
-		prop, known := schema.Properties[k]
-		val, err := convertArg(v, schemaTypes(prop.Type), known)
+		val, err := schema.CoerceArgument(tool.InputSchema, k, v)
 		if err != nil {
 			return nil, withCode(exitUsage, fmt.Errorf("--tool-arg %s: %w", kv, err))
 		}
@@ -335,73 +327,6 @@ func (f *callFlags) validateToolArgs(ctx context.Context, c *mcp.Client, params 
 		b.WriteString("\n  " + is.String())
 	}
 	return withCode(exitUsage, errors.New(b.String()))
-}
-
-func schemaTypes(raw json.RawMessage) []string {
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return []string{one}
-	}
-	var many []string
-	_ = json.Unmarshal(raw, &many)
-	return many
-}
-
-// convertArg parses a command-line value strictly as the schema's type. A
-// property the schema does not describe is parsed as JSON when it is valid
-// JSON and kept as a string otherwise, as the Inspector CLI does.
-func convertArg(v string, types []string, known bool) (any, error) {
-	if !known || len(types) == 0 {
-		var x any
-		if err := json.Unmarshal([]byte(v), &x); err == nil {
-			return json.RawMessage(v), nil
-		}
-		return v, nil
-	}
-	if v == "null" && contains(types, "null") {
-		return nil, nil
-	}
-	var errs []string
-	for _, t := range types {
-		switch t {
-		case "string":
-			return v, nil
-		case "integer":
-			if _, err := strconv.ParseInt(v, 10, 64); err == nil {
-				return json.RawMessage(v), nil
-			}
-			errs = append(errs, "an integer")
-		case "number":
-			if f, err := strconv.ParseFloat(v, 64); err == nil && json.Valid([]byte(v)) {
-				_ = f
-				return json.RawMessage(v), nil
-			}
-			errs = append(errs, "a number")
-		case "boolean":
-			if v == "true" || v == "false" {
-				return v == "true", nil
-			}
-			errs = append(errs, "true or false")
-		case "object", "array":
-			var x any
-			if err := json.Unmarshal([]byte(v), &x); err == nil {
-				if _, isObj := x.(map[string]any); (t == "object") == isObj {
-					return json.RawMessage(v), nil
-				}
-			}
-			errs = append(errs, "a JSON "+t)
-		}
-	}
-	return nil, fmt.Errorf("the inputSchema wants %s", strings.Join(errs, " or "))
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // send performs the request; paginated lists are followed to the end.
