@@ -116,6 +116,7 @@ type Client struct {
 type pending struct {
 	seq        int64
 	method     string
+	probe      bool // its answer is labelled as the answer to a probe
 	sent       time.Time
 	ch         chan *Response
 	failCh     chan error // the transport says no answer will come
@@ -527,7 +528,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 		}
 	}
 	msg := encodeRequest(id, method, params)
-	pd := &pending{method: method, ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
+	pd := &pending{method: method, probe: co.probe, ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
 	frame := &Frame{Time: time.Now(), Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
 
 	c.pubMu.Lock()
@@ -872,6 +873,7 @@ func (c *Client) inboundResponse(f *Frame, p parsed) {
 		}
 		c.finished[f.ID] = finished{seq: pd.seq, method: pd.method}
 		f.ReplyTo, f.ReplyToMethod, f.Latency = pd.seq, pd.method, f.Time.Sub(pd.sent)
+		f.Probe = pd.probe
 	} else if done, was := c.finished[f.ID]; was {
 		f.ReplyTo, f.ReplyToMethod = done.seq, done.method
 		if done.abandoned {

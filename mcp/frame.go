@@ -110,7 +110,8 @@ type Frame struct {
 	ErrorMessage string
 
 	// Probe marks frames sent to learn about the server (era detection,
-	// undeclared-capability checks) rather than on the user's behalf.
+	// undeclared-capability checks) rather than on the user's behalf, and
+	// the answers to them, which are judged as answers to probes.
 	Probe bool
 }
 

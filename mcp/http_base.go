@@ -223,7 +223,7 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && b.auth == nil {
 			evErr = authError(req, resp)
 		}
-		b.event(exchangeEvent(req, resp, elapsed, evErr))
+		b.event(withCarried(exchangeEvent(req, resp, elapsed, evErr), body))
 		if (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) || b.auth == nil || attempt >= maxChallenges {
 			return resp, nil
 		}
@@ -357,6 +357,37 @@ func exchangeEvent(req *http.Request, resp *http.Response, elapsed time.Duration
 		ct = " " + ct
 	}
 	ev.Summary = fmt.Sprintf("%s %s → %d%s %s", req.Method, pathOf(req.URL), resp.StatusCode, ct, ms)
+	return ev
+}
+
+// withCarried adds what a POST carried (Message-Kind: request,
+// notification or response; Message-Method; Message-Id), so that a status
+// is judged against the message it answered even when POSTs overlap.
+func withCarried(ev TransportEvent, body []byte) TransportEvent {
+	if len(body) == 0 {
+		return ev
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &m) != nil {
+		return ev
+	}
+	kind := "response"
+	switch {
+	case m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null":
+		kind = "request"
+	case m.Method != "":
+		kind = "notification"
+	}
+	ev.Fields = append(ev.Fields, Field{"Message-Kind", kind})
+	if m.Method != "" {
+		ev.Fields = append(ev.Fields, Field{"Message-Method", m.Method})
+	}
+	if len(m.ID) > 0 {
+		ev.Fields = append(ev.Fields, Field{"Message-Id", compactJSON(m.ID)})
+	}
 	return ev
 }
 

@@ -32,11 +32,19 @@ func capName(path []string) string {
 }
 
 // undeclaredMethod flags a method the server served while its capability
-// was not declared: the classic "No tools available".
-func (l *Linter) undeclaredMethod(f *mcp.Frame, req *outRequest) {
+// was not declared: the classic "No tools available". An empty list hides
+// nothing (SDKs answer every list method, declared or not, with an empty
+// list), so only a list with items is a finding.
+func (l *Linter) undeclaredMethod(f *mcp.Frame, req *outRequest, res map[string]json.RawMessage) {
 	path, gated := methodCapability[req.method]
 	if !gated || l.serverCaps == nil || l.hasServerCap(path...) {
 		return
+	}
+	if key := mcp.ListItemsKey(req.method); key != "" {
+		var items []json.RawMessage
+		if json.Unmarshal(res[key], &items) != nil || len(items) == 0 {
+			return
+		}
 	}
 	if req.method == mcp.MethodCompletionComplete && l.version == mcp.Version20241105 {
 		return // no completions capability existed yet
@@ -46,7 +54,16 @@ func (l *Linter) undeclaredMethod(f *mcp.Frame, req *outRequest) {
 		how = "answered mcpscope's probe of"
 	}
 	l.reportOnce("undeclared:"+req.method, "capabilities/undeclared-method",
-		fmt.Sprintf("The server %s %s successfully but did not declare the %s capability, so clients will never ask for it.", how, req.method, capName(path)), f.Seq, f.ReplyTo)
+		l.undeclaredText(how, req.method, capName(path), res), f.Seq, f.ReplyTo)
+}
+
+func (l *Linter) undeclaredText(how, method, capability string, res map[string]json.RawMessage) string {
+	if key := mcp.ListItemsKey(method); key != "" {
+		var items []json.RawMessage
+		_ = json.Unmarshal(res[key], &items)
+		return fmt.Sprintf("The server %s %s with %d item(s) but did not declare the %s capability, so clients will never ask for them.", how, method, len(items), capability)
+	}
+	return fmt.Sprintf("The server %s %s successfully but did not declare the %s capability, so clients will never ask for it.", how, method, capability)
 }
 
 // capabilityError flags a declared capability whose list method is not
@@ -93,6 +110,15 @@ func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.Raw
 	if ls.firstSeq == 0 {
 		ls.firstSeq = f.Seq
 	}
+	next, hasNext := str(res, "nextCursor")
+	if hasNext && next != "" && ls.cursors[next] {
+		// A pagination loop: this page is one the listing already had (a
+		// server that ignores the cursor sends the first page again), so
+		// its items say nothing new, and their "duplicates" are not real.
+		l.report("pagination/repeated-cursor", fmt.Sprintf("%s returned cursor %q a second time in one listing, so the listing cannot complete; clients stop or loop forever.", req.method, next), f.Seq)
+		ls.chain = false
+		return
+	}
 	var items []json.RawMessage
 	_ = json.Unmarshal(res[mcp.ListItemsKey(req.method)], &items)
 	for _, it := range items {
@@ -119,14 +145,9 @@ func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.Raw
 			l.report("modern/cache-hints", fmt.Sprintf("%s pages disagree on cacheScope: %q, then %q.", req.method, ls.cacheScope, scope), ls.firstSeq, f.Seq)
 		}
 	}
-	next, hasNext := str(res, "nextCursor")
 	switch {
 	case hasNext && next == "":
 		l.report("pagination/empty-cursor", fmt.Sprintf("%s returned an empty nextCursor; omit it on the last page.", req.method), f.Seq)
-	case hasNext && ls.cursors[next]:
-		l.report("pagination/repeated-cursor", fmt.Sprintf("%s returned cursor %q a second time in one listing.", req.method, next), f.Seq)
-		ls.chain = false
-		return
 	case hasNext:
 		ls.cursors[next] = true
 		return

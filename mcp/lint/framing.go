@@ -23,6 +23,7 @@ func (l *Linter) observeFrame(f *mcp.Frame) {
 func (l *Linter) outbound(f *mcp.Frame) {
 	if f.Transport == "http" {
 		l.lastHTTPOutbound = f.Kind
+		l.noteSent(f)
 	}
 	switch f.Kind {
 	case mcp.KindRequest:
@@ -46,6 +47,7 @@ func (l *Linter) outboundRequest(f *mcp.Frame) {
 			req.hasToken, req.token = true, compact(tok)
 			l.progress[req.token] = &progressState{reqSeq: f.Seq}
 		}
+		req.version, _ = str(meta, mcp.MetaProtocolVersion)
 		if l.clientCaps == nil {
 			if caps, ok := meta[mcp.MetaClientCapabilities]; ok {
 				l.clientCaps = caps
@@ -216,6 +218,12 @@ func (l *Linter) response(f *mcp.Frame, env envelope) {
 		if strings.Contains(f.Problem, "different JSON type") {
 			l.report("framing/id-type-drift", fmt.Sprintf("Response id %s matches a request only after changing its JSON type: %s.", f.ID, f.Problem), f.Seq)
 		}
+		if string(f.ID) == "null" && f.Kind == mcp.KindErrorResponse && l.answersProbeOnItsStream(f) {
+			// Over HTTP the POST carries its answer, so a null id there
+			// is tied to the probe mcpscope sent: a legacy server
+			// refusing a modern probe, which is what the probe is for.
+			return
+		}
 		if string(f.ID) == "null" && f.Kind == mcp.KindErrorResponse {
 			l.report("framing/null-id-error", fmt.Sprintf(`An error response has "id": null (code %d: %s).`, f.ErrorCode, f.ErrorMessage), f.Seq)
 			return
@@ -242,6 +250,21 @@ func (l *Linter) response(f *mcp.Frame, env envelope) {
 		return
 	}
 	l.result(f, req, env.Result)
+}
+
+// answersProbeOnItsStream reports whether f came back on the HTTP POST of
+// a probe mcpscope sent (the stream names the method it carried) while that
+// probe was still unanswered.
+func (l *Linter) answersProbeOnItsStream(f *mcp.Frame) bool {
+	if !strings.HasPrefix(f.Stream, "POST ") {
+		return false
+	}
+	for _, req := range l.pending {
+		if req.probe && strings.Contains(f.Stream, " "+req.method+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 func orUnknown(s string) string {
@@ -294,8 +317,9 @@ func (l *Linter) result(f *mcp.Frame, req *outRequest, raw json.RawMessage) {
 	}
 	if req.method == mcp.MethodServerDiscover {
 		l.discoverResult(f, res)
+		l.discoverVersion(f, req, res)
 	}
-	l.undeclaredMethod(f, req)
+	l.undeclaredMethod(f, req, res)
 	if l.modern {
 		l.modernResult(f, req, res)
 	}

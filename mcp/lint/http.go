@@ -61,7 +61,7 @@ func (l *Linter) observeTransport(e mcp.TransportEvent) {
 	}
 
 	if sid, ok := field(e, "response Mcp-Session-Id"); ok && sid != "" {
-		l.sessionIDRules(sid, summary)
+		l.sessionIDRules(sid, summary, l.exchangeModern(e))
 	}
 	if status == 401 {
 		if wa, _ := field(e, "WWW-Authenticate"); !strings.Contains(wa, "resource_metadata") {
@@ -85,14 +85,65 @@ func (l *Linter) observeTransport(e mcp.TransportEvent) {
 			}
 		case "notification", "response", "error":
 			if status >= 200 && status < 300 && status != 202 {
-				l.report("http/accepted-status", fmt.Sprintf("%s: a %s was answered %d instead of 202 Accepted.", summary, kind, status))
+				what := "a " + kind
+				if kind == "error" {
+					what = "an error response"
+				}
+				if m, ok := field(e, "Message-Method"); ok && m != "" {
+					what += " (" + m + ")"
+				} else if id, ok := field(e, "Message-Id"); ok {
+					what += " (to id " + id + ")"
+				}
+				l.report("http/accepted-status", fmt.Sprintf("%s: %s was answered %d instead of 202 Accepted.", summary, what, status), l.carriedFrame(e))
 			}
 		}
 	}
 }
 
-func (l *Linter) sessionIDRules(sid, summary string) {
-	if l.modern {
+// exchangeModern says which era one HTTP exchange belongs to, by its own
+// MCP-Protocol-Version header: under --era auto the discover probe is
+// modern and the legacy initialize that follows it is not, whatever the
+// linter believed a moment before.
+func (l *Linter) exchangeModern(e mcp.TransportEvent) bool {
+	if v, ok := field(e, "MCP-Protocol-Version"); ok && v != "" {
+		return mcp.IsModernVersion(v)
+	}
+	if m, ok := field(e, "Message-Method"); ok && m == "initialize" {
+		return false
+	}
+	return l.modern
+}
+
+// carriedFrame is the Seq of the outbound frame a POST carried, from the
+// exchange's Message-Id or Message-Method; 0 when unknown.
+func (l *Linter) carriedFrame(e mcp.TransportEvent) int64 {
+	if id, ok := field(e, "Message-Id"); ok {
+		return l.sentFrames[id]
+	}
+	if m, ok := field(e, "Message-Method"); ok {
+		return l.sentFrames[m]
+	}
+	return 0
+}
+
+// noteSent remembers the latest outbound frame per id (responses) or
+// method (notifications), for carriedFrame.
+func (l *Linter) noteSent(f *mcp.Frame) {
+	if f.Transport != "http" || f.Kind == mcp.KindRequest {
+		return
+	}
+	if l.sentFrames == nil || len(l.sentFrames) > 1024 {
+		l.sentFrames = map[string]int64{}
+	}
+	if f.ID != "" {
+		l.sentFrames[string(f.ID)] = f.Seq
+	} else if f.Method != "" {
+		l.sentFrames[f.Method] = f.Seq
+	}
+}
+
+func (l *Linter) sessionIDRules(sid, summary string, modern bool) {
+	if modern {
 		l.reportOnce("modern-session", "http/modern-session-id", fmt.Sprintf("%s: a 2026-07-28 exchange carried Mcp-Session-Id %q.", summary, sid))
 	}
 	for _, r := range sid {

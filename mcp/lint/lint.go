@@ -89,7 +89,8 @@ type Linter struct {
 
 	once map[string]bool // rules reported once per session
 
-	lastHTTPOutbound mcp.Kind // kind of the latest message posted over HTTP
+	lastHTTPOutbound mcp.Kind         // kind of the latest message posted over HTTP
+	sentFrames       map[string]int64 // outbound responses by id, notifications by method
 	sessionID        string
 
 	// Timing: when mcpscope sent notifications/cancelled, by request id.
@@ -121,6 +122,7 @@ type outRequest struct {
 	token    string // compact JSON of _meta.progressToken
 	cursor   string
 	toolName string
+	version  string // _meta protocolVersion the request declared (modern)
 }
 
 type progressState struct {

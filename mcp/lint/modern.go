@@ -32,6 +32,21 @@ func (l *Linter) discoverResult(f *mcp.Frame, res map[string]json.RawMessage) {
 	}
 }
 
+// discoverVersion flags a discover result served under a version the
+// server's own supportedVersions leave out: it should have been -32022.
+func (l *Linter) discoverVersion(f *mcp.Frame, req *outRequest, res map[string]json.RawMessage) {
+	var supported []string
+	if req.version == "" || json.Unmarshal(res["supportedVersions"], &supported) != nil || len(supported) == 0 {
+		return
+	}
+	for _, v := range supported {
+		if v == req.version {
+			return
+		}
+	}
+	l.report("modern/discover-version-unsupported", fmt.Sprintf("server/discover declared protocol version %s and got a result whose supportedVersions (%s) leave it out, instead of error -32022.", req.version, quoteList(supported)), f.Seq, f.ReplyTo)
+}
+
 var cacheableMethods = map[string]bool{
 	mcp.MethodServerDiscover: true, mcp.MethodToolsList: true, mcp.MethodPromptsList: true,
 	mcp.MethodResourcesList: true, mcp.MethodResourceTemplatesList: true, mcp.MethodResourcesRead: true,

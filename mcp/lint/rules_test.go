@@ -136,6 +136,7 @@ func ruleCases() []ruleCase {
 			act: func(ctx context.Context, c *mcp.Client) {
 				_, _ = c.Call(ctx, "resources/read", map[string]any{"uri": "x://y"})
 			}},
+		{rule: "modern/discover-version-unsupported", opts: modern, script: mcptest.Script{On: map[string]lines{"server/discover": {{res(`{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{},"ttlMs":0,"cacheScope":"private"}`)}}}}, act: noop},
 		{rule: "modern/server-info", opts: modern, script: mcptest.Script{On: map[string]lines{"server/discover": {{res(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private"}`)}}}}, act: noop},
 
 		// HTTP, from synthetic transport events.

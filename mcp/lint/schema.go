@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // schemaURL is where a tool's schema is registered for compiling. Relative
@@ -115,14 +118,18 @@ func validate(sch *jsonschema.Schema, raw json.RawMessage) string {
 	return ""
 }
 
+// englishPrinter renders the validator's own sentences ("missing property
+// 'sum'"); the kinds themselves print as Go values.
+var englishPrinter = message.NewPrinter(language.English)
+
 // validationText flattens a validation error to its leaf causes.
 func validationText(ve *jsonschema.ValidationError) string {
 	var leaves []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			leaves = append(leaves, fmt.Sprintf("at %s: %s", loc, e.ErrorKind))
+			loc := schema.DisplayPointer(schema.Pointer(e.InstanceLocation...))
+			leaves = append(leaves, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(englishPrinter)))
 			return
 		}
 		for _, c := range e.Causes {

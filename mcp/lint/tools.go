@@ -28,10 +28,15 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 			l.controlChars(f, "tool "+label+" "+k, s)
 		}
 	}
+	// One finding per name: a name the spec already rejects is not
+	// reported again by the Claude profile; its message says Claude too.
 	if !specToolName.MatchString(name) {
-		l.report("tools/name-characters", fmt.Sprintf("Tool name %s (%d characters) is outside [A-Za-z0-9_.-]{1,128}.", label, len(name)), f.Seq)
-	}
-	if !claudeToolName.MatchString(name) {
+		msg := fmt.Sprintf("Tool name %s (%d characters) is outside [A-Za-z0-9_.-]{1,128}.", label, len(name))
+		if l.opts.Profile == ProfileClaude {
+			msg += " The Anthropic API, which allows only [a-zA-Z0-9_-]{1,64}, rejects it too."
+		}
+		l.report("tools/name-characters", msg, f.Seq)
+	} else if !claudeToolName.MatchString(name) {
 		l.report("profile/claude-tool-name", fmt.Sprintf("Tool name %s does not match [a-zA-Z0-9_-]{1,64}, which the Anthropic API requires.", label), f.Seq)
 	}
 	if first, dup := ls.names[name]; dup {
@@ -136,8 +141,26 @@ func (l *Linter) toolResult(f *mcp.Frame, req *outRequest, res map[string]json.R
 		}
 	}
 	if hasSC && !hasTextCopy(blocks, sc) {
-		l.report("tools/missing-text-fallback", fmt.Sprintf("Tool %s returned structuredContent without a text block holding the same JSON.", label), f.Seq, f.ReplyTo)
+		texts := textBlocks(blocks)
+		if len(texts) == 0 {
+			l.report("tools/missing-text-fallback", fmt.Sprintf("Tool %s returned structuredContent and no text block, so clients that do not read structuredContent show an empty result.", label), f.Seq, f.ReplyTo)
+		} else if d := l.report("tools/missing-text-fallback", fmt.Sprintf("Tool %s returned structuredContent and a text block (%s) that is not the same JSON.", label, preview([]byte(texts[0]))), f.Seq, f.ReplyTo); d != nil {
+			d.Why = "Clients that do not read structuredContent (older ones, and most model integrations) see only the text block; that works when the text says the same, but data that is only in structuredContent never reaches them, and the spec asks for the serialized JSON."
+		}
 	}
+}
+
+// textBlocks returns the text of each text content block.
+func textBlocks(blocks []json.RawMessage) []string {
+	var out []string
+	for _, b := range blocks {
+		blk := object(b)
+		if typ, _ := str(blk, "type"); typ == "text" {
+			text, _ := str(blk, "text")
+			out = append(out, text)
+		}
+	}
+	return out
 }
 
 // hasTextCopy reports whether a text block carries JSON equal to sc.
