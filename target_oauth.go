@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/auth"
@@ -21,6 +23,7 @@ type oauthFlags struct {
 	clientMetadataURL string
 	callback          string
 	noOAuth           bool
+	openBrowser       bool
 }
 
 func (o *oauthFlags) register(fs *pflag.FlagSet) {
@@ -29,15 +32,35 @@ func (o *oauthFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.clientMetadataURL, "client-metadata-url", "", "for a URL target: the https URL of this client's Client ID Metadata Document")
 	fs.StringVar(&o.callback, "oauth-callback", "", "for a URL target: the loopback address for the OAuth redirect (default 127.0.0.1 on a free port)")
 	fs.BoolVar(&o.noOAuth, "no-oauth", false, "for a URL target: do not run OAuth on 401; report it instead")
+	fs.BoolVar(&o.openBrowser, "open-browser", false, "for a URL target, headless: open the OAuth authorization URL (http/https only) in a browser instead of only printing it; the TUI asks each time")
 }
 
 // oauthFlagNames are the flags that only make sense for a URL target.
-var oauthFlagNames = []string{"client-id", "client-secret-env", "client-metadata-url", "oauth-callback", "no-oauth"}
+var oauthFlagNames = []string{"client-id", "client-secret-env", "client-metadata-url", "oauth-callback", "no-oauth", "open-browser"}
+
+// confirmOpen is how the TUI asks the person before a URL is opened; set
+// by runTUI once the UI exists (the authorizer is built before it).
+var confirmOpen struct {
+	mu  sync.Mutex
+	ask func(ctx context.Context, url string) (bool, error)
+}
+
+func askToOpen(ctx context.Context, u string) (bool, error) {
+	confirmOpen.mu.Lock()
+	ask := confirmOpen.ask
+	confirmOpen.mu.Unlock()
+	if ask == nil {
+		return false, nil
+	}
+	return ask(ctx, u)
+}
 
 // authorizer builds the OAuth authorizer for a URL target, or nil when the
 // user gave credentials of their own (--bearer, an Authorization header) or
 // --no-oauth. In the TUI the authorization URL goes only to the timeline
-// (the terminal belongs to the UI); headless it is also printed on stderr.
+// (the terminal belongs to the UI) and is opened only when the person
+// agrees in a confirmation that shows its host; headless it is printed on
+// stderr and opened only with --open-browser. Never anything but http(s).
 func (f *connectFlags) authorizer(serverURL string, header http.Header, client *http.Client, stderr io.Writer) (mcp.Authorizer, error) {
 	if f.oauth.noOAuth || header.Get("Authorization") != "" {
 		return nil, nil
@@ -53,9 +76,9 @@ func (f *connectFlags) authorizer(serverURL string, header http.Header, client *
 	if err != nil {
 		return nil, fmt.Errorf("OAuth: where to keep tokens: %w", err)
 	}
-	out := stderr
+	browser := &auth.LoopbackBrowser{Addr: f.oauth.callback, Out: stderr, Open: f.oauth.openBrowser}
 	if f.tui {
-		out = io.Discard
+		browser.Out, browser.Open, browser.Confirm = io.Discard, false, askToOpen
 	}
 	// A WebSocket server's OAuth resource is its http(s) origin and path.
 	for ws, web := range map[string]string{"ws://": "http://", "wss://": "https://"} {
@@ -69,7 +92,7 @@ func (f *connectFlags) authorizer(serverURL string, header http.Header, client *
 		ClientID:          f.oauth.clientID,
 		ClientSecret:      secret,
 		ClientMetadataURL: f.oauth.clientMetadataURL,
-		Browser:           &auth.LoopbackBrowser{Addr: f.oauth.callback, Out: out},
+		Browser:           browser,
 		Store:             &auth.FileStore{Path: tokens},
 		HTTPClient:        client,
 	})

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/openurl"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/panes/form"
@@ -27,8 +28,17 @@ type AnswerMsg struct {
 }
 
 // OpenURLMsg asks the root to open a URL elicitation's page in a browser
-// (only ever on the user's key).
+// (only ever on the user's key, and only an http(s) URL).
 type OpenURLMsg struct{ URL string }
+
+// RefusedURLMsg says a URL was not opened and why; the modal has already
+// declined the request. The root shows the reason in its status line.
+type RefusedURLMsg struct{ Why string }
+
+// OpenURLMethod is the local question "may mcpscope open this URL?" (an
+// OAuth authorization URL): accept opens it, decline does not. It never
+// goes on the wire.
+const OpenURLMethod = "mcpscope/open-url"
 
 // StopReasons are the sampling stop reasons the user can pick.
 var StopReasons = []string{"endTurn", "stopSequence", "maxTokens", "toolUse"}
@@ -112,6 +122,9 @@ func (a *Ask) Method() string { return a.method }
 func (a *Ask) SetPending(n int) { a.pending = n }
 
 func (a *Ask) Title() string {
+	if a.method == OpenURLMethod {
+		return "open a URL? · mcpscope asks (the server chose the URL)"
+	}
 	how := "server request"
 	if a.inputKey != "" {
 		how = "input request " + strconv.Quote(a.inputKey)
@@ -143,6 +156,12 @@ func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey
 		if p.Mode != "url" {
 			return a.openForm(p.RequestedSchema)
 		}
+	case OpenURLMethod:
+		var p struct {
+			URL string `json:"url"`
+		}
+		_ = json.Unmarshal(params, &p)
+		a.url = p.URL
 	case mcp.MethodSamplingCreateMessage:
 		a.reply = textinput.New()
 		a.reply.Prompt = "reply: "
@@ -249,10 +268,27 @@ func (a *Ask) Update(msg tea.Msg) tea.Cmd {
 			switch {
 			case key.Matches(km, e.OpenURL):
 				u := a.url
+				if _, err := openurl.Check(u); err != nil {
+					// Not opening it is not accepting it: the server is
+					// told "decline", and the person is told why.
+					why := "declined: " + err.Error()
+					return tea.Batch(a.answer(map[string]string{"action": "decline"}), func() tea.Msg { return RefusedURLMsg{Why: why} })
+				}
 				return tea.Batch(func() tea.Msg { return OpenURLMsg{URL: u} }, a.answer(map[string]string{"action": "accept"}))
 			case key.Matches(km, e.Submit):
 				return a.answer(map[string]string{"action": "accept"})
 			}
+		}
+		return nil
+	case OpenURLMethod:
+		switch {
+		case key.Matches(km, e.OpenURL):
+			if _, err := openurl.Check(a.url); err != nil {
+				return a.answer(map[string]string{"action": "decline"})
+			}
+			return a.answer(map[string]string{"action": "accept"})
+		case key.Matches(km, e.Back), key.Matches(km, e.Decline):
+			return a.answer(map[string]string{"action": "decline"})
 		}
 		return nil
 	case mcp.MethodSamplingCreateMessage:
@@ -328,6 +364,10 @@ func (a *Ask) ShortHelp() []key.Binding {
 			return a.formHelp()
 		}
 		return []key.Binding{accept, e.Decline, back}
+	case OpenURLMethod:
+		open, no := e.OpenURL, e.Decline
+		no.SetHelp(no.Help().Key, "do not open")
+		return []key.Binding{open, no}
 	case mcp.MethodSamplingCreateMessage:
 		accept.SetHelp("ctrl+s", "send reply")
 		return []key.Binding{accept, e.Canned, e.StopReason, e.Decline}
@@ -437,6 +477,18 @@ func (a *Ask) View() string {
 			}
 			body = append(body, "", t.Form.Hint.Render("ctrl+o opens it with xdg-open and accepts; ctrl+s accepts without opening; nothing is fetched before you choose"))
 		}
+	case OpenURLMethod:
+		host := openurl.Host(a.url)
+		if host == "" {
+			body = append(body, t.Form.Warn.Render("The authorization URL is not http(s) and will not be opened:"))
+		} else {
+			body = append(body, t.Detail.Title.Render("Open the authorization page in your browser?"), "",
+				t.Form.Label.Render("host: ")+t.Form.Value.Render(host), "", t.Form.Label.Render("the full address:"))
+		}
+		for _, l := range wrapRunes(termsafe.String(a.url), max(inner-2, 10)) {
+			body = append(body, "  "+t.Form.Value.Render(l))
+		}
+		body = append(body, "", t.Form.Hint.Render("ctrl+o opens it; esc or ctrl+d does not (the URL stays in the timeline to open yourself)"))
 	case mcp.MethodSamplingCreateMessage:
 		ctx := a.context
 		room := max(a.h-2-5, 1)

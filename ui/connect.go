@@ -155,6 +155,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return m.answerAsk(msg)
 	case panes.OpenURLMsg:
 		return openURL(msg.URL)
+	case panes.RefusedURLMsg:
+		m.setNote(msg.Why, false)
 	case panes.ListPageMsg:
 		return m.listPage(msg.Method, msg.Cursor)
 	case panes.SendAnywayMsg:

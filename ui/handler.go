@@ -135,3 +135,35 @@ func (m *Model) answerAsk(msg panes.AnswerMsg) tea.Cmd {
 	m.closeModal()
 	return m.showNextAsk()
 }
+
+// OpenURLMethod names the local question "may mcpscope open this URL?"
+// in the ask modal; it never goes on the wire.
+const OpenURLMethod = panes.OpenURLMethod
+
+// ConfirmOpen asks the person, in the ask modal, whether to open rawURL
+// (the OAuth authorization URL a server chose). It shows the host first
+// and the whole URL; it blocks the calling goroutine (never the UI's)
+// until they answer, and reports yes only for an explicit yes. Safe to
+// call from any goroutine.
+func (m *Model) ConfirmOpen(ctx context.Context, rawURL string) (bool, error) {
+	params, _ := json.Marshal(map[string]string{"url": rawURL})
+	a := &pendingAsk{id: int(m.askSeq.Add(1)), ctx: ctx, req: &mcp.ServerRequest{Method: OpenURLMethod, Params: params}, reply: make(chan askReply, 1)}
+	select {
+	case m.asks <- a:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	select {
+	case r := <-a.reply:
+		if r.err != nil {
+			return false, nil
+		}
+		var ans struct {
+			Action string `json:"action"`
+		}
+		_ = json.Unmarshal(r.result, &ans)
+		return ans.Action == "accept", nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/mcp/openurl"
 	"os"
-	"os/exec"
 	"path"
 	"strings"
 	"time"
@@ -586,19 +586,14 @@ func writeNew(name string, data []byte) (string, error) {
 	return "", fmt.Errorf("%s and 999 numbered variants already exist", name)
 }
 
-// openURL opens a URL elicitation's page with xdg-open, only ever on the
-// user's key.
+// openURL opens a URL elicitation's page, only ever on the user's key
+// and only an http(s) URL (package openurl holds the rule).
 func openURL(u string) tea.Cmd {
 	return func() tea.Msg {
-		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-			return notedMsg{text: "not opening a non-http(s) URL: " + u, ok: false}
+		opener, err := openurl.Open(u)
+		if err != nil {
+			return notedMsg{text: "not opened: " + err.Error(), ok: false}
 		}
-		if _, err := exec.LookPath("xdg-open"); err != nil {
-			return notedMsg{text: "no browser here (xdg-open not found); open the URL yourself", ok: false}
-		}
-		if err := exec.Command("xdg-open", u).Start(); err != nil {
-			return notedMsg{text: "xdg-open: " + err.Error(), ok: false}
-		}
-		return notedMsg{text: "opened the URL in a browser", ok: true}
+		return notedMsg{text: "opened the URL with " + opener, ok: true}
 	}
 }

@@ -536,7 +536,7 @@ func TestLegacyFallbackEndpoints(t *testing.T) {
 
 func TestLoopbackBrowser(t *testing.T) {
 	var out strings.Builder
-	b := &LoopbackBrowser{NoOpen: true, Out: &out, Wait: 5 * time.Second}
+	b := &LoopbackBrowser{Out: &out, Wait: 5 * time.Second}
 	ctx := context.Background()
 	redirect, err := b.RedirectURI(ctx)
 	if err != nil {

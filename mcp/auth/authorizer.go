@@ -439,7 +439,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge, note noteFunc) 
 		note.step("no authorization server metadata: using the 2025-03-26 default endpoints",
 			field("authorization_endpoint", d.meta.AuthorizationEndpoint), field("token_endpoint", d.meta.TokenEndpoint),
 			field("registration_endpoint", d.meta.RegistrationEndpoint))
-		return d, nil
+		return d, checkEndpoints(d, note)
 	}
 	if d.meta.Issuer != "" && strings.TrimSuffix(d.meta.Issuer, "/") != strings.TrimSuffix(d.issuer, "/") {
 		note.step("warning: the metadata's issuer differs from the issuer it was fetched for (accepted for 2025-03-26 compatibility; the 2026-07-28 rules reject it)",
@@ -450,7 +450,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge, note noteFunc) 
 		note.fail("metadata without token_endpoint", err)
 		return nil, err
 	}
-	return d, nil
+	return d, checkEndpoints(d, note)
 }
 
 // selectScopes applies the specification's order: the challenge's scope,

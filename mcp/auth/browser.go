@@ -8,11 +8,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/openurl"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
 )
 
 // Browser is the person's part of the authorization code flow: it says
@@ -25,8 +26,10 @@ type Browser interface {
 }
 
 // LoopbackBrowser listens on a loopback address for the redirect (RFC 8252
-// §7.3), prints the authorization URL and opens a browser with xdg-open
-// (or open on macOS) where there is one.
+// §7.3), prints the authorization URL and waits. It opens a browser (with
+// package openurl: http and https only) only with the person's consent:
+// when Confirm says yes after showing the URL, or when Open says the user
+// asked for it on the command line. The server chose that URL.
 type LoopbackBrowser struct {
 	// Addr is the listening address; "127.0.0.1:0" (any free port) when
 	// empty. A fixed port helps with clients registered in advance.
@@ -36,8 +39,13 @@ type LoopbackBrowser struct {
 	// Out receives the printed URL; os.Stderr when nil. A full-screen UI
 	// sets io.Discard: the URL is also in the "oauth" event.
 	Out io.Writer
-	// NoOpen only prints the URL.
-	NoOpen bool
+	// Open opens the printed URL without asking (the command line's
+	// --open-browser: the user agreed in advance).
+	Open bool
+	// Confirm, when set, shows the URL to the person and reports whether
+	// they agree to open it (the TUI's confirmation). Declining is not an
+	// error: the URL stays printed and the flow keeps waiting.
+	Confirm func(ctx context.Context, authURL string) (bool, error)
 	// Wait bounds how long the person has; 5 minutes when zero.
 	Wait time.Duration
 
@@ -86,17 +94,35 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 	if out == nil {
 		out = os.Stderr
 	}
-	fmt.Fprintf(out, "\nAuthorize mcpscope in your browser:\n\n  %s\n\nWaiting for the redirect to http://%s%s …\n", authURL, ln.Addr(), b.path())
-	opened := ""
-	if !b.NoOpen {
-		if opener := browserCommand(); opener != "" {
-			if err := exec.Command(opener, authURL).Start(); err == nil {
-				opened = opener
-			}
+	if _, err := openurl.Check(authURL); err != nil {
+		err = fmt.Errorf("not opening the authorization URL: %w", err)
+		noteFunc(note).fail("authorization URL refused", err)
+		return nil, err
+	}
+	safeURL := termsafe.String(authURL)
+	fmt.Fprintf(out, "\nAuthorize mcpscope in your browser (host %s):\n\n  %s\n\nWaiting for the redirect to http://%s%s …\n", openurl.Host(authURL), safeURL, ln.Addr(), b.path())
+	opened, why := "", "not opened: pass --open-browser to open it, or open it yourself"
+	agreed := b.Open
+	if !agreed && b.Confirm != nil {
+		ok, err := b.Confirm(ctx, authURL)
+		if err != nil {
+			return nil, fmt.Errorf("asking whether to open the authorization URL: %w", err)
+		}
+		agreed, why = ok, "not opened: you declined; open it yourself to authorize"
+	}
+	if agreed {
+		if opener, err := openurl.Open(authURL); err == nil {
+			opened, why = opener, ""
+		} else {
+			why = err.Error()
 		}
 	}
+	if why != "" && b.Open {
+		fmt.Fprintf(out, "(%s)\n", why)
+	}
 	noteFunc(note).step("waiting for the browser's redirect: open the url to authorize",
-		field("url", authURL), field("listening", ln.Addr().String()), field("opened_with", opened))
+		field("url", authURL), field("host", openurl.Host(authURL)), field("listening", ln.Addr().String()),
+		field("opened_with", opened), field("not_opened", why))
 
 	wait := b.Wait
 	if wait <= 0 {
@@ -126,15 +152,6 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 	case <-ctx.Done():
 		return nil, fmt.Errorf("no redirect arrived on %s within %s: %w", ln.Addr(), wait, ctx.Err())
 	}
-}
-
-func browserCommand() string {
-	for _, name := range []string{"xdg-open", "open"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // HeadlessBrowser completes the authorization without a person: it GETs

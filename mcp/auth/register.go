@@ -113,7 +113,3 @@ func ifSet(secret string) string {
 	}
 	return redacted
 }
-
-func isLoopback(host string) bool {
-	return host == "localhost" || host == "127.0.0.1" || host == "::1"
-}
