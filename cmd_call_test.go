@@ -164,3 +164,21 @@ func TestCallExitCodes(t *testing.T) {
 		}
 	})
 }
+
+// A malformed page of a paginated list fails the call with the reason; it
+// is never printed as a shorter list.
+func TestCallMalformedPageIsReported(t *testing.T) {
+	sc := mcptest.Script{Capabilities: json.RawMessage(`{"resources":{}}`), On: map[string][][]string{
+		"resources/list": {
+			{`{"jsonrpc":"2.0","id":{{id}},"result":{"resources":[{"uri":"demo://one","name":"one"}],"nextCursor":"p2"}}`},
+			{`{"jsonrpc":"2.0","id":{{id}},"result":{"resources":{"uri":"demo://two"}}}`},
+		},
+	}}
+	out, err, code := runCLI(t, append([]string{"call", "--method", "resources/list"}, scriptArgs(sc)...)...)
+	if code == exitOK || err == nil || !strings.Contains(err.Error(), `"resources" is not an array`) || !strings.Contains(err.Error(), "page 2") {
+		t.Fatalf("exit %d, err %v; want a failure naming page 2 and the reason", code, err)
+	}
+	if strings.Contains(out, "demo://one") {
+		t.Errorf("the pages before the malformed one were printed as if they were the list:\n%s", out)
+	}
+}

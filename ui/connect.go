@@ -2,56 +2,45 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
 
-// connectedMsg is the outcome of Client.Connect. The handshake itself
+// connectedMsg is the outcome of Source.Start. The handshake itself
 // arrives as a HandshakeEvent; this only reports failure.
 type connectedMsg struct {
 	gen int
 	err error
 }
 
-// closedMsg reports that an old client finished closing.
+// closedMsg reports that an old source finished closing.
 type closedMsg struct{ gen int }
 
-// listedMsg is the outcome of a re-list after list_changed.
-type listedMsg struct {
-	gen    int
-	method string
-	items  []json.RawMessage
-	err    error
-}
-
-// connect makes a client, subscribes to its events before connecting (so
-// the handshake frames show live) and starts Connect as a Cmd.
+// connect makes a source, subscribes to its events before starting it (so
+// the handshake frames show live) and starts it as a Cmd.
 func (m *Model) connect() tea.Cmd {
-	if m.cfg.NewClient == nil {
+	if m.cfg.NewSource == nil {
 		return nil
 	}
-	c := m.cfg.NewClient()
+	src := m.cfg.NewSource()
 	m.gen++
-	m.client = c
+	m.src = src
 	m.connecting, m.ended = true, false
 	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
-	c.SetHandler(m.handler())
+	src.SetHandler(m.handler())
 	m.doc.reset()
-	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
-	m.listenURIs, m.listenOp = map[string]bool{}, 0 // subscriptions belong to a connection
-	ch := c.Events()
-	return tea.Batch(waitForEvents(m.gen, ch), connectCmd(m.ctx, m.gen, c))
+	ch := src.Events()
+	return tea.Batch(waitForEvents(m.gen, ch), startCmd(m.ctx, m.gen, src))
 }
 
-func connectCmd(ctx context.Context, gen int, c *mcp.Client) tea.Cmd {
+func startCmd(ctx context.Context, gen int, src session.Source) tea.Cmd {
 	return func() tea.Msg {
-		_, err := c.Connect(ctx)
-		return connectedMsg{gen: gen, err: err}
+		return connectedMsg{gen: gen, err: src.Start(ctx)}
 	}
 }
 
@@ -59,15 +48,15 @@ func connectCmd(ctx context.Context, gen int, c *mcp.Client) tea.Cmd {
 // process) and, once its stream has ended, starts a new one behind a
 // separator. The old frames stay in the log.
 func (m *Model) reconnect() tea.Cmd {
-	if m.cfg.NewClient == nil || m.reconnecting {
+	if m.cfg.NewSource == nil || m.reconnecting {
 		return nil
 	}
-	if m.client == nil || m.ended {
+	if m.src == nil || m.ended {
 		// Nothing left to drain: the old session is over.
 		return m.finishReconnect()
 	}
 	m.reconnecting = true
-	old, gen := m.client, m.gen
+	old, gen := m.src, m.gen
 	m.old = old
 	return func() tea.Msg {
 		_ = old.Close()
@@ -85,14 +74,8 @@ func (m *Model) finishReconnect() tea.Cmd {
 	return m.connect()
 }
 
-// toolCalledMsg wraps a tool call's outcome with its response frame.
-type toolCalledMsg struct {
-	result panes.ToolResultMsg
-	frame  *mcp.Frame
-}
-
 // toolResultLine summarises a tool call for the status bar.
-func toolResultLine(r panes.ToolResultMsg) (string, bool) {
+func toolResultLine(r panes.ToolResultMsg, isError bool) (string, bool) {
 	d := r.Latency.Round(time.Millisecond)
 	switch {
 	case r.Err != nil:
@@ -100,7 +83,7 @@ func toolResultLine(r panes.ToolResultMsg) (string, bool) {
 	case r.RPCError != nil:
 		return fmt.Sprintf("tools/call %s: server error after %v: %v", r.Name, d, r.RPCError), false
 	}
-	if mcp.IsToolError(r.Result) {
+	if isError {
 		return fmt.Sprintf("tools/call %s returned isError: true in %v", r.Name, d), false
 	}
 	return fmt.Sprintf("tools/call %s ok in %v", r.Name, d), true
@@ -119,14 +102,6 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		}
 	case closedMsg:
 		m.log.Debug("Old client closed", "gen", msg.gen)
-	case listedMsg:
-		return m.relisted(msg)
-	case listedPageMsg:
-		if msg.gen == m.gen {
-			m.applyPage(msg)
-		}
-	case opDoneMsg:
-		return m.handleOpDone(msg)
 	case tickMsg:
 		m.ticking = false
 		m.now = time.Time(msg)
@@ -134,21 +109,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		if m.activity.Running() != nil {
 			return m.tick()
 		}
-	case pingMsg:
-		if msg.err != nil {
-			m.setNote("ping: "+msg.err.Error(), false)
-		} else {
-			m.setNote("ping: round trip "+msg.rtt.Round(10*time.Microsecond).String(), true)
-		}
 	case notedMsg:
 		m.setNote(msg.text, msg.ok)
-	case completedMsg:
-		switch msg.focus {
-		case focusResources:
-			m.resources.SetCompletions(msg.msg)
-		case focusPrompts:
-			m.prompts.SetCompletions(msg.msg)
-		}
 	case askMsg:
 		return m.handleAsk(msg.ask)
 	case panes.AnswerMsg:
@@ -158,43 +120,30 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.RefusedURLMsg:
 		m.setNote(msg.Why, false)
 	case panes.ListPageMsg:
-		return m.listPage(msg.Method, msg.Cursor)
+		m.listPage(msg.Method, msg.Cursor)
 	case panes.SendAnywayMsg:
 		m.setNote("sending "+msg.Method+" although the server did not declare the capability", true)
-		return m.listPage(msg.Method, "")
+		m.listPage(msg.Method, "")
 	case panes.ReadResourceMsg:
-		return m.startOp(&op{kind: opRead, label: "resources/read " + msg.URI, method: mcp.MethodResourcesRead, params: map[string]any{"uri": msg.URI}, uri: msg.URI})
+		m.sendOrNote(mcp.MethodResourcesRead, func(s session.Sender) (session.Op, error) { return s.ReadResource(msg.URI) }, opView{})
 	case panes.SubscribeMsg:
-		if m.handshake != nil && m.handshake.Era == mcp.EraModern {
-			return m.listen(msg)
-		}
-		method := mcp.MethodResourcesUnsubscribe
-		if msg.On {
-			method = mcp.MethodResourcesSubscribe
-		}
-		return m.startOp(&op{kind: opSubscribe, label: method + " " + msg.URI, method: method, params: map[string]any{"uri": msg.URI}, uri: msg.URI, on: msg.On})
+		m.sendOrNote("subscribe", func(s session.Sender) (session.Op, error) { return s.Subscribe(msg.URI, msg.On) }, opView{})
 	case panes.SaveBlobMsg:
 		return saveBlob(msg)
 	case panes.GetPromptMsg:
-		params := map[string]any{"name": msg.Name}
-		if len(msg.Args) > 0 {
-			params["arguments"] = msg.Args
-		}
-		return m.startOp(&op{kind: opPrompt, label: "prompts/get " + msg.Name, method: mcp.MethodPromptsGet, params: params})
+		m.sendOrNote(mcp.MethodPromptsGet, func(s session.Sender) (session.Op, error) { return s.GetPrompt(msg.Name, msg.Args) }, opView{})
 	case panes.CompleteMsg:
-		return m.complete(m.focus, msg)
+		m.complete(m.focus, msg)
 	case panes.SetLevelMsg:
-		return m.setLevel(msg.Level)
+		m.sendOrNote(mcp.MethodLoggingSetLevel, func(s session.Sender) (session.Op, error) { return s.SetLogLevel(msg.Level) }, opView{})
 	case panes.CancelOpMsg:
 		m.cancelOp(msg.ID)
-	case taskPollMsg:
-		return m.pollTask(msg)
 	case panes.TaskResultMsg:
-		return m.startOp(&op{kind: opTaskResult, label: "tasks/result " + msg.TaskID, method: mcp.MethodTasksResult, params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
+		m.sendOrNote(mcp.MethodTasksResult, func(s session.Sender) (session.Op, error) { return s.TaskResult(msg.TaskID) }, opView{})
 	case panes.TaskCancelMsg:
-		return m.startOp(&op{kind: opTaskCancel, label: "tasks/cancel " + msg.TaskID, method: mcp.MethodTasksCancel, params: map[string]any{"taskId": msg.TaskID}, task: msg.TaskID})
+		m.sendOrNote(mcp.MethodTasksCancel, func(s session.Sender) (session.Op, error) { return s.CancelTask(msg.TaskID) }, opView{})
 	case panes.RootsChangedMsg:
-		return m.rootsChanged()
+		m.rootsChanged()
 	case panes.ShowFrameMsg:
 		m.showFrame(msg.Frame)
 	case panes.OpenLinesMsg:
@@ -212,7 +161,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.CallToolMsg:
 		return m.callTool(msg)
 	case toolCalledMsg:
-		line, ok := toolResultLine(msg.result)
+		line, ok := toolResultLine(msg.result, msg.isError)
 		m.toolStatus, m.toolOK = line, ok
 		cmd := m.tools.Update(msg.result)
 		prepare := m.result.SetResult(msg.result)

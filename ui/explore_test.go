@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/policy"
+	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
 
@@ -364,22 +365,20 @@ func TestFlowPing(t *testing.T) {
 	}
 }
 
-// Five list_changed in a row make one re-list in flight and one after it.
-func TestListChangedCoalesced(t *testing.T) {
-	p, w := newProgram(t, mcp.EraLegacy, nil)
-	before := len(w.sent(mcp.KindRequest, "tools/list"))
-	var evs []mcp.Event
-	for i := 0; i < 5; i++ {
-		evs = append(evs, mcp.FrameEvent{Frame: &mcp.Frame{Dir: mcp.Inbound, Kind: mcp.KindNotification, Method: "notifications/tools/list_changed", Time: time.Now(),
-			Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)}})
+// A re-list after list_changed (coalesced and diffed by the session, see
+// mcp/session) is shown: the timeline says what changed and the tools
+// pane shows the new list.
+func TestListChangedShowsTheDiff(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	feed(m, []mcp.Event{session.ListChangedEvent{Time: at(40), Method: mcp.MethodToolsList, Known: true,
+		Items: []json.RawMessage{json.RawMessage(`{"name":"echo","inputSchema":{"type":"object"}}`), json.RawMessage(`{"name":"sum","inputSchema":{"type":"object"}}`)},
+		Diff:  session.Diff{Added: []string{"sum"}, Removed: []string{"add"}}}})
+	if log := ansi.Strip(m.logPane.View()); !strings.Contains(log, "tools/list changed: added sum; removed add") {
+		t.Errorf("no diff in the timeline:\n%s", log)
 	}
-	p.send(eventsMsg{gen: p.m.gen + 100, events: evs}) // a foreign gen: applied, not re-armed
-	p.until("the re-lists", func() bool {
-		return !p.m.listing["tools/list"] && len(w.sent(mcp.KindRequest, "tools/list")) >= before+2
-	})
-	time.Sleep(200 * time.Millisecond)
-	if n := len(w.sent(mcp.KindRequest, "tools/list")) - before; n != 2 {
-		t.Fatalf("%d tools/list requests for 5 list_changed, want 2", n)
+	if n := len(m.lists[mcp.MethodToolsList]); n != 2 {
+		t.Errorf("the model shows %d tools after the re-list, want 2", n)
 	}
 }
 
@@ -457,23 +456,13 @@ func TestEveryFormKeyShownAt80x24(t *testing.T) {
 	}
 }
 
-// A list_changed for a capability the server did not declare is not
-// followed by a list request (the demo declares no such thing as "widgets",
-// so use a capability it lacks after replacing the handshake's grant).
-func TestListChangedWithoutCapabilityIsNotFollowed(t *testing.T) {
-	p, w := newProgram(t, mcp.EraLegacy, nil)
-	hs := *p.m.handshake
-	hs.ServerCapabilities = json.RawMessage(`{"tools":{}}`) // no prompts
-	p.m.handshake = &hs
-	before := len(w.sent(mcp.KindRequest, "prompts/list"))
-	p.send(eventsMsg{gen: p.m.gen + 100, events: []mcp.Event{mcp.FrameEvent{Frame: &mcp.Frame{Dir: mcp.Inbound, Kind: mcp.KindNotification,
-		Method: "notifications/prompts/list_changed", Time: time.Now(), Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`)}}}})
-	time.Sleep(200 * time.Millisecond)
-	p.settle()
-	if n := len(w.sent(mcp.KindRequest, "prompts/list")) - before; n != 0 {
-		t.Errorf("%d prompts/list sent after an undeclared list_changed", n)
-	}
-	if !strings.Contains(ansi.Strip(p.m.logPane.View()), "ignored a list_changed for prompts") {
-		t.Errorf("no note in the log:\n%s", ansi.Strip(p.m.logPane.View()))
+// A list_changed the session did not follow (the capability was not
+// declared) is noted in the timeline.
+func TestIgnoredListChangedIsNoted(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	feed(m, []mcp.Event{session.ListChangeIgnoredEvent{Time: at(40), Method: mcp.MethodPromptsList, Capability: "prompts"}})
+	if !strings.Contains(ansi.Strip(m.logPane.View()), "ignored a list_changed for prompts") {
+		t.Errorf("no note in the log:\n%s", ansi.Strip(m.logPane.View()))
 	}
 }

@@ -121,17 +121,9 @@ func (m *Model) answerAsk(msg panes.AnswerMsg) tea.Cmd {
 	}
 	a := m.queue[0]
 	m.queue = m.queue[1:]
+	// The session sees the answer on its way out and follows an accepted
+	// URL elicitation until the server completes it.
 	a.reply <- askReply{result: msg.Result, err: msg.Err}
-	if a.req.Method == mcp.MethodElicitationCreate && m.ask.URLMode() && m.ask.ElicitationID() != "" {
-		var r struct {
-			Action string `json:"action"`
-		}
-		_ = json.Unmarshal(msg.Result, &r)
-		if r.Action == "accept" {
-			m.urlElicitations[m.ask.ElicitationID()] = m.ask.Method()
-			m.setNote("URL elicitation accepted; waiting for notifications/elicitation/complete", true)
-		}
-	}
 	m.closeModal()
 	return m.showNextAsk()
 }

@@ -53,7 +53,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.openModal(modalHandshake)
 		return nil
 	case key.Matches(msg, m.keys.Explore.Ping):
-		return m.ping()
+		m.ping()
+		return nil
 	case key.Matches(msg, m.keys.Explore.Cancel):
 		if o := m.activity.Running(); o != nil {
 			m.cancelOp(o.ID)

@@ -21,15 +21,20 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/policy"
+	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
 // Config is what the root model needs from the command line.
 type Config struct {
-	// NewClient makes a fresh, unconnected client for the target; it is
-	// called at start and on every reconnect. Nil means no server (tests
-	// drive the model with synthetic events).
+	// NewSource makes a fresh source for the target (a live session, a
+	// replay, a tap); it is called at start and on every reconnect. When
+	// it is nil, NewClient is used: each client is driven by a
+	// session.Session. Both nil means no server (tests drive the model
+	// with synthetic events).
+	NewSource func() session.Source
+	// NewClient makes a fresh, unconnected client for the target.
 	NewClient func() *mcp.Client
 	// Target describes the server for the header ("built-in demo server",
 	// the command line).
@@ -66,15 +71,16 @@ type Model struct {
 	w, h   int
 	layout layout
 
-	// The connection. gen counts connections; events carry the gen of
-	// the client that produced them.
-	client     *mcp.Client
+	// The source (a live session over a client, or a read-only one). gen
+	// counts sources; events carry the gen of the source that produced
+	// them.
+	src        session.Source
 	gen        int
 	connecting bool
 	ended      bool // the current client's stream has closed
 	// reconnecting is set between "r" and the old stream's end.
 	reconnecting bool
-	old          *mcp.Client
+	old          session.Source
 	state        mcp.State
 	stateDetail  string
 	handshake    *mcp.Handshake
@@ -115,33 +121,17 @@ type Model struct {
 	asks   chan *pendingAsk
 	queue  []*pendingAsk
 	askSeq atomic.Int64
-	// ops are the requests started from the UI, by op id, with their
-	// cancel functions; nextOp numbers them.
-	ops map[int]*op
-	// polling holds the tasks whose tasks/get poll is scheduled, so a
-	// task is polled by one timer only.
-	polling map[string]bool
-	// The modern era has no resources/subscribe: one subscriptions/listen
-	// stream carries every subscribed URI, and is replaced when the set
-	// changes.
-	listenURIs map[string]bool
-	listenOp   int
-	nextOp     int
+	// ops say, for each operation in flight, where its outcome is shown
+	// (the session does the protocol; see ops.go).
+	ops map[session.OpID]*opView
 	// ticking is set while a tick is scheduled (elapsed times move).
 	ticking bool
 	now     time.Time
-	// listing and relistAgain coalesce list_changed: one list request in
-	// flight per method, and one more after it if another change came.
-	listing     map[string]bool
-	relistAgain map[string]bool
-	lists       map[string][]json.RawMessage
-	// logLevel is the modern era's per-request level ("" for none).
-	logLevel string
+	// lists are the lists as shown (the caps pane's and the tests').
+	lists map[string][]json.RawMessage
 	// note is the last outcome of a UI action (ping, save, level...).
 	note   string
 	noteOK bool
-	// urlElicitations are URL elicitations accepted and not yet completed.
-	urlElicitations map[string]string
 }
 
 // New builds the root model. Nothing runs until Init.
@@ -157,6 +147,12 @@ func New(cfg Config) *Model {
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.NewSource == nil && cfg.NewClient != nil {
+		newClient, timeout := cfg.NewClient, cfg.RequestTimeout
+		cfg.NewSource = func() session.Source {
+			return session.New(ctx, newClient(), session.Options{RequestTimeout: timeout})
+		}
 	}
 	m := &Model{cfg: cfg, ctx: ctx, cancel: cancel, log: logger, keys: cfg.Keys}
 	m.theme = m.initialTheme()
@@ -176,12 +172,8 @@ func New(cfg Config) *Model {
 	m.initDiagnostics()
 	m.explorer = focusTools
 	m.asks = make(chan *pendingAsk, 16)
-	m.ops = map[int]*op{}
-	m.polling = map[string]bool{}
-	m.listenURIs = map[string]bool{}
-	m.listing, m.relistAgain = map[string]bool{}, map[string]bool{}
+	m.ops = map[session.OpID]*opView{}
 	m.lists = map[string][]json.RawMessage{}
-	m.urlElicitations = map[string]string{}
 	m.help = help.New()
 	m.help.Styles = m.theme.Help
 	m.setFocus(focusLog)
@@ -211,8 +203,8 @@ func (m *Model) Init() tea.Cmd {
 // Close ends the connection; runTUI calls it after the program exits.
 func (m *Model) Close() {
 	m.cancel()
-	if m.client != nil {
-		_ = m.client.Close()
+	if m.src != nil {
+		_ = m.src.Close()
 	}
 	if m.old != nil {
 		_ = m.old.Close()
@@ -350,8 +342,9 @@ func (m *Model) closeModal() {
 // pump for that stream exactly once.
 func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	var cmds []tea.Cmd
+	stale := msg.gen != m.gen
 	for _, ev := range msg.events {
-		if cmd := m.apply(ev); cmd != nil {
+		if cmd := m.apply(ev, stale); cmd != nil {
 			cmds = append(cmds, cmd)
 		}
 	}
@@ -374,19 +367,22 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 // streamOf is the event channel of connection gen, or nil if it is not
 // the current one. Events() returns the same channel on every call.
 func (m *Model) streamOf(gen int) <-chan mcp.Event {
-	if gen == m.gen && m.client != nil {
-		return m.client.Events()
+	if gen == m.gen && m.src != nil {
+		return m.src.Events()
 	}
 	return nil
 }
 
-// apply feeds one event to the panes.
-func (m *Model) apply(ev mcp.Event) tea.Cmd {
+// apply feeds one event to the panes. stale events come from a source
+// that was replaced (drained after a reconnect): their lists and pages are
+// not shown over the new source's.
+func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
+	if cmd, ok := m.applySession(ev, stale); ok {
+		return cmd
+	}
 	m.doc.observe(ev)
 	m.logPane.Append(ev)
 	switch ev := ev.(type) {
-	case mcp.FrameEvent:
-		return m.onFrame(ev.Frame)
 	case mcp.StderrEvent:
 		m.lastStderr = append(m.lastStderr, ev.Line)
 		if len(m.lastStderr) > 3 {

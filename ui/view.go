@@ -116,8 +116,8 @@ func (m *Model) renderHeader() string {
 			h.Label.Render("era ")+h.Value.Render(hs.Era.String()),
 			h.Label.Render("protocol ")+h.Value.Render(termsafe.String(hs.ProtocolVersion)))
 	}
-	if m.client != nil {
-		parts = append(parts, h.Value.Render(m.client.TransportName()))
+	if m.src != nil {
+		parts = append(parts, h.Value.Render(m.src.TransportName()))
 	}
 	parts = append(parts, m.stateBadge())
 	if c := m.diagCounts(); c != "" {
@@ -146,7 +146,7 @@ func (m *Model) stateBadge() string {
 	case mcp.StateClosed:
 		return h.Failed.Render("■ closed")
 	case 0:
-		if m.cfg.NewClient == nil {
+		if m.cfg.NewSource == nil {
 			return h.Pending.Render("○ no server")
 		}
 		return h.Pending.Render("○ starting")

@@ -17,7 +17,8 @@ import (
 // never calls what the server did not declare; the doctor flags such a
 // notification, and the user can still list by hand.
 func (s *Session) relistLocked(method string) []mcp.Event {
-	capability := capabilityOf(method)
+	l, _ := mcp.LookupList(method)
+	capability := l.Capability
 	if s.handshake != nil && !s.handshake.HasCapability(capability) {
 		return []mcp.Event{ListChangeIgnoredEvent{Time: time.Now(), Method: method, Capability: capability}}
 	}
@@ -47,13 +48,13 @@ func (s *Session) relist(method string) {
 		ev.Diff = diffLists(method, prev, items)
 	}
 	s.lists[method] = items
-	var more []mcp.Event
+	// Published before the next re-list starts, so the two never swap.
+	s.publishAfterLocked(last, ev)
 	if s.relistAgain[method] {
 		s.relistAgain[method] = false
-		more = s.relistLocked(method)
+		s.publishAfterLocked(last, s.relistLocked(method)...)
 	}
 	s.mu.Unlock()
-	s.publishAfter(last, append([]mcp.Event{ev}, more...)...)
 }
 
 // listAll follows nextCursor to the end of a list. It returns the last
@@ -74,7 +75,7 @@ func (s *Session) listAll(method string) ([]json.RawMessage, *mcp.Frame, error) 
 		}
 		pageItems, next, err := decodePage(method, resp.Result)
 		if err != nil {
-			return items, last, fmt.Errorf("page %d: %w", page, err)
+			return items, last, fmt.Errorf("%s page %d: %w", method, page, err)
 		}
 		items = append(items, pageItems...)
 		if next == "" {
@@ -101,9 +102,9 @@ func itemKey(method string, raw json.RawMessage) string {
 		return ""
 	}
 	switch method {
-	case "resources/list":
+	case mcp.MethodResourcesList:
 		return it.URI
-	case "resources/templates/list":
+	case mcp.MethodResourceTemplatesList:
 		return it.URITemplate
 	}
 	return it.Name
@@ -127,7 +128,7 @@ func diffLists(method string, old, cur []json.RawMessage) Diff {
 		case !ok:
 			d.Added = append(d.Added, k)
 		case !sameJSON(prev, raw):
-			if method == "tools/list" {
+			if method == mcp.MethodToolsList {
 				k += " (" + toolChange(prev, raw) + ")"
 			}
 			d.Changed = append(d.Changed, k)

@@ -161,12 +161,12 @@ func (s *Session) CallTool(name string, args json.RawMessage) (Op, error) {
 	if len(args) > 0 {
 		params["arguments"] = args
 	}
-	label := "tools/call " + name
+	label := mcp.MethodToolsCall + " " + name
 	if s.taskSupportedLocked(name) {
 		params["task"] = map[string]any{"ttl": 300000}
 		label += " (as a task)"
 	}
-	return s.startLocked(request{kind: KindTool, method: "tools/call", label: label, params: params,
+	return s.startLocked(request{kind: KindTool, method: mcp.MethodToolsCall, label: label, params: params,
 		decode: func(raw json.RawMessage) (any, error, error) {
 			tr := &ToolResult{Name: name, Args: args, Raw: raw}
 			var body struct {
@@ -196,7 +196,7 @@ func (s *Session) taskSupportedLocked(name string) bool {
 	if s.handshake == nil || !s.handshake.HasCapability("tasks", "requests", "tools", "call") {
 		return false
 	}
-	for _, t := range mcp.ParseTools(s.lists["tools/list"]) {
+	for _, t := range mcp.ParseTools(s.lists[mcp.MethodToolsList]) {
 		if t.Name != name {
 			continue
 		}
@@ -213,7 +213,7 @@ func (s *Session) taskSupportedLocked(name string) bool {
 
 // ReadResource starts resources/read.
 func (s *Session) ReadResource(uri string) (Op, error) {
-	return s.start(request{kind: KindRead, method: "resources/read", label: "resources/read " + uri,
+	return s.start(request{kind: KindRead, method: mcp.MethodResourcesRead, label: mcp.MethodResourcesRead + " " + uri,
 		params: map[string]any{"uri": uri},
 		decode: func(raw json.RawMessage) (any, error, error) { return &ReadResult{URI: uri, Raw: raw}, nil, nil }})
 }
@@ -224,7 +224,7 @@ func (s *Session) GetPrompt(name string, args map[string]string) (Op, error) {
 	if len(args) > 0 {
 		params["arguments"] = args
 	}
-	return s.start(request{kind: KindPrompt, method: "prompts/get", label: "prompts/get " + name, params: params,
+	return s.start(request{kind: KindPrompt, method: mcp.MethodPromptsGet, label: mcp.MethodPromptsGet + " " + name, params: params,
 		decode: func(raw json.RawMessage) (any, error, error) { return &PromptResult{Name: name, Raw: raw}, nil, nil }})
 }
 
@@ -243,7 +243,10 @@ func (s *Session) ListPage(method, cursor string) (Op, error) {
 		decode: func(raw json.RawMessage) (any, error, error) {
 			items, next, err := decodePage(method, raw)
 			if err != nil {
-				return nil, err, nil
+				if cursor != "" {
+					return nil, fmt.Errorf("the page after cursor %q: %w", cursor, err), nil
+				}
+				return nil, fmt.Errorf("the first page: %w", err), nil
 			}
 			return &Page{Method: method, Cursor: cursor, Items: items, Next: next}, nil, nil
 		},
@@ -262,18 +265,18 @@ func decodePage(method string, raw json.RawMessage) ([]json.RawMessage, string, 
 	key := mcp.ListItemsKey(method)
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &body); err != nil || body == nil {
-		return nil, "", fmt.Errorf("%s: the result is not an object", method)
+		return nil, "", errors.New("the result is not an object")
 	}
 	var items []json.RawMessage
 	if r, ok := body[key]; ok {
 		if err := json.Unmarshal(r, &items); err != nil {
-			return nil, "", fmt.Errorf("%s: %q is not an array", method, key)
+			return nil, "", fmt.Errorf("%q is not an array", key)
 		}
 	}
 	var next string
 	if r, ok := body["nextCursor"]; ok && string(r) != "null" {
 		if err := json.Unmarshal(r, &next); err != nil {
-			return nil, "", fmt.Errorf("%s: nextCursor is not a string", method)
+			return nil, "", errors.New("nextCursor is not a string")
 		}
 	}
 	return items, next, nil
@@ -293,7 +296,7 @@ func (s *Session) Complete(req CompleteRequest) (Op, error) {
 	if len(req.Context) > 0 {
 		params["context"] = map[string]any{"arguments": req.Context}
 	}
-	return s.start(request{kind: KindComplete, method: "completion/complete", label: "completion/complete " + req.Argument, params: params,
+	return s.start(request{kind: KindComplete, method: mcp.MethodCompletionComplete, label: mcp.MethodCompletionComplete + " " + req.Argument, params: params,
 		decode: func(raw json.RawMessage) (any, error, error) {
 			var body struct {
 				Completion *struct {
@@ -315,7 +318,7 @@ func (s *Session) Complete(req CompleteRequest) (Op, error) {
 
 // Ping sends ping; the result is a *Pong with the round trip.
 func (s *Session) Ping() (Op, error) {
-	return s.start(request{kind: KindPing, method: "ping", label: "ping", timeout: pingTimeout})
+	return s.start(request{kind: KindPing, method: mcp.MethodPing, label: mcp.MethodPing, timeout: pingTimeout})
 }
 
 // SetLogLevel applies a logging level: logging/setLevel in the legacy era;
@@ -330,7 +333,7 @@ func (s *Session) SetLogLevel(level string) (Op, error) {
 		s.q.push(LogLevelEvent{Time: time.Now(), Level: level, PerRequest: true})
 		return Op{}, nil
 	}
-	return s.startLocked(request{kind: KindSetLevel, method: "logging/setLevel", label: "logging/setLevel " + level,
+	return s.startLocked(request{kind: KindSetLevel, method: mcp.MethodLoggingSetLevel, label: mcp.MethodLoggingSetLevel + " " + level,
 		params: map[string]any{"level": level},
 		after: func(done *OpDoneEvent) []mcp.Event {
 			if done.Err != nil {
@@ -352,9 +355,9 @@ func (s *Session) Subscribe(uri string, on bool) (Op, error) {
 	if s.handshake != nil && s.handshake.Era == mcp.EraModern {
 		return s.listenLocked(uri, on)
 	}
-	method := "resources/unsubscribe"
+	method := mcp.MethodResourcesUnsubscribe
 	if on {
-		method = "resources/subscribe"
+		method = mcp.MethodResourcesSubscribe
 	}
 	return s.startLocked(request{kind: KindSubscribe, method: method, label: method + " " + uri,
 		params: map[string]any{"uri": uri},
@@ -367,7 +370,7 @@ func (s *Session) Subscribe(uri string, on bool) (Op, error) {
 // new set of URIs (and the list-changed notifications), or none.
 func (s *Session) listenLocked(uri string, on bool) (Op, error) {
 	if s.ended {
-		return Op{}, fmt.Errorf("subscriptions/listen: %w", mcp.ErrClosed)
+		return Op{}, fmt.Errorf("%s: %w", mcp.MethodSubscriptionsListen, mcp.ErrClosed)
 	}
 	if on {
 		s.listenURIs[uri] = true
@@ -384,12 +387,12 @@ func (s *Session) listenLocked(uri string, on bool) (Op, error) {
 		uris = append(uris, u)
 	}
 	sort.Strings(uris)
-	s.q.push(SubscriptionEvent{Time: time.Now(), URI: uri, On: on, Method: "subscriptions/listen", Listening: uris})
+	s.q.push(SubscriptionEvent{Time: time.Now(), URI: uri, On: on, Method: mcp.MethodSubscriptionsListen, Listening: uris})
 	if len(uris) == 0 {
 		return Op{}, nil
 	}
 	var id OpID
-	o, err := s.startLocked(request{kind: KindListen, method: "subscriptions/listen", label: "subscriptions/listen " + strings.Join(uris, " "),
+	o, err := s.startLocked(request{kind: KindListen, method: mcp.MethodSubscriptionsListen, label: mcp.MethodSubscriptionsListen + " " + strings.Join(uris, " "),
 		timeout: listenLifetime,
 		params: map[string]any{"notifications": map[string]any{
 			"toolsListChanged":      true,
@@ -410,7 +413,7 @@ func (s *Session) listenLocked(uri string, on bool) (Op, error) {
 			var evs []mcp.Event
 			for _, u := range uris {
 				if s.listenURIs[u] {
-					evs = append(evs, SubscriptionEvent{Time: done.Time, URI: u, Err: done.Err, Method: "subscriptions/listen"})
+					evs = append(evs, SubscriptionEvent{Time: done.Time, URI: u, Err: done.Err, Method: mcp.MethodSubscriptionsListen})
 				}
 			}
 			s.listenURIs, s.listenOp = map[string]bool{}, 0
@@ -423,7 +426,7 @@ func (s *Session) listenLocked(uri string, on bool) (Op, error) {
 
 // TaskResult starts tasks/result.
 func (s *Session) TaskResult(taskID string) (Op, error) {
-	return s.start(request{kind: KindTaskResult, method: "tasks/result", label: "tasks/result " + taskID,
+	return s.start(request{kind: KindTaskResult, method: mcp.MethodTasksResult, label: mcp.MethodTasksResult + " " + taskID,
 		params: map[string]any{"taskId": taskID},
 		decode: func(raw json.RawMessage) (any, error, error) {
 			p := &TaskPayload{TaskID: taskID, Raw: raw}
@@ -440,7 +443,7 @@ func (s *Session) TaskResult(taskID string) (Op, error) {
 
 // CancelTask starts tasks/cancel.
 func (s *Session) CancelTask(taskID string) (Op, error) {
-	return s.start(s.taskRequest(KindTaskCancel, "tasks/cancel", taskID))
+	return s.start(s.taskRequest(KindTaskCancel, mcp.MethodTasksCancel, taskID))
 }
 
 // taskRequest is tasks/get or tasks/cancel: both answer with the task.
@@ -480,7 +483,7 @@ func (s *Session) NotifyRootsChanged() (sent bool, err error) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		const method = "notifications/roots/list_changed"
+		const method = mcp.NotifyRootsListChanged
 		err := s.c.Notify(s.ctx, method, nil)
 		s.publish(NotifiedEvent{Time: time.Now(), Method: method, Err: err})
 	}()

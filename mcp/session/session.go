@@ -17,8 +17,6 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,13 +86,14 @@ type parkedEvent struct {
 }
 
 // New makes a session over an unconnected client and starts reading the
-// client's events. The caller must read Events until it is closed (which
-// happens after the client is closed), or Close the session.
-func New(c *mcp.Client, opts Options) *Session {
+// client's events. ctx bounds every request the session sends. The caller
+// must read Events until it is closed (which happens after the client is
+// closed).
+func New(ctx context.Context, c *mcp.Client, opts Options) *Session {
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 60 * time.Second
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	s := &Session{
 		c: c, opts: opts, ctx: ctx, cancel: cancel, q: newQueue(),
 		ops: map[OpID]*op{}, lists: map[string][]json.RawMessage{},
@@ -183,6 +182,10 @@ func (s *Session) publish(evs ...mcp.Event) {
 func (s *Session) publishAfter(f *mcp.Frame, evs ...mcp.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.publishAfterLocked(f, evs...)
+}
+
+func (s *Session) publishAfterLocked(f *mcp.Frame, evs ...mcp.Event) {
 	if f == nil || f.Seq <= s.forwarded || s.ended {
 		s.q.push(evs...)
 		return
@@ -231,31 +234,23 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 	if json.Unmarshal(f.Raw, &env) != nil {
 		return nil
 	}
-	switch f.Method {
-	case "notifications/tools/list_changed":
-		return s.relistLocked("tools/list")
-	case "notifications/prompts/list_changed":
-		return s.relistLocked("prompts/list")
-	case "notifications/resources/list_changed":
-		return append(s.relistLocked("resources/list"), s.relistLocked("resources/templates/list")...)
-	case "notifications/progress":
-		var p struct {
-			Token    json.RawMessage `json:"progressToken"`
-			Progress float64         `json:"progress"`
-			Total    *float64        `json:"total"`
-			Message  string          `json:"message"`
+	if lists := mcp.ListsChangedBy(f.Method); len(lists) > 0 {
+		var evs []mcp.Event
+		for _, l := range lists {
+			evs = append(evs, s.relistLocked(l.Method)...)
 		}
-		if json.Unmarshal(env.Params, &p) != nil {
+		return evs
+	}
+	switch f.Method {
+	case mcp.NotifyProgress:
+		p, err := mcp.ParseProgress(env.Params)
+		if err != nil {
 			return nil
 		}
-		tok := string(p.Token)
-		if u, err := strconv.Unquote(tok); err == nil {
-			tok = u
-		}
-		return []mcp.Event{ProgressEvent{Time: f.Time, Token: tok, Progress: p.Progress, Total: p.Total, Message: p.Message}}
-	case "notifications/message":
+		return []mcp.Event{ProgressEvent{Time: f.Time, Token: p.Token, Progress: p.Progress, Total: p.Total, Message: p.Message}}
+	case mcp.NotifyMessage:
 		return []mcp.Event{LogMessageEvent{Time: f.Time, Params: env.Params}}
-	case "notifications/resources/updated":
+	case mcp.NotifyResourcesUpdated:
 		var p struct {
 			URI string `json:"uri"`
 		}
@@ -263,14 +258,14 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 			return nil
 		}
 		return []mcp.Event{ResourceUpdatedEvent{Time: f.Time, URI: p.URI}}
-	case "notifications/tasks/status":
+	case mcp.NotifyTasksStatus:
 		t, ok := decodeTask(env.Params)
 		if !ok {
 			return nil
 		}
 		s.scheduleLocked(t)
 		return []mcp.Event{TaskEvent{Time: f.Time, Task: t}}
-	case "notifications/elicitation/complete":
+	case mcp.NotifyElicitationComplete:
 		var p struct {
 			ElicitationID string `json:"elicitationId"`
 		}
@@ -293,7 +288,7 @@ type trackingHandler struct {
 
 func (h *trackingHandler) HandleServerRequest(ctx context.Context, req *mcp.ServerRequest) (json.RawMessage, error) {
 	result, err := h.next.HandleServerRequest(ctx, req)
-	if err != nil || req.Method != "elicitation/create" {
+	if err != nil || req.Method != mcp.MethodElicitationCreate {
 		return result, err
 	}
 	var params struct {
@@ -314,7 +309,3 @@ func (h *trackingHandler) HandleServerRequest(ctx context.Context, req *mcp.Serv
 	}
 	return result, err
 }
-
-// capabilityOf is the capability a list method needs ("tools/list" ->
-// "tools").
-func capabilityOf(method string) string { return strings.SplitN(method, "/", 2)[0] }

@@ -95,7 +95,7 @@ const initResult = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{"li
 // started connects a session to a script and collects its stream.
 func started(t *testing.T, srv *script) (*Session, *collector) {
 	t.Helper()
-	s := New(mcp.NewClient(srv, mcp.Options{Era: mcp.EraLegacy}), Options{RequestTimeout: 5 * time.Second})
+	s := New(context.Background(), mcp.NewClient(srv, mcp.Options{Era: mcp.EraLegacy}), Options{RequestTimeout: 5 * time.Second})
 	c := collect(s.Events())
 	t.Cleanup(func() {
 		_ = s.Close()
@@ -295,7 +295,7 @@ func TestListChangedCoalescedWithDiff(t *testing.T) {
 	}
 	ev, _ := until(t, c, "the first re-list", func(e ListChangedEvent) bool { return true })
 	if got, want := ev.Diff.String(), "added c; removed a; changed b (schema changed)"; got != want || !ev.Known {
-		t.Fatalf("diff = %q (known %v), want %q", got, ev.Known, want)
+		t.Fatalf("diff = %q (known %v, err %v), want %q", got, ev.Known, ev.Err, want)
 	}
 }
 

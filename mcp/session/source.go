@@ -75,24 +75,28 @@ type ReadOnly struct{ Why string }
 func (r ReadOnly) refuse(method string) error { return &ReadOnlyError{Method: method, Why: r.Why} }
 
 // CallTool refuses.
-func (r ReadOnly) CallTool(string, json.RawMessage) (Op, error) { return Op{}, r.refuse("tools/call") }
+func (r ReadOnly) CallTool(string, json.RawMessage) (Op, error) {
+	return Op{}, r.refuse(mcp.MethodToolsCall)
+}
 
 // ReadResource refuses.
-func (r ReadOnly) ReadResource(string) (Op, error) { return Op{}, r.refuse("resources/read") }
+func (r ReadOnly) ReadResource(string) (Op, error) { return Op{}, r.refuse(mcp.MethodResourcesRead) }
 
 // GetPrompt refuses.
 func (r ReadOnly) GetPrompt(string, map[string]string) (Op, error) {
-	return Op{}, r.refuse("prompts/get")
+	return Op{}, r.refuse(mcp.MethodPromptsGet)
 }
 
 // ListPage refuses.
 func (r ReadOnly) ListPage(method, _ string) (Op, error) { return Op{}, r.refuse(method) }
 
 // Complete refuses.
-func (r ReadOnly) Complete(CompleteRequest) (Op, error) { return Op{}, r.refuse("completion/complete") }
+func (r ReadOnly) Complete(CompleteRequest) (Op, error) {
+	return Op{}, r.refuse(mcp.MethodCompletionComplete)
+}
 
 // Ping refuses.
-func (r ReadOnly) Ping() (Op, error) { return Op{}, r.refuse("ping") }
+func (r ReadOnly) Ping() (Op, error) { return Op{}, r.refuse(mcp.MethodPing) }
 
 // SetLogLevel refuses.
 func (r ReadOnly) SetLogLevel(string) (Op, error) { return Op{}, r.refuse("a logging level") }
@@ -101,17 +105,17 @@ func (r ReadOnly) SetLogLevel(string) (Op, error) { return Op{}, r.refuse("a log
 func (r ReadOnly) Subscribe(string, bool) (Op, error) { return Op{}, r.refuse("a subscription") }
 
 // TaskResult refuses.
-func (r ReadOnly) TaskResult(string) (Op, error) { return Op{}, r.refuse("tasks/result") }
+func (r ReadOnly) TaskResult(string) (Op, error) { return Op{}, r.refuse(mcp.MethodTasksResult) }
 
 // CancelTask refuses.
-func (r ReadOnly) CancelTask(string) (Op, error) { return Op{}, r.refuse("tasks/cancel") }
+func (r ReadOnly) CancelTask(string) (Op, error) { return Op{}, r.refuse(mcp.MethodTasksCancel) }
 
 // Cancel refuses: nothing was sent, so nothing can be cancelled.
-func (r ReadOnly) Cancel(OpID) error { return r.refuse("notifications/cancelled") }
+func (r ReadOnly) Cancel(OpID) error { return r.refuse(mcp.NotifyCancelled) }
 
 // NotifyRootsChanged refuses.
 func (r ReadOnly) NotifyRootsChanged() (bool, error) {
-	return false, r.refuse("notifications/roots/list_changed")
+	return false, r.refuse(mcp.NotifyRootsListChanged)
 }
 
 // Replay is a read-only Source over events already known: a recorded

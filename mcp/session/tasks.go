@@ -77,6 +77,6 @@ func (s *Session) scheduleLocked(t Task) {
 		}
 		delete(s.polls, id)
 		// An error here means the session ended: nothing to poll.
-		_, _ = s.startLocked(s.taskRequest(KindTaskGet, "tasks/get", id))
+		_, _ = s.startLocked(s.taskRequest(KindTaskGet, mcp.MethodTasksGet, id))
 	})
 }
