@@ -568,3 +568,14 @@ func compact(raw json.RawMessage) string {
 	}
 	return b.String()
 }
+
+// Accepted reports whether an answer the ask modal produced (an
+// elicitation result: {"action":"accept",...}) says accept. The modal
+// wrote it, so the modal's package reads it; the root model decodes no
+// payload itself.
+func Accepted(result json.RawMessage) bool {
+	var ans struct {
+		Action string `json:"action"`
+	}
+	return json.Unmarshal(result, &ans) == nil && ans.Action == "accept"
+}

@@ -150,11 +150,7 @@ func (m *Model) ConfirmOpen(ctx context.Context, rawURL string) (bool, error) {
 		if r.err != nil {
 			return false, nil
 		}
-		var ans struct {
-			Action string `json:"action"`
-		}
-		_ = json.Unmarshal(r.result, &ans)
-		return ans.Action == "accept", nil
+		return panes.Accepted(r.result), nil
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}
