@@ -65,7 +65,12 @@ func newHTTPBase(hc *http.Client, header http.Header, auth Authorizer, sink Sink
 		// and leave no goroutine behind.
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		b.client, b.ownsClient = &http.Client{Transport: tr}, true
+	} else {
+		c := *hc // the caller's client stays as it was
+		b.client = &c
 	}
+	// send follows redirects itself (see there).
+	b.client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	return b
 }
@@ -176,11 +181,23 @@ func (b *httpBase) sleep(ctx context.Context, d time.Duration) bool {
 // Authorizer handled a 401 or 403 (a step-up may need a second round).
 const maxChallenges = 3
 
+// maxRedirects bounds the redirects one request follows.
+const maxRedirects = 10
+
 // send performs one HTTP exchange and logs it in the timeline. With an
 // Authorizer, a 401 or 403 answer runs its Challenge and the request is sent
 // again when the Authorizer says so. The caller owns the returned body.
+//
+// Redirects are followed here, not by net/http, so that each one is a row
+// in the timeline (and the recording) and so that credentials never leave
+// the origin the user named: a redirect to another origin is followed
+// without the Authorization header, the user's --header values or the
+// Authorizer, and a redirect from https to anything else is refused.
 func (b *httpBase) send(ctx context.Context, method, target string, body []byte, hdr http.Header) (*http.Response, error) {
-	for attempt := 0; ; attempt++ {
+	startOrigin := originOf(target)
+	auth, userHeaders := b.auth, true
+	challenges, redirects := 0, 0
+	for {
 		var rd io.Reader
 		if body != nil {
 			rd = bytes.NewReader(body)
@@ -189,14 +206,16 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 		if err != nil {
 			return nil, fmt.Errorf("cannot build the %s request for %s: %w", method, redactURL(target), err)
 		}
-		for k, vs := range b.header {
-			req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+		if userHeaders {
+			for k, vs := range b.header {
+				req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+			}
 		}
 		for k, vs := range hdr {
 			req.Header[k] = vs
 		}
-		if b.auth != nil {
-			if err := b.auth.Authorize(ctx, req); err != nil {
+		if auth != nil {
+			if err := auth.Authorize(ctx, req); err != nil {
 				b.event(TransportEvent{Kind: "http", Summary: method + " " + pathOf(req.URL) + ": no credentials", Fields: requestFields(req), Err: err})
 				return nil, fmt.Errorf("could not get credentials for %s: %w", redactURL(target), err)
 			}
@@ -220,14 +239,47 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 			return nil, err
 		}
 		var evErr error
-		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && b.auth == nil {
+		if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && auth == nil {
 			evErr = authError(req, resp)
 		}
 		b.event(withCarried(exchangeEvent(req, resp, elapsed, evErr), body))
-		if (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) || b.auth == nil || attempt >= maxChallenges {
+		if next, ok := redirectTarget(req, resp); ok {
+			drainClose(resp)
+			if redirects >= maxRedirects {
+				err := fmt.Errorf("%s %s: more than %d redirects; not following", method, redactURL(target), maxRedirects)
+				b.event(TransportEvent{Kind: "http", Summary: "redirect not followed: too many", Fields: redirectFields(req.URL, next), Err: err})
+				return nil, err
+			}
+			if err := redirectAllowed(req.URL, next); err != nil {
+				b.event(TransportEvent{Kind: "http", Summary: "redirect refused: " + err.Error(), Fields: redirectFields(req.URL, next), Err: err})
+				return nil, fmt.Errorf("%s %s → %d: %w", method, redactURL(target), resp.StatusCode, err)
+			}
+			redirects++
+			summary := fmt.Sprintf("redirect %d → %s", resp.StatusCode, redactURL(next.String()))
+			if originOf(next.String()) != startOrigin {
+				if userHeaders || auth != nil {
+					summary += " (another origin: followed without Authorization or your --header values)"
+				} else {
+					summary += " (another origin)"
+				}
+				auth, userHeaders = nil, false
+			}
+			if resp.StatusCode != http.StatusTemporaryRedirect && resp.StatusCode != http.StatusPermanentRedirect &&
+				method != http.MethodGet && method != http.MethodHead {
+				// 301, 302 and 303 turn the request into a GET without a
+				// body, as browsers and net/http do.
+				summary += fmt.Sprintf(" (%s becomes GET without a body)", method)
+				method, body = http.MethodGet, nil
+			}
+			b.event(TransportEvent{Kind: "http", Summary: summary, Fields: redirectFields(req.URL, next)})
+			target = next.String()
+			continue
+		}
+		if (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) || auth == nil || challenges >= maxChallenges {
 			return resp, nil
 		}
-		retry, err := b.auth.Challenge(ctx, resp, b.event)
+		challenges++
+		retry, err := auth.Challenge(ctx, resp, b.event)
 		if err != nil {
 			drainClose(resp)
 			return nil, fmt.Errorf("authorization for %s failed: %w", redactURL(target), err)
@@ -237,6 +289,61 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 		}
 		drainClose(resp)
 	}
+}
+
+// redirectTarget is where a 301, 302, 303, 307 or 308 answer with a
+// Location points, resolved against the request's URL.
+func redirectTarget(req *http.Request, resp *http.Response) (*url.URL, bool) {
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+	default:
+		return nil, false
+	}
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return nil, false
+	}
+	next, err := req.URL.Parse(loc)
+	if err != nil {
+		return nil, false
+	}
+	return next, true
+}
+
+// redirectAllowed refuses a redirect off the web (file:, ...) and a
+// downgrade from https, where what follows would travel in clear.
+func redirectAllowed(from, to *url.URL) error {
+	switch strings.ToLower(to.Scheme) {
+	case "http", "https":
+	default:
+		return fmt.Errorf("the redirect to %s leaves http(s); not following", redactURL(to.String()))
+	}
+	if strings.EqualFold(from.Scheme, "https") && !strings.EqualFold(to.Scheme, "https") {
+		return fmt.Errorf("the redirect from https to %s would downgrade to plain http; not following", redactURL(to.String()))
+	}
+	return nil
+}
+
+func redirectFields(from, to *url.URL) []Field {
+	return []Field{{"from", from.Redacted()}, {"to", to.Redacted()}}
+}
+
+// originOf is scheme://host:port, lower-cased; "" when s is not a URL.
+func originOf(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // authError explains a 401 or 403 to a user who gave no credentials, or

@@ -152,14 +152,28 @@ func New(cfg Config) (*Authorizer, error) {
 	return &Authorizer{cfg: cfg, attempts: map[string][]time.Time{}}, nil
 }
 
+// httpClient is the configured client (or a 30 s default) with a
+// redirect policy of its own: the metadata, registration and token
+// requests carry client secrets, codes and verifiers, so a redirect is
+// followed only within the same origin, never from https to http.
 func (a *Authorizer) httpClient() *http.Client {
+	c := http.Client{Timeout: 30 * time.Second}
 	if a.cfg.HTTPClient != nil {
-		return a.cfg.HTTPClient
+		c = *a.cfg.HTTPClient
 	}
-	return defaultHTTPClient
+	c.CheckRedirect = sameOriginRedirects
+	return &c
 }
 
-var defaultHTTPClient = &http.Client{Timeout: 30 * time.Second}
+func sameOriginRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("more than 10 redirects")
+	}
+	if origin(req.URL) != origin(via[0].URL) {
+		return fmt.Errorf("%w: a redirect from %s to another origin (%s) is not followed with OAuth credentials", ErrInsecureEndpoint, origin(via[0].URL), origin(req.URL))
+	}
+	return nil
+}
 
 func (a *Authorizer) protocolVersion() string {
 	if a.cfg.ProtocolVersion != "" {

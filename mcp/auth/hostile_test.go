@@ -135,4 +135,21 @@ func TestLoopbackBrowserOpensOnlyWithConsent(t *testing.T) {
 	}
 }
 
-var _ = http.MethodGet
+
+
+// The OAuth requests (secrets, codes, verifiers in their bodies) follow a
+// redirect only within their origin.
+func TestOAuthRequestsDoNotFollowRedirectsAway(t *testing.T) {
+	catcher := mcptest.StartHostile(t, &mcptest.Hostile{}, false)
+	srv := mcptest.StartHostile(t, &mcptest.Hostile{RedirectTo: catcher.URL()}, false)
+	a, _ := New(Config{ServerURL: srv.URL()})
+	req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`client_secret=S`))
+	resp, err := a.httpClient().Do(req)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("followed to another origin: %s", resp.Status)
+	}
+	if !errors.Is(err, ErrInsecureEndpoint) || len(catcher.Requests()) != 0 {
+		t.Fatalf("err %v, catcher saw %d", err, len(catcher.Requests()))
+	}
+}
