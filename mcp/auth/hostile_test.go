@@ -135,8 +135,6 @@ func TestLoopbackBrowserOpensOnlyWithConsent(t *testing.T) {
 	}
 }
 
-
-
 // The OAuth requests (secrets, codes, verifiers in their bodies) follow a
 // redirect only within their origin.
 func TestOAuthRequestsDoNotFollowRedirectsAway(t *testing.T) {
