@@ -1,12 +1,14 @@
 // Package ui is mcpscope's terminal UI: the one root Bubble Tea model. It
-// owns the layout, focus, modals and the event pump that carries the
-// client's event stream into the panes; the panes themselves live in
-// package panes.
+// owns the layout, focus, modals and the event pump that carries a
+// session.Source's event stream into the panes; the panes themselves live
+// in package panes, the protocol in package mcp/session.
 //
-// Rules this package keeps: Update never blocks and never does I/O (client
-// calls run as Cmds returning messages); Cmds never touch the model; domain
-// events reach panes through direct method calls, and only keys and mouse
-// go through the panes' Update.
+// Rules this package keeps: Update never blocks and never does I/O
+// (requests go to the source, which answers on its event stream; other
+// work runs as Cmds returning messages); Cmds never touch the model;
+// domain events reach panes through direct method calls, and only keys and
+// mouse go through the panes' Update. It decodes no protocol payload: see
+// CONTRIBUTING.md, "Routing map".
 package ui
 
 import (
