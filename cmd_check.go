@@ -25,6 +25,7 @@ type checkFlags struct {
 	callTools   bool
 	listRules   bool
 	relistDelay time.Duration
+	callTimeout time.Duration
 }
 
 func newCheckCommand() *cobra.Command {
@@ -65,6 +66,7 @@ Exit codes:
 	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on warnings too")
 	fs.BoolVar(&f.callTools, "call-tools", false, "call every tool once with minimal arguments generated from its schema, and check the results")
 	fs.BoolVar(&f.listRules, "list-rules", false, "print every rule id with its severity and description, and exit")
+	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "with --call-tools: how long each tool call may take before it is reported (tools/call-timeout) and cancelled")
 	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "how long to wait before listing a second time")
 	return cmd
 }
@@ -145,7 +147,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		toolItems = again
 	}
 	if f.callTools {
-		callTools(ctx, client, toolItems, rep)
+		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
 	_ = client.Close()
 	rep.Diagnostics = report.Diagnostics(log.all())
@@ -202,7 +204,9 @@ func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *report
 }
 
 // callTools calls each tool with the minimal instance of its inputSchema.
-func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep *report.Report) {
+// Each call waits at most timeout (not the 60 s request timeout), so a
+// tool that never answers costs seconds, and is reported.
+func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep *report.Report, timeout time.Duration) {
 	for _, tool := range mcp.ParseTools(items) {
 		if tool.Name == "" || c.Err() != nil {
 			continue
@@ -210,7 +214,11 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 		args := minimalArguments(tool.InputSchema)
 		raw, _ := json.Marshal(args)
 		out := report.ToolCall{Tool: tool.Name, Arguments: raw}
-		resp, err := c.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": tool.Name, "arguments": json.RawMessage(raw)})
+		var opts []mcp.CallOption
+		if timeout > 0 {
+			opts = append(opts, mcp.WithTimeout(timeout))
+		}
+		resp, err := c.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": tool.Name, "arguments": json.RawMessage(raw)}, opts...)
 		if err != nil {
 			out.Error = err.Error()
 		} else {

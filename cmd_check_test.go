@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/lint"
 	"github.com/mcpscope/mcpscope/mcp/lint/report"
@@ -246,5 +247,38 @@ func TestCheckServerEverything(t *testing.T) {
 	}
 	for _, d := range rep.Diagnostics {
 		t.Logf("%s %s: %s", d.Severity, d.Rule, d.Message)
+	}
+}
+
+// A server that dies during a tool call fails the check, naming the tool,
+// the exit status and the last stderr lines; a tool that never answers is
+// reported within --call-timeout, not after the 60 s request timeout.
+func TestCheckCallToolsCrashAndTimeout(t *testing.T) {
+	toolsList := `{"jsonrpc":"2.0","id":{{id}},"result":{"tools":[{"name":"boom","inputSchema":{"type":"object"}}]}}`
+	crash := mcptest.Script{Capabilities: json.RawMessage(`{"tools":{}}`), On: map[string][][]string{
+		"tools/list": {{toolsList}},
+		"tools/call": {{"@stderr:loading model", "@stderr:panic: out of memory", "@exit:2"}},
+	}}
+	out, _, code := runCLI(t, append([]string{"check", "--call-tools", "--relist-delay", "10ms"}, scriptArgs(crash)...)...)
+	if code != exitServerError {
+		t.Fatalf("exit %d, want %d\n%s", code, exitServerError, out)
+	}
+	for _, want := range []string{"stdio/died-during-request", `tools/call "boom"`, "status 2", "panic: out of memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+
+	hang := mcptest.Script{Capabilities: json.RawMessage(`{"tools":{}}`), On: map[string][][]string{
+		"tools/list": {{toolsList}},
+		"tools/call": {{"@sleep:30s"}},
+	}}
+	start := time.Now()
+	out, _, code = runCLI(t, append([]string{"check", "--call-tools", "--call-timeout", "500ms", "--relist-delay", "10ms"}, scriptArgs(hang)...)...)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("check took %s with --call-timeout 500ms", took)
+	}
+	if !strings.Contains(out, "warning tools/call-timeout") || !strings.Contains(out, `tools/call "boom"`) {
+		t.Errorf("timeout not reported as a warning naming the tool (exit %d):\n%s", code, out)
 	}
 }

@@ -138,6 +138,9 @@ func TestNewRulesQuietOnCorrectTraffic(t *testing.T) {
 	for i, tc := range cases {
 		s := run(t, scripted(tc.script), tc.opts, tc.lint, tc.act)
 		for _, d := range s.diags {
+			if i == 0 && d.Rule == "tools/call-timeout" {
+				continue // the call did time out: that one is right
+			}
 			t.Errorf("case %d: unexpected %s: %s", i, d.Rule, d.Message)
 		}
 	}

@@ -48,15 +48,27 @@ func (l *Linter) timing(f *mcp.Frame, req *outRequest) {
 }
 
 func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
-	if e.Err == nil || e.Err.Kind != mcp.ConnectionLost {
+	if e.Err == nil {
 		return
 	}
-	if req := l.pending[e.Err.ReqSeq]; req != nil && req.probe {
+	req := l.pending[e.Err.ReqSeq]
+	if req != nil && req.probe {
 		return
 	}
-	l.stranded++
-	if len(l.strandedMethods) < 5 {
-		l.strandedMethods = append(l.strandedMethods, e.Err.Method)
+	what := e.Err.Method
+	if req != nil && req.toolName != "" {
+		what = fmt.Sprintf("%s %q", e.Err.Method, req.toolName)
+	}
+	switch e.Err.Kind {
+	case mcp.Timeout:
+		if e.Err.Method == mcp.MethodToolsCall {
+			l.report("tools/call-timeout", fmt.Sprintf("%s got no answer within %s; mcpscope gave up and sent notifications/cancelled.", what, e.Err.Elapsed.Round(100*time.Millisecond)), e.Err.ReqSeq)
+		}
+	case mcp.ConnectionLost:
+		l.stranded++
+		if len(l.strandedMethods) < 5 {
+			l.strandedMethods = append(l.strandedMethods, what)
+		}
 	}
 }
 
@@ -73,7 +85,19 @@ func (l *Linter) observeExit(e mcp.ExitEvent) {
 		what = append(what, "was killed by "+x.Signal)
 	}
 	if !x.Expected && l.stranded > 0 {
-		what = append(what, fmt.Sprintf("left %d request(s) unanswered (%s)", l.stranded, strings.Join(l.strandedMethods, ", ")))
+		// It died while serving: the request in flight is lost for good.
+		status := fmt.Sprintf("exited with status %d", x.Code)
+		if x.Code < 0 && x.Signal != "" {
+			status = "was killed by " + x.Signal
+		}
+		msg := fmt.Sprintf("The server process %s while %s was in flight (%d request(s) left unanswered).", status, strings.Join(l.strandedMethods, ", "), l.stranded)
+		if tail := lastLines(x.LastStderr, 3); tail != "" {
+			msg += " Its last stderr lines: " + tail
+		} else {
+			msg += " It wrote nothing to stderr."
+		}
+		l.report("stdio/died-during-request", msg)
+		return
 	}
 	if len(what) > 0 {
 		msg := "The server process " + strings.Join(what, " and ") + "."
@@ -82,4 +106,16 @@ func (l *Linter) observeExit(e mcp.ExitEvent) {
 		}
 		l.report("stdio/abnormal-exit", msg)
 	}
+}
+
+// lastLines quotes the last n lines, joined with " | ".
+func lastLines(lines []string, n int) string {
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	q := make([]string, len(lines))
+	for i, line := range lines {
+		q[i] = preview([]byte(line))
+	}
+	return strings.Join(q, " | ")
 }

@@ -184,7 +184,13 @@ func ruleCases() []ruleCase {
 
 		// stdio process.
 		{rule: "stdio/forced-exit", script: mcptest.Script{OnEOF: []string{"@sleep:20s"}}},
-		{rule: "stdio/abnormal-exit", script: toolCall(tool("a", ""), "@stderr:panic: boom", "@exit:3"), act: callTool("a")},
+		{rule: "stdio/abnormal-exit", script: mcptest.Script{OnEOF: []string{"@exit:3"}}},
+		{rule: "stdio/died-during-request", script: toolCall(tool("a", ""), "@stderr:panic: boom", "@exit:3"), act: callTool("a")},
+		{rule: "tools/call-timeout", script: toolCall(tool("a", ""), "@sleep:2s", res(`{"content":[]}`)),
+			act: func(ctx context.Context, c *mcp.Client) {
+				_, _, _ = c.ListAll(ctx, "tools/list")
+				_, _ = c.Call(ctx, "tools/call", map[string]any{"name": "a", "arguments": map[string]any{}}, mcp.WithTimeout(200*time.Millisecond))
+			}},
 
 		// Authorization, from the OAuth steps of package mcp/auth.
 		{rule: "auth/no-resource-metadata", events: []mcp.Event{
