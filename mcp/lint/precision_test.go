@@ -319,3 +319,24 @@ func TestStructuredMismatchInPlainWords(t *testing.T) {
 		t.Errorf("message is not plain: %q", d.Message)
 	}
 }
+
+// A stream that ends after mcpscope cancelled its request owes no retry
+// field: the server may stop there (server-everything after a timeout).
+func TestNoRetryNotOwedAfterCancel(t *testing.T) {
+	l := lint.New(lint.Options{})
+	var diags []*mcp.Diagnostic
+	cancel := mcp.FrameEvent{Frame: &mcp.Frame{Seq: 5, Dir: mcp.Outbound, Transport: "http", Kind: mcp.KindNotification, Method: "notifications/cancelled",
+		Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":21}}`)}}
+	ended := func(id string) mcp.Event {
+		return mcp.TransportEvent{Kind: "reconnect", Summary: "stream closed", Fields: []mcp.Field{{Key: "stream", Value: "POST /mcp tools/call (id " + id + ")"}, {Key: "retry from server", Value: "false"}}}
+	}
+	for _, ev := range []mcp.Event{legacy1125(), cancel, ended("21")} {
+		diags = append(diags, l.Observe(ev)...)
+	}
+	if len(diags) != 0 {
+		t.Errorf("cancelled stream reported: %v", diags[0].Message)
+	}
+	if d := l.Observe(ended("22")); len(d) != 1 || d[0].Rule != "http/sse-no-retry" {
+		t.Errorf("a stream not cancelled that ends without retry: %v", d)
+	}
+}

@@ -57,7 +57,22 @@ func (l *Linter) httpFailure(e mcp.TransportEvent) {
 
 func (l *Linter) reconnectEvent(e mcp.TransportEvent) {
 	stream, _ := field(e, "stream")
+	if id := streamRequestID(stream); id != "" {
+		if _, cancelled := l.cancelledAt.get(id); cancelled {
+			return // mcpscope cancelled it: the server may end the stream
+		}
+	}
 	if v, ok := field(e, "retry from server"); ok && v == "false" && l.legacy1125() {
 		l.reportOnce("no-retry:"+stream, "http/sse-no-retry", fmt.Sprintf("The SSE stream of %s ended before the response without a retry field; mcpscope had to guess the reconnection delay.", orUnknown(stream)))
 	}
+}
+
+// streamRequestID reads the request id from a stream name such as
+// "POST /mcp tools/call (id 21)".
+func streamRequestID(stream string) string {
+	i := strings.LastIndex(stream, "(id ")
+	if i < 0 || !strings.HasSuffix(stream, ")") {
+		return ""
+	}
+	return stream[i+len("(id ") : len(stream)-1]
 }
