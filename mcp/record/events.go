@@ -1,0 +1,357 @@
+package record
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// Decoder reads a session file one entry at a time, so that a reader of a
+// large file (or of one still being written) holds only what it keeps.
+type Decoder struct {
+	r      *bufio.Reader
+	line   int
+	header *Entry
+	// partial holds the start of a line whose newline has not been
+	// written yet (a file still growing).
+	partial []byte
+}
+
+// ErrNewerFormat is returned for a file written by a later, incompatible
+// version of mcpscope (its format number is higher than FormatVersion).
+var ErrNewerFormat = errors.New("the session file was written in a newer format")
+
+// NewDecoder reads entries from r.
+func NewDecoder(r io.Reader) *Decoder { return &Decoder{r: bufio.NewReaderSize(r, 256<<10)} }
+
+// Header is the session line, once the first entry has been read.
+func (d *Decoder) Header() *Entry { return d.header }
+
+// Next returns the next complete entry. At the end of the input it returns
+// io.EOF; a last line without its newline is kept back (the writer may be
+// in the middle of it) and returned once it is complete, or by Finish.
+//
+// The first entry must be the session header, and its format must be one
+// this version reads (1 to FormatVersion). Unknown entry types and fields
+// are not errors: they are what later versions add (see the README).
+func (d *Decoder) Next() (Entry, error) {
+	for {
+		chunk, err := d.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			d.partial = append(d.partial, chunk...)
+			continue
+		}
+		if err != nil {
+			if len(chunk) > 0 {
+				d.partial = append(d.partial, chunk...)
+			}
+			return Entry{}, err
+		}
+		line := chunk
+		if len(d.partial) > 0 {
+			d.partial = append(d.partial, chunk...)
+			line = d.partial
+		}
+		e, perr := d.parse(line)
+		d.partial = d.partial[:0]
+		if perr != nil {
+			return Entry{}, perr
+		}
+		if e == nil { // a blank line
+			continue
+		}
+		return *e, nil
+	}
+}
+
+// Finish parses a last line that never got its newline (a file whose
+// writer was killed); io.EOF when there is none.
+func (d *Decoder) Finish() (Entry, error) {
+	if len(d.partial) == 0 {
+		return Entry{}, io.EOF
+	}
+	line := d.partial
+	d.partial = nil
+	e, err := d.parse(line)
+	if err != nil {
+		return Entry{}, err
+	}
+	if e == nil {
+		return Entry{}, io.EOF
+	}
+	return *e, nil
+}
+
+func (d *Decoder) parse(line []byte) (*Entry, error) {
+	d.line++
+	if len(trimSpace(line)) == 0 {
+		return nil, nil
+	}
+	var e Entry
+	if err := json.Unmarshal(line, &e); err != nil {
+		return nil, fmt.Errorf("session file line %d: %w", d.line, err)
+	}
+	if d.header == nil {
+		if e.Type != "session" {
+			return nil, errors.New("not an mcpscope session file: the first line is not a session header")
+		}
+		if e.Format > FormatVersion {
+			return nil, fmt.Errorf("%w (format %d; this mcpscope %s reads formats 1 to %d): use a newer mcpscope",
+				ErrNewerFormat, e.Format, mcp.ClientVersion, FormatVersion)
+		}
+		h := e
+		d.header = &h
+	}
+	return &e, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// Rebuilder turns entries back into the events they were written from, so
+// that a session file drives everything a live session drives. What a
+// line does not hold is recovered from the frames: a frame's method of
+// reply from its request, a list's items from its response pages, the
+// handshake's client side and full result from its frames.
+type Rebuilder struct {
+	// requests: seq -> method of every request frame seen.
+	requests map[int64]string
+	// pages: list method -> the items of the pages answered since that
+	// list's last list entry.
+	pages map[string][]json.RawMessage
+	// handshake frames: the last initialize/server/discover request and
+	// its response.
+	hsRequest, hsResult json.RawMessage
+	// SkipDiagnostics leaves out the recorded diagnostics (the caller
+	// re-runs today's doctor over the rebuilt events).
+	SkipDiagnostics bool
+}
+
+// NewRebuilder starts with no history.
+func NewRebuilder() *Rebuilder {
+	return &Rebuilder{requests: map[int64]string{}, pages: map[string][]json.RawMessage{}}
+}
+
+// Event rebuilds one entry; nil for the session header and for entry types
+// this version does not know.
+func (b *Rebuilder) Event(e *Entry) mcp.Event {
+	switch e.Type {
+	case "frame":
+		return mcp.FrameEvent{Frame: b.frame(e)}
+	case "stderr":
+		return mcp.StderrEvent{Time: e.Time, Line: e.Line}
+	case "state":
+		return mcp.StateEvent{Time: e.Time, State: parseState(e.State), Detail: e.Detail}
+	case "handshake":
+		return mcp.HandshakeEvent{Time: e.Time, Handshake: b.handshake(e)}
+	case "list":
+		items := b.pages[e.Method]
+		delete(b.pages, e.Method)
+		ev := mcp.ListEvent{Time: e.Time, Method: e.Method, Items: items, Pages: e.Pages}
+		if e.Error != "" {
+			ev.Err = errors.New(e.Error)
+		}
+		return ev
+	case "exit":
+		x := &mcp.ExitError{Code: -1, Signal: e.Signal, Forced: e.Forced, LastStderr: e.LastStderr}
+		if e.Code != nil {
+			x.Code = *e.Code
+		}
+		if e.Error != "" && e.Signal == "" {
+			x.Err = errors.New(e.Error)
+		}
+		return mcp.ExitEvent{Time: e.Time, Exit: x}
+	case "local_error":
+		return mcp.LocalErrorEvent{Time: e.Time, Err: &mcp.LocalError{Kind: parseLocalKind(e.ErrorKind),
+			Method: e.Method, ID: mcp.ID(e.ID), ReqSeq: e.ReqSeq, Elapsed: fromMs(e.ElapsedMs)}}
+	case "transport":
+		ev := mcp.TransportEvent{Time: e.Time, Kind: e.TransportKind, Summary: e.Summary, Fields: e.Fields}
+		if e.Error != "" {
+			ev.Err = errors.New(e.Error)
+		}
+		return ev
+	case "diagnostic":
+		if b.SkipDiagnostics {
+			return nil
+		}
+		return mcp.DiagnosticEvent{Time: e.Time, Diagnostic: &mcp.Diagnostic{Rule: e.Rule,
+			Severity: parseSeverity(e.Severity), Frames: e.Frames, Message: e.Message, Why: e.Why, Fix: e.Fix, SpecRef: e.SpecRef}}
+	}
+	return nil
+}
+
+func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
+	raw, err := e.RawBytes()
+	f := &mcp.Frame{Seq: e.Seq, Time: e.Time, Dir: parseDir(e.Dir), Transport: e.Transport, Raw: raw,
+		Kind: parseKind(e.Kind), Method: e.Method, ID: mcp.ID(e.ID), Problem: e.Problem, ReplyTo: e.ReplyTo,
+		Latency: fromMs(e.LatencyMs), UnknownID: e.UnknownID, Duplicate: e.Duplicate, BatchSeq: e.BatchSeq,
+		Stream: e.Stream, Probe: e.Probe, ErrorCode: e.ErrorCode}
+	if err != nil && f.Problem == "" {
+		f.Problem = "the session file's raw_base64 is unreadable: " + err.Error()
+	}
+	switch f.Kind {
+	case mcp.KindRequest:
+		if f.Dir == mcp.Outbound {
+			b.requests[f.Seq] = f.Method
+			if f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover {
+				b.hsRequest = params(raw)
+			}
+		}
+	case mcp.KindResponse, mcp.KindErrorResponse:
+		if f.Dir == mcp.Inbound && f.ReplyTo != 0 {
+			f.ReplyToMethod = b.requests[f.ReplyTo]
+		}
+		var env struct {
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(raw, &env)
+		if env.Error != nil {
+			f.ErrorMessage = env.Error.Message
+		}
+		switch m := f.ReplyToMethod; {
+		case m == mcp.MethodInitialize || m == mcp.MethodServerDiscover:
+			b.hsResult = env.Result
+		case f.Kind == mcp.KindResponse && m != "":
+			if l, ok := mcp.LookupList(m); ok {
+				var page map[string]json.RawMessage
+				var items []json.RawMessage
+				if json.Unmarshal(env.Result, &page) == nil && json.Unmarshal(page[l.ItemsKey], &items) == nil {
+					b.pages[m] = append(b.pages[m], items...)
+				}
+			}
+		}
+	}
+	return f
+}
+
+func params(raw []byte) json.RawMessage {
+	var env struct {
+		Params json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(raw, &env)
+	return env.Params
+}
+
+// handshake rebuilds what the handshake line holds and, from the frames,
+// what it does not (client side, instructions, the whole result).
+func (b *Rebuilder) handshake(e *Entry) *mcp.Handshake {
+	era, _ := mcp.ParseEra(e.Era)
+	h := &mcp.Handshake{Era: era, OfferedVersion: e.Offered, ProtocolVersion: e.ProtocolVersion,
+		ServerCapabilities: e.Capabilities, Result: b.hsResult, Duration: fromMs(e.DurationMs)}
+	_ = json.Unmarshal(e.ServerInfo, &h.ServerInfo)
+	var req struct {
+		Capabilities json.RawMessage    `json:"capabilities"`
+		ClientInfo   mcp.Implementation `json:"clientInfo"`
+		Meta         json.RawMessage    `json:"_meta"`
+	}
+	if json.Unmarshal(b.hsRequest, &req) == nil {
+		h.ClientCapabilities, h.ClientInfo, h.Meta = req.Capabilities, req.ClientInfo, req.Meta
+	}
+	if era == mcp.EraModern {
+		// The modern era carries the client side in every request's _meta.
+		var meta map[string]json.RawMessage
+		_ = json.Unmarshal(req.Meta, &meta)
+		h.ClientCapabilities = meta[mcp.MetaClientCapabilities]
+		_ = json.Unmarshal(meta[mcp.MetaClientInfo], &h.ClientInfo)
+	}
+	var res struct {
+		Instructions      string   `json:"instructions"`
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if json.Unmarshal(b.hsResult, &res) == nil {
+		h.Instructions, h.SupportedVersions = res.Instructions, res.SupportedVersions
+	}
+	return h
+}
+
+func fromMs(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+func parseDir(s string) mcp.Direction {
+	if s == "out" {
+		return mcp.Outbound
+	}
+	return mcp.Inbound
+}
+
+func parseKind(s string) mcp.Kind {
+	for k := mcp.KindRequest; k <= mcp.KindInvalid; k++ {
+		if k.String() == s {
+			return k
+		}
+	}
+	return mcp.KindInvalid
+}
+
+func parseState(s string) mcp.State {
+	for st := mcp.StateConnecting; st <= mcp.StateFailed; st++ {
+		if st.String() == s {
+			return st
+		}
+	}
+	return mcp.StateFailed
+}
+
+func parseSeverity(s string) mcp.Severity {
+	for sv := mcp.SeverityHint; sv <= mcp.SeverityError; sv++ {
+		if sv.String() == s {
+			return sv
+		}
+	}
+	return mcp.SeverityWarning
+}
+
+func parseLocalKind(s string) mcp.LocalErrorKind {
+	for k := mcp.Timeout; k <= mcp.WriteFailed; k++ {
+		if k.String() == s {
+			return k
+		}
+	}
+	return mcp.ConnectionLost
+}
+
+// File is a whole session file read into memory: its header and its
+// events, rebuilt.
+type File struct {
+	Header Entry
+	Events []mcp.Event
+}
+
+// ReadEvents reads a whole session file and rebuilds its events.
+func ReadEvents(r io.Reader, skipDiagnostics bool) (*File, error) {
+	d := NewDecoder(r)
+	b := NewRebuilder()
+	b.SkipDiagnostics = skipDiagnostics
+	out := &File{}
+	for {
+		e, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			e, err = d.Finish()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+		}
+		if err != nil {
+			return out, err
+		}
+		if ev := b.Event(&e); ev != nil {
+			out.Events = append(out.Events, ev)
+		}
+	}
+	if d.Header() == nil {
+		return out, errors.New("not an mcpscope session file: it is empty")
+	}
+	out.Header = *d.Header()
+	return out, nil
+}
