@@ -211,7 +211,11 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 		if tool.Name == "" || c.Err() != nil {
 			continue
 		}
-		args := minimalArguments(tool.InputSchema)
+		args, err := minimalArguments(tool.InputSchema)
+		if err != nil {
+			rep.ToolCalls = append(rep.ToolCalls, report.ToolCall{Tool: tool.Name, Arguments: json.RawMessage(`{}`), Untestable: err.Error()})
+			continue
+		}
 		raw, _ := json.Marshal(args)
 		out := report.ToolCall{Tool: tool.Name, Arguments: raw}
 		var opts []mcp.CallOption
@@ -228,15 +232,20 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 	}
 }
 
-// minimalArguments is the smallest object the schema accepts, or {}.
-func minimalArguments(raw json.RawMessage) any {
+// minimalArguments is the smallest object the schema accepts, or {}; an
+// error (wrapping schema.ErrTooLarge) when the schema asks for more than
+// mcpscope's caps, and the tool is then not called.
+func minimalArguments(raw json.RawMessage) (any, error) {
 	s, err := schema.Compile(raw)
 	if err != nil {
-		return map[string]any{}
+		return map[string]any{}, nil
 	}
-	v := schema.MinimalInstance(s)
+	v, err := schema.MinimalInstanceBounded(s)
+	if err != nil {
+		return nil, err
+	}
 	if _, ok := v.(map[string]any); !ok {
-		return map[string]any{}
+		return map[string]any{}, nil
 	}
-	return v
+	return v, nil
 }

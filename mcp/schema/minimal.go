@@ -2,6 +2,8 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -11,19 +13,83 @@ import (
 // recurse (unsatisfiable anyway) from building forever.
 const maxMinimalDepth = 24
 
+// The caps on what a schema may make mcpscope allocate. A tool's schema
+// comes from the server under test: "minLength": 99999999999 must not
+// exhaust memory, and an argument of 200 MB is not a plausible test call.
+// Beyond a cap the instance is not built and [MinimalInstanceBounded]
+// reports [ErrTooLarge]; `check --call-tools` then reports the tool as
+// untestable instead of calling it.
+const (
+	// MaxMinimalLength caps a string's minLength.
+	MaxMinimalLength = 64 << 10
+	// MaxMinimalItems caps an array's minItems and an object's
+	// minProperties (also in the schema form).
+	MaxMinimalItems = 1000
+	// MaxMinimalValues caps the values in one instance, nested ones
+	// included (minItems 1000 of minItems 1000 is a million).
+	MaxMinimalValues = 10000
+	// MaxMinimalBytes caps the total length of the strings in one
+	// instance.
+	MaxMinimalBytes = 1 << 20
+)
+
+// ErrTooLarge is wrapped when a schema asks for a minimal instance beyond
+// one of the caps above.
+var ErrTooLarge = errors.New("the schema's minimal instance is too large to build")
+
 // MinimalInstance builds the smallest instance that should validate: only
 // required properties, each the schema's const, default, first enum value
 // or first example, or else the least value its type and bounds allow
 // (minimum, minLength, minItems, a sample of its format). It is a best
 // effort: a pattern it cannot satisfy is left to the validator to report.
 // Used for form skeletons and to call tools with plausible arguments.
+// Beyond the caps it returns what was built so far (bounded, and likely
+// invalid); use MinimalInstanceBounded to know.
 func MinimalInstance(s *Schema) any {
-	return s.minimal(s.doc, 0)
+	v, _ := MinimalInstanceBounded(s)
+	return v
 }
 
-func (s *Schema) minimal(node any, depth int) any {
+// MinimalInstanceBounded is MinimalInstance that says when a cap was hit
+// (an error wrapping ErrTooLarge, naming the keyword and the cap).
+func MinimalInstanceBounded(s *Schema) (any, error) {
+	b := &minimalBuilder{s: s}
+	v := b.minimal(s.doc, 0)
+	return v, b.err
+}
+
+// minimalBuilder counts what one instance costs against the caps.
+type minimalBuilder struct {
+	s      *Schema
+	values int
+	bytes  int
+	err    error
+}
+
+func (b *minimalBuilder) tooLarge(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf("%w: %s", ErrTooLarge, fmt.Sprintf(format, args...))
+	}
+}
+
+// count charges n values; false once a cap is hit (building stops).
+func (b *minimalBuilder) count(n int) bool {
+	if b.err != nil {
+		return false
+	}
+	b.values += n
+	if b.values > MaxMinimalValues {
+		b.tooLarge("more than %d values (the caps: minLength %d, minItems/minProperties %d, %d values, %d bytes)",
+			MaxMinimalValues, MaxMinimalLength, MaxMinimalItems, MaxMinimalValues, MaxMinimalBytes)
+		return false
+	}
+	return true
+}
+
+func (b *minimalBuilder) minimal(node any, depth int) any {
+	s := b.s
 	m := s.Resolve(node)
-	if depth > maxMinimalDepth {
+	if depth > maxMinimalDepth || !b.count(1) {
 		return nil
 	}
 	if v, ok := m["const"]; ok {
@@ -41,7 +107,7 @@ func (s *Schema) minimal(node any, depth int) any {
 	m = s.MergeAllOf(m)
 	for _, kw := range []string{"oneOf", "anyOf"} {
 		if branches, ok := m[kw].([]any); ok && len(branches) > 0 {
-			return s.minimal(s.MergeBranch(m, kw, branches[firstNonNull(s, branches)]), depth+1)
+			return b.minimal(s.MergeBranch(m, kw, branches[firstNonNull(s, branches)]), depth+1)
 		}
 	}
 	types := Types(m)
@@ -68,26 +134,47 @@ func (s *Schema) minimal(node any, depth int) any {
 		out := map[string]any{}
 		props, _ := m["properties"].(map[string]any)
 		for _, name := range RequiredNames(m) {
-			out[name] = s.minimal(props[name], depth+1)
+			if b.err != nil {
+				break
+			}
+			out[name] = b.minimal(props[name], depth+1)
 		}
 		// Maps (additionalProperties) with minProperties get made-up keys.
 		if extra, ok := m["additionalProperties"]; ok && extra != false {
-			for i := 1; len(out) < intKeyword(m, "minProperties"); i++ {
+			want, huge := boundedKeyword(m, "minProperties")
+			if huge || want > MaxMinimalItems {
+				b.tooLarge("minProperties %s is over the cap of %d", keywordText(m, "minProperties"), MaxMinimalItems)
+				return out
+			}
+			for i := 1; len(out) < want && b.err == nil; i++ {
 				if k := "key" + strconv.Itoa(i); out[k] == nil {
-					out[k] = s.minimal(extra, depth+1)
+					out[k] = b.minimal(extra, depth+1)
 				}
 			}
 		}
 		return out
 	case "array":
-		n := intKeyword(m, "minItems")
+		n, huge := boundedKeyword(m, "minItems")
+		if huge || n > MaxMinimalItems {
+			b.tooLarge("minItems %s is over the cap of %d", keywordText(m, "minItems"), MaxMinimalItems)
+			return []any{}
+		}
 		out := make([]any, 0, n)
-		for i := 0; i < n; i++ {
-			out = append(out, s.minimal(m["items"], depth+1))
+		for i := 0; i < n && b.err == nil; i++ {
+			out = append(out, b.minimal(m["items"], depth+1))
 		}
 		return out
 	case "string":
-		return minimalString(m)
+		if n, huge := boundedKeyword(m, "minLength"); huge || n > MaxMinimalLength {
+			b.tooLarge("minLength %s is over the cap of %d", keywordText(m, "minLength"), MaxMinimalLength)
+			return ""
+		}
+		str := minimalString(m)
+		if b.bytes += len(str); b.bytes > MaxMinimalBytes {
+			b.tooLarge("its strings add up to more than %d bytes", MaxMinimalBytes)
+			return ""
+		}
+		return str
 	case "integer", "number":
 		return minimalNumber(m, typ == "integer")
 	case "boolean":
@@ -173,6 +260,33 @@ func RequiredNames(m map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// boundedKeyword is a non-negative integer keyword; big reports a value
+// too large for an int (a cap is hit at once).
+func boundedKeyword(m map[string]any, kw string) (n int, huge bool) {
+	r, ok := ratKeyword(m, kw)
+	if !ok || r.Sign() <= 0 {
+		return 0, false
+	}
+	if !r.IsInt() {
+		// minItems 2.5 is not an integer; round up as a validator would demand.
+		q := new(big.Int).Quo(r.Num(), r.Denom())
+		r = new(big.Rat).SetInt(q.Add(q, big.NewInt(1)))
+	}
+	if !r.Num().IsInt64() || r.Num().Int64() > 1<<40 {
+		return 0, true
+	}
+	return int(r.Num().Int64()), false
+}
+
+func keywordText(m map[string]any, kw string) string {
+	switch v := m[kw].(type) {
+	case json.Number:
+		return string(v)
+	default:
+		return fmt.Sprint(v)
+	}
 }
 
 func intKeyword(m map[string]any, kw string) int {
@@ -278,4 +392,7 @@ func anySlice(v any) []any {
 
 // MinimalOf is MinimalInstance for a subschema of s (a node of its
 // document, or a map the caller merged from it).
-func (s *Schema) MinimalOf(node any) any { return s.minimal(node, 0) }
+func (s *Schema) MinimalOf(node any) any {
+	b := &minimalBuilder{s: s}
+	return b.minimal(node, 0)
+}

@@ -307,7 +307,9 @@ func (n *node) prepare(b builder) {
 	case kindChoice:
 		n.activeNode(b)
 	case kindArray:
-		for len(n.items) < minItems(n.sch) {
+		// A server's minItems is capped: the form would otherwise build
+		// millions of rows (the validator still reports the shortfall).
+		for len(n.items) < min(minItems(n.sch), schema.MaxMinimalItems) {
 			n.addItem(b, len(n.items))
 		}
 	case kindEnum:

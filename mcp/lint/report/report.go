@@ -46,6 +46,9 @@ type ToolCall struct {
 	Arguments json.RawMessage `json:"arguments"`
 	IsError   bool            `json:"isError,omitempty"`
 	Error     string          `json:"error,omitempty"`
+	// Untestable says why the tool was not called: its inputSchema asks
+	// for arguments beyond mcpscope's caps (see schema.ErrTooLarge).
+	Untestable string `json:"untestable,omitempty"`
 }
 
 // Counts are the diagnostics per severity.

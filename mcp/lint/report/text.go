@@ -63,6 +63,9 @@ func WriteText(w io.Writer, rep *Report) error {
 	for _, tc := range rep.ToolCalls {
 		state := "ok"
 		switch {
+		case tc.Untestable != "":
+			fmt.Fprintf(&b, "  call %s → not called, untestable: %s\n", safe(tc.Tool), safe(tc.Untestable))
+			continue
 		case tc.Error != "":
 			state = "error: " + tc.Error
 		case tc.IsError:
