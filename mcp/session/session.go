@@ -116,7 +116,14 @@ func (s *Session) Events() <-chan mcp.Event { return s.q.channel() }
 // Start connects the client (the handshake, then discovery if the client
 // was made with it). The outcome is also on the stream.
 func (s *Session) Start(ctx context.Context) error {
-	_, err := s.c.Connect(ctx)
+	hs, err := s.c.Connect(ctx)
+	if hs != nil {
+		// Known at once, not only when the HandshakeEvent has gone by: a
+		// request started right after Start uses the right era.
+		s.mu.Lock()
+		s.handshake = hs
+		s.mu.Unlock()
+	}
 	return err
 }
 

@@ -10,10 +10,14 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	mcptest.MaybeRunServer() // when re-executed as the demo server
+	goleak.VerifyTestMain(m)
+}
 
 // script is a scripted server: answer says what each request gets (a
 // result's JSON, or "" for no answer), and push sends a message from the
