@@ -39,7 +39,7 @@ func (c *Client) legacyHandshake(ctx context.Context, probeOutcome string) (*Han
 	// The spec forbids cancelling initialize, so a timeout here sends nothing.
 	resp, err := c.call(ctx, MethodInitialize, params, callOpts{noCancel: true})
 	if err != nil {
-		return nil, handshakeCallError(MethodInitialize, err)
+		return nil, handshakeCallError(c.transport.Name(), MethodInitialize, err)
 	}
 	var res struct {
 		ProtocolVersion *string         `json:"protocolVersion"`
@@ -79,14 +79,18 @@ func (c *Client) legacyHandshake(ctx context.Context, probeOutcome string) (*Han
 	return hs, nil
 }
 
-func handshakeCallError(method string, err error) error {
+func handshakeCallError(transport, method string, err error) error {
+	question := "is this an MCP server speaking stdio?"
+	if transport != "stdio" {
+		question = "is this URL an MCP endpoint, over " + TransportLabel(transport) + "?"
+	}
 	var rpcErr *RPCError
 	var le *LocalError
 	switch {
 	case errors.As(err, &rpcErr):
 		return &HandshakeError{Reason: "the server answered " + method + " with an error", Err: rpcErr}
 	case errors.As(err, &le) && le.Kind == Timeout:
-		return &HandshakeError{Reason: fmt.Sprintf("no answer to %s within %s (is this an MCP server speaking stdio?)", method, le.Elapsed.Round(time.Millisecond)), Err: le}
+		return &HandshakeError{Reason: fmt.Sprintf("no answer to %s within %s (%s)", method, le.Elapsed.Round(time.Millisecond), question), Err: le}
 	case errors.As(err, &le) && le.Err != nil:
 		return &HandshakeError{Reason: "the connection ended during " + method, Err: le}
 	}
@@ -151,7 +155,7 @@ func (c *Client) modernHandshake(ctx context.Context, version string, probe bool
 				}
 				return nil, &HandshakeError{Reason: fmt.Sprintf("the server does not support %s and offers %v; mcpscope speaks %s in the modern era", version, data.Supported, strings.Join(ModernVersions, ", ")), Err: rpcErr}
 			}
-			return nil, handshakeCallError(MethodServerDiscover, err)
+			return nil, handshakeCallError(c.transport.Name(), MethodServerDiscover, err)
 		}
 		var res discoverResult
 		if err := json.Unmarshal(resp.Result, &res); err != nil {
@@ -220,4 +224,17 @@ func (c *Client) autoHandshake(ctx context.Context) (*Handshake, error) {
 		outcome = "probe: " + he.Reason + "; fell back to initialize (legacy era)"
 	}
 	return c.legacyHandshake(ctx, outcome)
+}
+
+// TransportLabel names a transport (its Name()) for people.
+func TransportLabel(name string) string {
+	switch name {
+	case "http":
+		return "Streamable HTTP"
+	case "sse":
+		return "HTTP+SSE"
+	case "websocket":
+		return "WebSocket"
+	}
+	return name
 }

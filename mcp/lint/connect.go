@@ -37,9 +37,12 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 	case errors.As(err, &exit):
 		return exitCause(exit, ev)
 	case errors.As(err, &rpcErr):
-		return rpcCause(rpcErr)
+		return rpcCause(rpcErr, ev)
 	case mcp.IsTimeout(err) || strings.Contains(msg, "no answer to"):
 		return timeoutCause(ev)
+	case errors.As(err, &hs) && strings.Contains(hs.Reason, "has no protocolVersion"):
+		return "The server's answer to initialize has no protocolVersion, so no version was agreed.",
+			`Return "protocolVersion" in the initialize result: the version the client offered if the server supports it, else the latest one it supports.`
 	case errors.As(err, &hs) && strings.Contains(hs.Reason, "protocolVersion"):
 		return "The server answered with a protocol version mcpscope does not speak: " + hs.Reason + ".",
 			"Pick a version both sides speak with --protocol-version, or update the server's MCP SDK. Clients must disconnect on an unknown version, so every client fails the same way."
@@ -52,6 +55,10 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 	}
 	cause = "The connection failed: " + msg
 	fix = "Run the server command by hand to see what it prints, and check that it speaks MCP over stdio."
+	if !ev.stdio() {
+		cause = fmt.Sprintf("The connection %s failed: %s", ev.over(), msg)
+		fix = fmt.Sprintf("Check that the URL is the server's MCP endpoint and that it speaks MCP %s; --transport picks another (streamable, sse, ws).", ev.over())
+	}
 	if ev.nonJSON > 0 {
 		cause += fmt.Sprintf(" The server also wrote %d line(s) to stdout that are not JSON-RPC, first: %s.", ev.nonJSON, ev.firstNonJSON)
 	}
@@ -66,14 +73,35 @@ type eventSummary struct {
 	stderr       []string
 	httpStatus   int
 	httpSummary  string
+	transport    string // the transport actually used (Frame.Transport)
+	modern       bool   // the handshake sent was server/discover
+	legacy       bool   // the handshake sent was initialize
 }
+
+// stdio reports whether the failed connection was over stdio (or unknown).
+func (s eventSummary) stdio() bool { return s.transport == "" || s.transport == "stdio" }
+
+// over names the transport in advice: "over Streamable HTTP".
+func (s eventSummary) over() string { return "over " + mcp.TransportLabel(s.transport) }
 
 func summarize(events []mcp.Event) eventSummary {
 	var s eventSummary
 	for _, e := range events {
 		switch ev := e.(type) {
 		case mcp.FrameEvent:
-			if ev.Frame == nil || ev.Frame.Dir != mcp.Inbound {
+			if ev.Frame == nil {
+				continue
+			}
+			if s.transport == "" {
+				s.transport = ev.Frame.Transport
+			}
+			if ev.Frame.Dir == mcp.Outbound {
+				switch ev.Frame.Method {
+				case mcp.MethodServerDiscover:
+					s.modern = true
+				case mcp.MethodInitialize:
+					s.legacy = true
+				}
 				continue
 			}
 			s.inbound++
@@ -145,11 +173,14 @@ func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 	return cause, fix
 }
 
-func rpcCause(e *mcp.RPCError) (string, string) {
+func rpcCause(e *mcp.RPCError, ev eventSummary) (string, string) {
 	switch e.Code {
 	case mcp.CodeMethodNotFound:
-		return fmt.Sprintf("The server does not know the handshake method (-32601: %s).", e.Message),
-			"It may speak the other protocol era: try --era auto (it probes server/discover and falls back to initialize) or --era modern."
+		fix := "It may speak the other protocol era: try --era auto (it probes server/discover and falls back to initialize) or --era modern."
+		if ev.modern && !ev.legacy {
+			fix = "It may speak the legacy era (initialize): try --era legacy, or --era auto (it probes server/discover and falls back to initialize)."
+		}
+		return fmt.Sprintf("The server does not know the handshake method (-32601: %s).", e.Message), fix
 	case mcp.CodeUnsupportedProtocolVersion:
 		return fmt.Sprintf("The server does not support the protocol version offered (-32022: %s).", e.Message),
 			"Pick one of the versions the server lists with --protocol-version."
@@ -162,6 +193,14 @@ func rpcCause(e *mcp.RPCError) (string, string) {
 }
 
 func timeoutCause(ev eventSummary) (string, string) {
+	if !ev.stdio() {
+		if ev.inbound == 0 {
+			return fmt.Sprintf("The server never answered the handshake %s.", ev.over()),
+				fmt.Sprintf("Check that the URL is the MCP endpoint (often /mcp, or /sse for HTTP+SSE) and that the server speaks MCP %s; raise --timeout if it is slow.", ev.over())
+		}
+		return fmt.Sprintf("The server answered something %s, but not the handshake, before the timeout.", ev.over()),
+			"Look at the frames it sent in the TUI (mcpscope URL) or with --log-file; the answer may carry another id, or come on another stream."
+	}
 	switch {
 	case ev.nonJSON > 0 && ev.nonJSON == ev.inbound:
 		return fmt.Sprintf("The server never answered the handshake; it printed only non-JSON on stdout (%d line(s), first: %s).", ev.nonJSON, ev.firstNonJSON),
@@ -174,7 +213,7 @@ func timeoutCause(ev eventSummary) (string, string) {
 			"Check that the command starts an MCP server on stdio (some need a `stdio` argument); raise --timeout if it is slow to start."
 	}
 	return "The server answered something, but not the handshake, before the timeout.",
-		"Run `mcpscope check` or the TUI to see the frames it sent."
+		"Look at the frames it sent in the TUI, or with --log-file; the answer may carry another id."
 }
 
 // httpCause explains HTTP failures from the error text and the transport

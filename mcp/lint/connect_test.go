@@ -60,3 +60,36 @@ func TestBoundedMemory(t *testing.T) {
 		t.Errorf("%d diagnostics, want the cap of 5", total)
 	}
 }
+
+// Every connection-failure message names the transport actually used: no
+// stdio advice for a URL target.
+func TestConnectAdviceNamesTheTransport(t *testing.T) {
+	sent := func(transport, method string) mcp.Event {
+		return mcp.FrameEvent{Frame: &mcp.Frame{Seq: 1, Dir: mcp.Outbound, Transport: transport, Kind: mcp.KindRequest, Method: method, ID: "1"}}
+	}
+	timeout := &mcp.HandshakeError{Reason: "no answer", Err: &mcp.LocalError{Kind: mcp.Timeout, Method: "initialize", ID: "1"}}
+	for _, tc := range []struct {
+		transport, want string
+		err             error
+	}{
+		{"http", "Streamable HTTP", errors.New("stream broke")},
+		{"sse", "HTTP+SSE", errors.New("endpoint refused")},
+		{"http", "Streamable HTTP", timeout},
+		{"websocket", "WebSocket", timeout},
+	} {
+		cause, fix := lint.ExplainConnectError(tc.err, []mcp.Event{sent(tc.transport, "initialize")})
+		if strings.Contains(cause+fix, "stdio") || !strings.Contains(cause+fix, tc.want) {
+			t.Errorf("%s %v:\ncause: %s\nfix:   %s", tc.transport, tc.err, cause, fix)
+		}
+	}
+	// --era modern against a legacy server: the advice is the other era.
+	_, fix := lint.ExplainConnectError(&mcp.RPCError{Code: mcp.CodeMethodNotFound, Message: "Method not found"}, []mcp.Event{sent("stdio", "server/discover")})
+	if strings.Contains(fix, "--era modern") || !strings.Contains(fix, "--era legacy") {
+		t.Errorf("modern handshake refused: fix %q", fix)
+	}
+	// A result without protocolVersion: nothing to pick.
+	_, fix = lint.ExplainConnectError(&mcp.HandshakeError{Reason: "the initialize result has no protocolVersion"}, []mcp.Event{sent("stdio", "initialize")})
+	if strings.Contains(fix, "--protocol-version") || !strings.Contains(fix, `"protocolVersion"`) {
+		t.Errorf("no protocolVersion: fix %q", fix)
+	}
+}
