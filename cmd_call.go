@@ -113,14 +113,14 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)
 	defer func() {
-		_ = client.Close()
+		shutdown(client)
 		<-drained
 	}()
 
 	if _, err := client.Connect(ctx); err != nil {
 		// Explain from everything the connection saw (its stderr, what it
 		// printed on stdout), which is complete once the stream has closed.
-		_ = client.Close()
+		shutdown(client)
 		<-drained
 		return connectionError(explainConnect(err, early.events))
 	}

@@ -124,7 +124,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 
 	hs, err := client.Connect(ctx)
 	if err != nil {
-		_ = client.Close()
+		shutdown(client)
 		rep.Cause, rep.Fix = lint.ExplainConnectError(err, log.all())
 		rep.Diagnostics = report.Diagnostics(log.all())
 		rep.Summary = report.Count(rep.Diagnostics)
@@ -149,7 +149,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	if f.callTools {
 		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
-	_ = client.Close()
+	shutdown(client)
 	rep.Diagnostics = report.Diagnostics(log.all())
 	rep.Summary = report.Count(rep.Diagnostics)
 

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
@@ -49,6 +50,19 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// shutdownBudget bounds how long a command spends stopping the server once
+// it is done (or interrupted): SIGTERM or ctrl+c must end any command
+// within a second, whatever the server does.
+const shutdownBudget = 500 * time.Millisecond
+
+// shutdown closes a client within shutdownBudget: stdin is closed, then
+// SIGTERM, then SIGKILL, the steps fitted in the budget.
+func shutdown(c *mcp.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownBudget)
+	defer cancel()
+	_ = c.Shutdown(ctx)
+}
 
 func main() {
 	mcp.ClientVersion = version

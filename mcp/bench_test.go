@@ -45,7 +45,7 @@ func BenchmarkIngestNotification(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
-		sink.Receive(append([]byte(nil), line...), "")
+		sink.Receive(append([]byte(nil), line...), "", "")
 	}
 }
 
@@ -61,7 +61,7 @@ func BenchmarkIngestResponse(b *testing.B) {
 		c.mu.Lock()
 		c.pending[id] = &pending{method: "tools/call", ch: make(chan *Response, 1)}
 		c.mu.Unlock()
-		sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"content":[{"type":"text","text":"ok"}]}}`), "")
+		sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(id)+`,"result":{"content":[{"type":"text","text":"ok"}]}}`), "", "")
 	}
 }
 
@@ -87,7 +87,7 @@ func TestMemoryPerFrame(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	sink := clientSink{c}
 	for i := 0; i < n; i++ {
-		sink.Receive([]byte(strings.Replace(notification, "12345", fmt.Sprint(i), 1)), "")
+		sink.Receive([]byte(strings.Replace(notification, "12345", fmt.Sprint(i), 1)), "", "")
 	}
 	c.finish(ErrClosed)
 	<-done
@@ -123,6 +123,6 @@ func BenchmarkLargePayload(b *testing.B) {
 		c.mu.Lock()
 		c.pending["1"] = &pending{method: "tools/call", ch: make(chan *Response, 1)}
 		c.mu.Unlock()
-		sink.Receive(raw, "")
+		sink.Receive(raw, "", "")
 	}
 }

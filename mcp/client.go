@@ -30,11 +30,13 @@ type Options struct {
 	Discover bool
 	// LogLevel, in the modern era, is sent in every request's _meta.
 	LogLevel string
-	// OnEvent, when set, sees every event synchronously and in order before
-	// it is queued (a recorder uses it). It must not block.
+	// OnEvent, when set, sees every event (diagnostics included) in order,
+	// from one goroutine of the client's that is not the read loop, before
+	// the event is delivered on Events (a recorder uses it). Once Close has
+	// returned it has seen every event.
 	OnEvent func(Event)
-	// Analyzer, when set, sees every event and its diagnostics are
-	// published right after the event, so they arrive in the same batch.
+	// Analyzer, when set, sees every event on that same goroutine; its
+	// diagnostics are delivered right after the event.
 	Analyzer Analyzer
 }
 
@@ -91,8 +93,8 @@ type Client struct {
 	pubMu sync.Mutex // orders seq numbers with the event stream
 	seq   int64
 
-	writeMu sync.Mutex
-	conn    Conn
+	conn   Conn
+	outbox *fifo[*writeJob] // messages waiting for the writer goroutine
 
 	nextID atomic.Int64
 
@@ -159,10 +161,10 @@ func NewClient(t Transport, opts Options) *Client {
 	if h == nil {
 		h = noHandler{}
 	}
-	return &Client{
+	c := &Client{
 		opts:      opts,
 		transport: t,
-		q:         newEventQueue(),
+		outbox:    newFIFO[*writeJob](),
 		handler:   h,
 		pending:   map[ID]*pending{},
 		finished:  map[ID]finished{},
@@ -170,6 +172,8 @@ func NewClient(t Transport, opts Options) *Client {
 		inbound:   map[ID]context.CancelFunc{},
 		done:      make(chan struct{}),
 	}
+	c.q = newEventQueue(c.observe)
+	return c
 }
 
 // Events returns the ordered stream of everything the client sees. Once it
@@ -219,15 +223,20 @@ func (c *Client) publishLocked(ev Event) {
 		c.seq++
 		fe.Frame.Seq = c.seq
 	}
+	c.q.push(ev)
+}
+
+// observe runs the recorder and the analyzer on one event, off the read
+// loop and in publication order, and returns the event followed by its
+// diagnostics: they are queued together, so a reader that drains what is
+// queued seldom gets a frame without its diagnostics.
+func (c *Client) observe(ev Event) []Event {
 	if c.opts.OnEvent != nil {
 		c.opts.OnEvent(ev)
 	}
 	if c.opts.Analyzer == nil {
-		c.q.push(ev)
-		return
+		return []Event{ev}
 	}
-	// The event and its diagnostics enter the queue together, so a reader
-	// that drains what is queued never gets a frame without its diagnostics.
 	group := []Event{ev}
 	for _, d := range c.opts.Analyzer.Observe(ev) {
 		dev := DiagnosticEvent{Time: ev.At(), Diagnostic: d}
@@ -236,7 +245,7 @@ func (c *Client) publishLocked(ev Event) {
 		}
 		group = append(group, dev)
 	}
-	c.q.push(group...)
+	return group
 }
 
 func (c *Client) state(s State, detail string) {
@@ -259,6 +268,10 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 	closedMeanwhile := c.closeErr != nil
 	c.conn = conn
 	c.connected = !closedMeanwhile
+	if !closedMeanwhile {
+		c.wg.Add(1)
+		go c.writeLoop(conn)
+	}
 	c.mu.Unlock()
 	if closedMeanwhile {
 		// Close ran while the transport was starting: stop what started.
@@ -529,14 +542,22 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	}
 	msg := encodeRequest(id, method, params)
 	pd := &pending{method: method, probe: co.probe, ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
-	frame := &Frame{Time: time.Now(), Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
+	frame := &Frame{Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
 
-	c.pubMu.Lock()
+	// The deadline starts now, before a byte is written: a server that
+	// does not read its input costs the caller its timeout, no more.
+	timeout := co.timeout
+	if timeout <= 0 {
+		timeout = c.opts.Timeout
+	}
+	queued := time.Now()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+
 	c.mu.Lock()
 	if !c.connected || c.closeErr != nil {
 		cerr := c.closeErr
 		c.mu.Unlock()
-		c.pubMu.Unlock()
 		if cerr == nil {
 			cerr = ErrClosed
 		}
@@ -546,26 +567,35 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	if progressToken != "" {
 		c.progress[progressToken] = pd
 	}
+	pd.sent = queued
 	c.mu.Unlock()
-	c.publishLocked(FrameEvent{Frame: frame})
-	pd.seq, pd.sent = frame.Seq, frame.Time
-	c.pubMu.Unlock()
-
-	if err := c.write(ctx, msg); err != nil {
+	job, err := c.send(ctx, frame, func(f *Frame) {
+		c.mu.Lock()
+		pd.seq, pd.sent = f.Seq, f.Time
+		c.mu.Unlock()
+	})
+	if err != nil {
 		c.forget(id, progressToken, true)
-		le := &LocalError{Kind: WriteFailed, Method: method, ID: id, ReqSeq: pd.seq, Err: err}
-		c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
-		return nil, le
+		return nil, &LocalError{Kind: ConnectionLost, Method: method, ID: id, Err: err}
 	}
 
-	timeout := co.timeout
-	if timeout <= 0 {
-		timeout = c.opts.Timeout
-	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	written := job.done
 	for {
 		select {
+		case err := <-written:
+			written = nil
+			if err != nil {
+				if !c.forget(id, progressToken, true) {
+					continue // answered all the same (an HTTP body that came with an error)
+				}
+				seq, sent := c.sentAt(pd)
+				le := &LocalError{Kind: WriteFailed, Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent), Err: err}
+				if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+					le.Kind = Cancelled
+				}
+				c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
+				return nil, le
+			}
 		case resp := <-pd.ch:
 			if resp.Error != nil {
 				return resp, resp.Error
@@ -585,23 +615,35 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 					Summary: fmt.Sprintf("%s (id %s): stream broke before the answer; sending it again under a new id (%d of %d)", method, id, co.reissued, maxReissues)})
 				return c.call(ctx, method, params, co)
 			}
-			le := &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent), Err: err}
+			seq, sent := c.sentAt(pd)
+			le := &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent), Err: err}
 			c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 			return nil, le
 		case <-timer.C:
-			return nil, c.abandon(pd, id, progressToken, Timeout, fmt.Sprintf("timed out after %s", timeout), co.noCancel)
+			return nil, c.abandon(pd, job, written != nil, id, progressToken, Timeout, fmt.Sprintf("timed out after %s", timeout), co.noCancel)
 		case <-ctx.Done():
-			return nil, c.abandon(pd, id, progressToken, Cancelled, "cancelled by the user", co.noCancel)
+			return nil, c.abandon(pd, job, written != nil, id, progressToken, Cancelled, "cancelled by the user", co.noCancel)
 		case <-c.done:
 			// Closed() already published a LocalErrorEvent for each pending request.
-			return nil, &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent), Err: c.Err()}
+			seq, sent := c.sentAt(pd)
+			return nil, &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent), Err: c.Err()}
 		}
 	}
 }
 
+// sentAt is when a request's write started and its frame's Seq (0 while it
+// has not started).
+func (c *Client) sentAt(pd *pending) (int64, time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return pd.seq, pd.sent
+}
+
 // abandon gives up on a request, tells the server so (unless it is a request
-// the spec forbids cancelling), and reports the local error.
-func (c *Client) abandon(pd *pending, id ID, token string, kind LocalErrorKind, reason string, noCancel bool) error {
+// the spec forbids cancelling, or it never reached the server), and reports
+// the local error. writing says the request's write had not finished.
+func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token string, kind LocalErrorKind, reason string, noCancel bool) error {
+	unsent := job.drop()
 	if !c.forget(id, token, true) {
 		// The answer raced us and won.
 		select {
@@ -612,11 +654,21 @@ func (c *Client) abandon(pd *pending, id ID, token string, kind LocalErrorKind, 
 		default:
 		}
 	}
-	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: pd.seq, Elapsed: time.Since(pd.sent), CancelSent: !noCancel}
-	if !noCancel {
+	seq, sent := c.sentAt(pd)
+	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent)}
+	switch {
+	case unsent:
+		// Nothing was written: there is nothing to cancel.
+		le.Err = ErrNotWritten
+	case writing:
+		le.Err = ErrWriteBlocked
+	}
+	if !noCancel && !unsent {
+		le.CancelSent = true
 		p, _ := json.Marshal(map[string]any{"requestId": json.RawMessage(id), "reason": reason})
-		// Best effort: the connection may be going away.
-		_ = c.Notify(context.WithoutCancel(context.Background()), NotifyCancelled, json.RawMessage(p))
+		// Queued, not awaited: after a request still being written, it
+		// follows that request when (if) the server reads again.
+		c.queueNotification(NotifyCancelled, p)
 	}
 	c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 	return le
@@ -691,55 +743,71 @@ func addMeta(params, meta json.RawMessage, progressToken string) (json.RawMessag
 	return json.Marshal(obj)
 }
 
-// Notify sends a notification.
+// Notify sends a notification and waits until it is written, ctx ends, or
+// the connection does.
 func (c *Client) Notify(ctx context.Context, method string, params any) error {
 	raw, err := marshalParams(params)
 	if err != nil {
 		return err
 	}
+	job, err := c.queueNotification(method, raw)
+	if err != nil {
+		return err
+	}
+	select {
+	case err := <-job.done:
+		return err
+	case <-ctx.Done():
+		if job.drop() {
+			return fmt.Errorf("%s not sent: %w", method, ctx.Err())
+		}
+		return ctx.Err()
+	case <-c.done:
+		return ErrClosed
+	}
+}
+
+// queueNotification queues a notification for the writer without waiting.
+func (c *Client) queueNotification(method string, params json.RawMessage) (*writeJob, error) {
 	m, _ := json.Marshal(method)
 	msg := `{"jsonrpc":"2.0","method":` + string(m)
-	if len(raw) > 0 {
-		msg += `,"params":` + compactJSON(raw)
+	if len(params) > 0 {
+		msg += `,"params":` + compactJSON(params)
 	}
 	msg += "}"
 	c.mu.Lock()
 	ok := c.connected && c.closeErr == nil
 	c.mu.Unlock()
 	if !ok {
-		return ErrClosed
+		return nil, ErrClosed
 	}
-	c.publish(FrameEvent{Frame: &Frame{Time: time.Now(), Dir: Outbound, Transport: c.transport.Name(), Raw: []byte(msg), Kind: KindNotification, Method: method}})
-	return c.write(ctx, []byte(msg))
-}
-
-func (c *Client) write(ctx context.Context, msg []byte) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	c.mu.Lock()
-	conn := c.conn
-	c.mu.Unlock()
-	if conn == nil {
-		return ErrClosed
-	}
-	return conn.Write(ctx, msg)
+	return c.send(context.Background(), &Frame{Dir: Outbound, Transport: c.transport.Name(), Raw: []byte(msg), Kind: KindNotification, Method: method}, nil)
 }
 
 // Close shuts the connection down (for stdio: close stdin, wait, SIGTERM,
-// SIGKILL) and waits for it to end. The event channel is closed after the
-// last event.
+// SIGKILL) and waits for it to end, at most about 10 seconds. The event
+// channel is closed after the last event; OnEvent has seen every event
+// when Close returns.
 func (c *Client) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return c.Shutdown(ctx)
+}
+
+// Shutdown is Close within ctx's deadline: the transport's orderly steps
+// are fitted in it, and when it ends the server is killed (stdio) or the
+// connection dropped. Quitting uses a short deadline, so that nothing a
+// server does can hold mcpscope up.
+func (c *Client) Shutdown(ctx context.Context) error {
 	c.mu.Lock()
 	conn := c.conn
 	c.mu.Unlock()
 	if conn != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
 		_ = conn.Close(ctx)
-	} else {
-		c.finish(ErrClosed)
 	}
+	c.finish(ErrClosed) // a transport that did not finish in time
 	c.wg.Wait()
+	c.q.waitProcessed()
 	return nil
 }
 
@@ -776,6 +844,7 @@ func (c *Client) finish(cause error) {
 		}
 		c.pubMu.Unlock()
 		close(c.done)
+		c.stopWriter()
 		c.q.close()
 	})
 }
@@ -809,9 +878,7 @@ func (s clientSink) Transport(ev TransportEvent) {
 	s.c.publish(ev)
 }
 
-func (s clientSink) Receive(raw []byte, problem string) { s.ReceiveOn(raw, problem, "") }
-
-func (s clientSink) ReceiveOn(raw []byte, problem, stream string) {
+func (s clientSink) Receive(raw []byte, problem, stream string) {
 	c := s.c
 	now := time.Now()
 	p := classify(raw)
@@ -1006,14 +1073,7 @@ func (c *Client) respond(req *Frame, result json.RawMessage, err error) {
 	}
 	b.WriteString("}")
 	f.Raw, f.Kind = []byte(b.String()), kind
-	f.Time = time.Now()
-	f.Latency = f.Time.Sub(req.Time)
-	c.mu.Lock()
-	ok := c.closeErr == nil
-	c.mu.Unlock()
-	if !ok {
-		return
-	}
-	c.publish(FrameEvent{Frame: f})
-	_ = c.write(context.Background(), f.Raw)
+	// Queued, not awaited: a write failure ends the connection, which the
+	// timeline shows.
+	_, _ = c.send(context.Background(), f, func(f *Frame) { f.Latency = f.Time.Sub(req.Time) })
 }

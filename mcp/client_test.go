@@ -528,7 +528,7 @@ func TestOrderlyCloseIsClosedNotFailed(t *testing.T) {
 			ID json.RawMessage `json:"id"`
 		}
 		_ = json.Unmarshal(req, &r)
-		p.sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(r.ID)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"p","version":"1"}}}`), "")
+		p.sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(r.ID)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"p","version":"1"}}}`), "", "")
 		<-p.out // notifications/initialized
 	}()
 	if _, err := c.Connect(context.Background()); err != nil {

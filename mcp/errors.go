@@ -135,3 +135,13 @@ func (e *HandshakeError) Unwrap() error { return e.Err }
 
 // ErrClosed is returned for requests made after the client was closed.
 var ErrClosed = errors.New("mcp: client closed")
+
+// ErrNotWritten is the cause of a request given up before any of it was
+// written: an earlier message was still being written (the server was not
+// reading its input). Nothing reached the server, so nothing is cancelled.
+var ErrNotWritten = errors.New("never written: an earlier message was still being written (is the server reading its input?)")
+
+// ErrWriteBlocked is the cause of a request given up while it was still
+// being written: the server stopped reading its input. The rest of it and
+// notifications/cancelled follow if the server reads again.
+var ErrWriteBlocked = errors.New("still being written: the server is not reading its input")

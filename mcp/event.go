@@ -150,8 +150,9 @@ type Diagnostic struct {
 }
 
 // Analyzer watches the event stream and reports diagnostics. Observe is
-// called synchronously for every event, in order, from the publishing
-// goroutine; it must be quick and must not call back into the Client.
+// called for every event, in order, from one goroutine of the client's
+// (never the read loop, so a slow rule delays delivery but not reading); it
+// must not call back into the Client.
 type Analyzer interface {
 	Observe(ev Event) []*Diagnostic
 }
@@ -166,72 +167,143 @@ func (e LocalErrorEvent) At() time.Time { return e.Time }
 func (e TransportEvent) At() time.Time  { return e.Time }
 func (e DiagnosticEvent) At() time.Time { return e.Time }
 
-// eventQueue is an unbounded FIFO feeding a channel. A debugger must never
-// drop an event, and must never block the read loop on a slow UI, so events
-// are buffered without limit and delivered in order by one goroutine.
-type eventQueue struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	items   []Event
-	closed  bool
-	out     chan Event
-	started bool
+// fifo is an unbounded first-in first-out queue that one goroutine drains.
+// Pushing never blocks, so the read loop and the writers never wait on a
+// slow consumer.
+type fifo[T any] struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []T
+	closed bool
 }
 
-func newEventQueue() *eventQueue {
-	q := &eventQueue{out: make(chan Event, 64)}
-	q.cond = sync.NewCond(&q.mu)
-	return q
+func newFIFO[T any]() *fifo[T] {
+	f := &fifo[T]{}
+	f.cond = sync.NewCond(&f.mu)
+	return f
 }
 
-// push queues events under one lock: the delivery goroutine takes them
-// together.
-func (q *eventQueue) push(evs ...Event) {
-	q.mu.Lock()
-	if !q.closed {
-		q.items = append(q.items, evs...)
-		q.cond.Signal()
+// push adds items under one lock (the consumer takes them together); it
+// reports false, keeping nothing, once the queue is closed.
+func (f *fifo[T]) push(items ...T) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
 	}
-	q.mu.Unlock()
+	f.items = append(f.items, items...)
+	f.cond.Signal()
+	return true
 }
 
-// close ends the stream: events already queued are still delivered, then the
-// channel is closed.
-func (q *eventQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.cond.Signal()
-	q.mu.Unlock()
+// close ends the queue: items already queued are still taken.
+func (f *fifo[T]) close() {
+	f.mu.Lock()
+	f.closed = true
+	f.cond.Signal()
+	f.mu.Unlock()
 }
+
+// take waits for items and returns all of them; ok is false once the queue
+// is closed and empty.
+func (f *fifo[T]) take() (items []T, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.items) == 0 && !f.closed {
+		f.cond.Wait()
+	}
+	if len(f.items) == 0 {
+		return nil, false
+	}
+	items, f.items = f.items, nil
+	return items, true
+}
+
+// eventQueue carries published events to the reader of Events in two
+// stages. Events are published in order under the client's publish lock
+// (from the read loop, the writer, callers); a processing goroutine then
+// runs the expensive observers (the recorder's OnEvent, the Analyzer, which
+// compiles schemas) in that same order, off the read loop, and queues each
+// event followed by its diagnostics for delivery. A debugger must never
+// drop an event and never block the read loop on a slow UI, so both stages
+// are unbounded.
+type eventQueue struct {
+	in      *fifo[Event] // published, not yet processed
+	out     *fifo[Event] // processed, waiting for the reader
+	process func(Event) []Event
+
+	startProcess sync.Once
+	processed    chan struct{} // closed once every published event was processed
+	startDeliver sync.Once
+	ch           chan Event
+}
+
+// newEventQueue makes a queue; process (nil for none) turns one published
+// event into the events to deliver: itself, then what it revealed.
+func newEventQueue(process func(Event) []Event) *eventQueue {
+	return &eventQueue{
+		in:        newFIFO[Event](),
+		out:       newFIFO[Event](),
+		process:   process,
+		processed: make(chan struct{}),
+		ch:        make(chan Event, 64),
+	}
+}
+
+// push queues events in order. The processing goroutine starts with the
+// first event.
+func (q *eventQueue) push(evs ...Event) {
+	if q.in.push(evs...) {
+		q.startProcess.Do(func() { go q.runProcess() })
+	}
+}
+
+// close ends the stream: events already queued are still processed and
+// delivered, then the channel is closed.
+func (q *eventQueue) close() {
+	q.in.close()
+	q.startProcess.Do(func() { go q.runProcess() })
+}
+
+// waitProcessed waits until every event pushed before close was processed
+// (the recorder has seen it).
+func (q *eventQueue) waitProcessed() { <-q.processed }
 
 // channel starts the delivery goroutine on first use. The caller must read
 // the channel until it is closed.
 func (q *eventQueue) channel() <-chan Event {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if !q.started {
-		q.started = true
-		go q.run()
-	}
-	return q.out
+	q.startDeliver.Do(func() { go q.runDeliver() })
+	return q.ch
 }
 
-func (q *eventQueue) run() {
-	defer close(q.out)
+func (q *eventQueue) runProcess() {
+	defer close(q.processed)
+	defer q.out.close()
 	for {
-		q.mu.Lock()
-		for len(q.items) == 0 && !q.closed {
-			q.cond.Wait()
-		}
-		if len(q.items) == 0 && q.closed {
-			q.mu.Unlock()
+		batch, ok := q.in.take()
+		if !ok {
 			return
 		}
-		batch := q.items
-		q.items = nil
-		q.mu.Unlock()
 		for i, ev := range batch {
-			q.out <- ev
+			if q.process == nil {
+				q.out.push(ev)
+			} else {
+				q.out.push(q.process(ev)...)
+			}
+			batch[i] = nil // let processed events be collected
+		}
+	}
+}
+
+func (q *eventQueue) runDeliver() {
+	defer close(q.ch)
+	for {
+		batch, ok := q.out.take()
+		if !ok {
+			return
+		}
+		for i, ev := range batch {
+			q.ch <- ev
 			batch[i] = nil // let delivered events be collected
 		}
 	}

@@ -84,7 +84,7 @@ const StandaloneStream = "(server messages)"
 func (b *httpBase) receive(raw []byte, problem, stream string) {
 	b.deliverMu.Lock()
 	defer b.deliverMu.Unlock()
-	b.sink.ReceiveOn(raw, problem, stream)
+	b.sink.Receive(raw, problem, stream)
 }
 
 // event adds a transport event to the timeline.

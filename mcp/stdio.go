@@ -83,6 +83,7 @@ func (t *StdioTransport) Start(ctx context.Context, sink Sink) (Conn, error) {
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
 		done:       make(chan struct{}),
+		hurry:      make(chan struct{}),
 	}
 	go c.readStdout(stdoutR)
 	go c.readStderr(stderrR)
@@ -150,9 +151,20 @@ type stdioConn struct {
 	waitErr    error
 	closeOnce  sync.Once
 	stdinOnce  sync.Once
+	hurry      chan struct{} // closed when Close killed the group: stop waiting for output
+	hurryOnce  sync.Once
 }
 
+// Write writes one line to the server's stdin. ctx is honoured until the
+// first byte is written; after that the line is finished, however long the
+// server takes to read it, since half a line would corrupt every message
+// after it. The client's writer goroutine calls Write, and its callers wait
+// with their own deadlines, so a blocked Write holds up nobody's timeout;
+// closing the connection closes stdin, which ends it.
 func (c *stdioConn) Write(ctx context.Context, raw []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	select {
 	case <-c.exited:
 		return errors.New("server process has exited")
@@ -185,7 +197,7 @@ func (c *stdioConn) readStdout(r *os.File) {
 			case err != nil:
 				problem = "last line has no trailing newline"
 			}
-			c.sink.Receive(line, problem)
+			c.sink.Receive(line, problem, "")
 		}
 		if err != nil {
 			return
@@ -274,6 +286,7 @@ func (c *stdioConn) wait() {
 		select {
 		case <-done:
 		case <-drained:
+		case <-c.hurry:
 		}
 	}
 	c.mu.Lock()
@@ -297,14 +310,24 @@ func (c *stdioConn) wait() {
 	close(c.done)
 }
 
+// killReserve is the part of a Close deadline kept for SIGKILL and reaping.
+const killReserve = 150 * time.Millisecond
+
 // Close follows the spec's order: close stdin, wait, SIGTERM, wait, SIGKILL,
-// each signal sent to the whole process group.
+// each signal sent to the whole process group. When ctx has a deadline the
+// two waits are shortened to fit in it; when ctx ends the group is killed
+// at once.
 func (c *stdioConn) Close(ctx context.Context) error {
 	grace := []time.Duration{c.t.Grace, c.t.TermGrace}
 	for i, g := range grace {
 		if g <= 0 {
 			grace[i] = 2 * time.Second
 		}
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		budget := max(time.Until(deadline)-killReserve, 0)
+		grace[0] = min(grace[0], budget/2)
+		grace[1] = min(grace[1], budget-grace[0])
 	}
 	c.mu.Lock()
 	c.stopping = true
@@ -315,7 +338,13 @@ func (c *stdioConn) Close(ctx context.Context) error {
 		select {
 		case <-c.exited:
 			t.Stop()
-			<-c.done
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				// Output still draining (a child kept the pipes open).
+				c.hurryOnce.Do(func() { close(c.hurry) })
+				<-c.done
+			}
 			return nil
 		case <-ctx.Done():
 			t.Stop()
@@ -327,6 +356,7 @@ func (c *stdioConn) Close(ctx context.Context) error {
 		c.mu.Unlock()
 		killGroup(c.cmd, sig)
 		if sig == syscall.SIGKILL {
+			c.hurryOnce.Do(func() { close(c.hurry) })
 			break
 		}
 	}

@@ -21,12 +21,11 @@ type Transport interface {
 type Sink interface {
 	// Receive is one inbound message, exactly as read. problem is non-empty
 	// when the transport saw something odd in the framing itself (a final
-	// line without a newline, a line cut at the size limit).
-	Receive(raw []byte, problem string)
-	// ReceiveOn is Receive for transports with several streams (HTTP): it
-	// also names the stream the message came on, e.g. "POST /mcp tools/call
-	// (id 3)" or "GET /mcp (server messages)" (see StandaloneStream).
-	ReceiveOn(raw []byte, problem, stream string)
+	// line without a newline, a line cut at the size limit). stream names
+	// the stream it came on where a transport has several (HTTP), e.g.
+	// "POST /mcp tools/call (id 3)" or "GET /mcp (server messages)" (see
+	// StandaloneStream); it is empty for stdio.
+	Receive(raw []byte, problem, stream string)
 	// Stderr is one line the server wrote to its standard error.
 	Stderr(line string)
 	// Transport reports something the transport itself did or saw that is

@@ -147,7 +147,7 @@ func (c *wsConn) read() {
 		if typ == websocket.MessageBinary {
 			problem = "a binary WebSocket frame: MCP messages are sent as text frames"
 		}
-		c.sink.ReceiveOn(data, problem, "websocket")
+		c.sink.Receive(data, problem, "websocket")
 	}
 	c.mu.Lock()
 	closing := c.closing

@@ -202,15 +202,31 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// quitBudget bounds Close: quitting never waits on the server for longer
+// (stdin closed, then SIGTERM, then SIGKILL, fitted in it).
+const quitBudget = 700 * time.Millisecond
+
 // Close ends the connection; runTUI calls it after the program exits.
 func (m *Model) Close() {
 	m.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), quitBudget)
+	defer cancel()
 	if m.src != nil {
-		_ = m.src.Close()
+		shutdownSource(ctx, m.src)
 	}
 	if m.old != nil {
-		_ = m.old.Close()
+		shutdownSource(ctx, m.old)
 	}
+}
+
+// shutdownSource closes a source within ctx when it can (a live session
+// stops its server in time), else plainly.
+func shutdownSource(ctx context.Context, src session.Source) {
+	if s, ok := src.(interface{ Shutdown(context.Context) error }); ok {
+		_ = s.Shutdown(ctx)
+		return
+	}
+	_ = src.Close()
 }
 
 // Update routes a message by family, then fits the layout to the help

@@ -38,7 +38,7 @@ func (s *taskServer) Write(_ context.Context, raw []byte) error {
 	}
 	_ = json.Unmarshal(raw, &req)
 	answer := func(result string) {
-		go s.sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`), "")
+		go s.sink.Receive([]byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`), "", "")
 	}
 	switch req.Method {
 	case "initialize":

@@ -13,8 +13,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/demo"
@@ -22,6 +24,10 @@ import (
 
 // EnvVar selects the behaviours; when it is unset MaybeRun returns at once.
 const EnvVar = "MCPSCOPE_FAKE_SERVER"
+
+// PIDFileVar, when set, names a file the fake server writes its process id
+// to, so a test can check that the server did not outlive mcpscope.
+const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 
 // Behaviours:
 //
@@ -39,6 +45,9 @@ const EnvVar = "MCPSCOPE_FAKE_SERVER"
 //	modern             answer server/discover like a 2026-07-28 server
 //	exit-at-start      print a stderr line and exit 3 before reading anything
 //	script             follow the JSON [Script] in $MCPSCOPE_FAKE_SCRIPT (see script.go)
+//	deaf               after notifications/initialized, never read stdin again and
+//	                   stay alive (the client's writes block once the pipe is full)
+//	ignore-term        ignore SIGTERM and SIGINT (only SIGKILL ends it)
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -70,6 +79,12 @@ func run(behaviours []string) int {
 	s := &server{has: map[string]bool{}, out: bufio.NewWriterSize(os.Stdout, 1<<16)}
 	for _, b := range behaviours {
 		s.has[strings.TrimSpace(b)] = true
+	}
+	if f := os.Getenv(PIDFileVar); f != "" {
+		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if s.has["ignore-term"] {
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
 	}
 	if s.has["script"] {
 		return runScript()
@@ -154,6 +169,11 @@ func (s *server) handle(line []byte) (int, bool) {
 		}
 		s.fail(r.ID, -32601, "Method not found")
 	case "notifications/initialized":
+		if s.has["deaf"] {
+			for {
+				time.Sleep(time.Hour) // stdin is never read again
+			}
+		}
 		if s.has["ask"] {
 			s.send(`{"jsonrpc":"2.0","id":"s1","method":"ping"}`)
 			s.send(`{"jsonrpc":"2.0","id":"s2","method":"roots/list","params":{}}`)

@@ -147,6 +147,14 @@ func (s *Session) Close() error {
 	return s.c.Close()
 }
 
+// Shutdown is Close within ctx's deadline: the server is stopped in the
+// spec's order, fitted in it, and killed when it ends (see
+// mcp.Client.Shutdown). Quitting uses it.
+func (s *Session) Shutdown(ctx context.Context) error {
+	s.cancel()
+	return s.c.Shutdown(ctx)
+}
+
 // forward copies the client's stream to the session's, adding what the
 // session derives from each event right after it.
 func (s *Session) forward(in <-chan mcp.Event) {

@@ -44,7 +44,7 @@ func (s *script) Start(_ context.Context, sink mcp.Sink) (mcp.Conn, error) {
 		for {
 			select {
 			case raw := <-s.in:
-				sink.Receive(raw, "")
+				sink.Receive(raw, "", "")
 			case <-s.done:
 				sink.Closed(mcp.ErrClosed)
 				return
