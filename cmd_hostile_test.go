@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,5 +33,40 @@ func TestCheckCallToolsRefusesOversizedSchemas(t *testing.T) {
 	}
 	if len(calls) != 1 || !strings.Contains(calls[0], `"fine"`) {
 		t.Fatalf("tools/call sent: %q", calls)
+	}
+}
+
+// Finding 7: query-string secrets stay out of the debug log.
+func TestDebugLogRedactsQuerySecrets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "debug.log")
+	logger, closeLog, err := openDebugLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger.Info("connecting to https://h/mcp?api_key=SECRET1", "target", "https://h/mcp?token=SECRET2", "err", errors.New("GET /x?password=SECRET3 failed"))
+	closeLog()
+	b, _ := os.ReadFile(path)
+	for _, s := range []string{"SECRET1", "SECRET2", "SECRET3"} {
+		if strings.Contains(string(b), s) {
+			t.Errorf("%s in the log:\n%s", s, b)
+		}
+	}
+	if !strings.Contains(string(b), "api_key=[redacted]") {
+		t.Errorf("nothing logged:\n%s", b)
+	}
+}
+
+// Finding 7, end to end: `call --record` against a URL with ?api_key=
+// writes no secret to the session file.
+func TestCallRecordRedactsQuerySecrets(t *testing.T) {
+	h := mcptest.StartHostile(t, &mcptest.Hostile{}, false)
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	out, err, code := runCLI(t, "call", "--no-oauth", "--record", rec, "--method", "tools/list", h.URL()+"?api_key=SECRET-KEY&page=1")
+	if code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	b, _ := os.ReadFile(rec)
+	if strings.Contains(string(b), "SECRET-KEY") || !strings.Contains(string(b), "api_key=[redacted]") {
+		t.Fatalf("the recording:\n%s", b)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/record"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/pflag"
@@ -31,7 +32,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 	fs.StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
 	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
-	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
+	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
 	o.policy.register(fs)
 }
@@ -127,10 +128,25 @@ func openDebugLog(path string) (*slog.Logger, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--log-file: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { _ = f.Close() }, nil
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: redactLogAttr})), func() { _ = f.Close() }, nil
 }
 
 // pickServer shows the server picker with the UI's theme settings.
 func (o *tuiFlags) pickServer(ctx context.Context, title string, items []panes.PickerItem) (int, error) {
 	return ui.PickServer(ctx, title, items, o.theme, os.Getenv("NO_COLOR") != "")
+}
+
+// redactLogAttr keeps URL query secrets (?api_key=..., see
+// record.RedactQuerySecrets) out of the debug log: the target, errors and
+// messages may all carry the server's URL.
+func redactLogAttr(_ []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindString:
+		a.Value = slog.StringValue(record.RedactQuerySecrets(a.Value.String()))
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			a.Value = slog.StringValue(record.RedactQuerySecrets(err.Error()))
+		}
+	}
+	return a
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpscope/mcpscope/mcp/openurl"
+	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"os"
 	"path"
 	"strings"
@@ -330,20 +331,46 @@ func (m *Model) rootsChanged() {
 // saveBlob writes a resource's blob into the working directory.
 func saveBlob(msg panes.SaveBlobMsg) tea.Cmd {
 	return func() tea.Msg {
-		name := path.Base(msg.URI)
-		if name == "" || name == "." || name == "/" || strings.ContainsAny(name, `\:`) {
-			name = "resource.bin"
-		}
-		name, err := writeNew("mcpscope-"+name, msg.Data)
+		name, err := writeNew("mcpscope-"+SafeFileName(path.Base(msg.URI)), msg.Data)
 		if err != nil {
 			return notedMsg{text: "save: " + err.Error(), ok: false}
 		}
-		return notedMsg{text: fmt.Sprintf("saved %d bytes of %s to ./%s", len(msg.Data), msg.URI, name), ok: true}
+		return notedMsg{text: fmt.Sprintf("saved %d bytes of %s to ./%s (mode 0600)", len(msg.Data), termsafe.String(msg.URI), name), ok: true}
 	}
 }
 
+// maxFileName bounds a saved file's name (most file systems allow 255 bytes).
+const maxFileName = 100
+
+// SafeFileName makes a server-chosen name (a resource URI's last segment)
+// safe as a file name: only ASCII letters, digits, '.', '-' and '_' are
+// kept (control characters, escape sequences, separators and anything a
+// shell or terminal may read otherwise become '_'), no leading dot, at
+// most 100 bytes; "resource.bin" when nothing is left.
+func SafeFileName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+		if b.Len() >= maxFileName {
+			break
+		}
+	}
+	out := strings.TrimLeft(b.String(), ".")
+	if strings.Trim(out, "_") == "" {
+		return "resource.bin"
+	}
+	return out
+}
+
 // writeNew writes data to name in the working directory without replacing
-// a file that is already there: name-1.ext, name-2.ext, ... are tried.
+// a file that is already there: name-1.ext, name-2.ext, ... are tried. The
+// file is 0600: it holds what a server returned, which may be about the
+// user.
 func writeNew(name string, data []byte) (string, error) {
 	ext := path.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
@@ -352,7 +379,7 @@ func writeNew(name string, data []byte) (string, error) {
 		if i > 0 {
 			candidate = fmt.Sprintf("%s-%d%s", stem, i, ext)
 		}
-		f, err := os.OpenFile(candidate, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(candidate, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, os.ErrExist) {
 			continue
 		}

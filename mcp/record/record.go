@@ -137,6 +137,9 @@ type Writer struct {
 	w   *bufio.Writer
 	enc *json.Encoder
 	err error
+	// keepSecrets leaves URL query secrets in transport events (see
+	// RedactQuerySecrets); frames are always written byte for byte.
+	keepSecrets bool
 }
 
 // Create opens path (truncating it) and writes the session header.
@@ -164,8 +167,20 @@ func NewWriter(w io.WriteCloser, s Session) *Writer {
 	if len(env) == 0 {
 		env = nil
 	}
+	target, command := s.Target, s.Command
+	if !s.KeepSecrets {
+		target = RedactQuerySecrets(target)
+		command = make([]string, len(s.Command))
+		for i, a := range s.Command {
+			command[i] = RedactQuerySecrets(a)
+		}
+		if s.Command == nil {
+			command = nil
+		}
+	}
+	rw.keepSecrets = s.KeepSecrets
 	rw.write(&Entry{Type: "session", Time: time.Now(), Format: FormatVersion, Mcpscope: mcp.ClientVersion,
-		Target: s.Target, Command: s.Command, Env: env, Cwd: s.Cwd})
+		Target: target, Command: command, Env: env, Cwd: s.Cwd})
 	return rw
 }
 
@@ -188,7 +203,28 @@ func (w *Writer) write(e *Entry) {
 }
 
 // Event records one event.
-func (w *Writer) Event(ev mcp.Event) { w.write(FromEvent(ev)) }
+func (w *Writer) Event(ev mcp.Event) {
+	e := FromEvent(ev)
+	if !w.keepSecrets && e.Type == "transport" {
+		// Timeline rows name URLs (requests, redirects, OAuth steps):
+		// their secret query parameters are redacted. Frames are wire
+		// bytes and stay exact.
+		e.Summary = RedactQuerySecrets(e.Summary)
+		e.Error = RedactQuerySecrets(e.Error)
+		fields := make([]mcp.Field, len(e.Fields))
+		for i, f := range e.Fields {
+			fields[i] = mcp.Field{Key: f.Key, Value: RedactQuerySecrets(f.Value)}
+		}
+		e.Fields = fields
+	}
+	if !w.keepSecrets && e.Type == "frame" {
+		e.Stream = RedactQuerySecrets(e.Stream) // the stream's name, not the frame's bytes
+	}
+	if !w.keepSecrets && (e.Type == "local_error" || e.Type == "state" || e.Type == "list" || e.Type == "exit") {
+		e.Error, e.Detail = RedactQuerySecrets(e.Error), RedactQuerySecrets(e.Detail)
+	}
+	w.write(e)
+}
 
 // Close flushes and closes the file, reporting the first write error.
 func (w *Writer) Close() error {
