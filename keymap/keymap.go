@@ -74,9 +74,12 @@ type JSONEdit struct {
 	Close key.Binding
 }
 
-// Form keys drive the schema form (package panes/form). While a text field
-// is being edited only Send, SendAnyway, Raw, Next, Prev, Edit (commit) and
-// Close (cancel the edit) are read; every other key types.
+// Form keys drive the schema form (package panes/form). A text field is
+// edited as soon as the cursor is on it, so every key that types text
+// types there: the form's commands sit on ctrl and alt keys (the plain
+// letters given as second keys work only on rows that take no text), and
+// tab, shift+tab, enter and esc. Keep, Discard and Back answer the question
+// esc asks when the form holds changes.
 type Form struct {
 	Next        key.Binding // next field
 	Prev        key.Binding // previous field
@@ -99,7 +102,10 @@ type Form struct {
 	Example     key.Binding // fill in the schema's next example
 	PageUp      key.Binding
 	PageDown    key.Binding
-	Close       key.Binding
+	Close       key.Binding // close; asks first when the form holds changes
+	KeepDraft   key.Binding // close, keeping the draft for next time
+	Discard     key.Binding // close, throwing the changes away
+	Back        key.Binding // back to the form
 }
 
 // Result keys drive the tool-call result view.
@@ -215,26 +221,29 @@ func Default() KeyMap {
 	m.Form = Form{
 		Next:        bind(k("tab", "down"), "tab/↓", "next field"),
 		Prev:        bind(k("shift+tab", "up"), "shift+tab/↑", "prev field"),
-		Edit:        bind(k("enter", "space"), "enter", "edit/toggle"),
+		Edit:        bind(k("enter", "space"), "enter", "toggle/open"),
 		PrevOption:  bind(k("left"), "←", "prev choice"),
 		NextOption:  bind(k("right"), "→", "next choice"),
 		Send:        bind(k("ctrl+s"), "ctrl+s", "send"),
 		SendAnyway:  bind(k("ctrl+f"), "ctrl+f", "send anyway"),
 		Raw:         bind(k("ctrl+e"), "ctrl+e", "raw JSON"),
 		Editor:      bind(k("ctrl+o"), "ctrl+o", "$EDITOR"),
-		Add:         bind(k("a"), "a", "add item"),
-		Delete:      bind(k("d"), "d", "delete item"),
+		Add:         bind(k("alt+a", "a"), "alt+a", "add item"),
+		Delete:      bind(k("alt+d", "d"), "alt+d", "delete item"),
 		MoveUp:      bind(k("alt+up"), "alt+↑", "move up"),
 		MoveDown:    bind(k("alt+down"), "alt+↓", "move down"),
-		Branch:      bind(k("o"), "o", "oneOf branch"),
-		Presence:    bind(k("n"), "n", "omit/empty/null"),
+		Branch:      bind(k("alt+o", "o"), "alt+o", "oneOf branch"),
+		Presence:    bind(k("alt+n", "n"), "alt+n", "omit/empty/null"),
 		HistoryPrev: bind(k("ctrl+p"), "ctrl+p", "older args"),
 		HistoryNext: bind(k("ctrl+n"), "ctrl+n", "newer args"),
-		Collapse:    bind(k("c"), "c", "collapse"),
-		Example:     bind(k("e"), "e", "use example"),
+		Collapse:    bind(k("alt+c", "c"), "alt+c", "collapse"),
+		Example:     bind(k("alt+e", "e"), "alt+e", "use example"),
 		PageUp:      bind(k("pgup"), "pgup", "page up"),
 		PageDown:    bind(k("pgdown"), "pgdn", "page down"),
 		Close:       bind(k("esc"), "esc", "close"),
+		KeepDraft:   bind(k("k", "enter"), "k", "keep draft"),
+		Discard:     bind(k("d"), "d", "discard"),
+		Back:        bind(k("esc", "b"), "esc", "back to form"),
 	}
 	m.Result = Result{
 		Up:        bind(k("up", "k"), "↑/k", "up"),

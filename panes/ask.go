@@ -236,6 +236,9 @@ func (a *Ask) ElicitationID() string { return a.elicitationID }
 // SetReply types the sampling reply (tests).
 func (a *Ask) SetReply(s string) { a.reply.SetValue(s) }
 
+// Reply is the sampling reply typed so far.
+func (a *Ask) Reply() string { return a.reply.Value() }
+
 func (a *Ask) answer(res any) tea.Cmd {
 	b, err := json.Marshal(res)
 	id := a.id
@@ -384,12 +387,20 @@ func (a *Ask) formHelp() []key.Binding {
 	k := a.keys.Form
 	var head, rest []key.Binding
 	for _, b := range a.form.ShortHelp() {
+		// The moving keys lead; the form words their help for the row.
+		if sameKeys(b, k.Next) || sameKeys(b, k.Prev) || sameKeys(b, k.Edit) {
+			head = append(head, b)
+			continue
+		}
 		switch b.Help() {
 		case k.Send.Help():
 			b.SetHelp(b.Help().Key, "accept")
 			head = append(head, b, a.keys.Explore.Decline)
 		case k.Close.Help():
 			b.SetHelp(b.Help().Key, "cancel")
+			head = append(head, b)
+		case k.Discard.Help():
+			b.SetHelp(b.Help().Key, "discard and cancel")
 			head = append(head, b)
 		case k.SendAnyway.Help():
 			b.SetHelp(b.Help().Key, "accept anyway")
@@ -398,13 +409,15 @@ func (a *Ask) formHelp() []key.Binding {
 			if a.nested {
 				rest = append(rest, b)
 			}
-		case k.Next.Help(), k.Prev.Help(), k.Edit.Help():
-			head = append(head, b)
 		default:
 			rest = append(rest, b)
 		}
 	}
 	return append(head, rest...)
+}
+
+func sameKeys(a, b key.Binding) bool {
+	return strings.Join(a.Keys(), " ") == strings.Join(b.Keys(), " ")
 }
 
 // elicitNested reports whether a requestedSchema has a property that is an

@@ -28,6 +28,9 @@ type Prompts struct {
 	form      *ArgsForm
 	formName  string
 	completes bool
+	// drafts are the forms closed with "keep draft", by prompt name, for
+	// as long as mcpscope runs.
+	drafts map[string]*ArgsForm
 }
 
 // NewPrompts makes the prompts pane.
@@ -114,9 +117,11 @@ func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
 		cmd, submit, cancel := p.form.Update(msg)
 		switch {
 		case cancel:
+			p.keepDraft(p.formName, p.form)
 			p.form = nil
 		case submit:
 			m := GetPromptMsg{Name: p.formName, Args: p.form.Values()}
+			delete(p.drafts, p.formName)
 			p.form = nil
 			return func() tea.Msg { return m }
 		}
@@ -152,8 +157,18 @@ func (p *Prompts) openForm(pr mcp.Prompt) tea.Cmd {
 	for _, a := range pr.Arguments {
 		fields = append(fields, ArgField{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 	}
+	draft := p.drafts[pr.Name]
+	delete(p.drafts, pr.Name)
+	if draft != nil && draft.sameFields(fields) {
+		// Where the user left it: values, cursor, raw view.
+		p.form, p.formName = draft, pr.Name
+		p.form.Completes = p.completes
+		p.form.Reopen(p.theme, p.w, p.h, p.focused)
+		return nil
+	}
 	ref, _ := json.Marshal(map[string]string{"type": "ref/prompt", "name": pr.Name})
 	p.form, p.formName = NewArgsForm(p.theme, p.keys, "prompts/get "+termsafe.String(pr.Name), ref, fields), pr.Name
+	p.form.carryOver(draft)
 	p.form.Completes = p.completes
 	p.form.SetSize(p.w, p.h)
 	if p.focused {
@@ -161,6 +176,22 @@ func (p *Prompts) openForm(pr mcp.Prompt) tea.Cmd {
 	}
 	return p.form.Start()
 }
+
+// keepDraft keeps a closed form when the user chose "keep draft", and
+// forgets the prompt's draft otherwise.
+func (p *Prompts) keepDraft(name string, f *ArgsForm) {
+	if !f.KeptDraft() {
+		delete(p.drafts, name)
+		return
+	}
+	if p.drafts == nil {
+		p.drafts = map[string]*ArgsForm{}
+	}
+	p.drafts[name] = f
+}
+
+// HasDraft reports whether a prompt has a kept draft.
+func (p *Prompts) HasDraft(name string) bool { return p.drafts[name] != nil }
 
 func (p *Prompts) ShortHelp() []key.Binding {
 	if p.form != nil {

@@ -98,6 +98,8 @@ type ArgsForm struct {
 	suggMore            bool
 	suggErr             string
 
+	kept bool // closed with "keep draft": the host keeps this form
+
 	// Completes says whether to ask for completions (the server declared
 	// the completions capability, or it is 2024-11-05 where it is ungated).
 	Completes bool
@@ -147,7 +149,7 @@ func ArgsSchema(fields []ArgField) json.RawMessage {
 // title the form's border title (drawn as given: pass server strings
 // through termsafe).
 func NewArgsForm(t *themes.Theme, k keymap.KeyMap, title string, ref json.RawMessage, fields []ArgField) *ArgsForm {
-	f, err := form.New(ArgsSchema(fields), form.Options{Title: title, Theme: t, Keys: k})
+	f, err := form.New(ArgsSchema(fields), form.Options{Title: title, Theme: t, Keys: k, KeepDrafts: true})
 	if err != nil {
 		// ArgsSchema is always JSON; this cannot happen.
 		panic(fmt.Sprintf("panes: arguments schema: %v", err))
@@ -161,6 +163,43 @@ func NewArgsForm(t *themes.Theme, k keymap.KeyMap, title string, ref json.RawMes
 
 // Form is the schema form inside (tests).
 func (a *ArgsForm) Form() *form.Form { return a.form }
+
+// KeptDraft reports whether the form was closed with "keep draft": the
+// host keeps it and shows it again, as it was left, next time.
+func (a *ArgsForm) KeptDraft() bool { return a.kept }
+
+// Reopen readies a kept form to be shown again.
+func (a *ArgsForm) Reopen(t *themes.Theme, w, h int, focused bool) {
+	a.kept = false
+	a.SetTheme(t)
+	a.SetSize(w, h)
+	if focused {
+		a.Focus()
+	}
+}
+
+// sameFields reports whether a kept draft was made for these fields.
+func (a *ArgsForm) sameFields(fields []ArgField) bool {
+	if len(fields) != len(a.fields) {
+		return false
+	}
+	for i := range fields {
+		if fields[i] != a.fields[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// carryOver starts a from what a draft for other fields held (the server
+// changed the arguments meanwhile): the values of names still there.
+func (a *ArgsForm) carryOver(old *ArgsForm) {
+	if old == nil {
+		return
+	}
+	v, _ := old.form.Value()
+	_ = a.form.SetValue(v)
+}
 
 // Start compiles the schema and asks for the first field's completions.
 func (a *ArgsForm) Start() tea.Cmd {
@@ -253,10 +292,11 @@ func (a *ArgsForm) Update(msg tea.Msg) (cmd tea.Cmd, submit, cancel bool) {
 		if msg.form != a.form {
 			return nil, false, false
 		}
-		switch msg.msg.(type) {
+		switch m := msg.msg.(type) {
 		case form.SubmitMsg:
 			return nil, true, false
 		case form.CancelMsg:
+			a.kept = m.Keep
 			return nil, false, true
 		}
 		return hosted(a.form, a.form.Update(msg.msg)), false, false

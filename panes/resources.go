@@ -34,6 +34,7 @@ type Resources struct {
 	canSub    bool
 	form      *ArgsForm
 	formTmpl  string
+	drafts    map[string]*ArgsForm // kept template forms, by template
 	status    string
 	lastBlob  []byte
 	lastURI   string
@@ -210,9 +211,18 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 		cmd, submit, cancel := r.form.Update(msg)
 		switch {
 		case cancel:
+			if r.form.KeptDraft() {
+				if r.drafts == nil {
+					r.drafts = map[string]*ArgsForm{}
+				}
+				r.drafts[r.formTmpl] = r.form
+			} else {
+				delete(r.drafts, r.formTmpl)
+			}
 			r.form = nil
 		case submit:
 			uri := ExpandTemplate(r.formTmpl, r.form.Values())
+			delete(r.drafts, r.formTmpl)
 			r.form = nil
 			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
 		}
@@ -254,6 +264,15 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 		var fields []ArgField
 		for _, v := range TemplateVars(tmpl) {
 			fields = append(fields, ArgField{Name: v, Required: true})
+		}
+		if d := r.drafts[tmpl]; d != nil {
+			// The same template has the same variables: the draft is
+			// shown as it was left.
+			delete(r.drafts, tmpl)
+			r.form, r.formTmpl = d, tmpl
+			r.form.Completes = r.completes
+			r.form.Reopen(r.theme, r.w, r.h, r.focused)
+			return nil
 		}
 		ref, _ := json.Marshal(map[string]string{"type": "ref/resource", "uri": tmpl})
 		r.form, r.formTmpl = NewArgsForm(r.theme, r.keys, "read "+termsafe.String(tmpl), ref, fields), tmpl

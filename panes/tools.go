@@ -61,6 +61,15 @@ type Tools struct {
 	form     *form.Form
 	formTool string
 	history  *form.History // per tool ("tool:NAME"), kept while mcpscope runs
+	// drafts are the forms closed with "keep draft", by tool name, for as
+	// long as mcpscope runs; each remembers the schema it was built for.
+	drafts map[string]toolDraft
+}
+
+// toolDraft is a kept arguments form and the inputSchema it was made for.
+type toolDraft struct {
+	form   *form.Form
+	schema string
 }
 
 // NewTools makes an empty tools list.
@@ -77,6 +86,7 @@ func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
 		matched:     map[int][]int{},
 		lastArgs:    map[string]json.RawMessage{},
 		history:     form.NewHistory(20),
+		drafts:      map[string]toolDraft{},
 	}
 }
 
@@ -279,15 +289,32 @@ func (p *Tools) ScrollDetails(n int) {
 	p.detailTop = max(0, min(p.detailTop+n, len(p.details())-1))
 }
 
-// OpenEditor opens the arguments editor on the selected tool.
+// OpenEditor opens the arguments editor on the selected tool: its kept
+// draft as it was left (values, cursor, raw view), else a new form.
 func (p *Tools) OpenEditor() tea.Cmd {
 	t, ok := p.Selected()
 	if !ok {
 		return nil
 	}
+	var initial json.RawMessage
+	if d, ok := p.drafts[t.Name]; ok {
+		delete(p.drafts, t.Name)
+		if d.schema == string(t.InputSchema) {
+			p.form, p.formTool = d.form, t.Name
+			d.form.SetTheme(p.theme)
+			d.form.SetSize(p.w, p.h)
+			if p.focused {
+				d.form.Focus()
+			}
+			return nil
+		}
+		// The server changed the schema since: start from the draft's
+		// value (what no longer fits becomes JSON text, nothing is lost).
+		initial, _ = d.form.Value()
+	}
 	if f, err := form.New(t.InputSchema, form.Options{
 		Title: "Call " + termsafe.String(t.Name), Theme: p.theme, Keys: p.keys,
-		History: p.history.Get("tool:" + t.Name),
+		History: p.history.Get("tool:" + t.Name), Initial: initial, KeepDrafts: true,
 	}); err == nil {
 		p.form, p.formTool = f, t.Name
 		f.SetSize(p.w, p.h)
@@ -303,6 +330,9 @@ func (p *Tools) OpenEditor() tea.Cmd {
 	}
 	return nil
 }
+
+// HasDraft reports whether a tool has a kept draft.
+func (p *Tools) HasDraft(name string) bool { _, ok := p.drafts[name]; return ok }
 
 // CloseEditor closes the editor without sending.
 func (p *Tools) CloseEditor() { p.editor, p.form = nil, nil }
@@ -373,10 +403,22 @@ func (p *Tools) updateForm(msg tea.Msg) tea.Cmd {
 	case form.SubmitMsg:
 		name := p.formTool
 		p.history.Add("tool:"+name, msg.Value)
+		delete(p.drafts, name)
 		p.form = nil
 		call := CallToolMsg{Name: name, Args: msg.Value}
 		return func() tea.Msg { return call }
 	case form.CancelMsg:
+		if msg.Keep {
+			schema := ""
+			for _, t := range p.tools {
+				if t.Name == p.formTool {
+					schema = string(t.InputSchema)
+				}
+			}
+			p.drafts[p.formTool] = toolDraft{form: p.form, schema: schema}
+		} else {
+			delete(p.drafts, p.formTool)
+		}
 		p.form = nil
 		return nil
 	}
@@ -539,6 +581,10 @@ func (p *Tools) renderRow(i, w int) string {
 	}
 	row := b.String()
 	badges := p.badges(t, w >= 70)
+	if p.HasDraft(t.Name) {
+		// A kept draft waits for this tool: say so where it is chosen.
+		badges = strings.TrimSpace(p.theme.Tools.Badge.Render("✎ draft") + " " + badges)
+	}
 	if badges != "" {
 		room := w - ansi.StringWidth(badges) - 1
 		if room >= 12 {

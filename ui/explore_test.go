@@ -185,8 +185,7 @@ func TestFlowElicitationAnsweredInModal(t *testing.T) {
 			if p.m.modal != modalAsk || strings.Contains(answered(), `"action"`) {
 				t.Fatalf("an invalid form was accepted:\n%s", answered())
 			}
-			p.keys("enter")
-			p.typeText("quinn") // q types here: it does not quit
+			p.typeText("quinn") // the first field is edited at once; q types here: it does not quit
 			p.keys("tab", "right", "right", "tab", "space", "ctrl+s")
 			p.until("the tool result", func() bool { return p.m.modal == modalResult })
 			if got := answered(); !strings.Contains(got, `"action":"accept"`) ||
@@ -302,9 +301,9 @@ func TestFlowResourcesAndPrompts(t *testing.T) {
 			if !p.m.prompts.Select("greet") {
 				t.Fatal("no greet prompt")
 			}
-			p.keys("enter", "enter")
+			p.keys("enter")
 			p.typeText("Ada")
-			p.keys("tab", "enter", "p")
+			p.keys("tab", "p")
 			f := p.m.prompts.Form()
 			p.until("the style suggestions", func() bool { return len(f.Suggestions()) == 1 && f.Suggestions()[0] == "pirate" })
 			if got := strings.Join(w.sent(mcp.KindRequest, "completion/complete"), "\n"); !strings.Contains(got, `"ref":{"name":"greet","type":"ref/prompt"}`) ||

@@ -71,7 +71,6 @@ func BenchmarkFormKeystroke200(b *testing.B) {
 	f := open200(b, schema200())
 	compile(f)
 	focusPtr(b, f, "/group10/s1")
-	f.Update(keyMsg("enter"))
 	key := tea.KeyPressMsg{Code: 'x', Text: "x"}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -109,12 +109,13 @@ func fillByKeys(t *testing.T, f *Form) {
 			if s, isStr := sample.(string); isStr && n.kind != kindRaw {
 				text = s
 			}
-			press(f, "enter")
-			for f.input.Value() != "" {
+			// The field is edited as soon as it has the cursor.
+			f.syncEdit()
+			for f.editText() != "" {
 				press(f, "backspace")
 			}
 			typeText(f, text)
-			press(f, "enter")
+			press(f, "tab")
 		default:
 			t.Fatalf("do not know how to fix %v on a %v row of kind %d", is, r.kind, n.kind)
 		}

@@ -15,12 +15,20 @@
 // states (omitted, empty, null). What it cannot draw (patternProperties,
 // if/then/else, not, ...) becomes a JSON text field that says why.
 //
+// It behaves like a form: a text field is edited as soon as it has the
+// cursor, tab and shift+tab go from field to field and keep editing, an
+// enum filters as you type, a JSON field takes several lines, and the
+// form's commands sit on ctrl and alt keys so that nothing typed is taken
+// for a command. Esc on a form that holds changes asks whether to keep the
+// draft (when the host keeps drafts), discard it, or go back.
+//
 // Every change is validated against the server's real schema with
 // mcp/schema, so the errors next to each field are the ones the command
 // line prints. Sending is refused while the value is invalid, but a
 // debugger must be able to send bad input on purpose, so a second key
 // sends anyway. ctrl+e shows the same value as raw JSON, editable, and
-// back; history brings earlier values back one key at a time.
+// back (its errors say line and column); history brings earlier values
+// back one key at a time.
 //
 // Only the rows on screen are drawn, so a form of hundreds of fields
 // costs what twenty do.
@@ -52,6 +60,10 @@ type Options struct {
 	Initial json.RawMessage
 	// History holds earlier values, oldest first (see History.Get).
 	History []json.RawMessage
+	// KeepDrafts offers "keep draft" when esc closes a form with changes:
+	// the host then keeps the form (CancelMsg.Keep) and shows it again
+	// next time. Without it the question is only discard or back.
+	KeepDrafts bool
 }
 
 // SubmitMsg is sent when the user sends the value. Forced is true when it
@@ -61,8 +73,10 @@ type SubmitMsg struct {
 	Forced bool
 }
 
-// CancelMsg is sent when the user closes the form without sending.
-type CancelMsg struct{}
+// CancelMsg is sent when the user closes the form without sending. Keep
+// is true when they chose to keep the draft: the host keeps this Form and
+// shows it again, as it was, when the same thing is opened.
+type CancelMsg struct{ Keep bool }
 
 // compiledMsg carries the schema compiled off the UI goroutine.
 type compiledMsg struct {
@@ -93,9 +107,21 @@ type Form struct {
 	rowByPtr map[string]int
 	cur, top int
 
-	editing    bool
-	editBefore string
-	input      textinput.Model
+	// A text field is edited whenever it has the cursor (see edit.go):
+	// editIdent is the row being edited, input its one-line editor, and
+	// fieldArea the several-line one of a JSON field.
+	editing   bool
+	editIdent rowIdent
+	input     textinput.Model
+	multiline bool
+	fieldArea textarea.Model
+
+	enumFilter  string   // typed on the focused enum to narrow its values
+	filterIdent rowIdent // the enum it was typed on
+
+	keepDrafts bool
+	confirming bool            // esc asked: keep draft, discard or back
+	baseline   json.RawMessage // the value the form opened with (see dirty)
 
 	issues     []schema.Issue
 	rowIssues  map[int][]string
@@ -128,20 +154,22 @@ func New(raw json.RawMessage, opts Options) (*Form, error) {
 		opts.Theme = themes.Default(true)
 	}
 	f := &Form{
-		theme:    opts.Theme,
-		keys:     opts.Keys,
-		title:    opts.Title,
-		s:        s,
-		b:        builder{s: s},
-		history:  opts.History,
-		histPos:  len(opts.History),
-		examples: map[*node]int{},
+		theme:      opts.Theme,
+		keys:       opts.Keys,
+		title:      opts.Title,
+		s:          s,
+		b:          builder{s: s},
+		history:    opts.History,
+		histPos:    len(opts.History),
+		examples:   map[*node]int{},
+		keepDrafts: opts.KeepDrafts,
 	}
 	if len(f.keys.Form.Send.Keys()) == 0 {
 		f.keys = keymap.Default()
 	}
 	f.input = textinput.New()
 	f.input.Prompt = ""
+	f.fieldArea = newArea()
 	f.applyTheme()
 	f.root = f.b.build(s.Document(), nil, "", true)
 	initial := opts.Initial
@@ -155,6 +183,9 @@ func New(raw json.RawMessage, opts Options) (*Form, error) {
 		}
 	}
 	f.reflow()
+	f.baseline, _ = f.Value()
+	f.firstStop()
+	f.syncEdit()
 	return f, nil
 }
 
@@ -172,6 +203,7 @@ func (f *Form) applyTheme() {
 	st := f.theme.TextInput
 	st.Cursor.Blink = false // a blinking cursor would make goldens flaky
 	f.input.SetStyles(st)
+	f.applyFieldAreaTheme()
 }
 
 // SetTheme switches the theme.
@@ -189,7 +221,7 @@ func (f *Form) Value() (json.RawMessage, []schema.Issue) {
 	if f.raw {
 		v, err := schema.Decode([]byte(f.area.Value()))
 		if err != nil {
-			return json.RawMessage(f.area.Value()), []schema.Issue{{Pointer: "", Message: "is not valid JSON: " + err.Error()}}
+			return json.RawMessage(f.area.Value()), []schema.Issue{{Pointer: "", Message: "is not valid JSON: " + jsonError(f.area.Value(), err)}}
 		}
 		b, _ := json.Marshal(v)
 		return b, f.s.Validate(v)
@@ -212,12 +244,15 @@ func (f *Form) SetValue(raw json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	// The nodes are rebuilt: the field being edited is a new one.
+	f.editing, f.multiline, f.editIdent = false, false, rowIdent{}
 	f.root = f.b.build(f.s.Document(), nil, "", true)
 	if !f.root.setValue(f.b, v) {
 		f.root.toRaw(v, "the value does not fit the form")
 	}
 	f.examples = map[*node]int{}
 	f.reflow()
+	f.syncEdit()
 	return nil
 }
 
@@ -234,6 +269,7 @@ func (f *Form) Title() string { return f.title }
 func (f *Form) SetSize(w, h int) {
 	f.w, f.h = w, h
 	f.input.SetWidth(max(f.valueWidth()-1, 1))
+	f.sizeFieldArea()
 	if f.raw {
 		f.sizeArea()
 	}
@@ -249,7 +285,8 @@ func (f *Form) Blur() { f.focused = false }
 // Capturing is always true: every key belongs to the form while it is open.
 func (f *Form) Capturing() bool { return true }
 
-// Editing reports whether a text field is being typed into.
+// Editing reports whether a text field has the cursor (and so is being
+// typed into).
 func (f *Form) Editing() bool { return f.editing }
 
 // Raw reports whether the raw JSON view is showing.
@@ -373,7 +410,7 @@ func (f *Form) setFlash(s string, isErr bool) { f.flash, f.flashIsErr = s, isErr
 // submit sends the value, refusing an invalid one unless forced.
 func (f *Form) submit(force bool) tea.Cmd {
 	if f.editing {
-		f.commitEdit()
+		f.endEdit() // a key/value row's key is renamed now
 	}
 	if !f.s.Ready() {
 		// Sending must not skip validation because a key came early.
@@ -382,7 +419,7 @@ func (f *Form) submit(force bool) tea.Cmd {
 	}
 	if f.raw {
 		if _, err := schema.Decode([]byte(f.area.Value())); err != nil {
-			f.setFlash("not sent: the text is not JSON ("+err.Error()+")", true)
+			f.setFlash("not sent: the text is not JSON ("+jsonError(f.area.Value(), err)+")", true)
 			return nil
 		}
 	}
@@ -404,16 +441,34 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// ShortHelp lists the keys that work now.
+// ShortHelp lists the keys that work now: every command the focused row
+// answers to.
 func (f *Form) ShortHelp() []key.Binding {
 	k := f.keys.Form
 	switch {
-	case f.editing:
-		return []key.Binding{withHelp(k.Edit, "enter", "done"), k.Next, k.Prev, k.Send, k.Raw, withHelp(k.Close, "esc", "undo edit")}
+	case f.confirming:
+		var out []key.Binding
+		if f.keepDrafts {
+			out = append(out, withHelp(k.KeepDraft, "k/enter", "keep draft"))
+		}
+		return append(out, k.Discard, k.Back)
 	case f.raw:
 		return []key.Binding{withHelp(k.Raw, "ctrl+e", "back to form"), k.Send, k.SendAnyway, k.Editor, withHelp(k.Close, "esc", "discard raw edits")}
 	}
-	out := []key.Binding{k.Next, k.Prev, k.Edit, k.Send}
+	next, prev := withHelp(k.Next, "tab", "next field"), withHelp(k.Prev, "shift+tab", "prev field")
+	out := []key.Binding{next, prev}
+	switch {
+	case f.editing && f.multiline:
+		out = append(out, withHelp(k.Edit, "enter", "new line"))
+	case f.editing, f.enumRow():
+		out = append(out, withHelp(k.Edit, "enter", "next field"))
+	default:
+		out = append(out, k.Edit)
+	}
+	if f.enumRow() {
+		out = append(out, withHelp(k.NextOption, "←/→", "choose"))
+	}
+	out = append(out, k.Send)
 	if len(f.issues) > 0 {
 		out = append(out, k.SendAnyway)
 	}
@@ -443,6 +498,7 @@ func (f *Form) FullHelp() [][]key.Binding {
 		{k.Next, k.Prev, k.PageUp, k.PageDown, k.Edit, k.PrevOption, k.NextOption},
 		{k.Add, k.Delete, k.MoveUp, k.MoveDown, k.Branch, k.Presence, k.Collapse, k.Example},
 		{k.Send, k.SendAnyway, k.Raw, k.Editor, k.HistoryPrev, k.HistoryNext, k.Close},
+		{k.KeepDraft, k.Discard, k.Back},
 	}
 }
 
@@ -467,30 +523,8 @@ func (f *Form) Field() (ptr, text string, ok bool) {
 	default:
 		return "", "", false
 	}
-	if f.editing {
+	if f.editing && !f.multiline {
 		return r.ptr, f.input.Value(), true
 	}
 	return r.ptr, r.n.text, true
-}
-
-// SetFieldText puts text into the focused text field as if it had been
-// typed (an omitted field becomes present); it does nothing on other rows.
-func (f *Form) SetFieldText(text string) {
-	if _, _, ok := f.Field(); !ok {
-		return
-	}
-	if f.editing {
-		f.input.SetValue(text)
-		f.input.CursorEnd()
-		f.typed()
-		return
-	}
-	n := f.rows[f.cur].n
-	n.text = text
-	if n.state != present {
-		n.state = present
-		f.reflow()
-		return
-	}
-	f.revalidate()
 }

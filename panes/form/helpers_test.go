@@ -79,6 +79,9 @@ func keyMsg(k string) tea.KeyPressMsg {
 	case "pgdown":
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	}
+	if len(k) == 5 && k[:4] == "alt+" {
+		return tea.KeyPressMsg{Code: rune(k[4]), Mod: tea.ModAlt}
+	}
 	if len(k) > 5 && k[:5] == "ctrl+" {
 		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
 	}
@@ -93,6 +96,7 @@ func focusPtr(t testing.TB, f *Form, ptr string) {
 		if r.ptr == ptr && r.kind == rowField {
 			f.cur = i
 			f.scrollToCursor()
+			f.syncEdit()
 			return
 		}
 	}
@@ -108,3 +112,11 @@ func rowPtrs(f *Form) []string {
 }
 
 func plain(s string) string { return ansi.Strip(s) }
+
+// editText is the text in the focused field's editor.
+func (f *Form) editText() string {
+	if f.multiline {
+		return f.fieldArea.Value()
+	}
+	return f.input.Value()
+}

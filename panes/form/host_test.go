@@ -15,13 +15,11 @@ func TestFieldAndSetFieldText(t *testing.T) {
 	if !ok || ptr != "/name" || text != "" {
 		t.Fatalf("Field() = %q %q %v", ptr, text, ok)
 	}
-	press(f, "enter")
 	typeText(f, "Ad")
 	if _, text, _ := f.Field(); text != "Ad" {
 		t.Fatalf("while editing Field() text = %q", text)
 	}
 	f.SetFieldText("Ada")
-	press(f, "enter")
 	press(f, "tab")
 	if ptr, _, _ := f.Field(); ptr != "/style" {
 		t.Fatalf("after tab the field is %q", ptr)

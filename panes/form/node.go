@@ -449,7 +449,7 @@ func (n *node) localIssue() string {
 			return ""
 		}
 		if _, err := schema.Decode([]byte(n.text)); err != nil {
-			return "is not valid JSON: " + err.Error()
+			return "is not valid JSON: " + jsonError(n.text, err)
 		}
 	}
 	return ""

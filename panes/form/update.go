@@ -22,29 +22,38 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case editorDoneMsg:
-		return f.editorDone(msg)
+		cmd := f.editorDone(msg)
+		f.syncEdit()
+		return cmd
 	case tea.PasteMsg:
-		if f.editing {
-			var cmd tea.Cmd
-			f.input, cmd = f.input.Update(msg)
-			f.typed()
-			return cmd
-		}
-		if f.raw {
+		switch {
+		case f.confirming:
+		case f.raw:
 			var cmd tea.Cmd
 			f.area, cmd = f.area.Update(msg)
 			f.rawChanged()
 			return cmd
+		case f.editing:
+			return f.typeKey(msg)
+		case f.enumRow():
+			f.filterEnum(f.enumFilter + msg.Content)
 		}
 	case tea.KeyPressMsg:
 		f.flash = ""
+		f.syncEdit() // the cursor may have been moved from outside (SetValue, a host)
+		var cmd tea.Cmd
 		switch {
-		case f.editing:
-			return f.editKey(msg)
+		case f.confirming:
+			cmd = f.confirmKey(msg)
 		case f.raw:
-			return f.rawKey(msg)
+			cmd = f.rawKey(msg)
+		case f.editing:
+			cmd = f.editKey(msg)
+		default:
+			cmd = f.navKey(msg)
 		}
-		return f.navKey(msg)
+		f.syncEdit()
+		return cmd
 	case tea.MouseWheelMsg:
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
@@ -52,28 +61,46 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		case tea.MouseWheelDown:
 			f.move(1)
 		}
+		f.syncEdit()
 	}
 	return nil
 }
 
-// navKey handles a key while no text field is being edited.
-func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
+// isText reports a key that types text: a printable character with no
+// ctrl, alt or other command modifier (shift is typing).
+func isText(msg tea.KeyPressMsg) bool {
+	const commandMods = tea.ModCtrl | tea.ModAlt | tea.ModMeta | tea.ModSuper | tea.ModHyper
+	return msg.Text != "" && msg.Mod&commandMods == 0
+}
+
+// command runs the form command bound to msg, if any. It is shared by
+// every row; callers first take the keys their row owns (typed text, the
+// cursor keys of a text field).
+func (f *Form) command(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := f.keys.Form
 	switch {
 	case key.Matches(msg, k.Send):
-		return f.submit(false)
+		return f.submit(false), true
 	case key.Matches(msg, k.SendAnyway):
-		return f.submit(true)
+		return f.submit(true), true
 	case key.Matches(msg, k.Close):
-		return cancel
+		return f.requestClose(), true
 	case key.Matches(msg, k.Raw):
 		f.openRaw()
 	case key.Matches(msg, k.Editor):
-		return f.openEditor()
+		return f.openEditor(), true
 	case key.Matches(msg, k.MoveUp):
 		f.moveItem(-1)
 	case key.Matches(msg, k.MoveDown):
 		f.moveItem(1)
+	case msg.String() == "tab" || msg.String() == "shift+tab":
+		// tab and shift+tab go from field to field, skipping the headers
+		// of open groups; the arrows visit every row.
+		if msg.String() == "tab" {
+			f.moveStop(1)
+		} else {
+			f.moveStop(-1)
+		}
 	case key.Matches(msg, k.Next):
 		f.move(1)
 	case key.Matches(msg, k.Prev):
@@ -82,12 +109,6 @@ func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.move(max(f.bodyHeight()-1, 1))
 	case key.Matches(msg, k.PageUp):
 		f.move(-max(f.bodyHeight()-1, 1))
-	case key.Matches(msg, k.Edit):
-		return f.activate()
-	case key.Matches(msg, k.NextOption):
-		f.cycle(1)
-	case key.Matches(msg, k.PrevOption):
-		f.cycle(-1)
 	case key.Matches(msg, k.Add):
 		f.addHere()
 	case key.Matches(msg, k.Delete):
@@ -95,71 +116,90 @@ func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Branch):
 		if c := f.enclosingChoice(f.focusedNode()); c != nil {
 			f.switchBranch(c, 1)
+		} else {
+			f.setFlash("not inside a oneOf/anyOf: nothing to switch", true)
 		}
 	case key.Matches(msg, k.Presence):
 		f.cyclePresence()
+		f.restartEdit()
 	case key.Matches(msg, k.Collapse):
 		f.collapse()
 	case key.Matches(msg, k.Example):
 		f.useExample()
+		f.restartEdit()
 	case key.Matches(msg, k.HistoryPrev):
 		f.browseHistory(-1)
 	case key.Matches(msg, k.HistoryNext):
 		f.browseHistory(1)
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
-// editKey handles a key while a text field is being edited: the form's
-// own keys end the edit, everything else types.
-func (f *Form) editKey(msg tea.KeyPressMsg) tea.Cmd {
+// navKey handles a key on a row that takes no text: a boolean, an enum, a
+// group's header, an option of a multi-select, an "add" row.
+func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := f.keys.Form
-	switch {
-	case key.Matches(msg, k.Close):
-		f.cancelEdit()
-		return nil
-	case msg.String() == "enter":
-		f.commitEdit()
-		return nil
-	case msg.String() == "tab" || msg.String() == "down":
-		f.commitEdit()
-		f.move(1)
-		return nil
-	case msg.String() == "shift+tab" || msg.String() == "up":
-		f.commitEdit()
-		f.move(-1)
-		return nil
-	case key.Matches(msg, k.Send):
-		return f.submit(false)
-	case key.Matches(msg, k.SendAnyway):
-		return f.submit(true)
-	case key.Matches(msg, k.Raw):
-		f.commitEdit()
-		f.openRaw()
-		return nil
+	if f.enumRow() {
+		// An enum filters as you type: the first value that matches is
+		// chosen, ← and → step through the matches.
+		switch {
+		case isText(msg) && (msg.Text != " " || f.enumFilter != ""):
+			f.filterEnum(f.enumFilter + msg.Text)
+			return nil
+		case msg.String() == "backspace" && f.enumFilter != "":
+			r := []rune(f.enumFilter)
+			f.filterEnum(string(r[:len(r)-1]))
+			return nil
+		case msg.String() == "enter":
+			f.moveStop(1)
+			return nil
+		}
 	}
-	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	f.typed()
+	switch {
+	case key.Matches(msg, k.NextOption):
+		f.cycle(1)
+		return nil
+	case key.Matches(msg, k.PrevOption):
+		f.cycle(-1)
+		return nil
+	case key.Matches(msg, k.Edit):
+		return f.activate()
+	}
+	cmd, _ := f.command(msg)
 	return cmd
 }
 
-// typed copies the input's text into the field and revalidates: errors
-// follow every keystroke.
-func (f *Form) typed() {
-	r := f.rows[f.cur]
-	if r.kind == rowKey {
-		// A key is committed on enter: renaming moves the pointer, and with
-		// it the rows, which should not happen under the user's fingers.
-		return
+// editKey handles a key on a text field, which is always being edited:
+// text, the cursor keys and the input's own editing keys go to the input;
+// tab, enter and the form's ctrl and alt commands do not.
+func (f *Form) editKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys.Form
+	if isText(msg) {
+		return f.typeKey(msg)
 	}
-	r.n.text = f.input.Value()
-	r.n.state = present
-	f.revalidate()
+	switch s := msg.String(); {
+	case f.multiline && (s == "enter" || key.Matches(msg, k.PrevOption) || key.Matches(msg, k.NextOption)):
+		return f.typeKey(msg)
+	case f.multiline && s == "up" && f.fieldArea.Line() > 0,
+		f.multiline && s == "down" && f.fieldArea.Line() < f.fieldArea.LineCount()-1:
+		return f.typeKey(msg) // up and down move between the text's lines first
+	case s == "enter":
+		f.moveStop(1)
+		return nil
+	case key.Matches(msg, k.PrevOption), key.Matches(msg, k.NextOption):
+		return f.typeKey(msg)
+	}
+	if cmd, ok := f.command(msg); ok {
+		return cmd
+	}
+	return f.typeKey(msg)
 }
 
-// activate is enter on the focused row: edit text, toggle a boolean or an
-// option, step an enum, open or close a group, add an item.
+// activate is enter or space on a row that takes no text: toggle a
+// boolean or an option, step an enum, open or close a group, add an item.
+// (Text fields are edited as soon as they have the cursor.)
 func (f *Form) activate() tea.Cmd {
 	if f.cur >= len(f.rows) {
 		return nil
@@ -176,16 +216,12 @@ func (f *Form) activate() tea.Cmd {
 		f.revalidate()
 		return nil
 	case rowKey:
-		return f.startEdit(n.name)
+		return nil
 	}
 	wasOmitted := n.state != present
 	switch n.kind {
 	case kindString, kindNumber, kindInteger, kindRaw:
-		if wasOmitted {
-			n.state = present
-			f.reflow()
-		}
-		return f.startEdit(n.text)
+		return nil
 	case kindBool:
 		if wasOmitted {
 			n.state = present
@@ -238,6 +274,15 @@ func (f *Form) cycle(d int) {
 			if n.sel < 0 {
 				n.sel = 0
 			}
+		} else if m := f.enumMatches(n); f.enumFilter != "" && f.filterIdent == identOf(f.rows[f.cur]) && len(m) > 0 {
+			// With a filter typed, the arrows step through its matches.
+			at := 0
+			for j, i := range m {
+				if i == n.sel {
+					at = j
+				}
+			}
+			n.sel = m[((at+d)%len(m)+len(m))%len(m)]
 		} else {
 			n.sel = ((n.sel+d)%len(n.options) + len(n.options)) % len(n.options)
 		}
@@ -263,46 +308,6 @@ func (f *Form) switchBranch(c *node, d int) {
 	c.activeNode(f.b)
 	f.reflow()
 	f.focusRowOf(c)
-}
-
-// startEdit opens the text input on the focused row.
-func (f *Form) startEdit(text string) tea.Cmd {
-	f.editing = true
-	f.editBefore = text
-	f.input.SetWidth(max(f.valueWidth()-1, 1))
-	f.input.SetValue(text)
-	f.input.CursorEnd()
-	f.input.Placeholder = placeholder(f.rows[f.cur].n)
-	return f.input.Focus()
-}
-
-func (f *Form) commitEdit() {
-	if !f.editing {
-		return
-	}
-	f.editing = false
-	f.input.Blur()
-	r := f.rows[f.cur]
-	if r.kind == rowKey {
-		name := f.input.Value()
-		if name != r.n.name && !f.siblingHasKey(r.n, name) {
-			r.n.name = name
-			f.reflow()
-		}
-		return
-	}
-	r.n.text = f.input.Value()
-	f.revalidate()
-}
-
-func (f *Form) cancelEdit() {
-	f.editing = false
-	f.input.Blur()
-	r := f.rows[f.cur]
-	if r.kind != rowKey {
-		r.n.text = f.editBefore
-		f.revalidate()
-	}
 }
 
 func (f *Form) siblingHasKey(e *node, name string) bool {
@@ -585,7 +590,7 @@ func (f *Form) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 func (f *Form) rawChanged() {
 	f.rawErr = ""
 	if _, err := schema.Decode([]byte(f.area.Value())); err != nil {
-		f.rawErr = err.Error()
+		f.rawErr = jsonError(f.area.Value(), err)
 	}
 }
 
@@ -593,7 +598,7 @@ func (f *Form) rawChanged() {
 // keeps the raw view open, saying why.
 func (f *Form) closeRaw() {
 	if err := f.SetValue(json.RawMessage(f.area.Value())); err != nil {
-		f.rawErr = err.Error()
+		f.rawErr = jsonError(f.area.Value(), err)
 		f.setFlash("the text is not JSON: fix it, or esc to discard it", true)
 		return
 	}

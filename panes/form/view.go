@@ -66,7 +66,15 @@ func (f *Form) valueWidth() int { return max(f.innerWidth()-2-f.labelWidth()-1, 
 // rowLines is a row's height: its first issue sits beside the value, the
 // others go under it.
 func (f *Form) rowLines(i int) int {
-	return 1 + min(max(len(f.rowIssues[i])-1, 0), maxIssueLines)
+	return 1 + f.areaExtra(i) + min(max(len(f.rowIssues[i])-1, 0), maxIssueLines)
+}
+
+// areaExtra is the lines a JSON field's editor takes under its row.
+func (f *Form) areaExtra(i int) int {
+	if i == f.cur && f.editing && f.multiline {
+		return f.areaLines() - 1
+	}
+	return 0
 }
 
 // move moves the cursor d rows.
@@ -120,6 +128,16 @@ func (f *Form) formBody(iw int) []string {
 	labelW := f.labelWidth()
 	for i := f.top; i < len(f.rows) && len(lines) < bodyH; i++ {
 		lines = append(lines, f.renderRow(i, labelW, iw))
+		if extra := f.areaExtra(i); extra > 0 {
+			// The JSON field's further lines, in the value column.
+			pad := strings.Repeat(" ", 2+labelW+1)
+			for _, l := range strings.Split(f.fieldArea.View(), "\n")[1:] {
+				if len(lines) >= bodyH {
+					break
+				}
+				lines = append(lines, ansi.Truncate(pad+l, iw, ""))
+			}
+		}
 		issues := f.rowIssues[i]
 		if len(issues) > 0 {
 			issues = issues[1:]
@@ -174,12 +192,18 @@ func (f *Form) renderRow(i, labelW, iw int) string {
 	pad := max(labelW-ansi.StringWidth(left), 0)
 	vw := max(iw-2-labelW-1, 1)
 	var value string
-	if focused && f.editing {
+	if focused && f.editing && f.multiline {
+		value, _, _ = strings.Cut(f.fieldArea.View(), "\n")
+	} else if focused && f.editing {
 		value = f.input.View()
 		if len(f.rowIssues[i]) > 0 {
 			// The input pads itself to its width; cut the padding so the
 			// problem can sit beside what is typed.
-			value = ansi.Truncate(value, ansi.StringWidth(termsafe.String(f.input.Value()))+1, "")
+			shown := f.input.Value()
+			if shown == "" {
+				shown = f.input.Placeholder
+			}
+			value = ansi.Truncate(value, ansi.StringWidth(termsafe.String(shown))+1, "")
 		}
 	} else {
 		value = f.renderValue(r, vw)
@@ -246,12 +270,17 @@ func (f *Form) renderValue(r row, vw int) string {
 		}
 		return t.Value.Render("[ ] false")
 	case kindEnum:
+		var s string
 		if n.sel < 0 {
-			return t.Group.Render("‹ ") + t.Omitted.Render("choose") + t.Group.Render(" ›") + t.Hint.Render(fmt.Sprintf(" %d values", len(n.options)))
+			s = t.Group.Render("‹ ") + t.Omitted.Render("choose") + t.Group.Render(" ›") + t.Hint.Render(fmt.Sprintf(" %d values", len(n.options)))
+		} else {
+			s = t.Group.Render("‹ ") + t.Value.Render(termsafe.String(n.options[n.sel].label)) + t.Group.Render(" ›")
+			if len(n.options) > 1 {
+				s += t.Hint.Render(fmt.Sprintf(" %d/%d", n.sel+1, len(n.options)))
+			}
 		}
-		s := t.Group.Render("‹ ") + t.Value.Render(termsafe.String(n.options[n.sel].label)) + t.Group.Render(" ›")
-		if len(n.options) > 1 {
-			s += t.Hint.Render(fmt.Sprintf(" %d/%d", n.sel+1, len(n.options)))
+		if f.enumFilter != "" && f.filterIdent == identOf(r) {
+			s += f.filterHint(n)
 		}
 		return s
 	case kindMulti:
@@ -283,13 +312,32 @@ func (f *Form) renderValue(r row, vw int) string {
 	case kindNull:
 		return t.Value.Render("null")
 	case kindRaw:
-		text := strings.TrimSpace(n.text)
+		// One line here; the cursor opens it on several.
+		text := strings.Join(strings.Fields(n.text), " ")
 		if text == "" {
-			return t.Warn.Render("JSON") + " " + t.Hint.Render("(empty: enter to type)")
+			return t.Warn.Render("JSON") + " " + t.Hint.Render("(empty: type JSON here)")
 		}
 		return t.Warn.Render("JSON") + " " + t.Value.Render(termsafe.String(text))
 	}
 	return ""
+}
+
+// filterHint shows what was typed on an enum and what it lets through.
+func (f *Form) filterHint(n *node) string {
+	t := f.theme.Form
+	m := f.enumMatches(n)
+	var labels []string
+	for _, i := range m {
+		labels = append(labels, n.options[i].label)
+	}
+	s := "  /" + termsafe.String(f.enumFilter)
+	switch len(m) {
+	case 0:
+		return t.Error.Render(s + " no match")
+	case 1:
+		return t.Hint.Render(s + " · 1 match")
+	}
+	return t.Hint.Render(fmt.Sprintf("%s · %d matches: %s", s, len(m), termsafe.String(strings.Join(labels, ", "))))
 }
 
 func itemBounds(lo, hi int) string {
@@ -424,6 +472,12 @@ func (f *Form) statusLine(iw int) string {
 		_, issues = f.Value()
 	}
 	switch {
+	case f.confirming:
+		q := "unsent changes: " + f.keys.Form.Discard.Help().Key + " discards them · " + f.keys.Form.Back.Help().Key + " goes back"
+		if f.keepDrafts {
+			q = "unsent changes: k or enter keeps the draft · " + f.keys.Form.Discard.Help().Key + " discards it · " + f.keys.Form.Back.Help().Key + " goes back"
+		}
+		s = t.Warn.Render("? " + q)
 	case f.flash != "" && f.flashIsErr:
 		s = t.Error.Render(f.flash)
 	case f.flash != "":

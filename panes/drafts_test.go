@@ -1,0 +1,134 @@
+package panes
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// toolsDo sends keys to the tools pane and feeds the messages its commands
+// produce back to it, as the root model does.
+func toolsDo(p *Tools, keys ...string) {
+	for _, k := range keys {
+		var msg tea.Msg = press(k)
+		if k == "tab" {
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		}
+		for cmd := p.Update(msg); cmd != nil; {
+			out := cmd()
+			if out == nil {
+				break
+			}
+			cmd = p.Update(out)
+		}
+	}
+}
+
+func toolsType(p *Tools, s string) {
+	for _, r := range s {
+		toolsDo(p, string(r))
+	}
+}
+
+// Esc on a half-filled form used to lose everything. Now "keep draft"
+// keeps it per tool for the session, and it reopens where the user left
+// it; "discard" throws it away.
+func TestToolDraftsAreKeptPerTool(t *testing.T) {
+	p := newFixtureTools(true, 100, 30)
+	p.Select("get_weather")
+	toolsDo(p, "enter")
+	toolsType(p, "Paris")
+	toolsDo(p, "tab")
+	toolsType(p, "imp") // units: an enum, filtered as typed
+	toolsDo(p, "esc")
+	if p.Form() == nil || !p.Form().Confirming() {
+		t.Fatal("esc on a changed form did not ask")
+	}
+	toolsDo(p, "k")
+	if p.Editing() || !p.HasDraft("get_weather") {
+		t.Fatalf("keep: editing %v, draft %v", p.Editing(), p.HasDraft("get_weather"))
+	}
+	if !strings.Contains(ansi.Strip(p.View()), "✎ draft") {
+		t.Errorf("the list does not mark the tool with a draft:\n%s", ansi.Strip(p.View()))
+	}
+	// Another tool's form is its own.
+	p.Select("echo")
+	toolsDo(p, "enter")
+	if v, _ := p.Form().Value(); string(v) != `{"message":""}` {
+		t.Fatalf("echo opened with %s", v)
+	}
+	toolsDo(p, "esc")
+	// Back to get_weather: the draft, and the cursor where it was.
+	p.Select("get_weather")
+	toolsDo(p, "enter")
+	v, _ := p.Form().Value()
+	if string(v) != `{"city":"Paris","days":1,"units":"imperial"}` {
+		t.Fatalf("reopened with %s", v)
+	}
+	toolsType(p, "x") // on units: the filter, not a new field
+	if ptr, _, ok := p.Form().Field(); ok {
+		t.Fatalf("the cursor came back on %s, not on units", ptr)
+	}
+	toolsDo(p, "esc", "d")
+	if p.HasDraft("get_weather") {
+		t.Fatal("discard kept the draft")
+	}
+	toolsDo(p, "enter")
+	if v, _ := p.Form().Value(); string(v) != `{"city":"","days":1}` {
+		t.Fatalf("after discard the form opened with %s", v)
+	}
+}
+
+// A draft whose tool changed its schema meanwhile starts a new form from
+// the draft's value.
+func TestToolDraftSurvivesASchemaChange(t *testing.T) {
+	p := newFixtureTools(true, 100, 30)
+	p.Select("echo")
+	toolsDo(p, "enter")
+	toolsType(p, "hello")
+	toolsDo(p, "esc", "k")
+	p.SetTools(mcp.ParseTools([]json.RawMessage{json.RawMessage(`{"name":"echo","inputSchema":{"type":"object","properties":{"message":{"type":"string"},"loud":{"type":"boolean"}},"required":["message"]}}`)}))
+	toolsDo(p, "enter")
+	if v, _ := p.Form().Value(); string(v) != `{"message":"hello"}` {
+		t.Fatalf("after a schema change the form opened with %s", v)
+	}
+}
+
+// Prompts keep drafts per prompt too.
+func TestPromptDraftsAreKept(t *testing.T) {
+	p := NewPrompts(themes.Dark(), keymap.Default())
+	p.SetSize(80, 24)
+	p.SetGate(Gate{OK: true}, false)
+	p.SetPage([]json.RawMessage{json.RawMessage(`{"name":"greet","arguments":[{"name":"name","required":true},{"name":"style"}]}`),
+		json.RawMessage(`{"name":"other","arguments":[{"name":"x"}]}`)}, true, "")
+	p.Focus()
+	do := func(keys ...tea.KeyPressMsg) {
+		for _, k := range keys {
+			drive(p.Update, p.Update(k))
+		}
+	}
+	enter, esc, tab := tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEscape}, tea.KeyPressMsg{Code: tea.KeyTab}
+	ch := func(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+	do(enter, ch('A'), ch('d'), ch('a'), tab, ch('p'), esc, ch('k'))
+	if p.Form() != nil || !p.HasDraft("greet") {
+		t.Fatal("keep did not keep the prompt's draft")
+	}
+	do(enter)
+	if got := p.Form().Values(); got["name"] != "Ada" || got["style"] != "p" {
+		t.Fatalf("reopened with %v", got)
+	}
+	if ptr, _, _ := p.Form().Form().Field(); ptr != "/style" {
+		t.Fatalf("the cursor came back on %q, not where it was left", ptr)
+	}
+	do(esc, ch('d'))
+	do(enter)
+	if got := p.Form().Values(); got["name"] != "" || got["style"] != "" {
+		t.Fatalf("after discard the form opened with %v", got)
+	}
+}

@@ -1,0 +1,375 @@
+package form
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp/schema"
+)
+
+// How a form behaves like a form: a text field is edited as soon as the
+// cursor is on it (no key to start editing, none to finish), tab moves on
+// and keeps editing, an enum filters as you type, a JSON field takes
+// several lines, and esc on a form that holds changes asks before
+// anything is lost.
+
+// maxAreaLines is the most lines a JSON field's editor takes on screen.
+const maxAreaLines = 8
+
+// rowIdent names a row across reflows: the rows are rebuilt when the
+// structure changes, the nodes are not.
+type rowIdent struct {
+	kind rowKind
+	n    *node
+	opt  int
+}
+
+func identOf(r row) rowIdent { return rowIdent{kind: r.kind, n: r.n, opt: r.opt} }
+
+// textRow reports whether row i takes typed text: a string, number or
+// integer field (omitted or null ones too: typing fills them), a JSON
+// field, or the key of a key/value row.
+func (f *Form) textRow(i int) bool {
+	if i < 0 || i >= len(f.rows) {
+		return false
+	}
+	r := f.rows[i]
+	switch r.kind {
+	case rowKey:
+		return true
+	case rowField:
+		switch r.n.kind {
+		case kindString, kindNumber, kindInteger, kindRaw:
+			return true
+		}
+	}
+	return false
+}
+
+// enumRow reports whether the cursor is on an enum's row.
+func (f *Form) enumRow() bool {
+	if f.raw || f.cur < 0 || f.cur >= len(f.rows) {
+		return false
+	}
+	r := f.rows[f.cur]
+	return r.kind == rowField && r.n.kind == kindEnum && len(r.n.options) > 1
+}
+
+// isStop reports whether tab stops at row i: every row but the header of
+// an open group, which only names the fields under it.
+func (f *Form) isStop(i int) bool {
+	r := f.rows[i]
+	if r.kind != rowField || len(f.rows) == 1 {
+		return true
+	}
+	switch r.n.kind {
+	case kindObject, kindArray, kindMulti:
+		return r.n.state != present || r.n.collapsed
+	}
+	return true
+}
+
+// moveStop moves to the next (d > 0) or previous field tab stops at; at
+// either end the cursor stays.
+func (f *Form) moveStop(d int) {
+	for i := f.cur + d; i >= 0 && i < len(f.rows); i += d {
+		if f.isStop(i) {
+			f.cur = i
+			f.scrollToCursor()
+			return
+		}
+	}
+}
+
+// firstStop puts the cursor on the first field (not a group's header).
+func (f *Form) firstStop() {
+	f.cur = 0
+	if len(f.rows) > 0 && !f.isStop(0) {
+		f.moveStop(1)
+	}
+}
+
+// syncEdit follows the cursor after every key: leaving a text field
+// commits it (a key/value row's key is renamed only then), arriving on one
+// starts editing it, and leaving an enum clears its filter.
+func (f *Form) syncEdit() {
+	var id rowIdent
+	onRow := !f.raw && f.cur >= 0 && f.cur < len(f.rows)
+	if onRow {
+		id = identOf(f.rows[f.cur])
+	}
+	if f.editing && (!onRow || id != f.editIdent) {
+		f.endEdit()
+	}
+	if f.filterIdent != id || !onRow {
+		f.enumFilter, f.filterIdent = "", rowIdent{}
+	}
+	if onRow && !f.editing && f.textRow(f.cur) {
+		f.beginEdit()
+	}
+}
+
+// beginEdit opens the editor on the focused text field: a one-line input,
+// or for a JSON field a text area of several lines.
+func (f *Form) beginEdit() {
+	r := f.rows[f.cur]
+	f.editing, f.editIdent = true, identOf(r)
+	text := r.n.text
+	switch {
+	case r.kind == rowKey:
+		text = r.n.name
+	case r.n.state != present:
+		text = "" // an omitted or null field has no text until some is typed
+	}
+	f.multiline = r.kind == rowField && r.n.kind == kindRaw
+	if f.multiline {
+		f.fieldArea = newArea()
+		f.fieldArea.ShowLineNumbers = false
+		f.applyFieldAreaTheme()
+		f.fieldArea.SetValue(text)
+		f.sizeFieldArea()
+		f.fieldArea.Focus()
+		return
+	}
+	f.input.SetWidth(max(f.valueWidth()-1, 1))
+	f.input.SetValue(text)
+	f.input.CursorEnd()
+	f.input.Placeholder = placeholder(r.n)
+	if r.kind == rowField {
+		switch r.n.state {
+		case omitted:
+			f.input.Placeholder = "omitted · type to fill it in"
+		case isNull:
+			f.input.Placeholder = "null · type to replace it"
+		}
+	}
+	f.input.Focus()
+}
+
+// endEdit leaves the focused field. The text is already in the node (it is
+// copied on every keystroke); a key is renamed now.
+func (f *Form) endEdit() {
+	f.editing, f.multiline = false, false
+	f.input.Blur()
+	f.fieldArea.Blur()
+	e := f.editIdent
+	f.editIdent = rowIdent{}
+	if e.kind == rowKey && e.n != nil && e.n.parent != nil {
+		name := f.input.Value()
+		if name != e.n.name && !f.siblingHasKey(e.n, name) {
+			cur := f.cur
+			e.n.name = name
+			f.reflow()
+			f.cur = min(cur, len(f.rows)-1)
+		}
+	}
+}
+
+// restartEdit reloads the editor from the node after a command changed
+// the field under it (an example, omit/empty/null, the history).
+func (f *Form) restartEdit() {
+	if f.editing {
+		f.editing, f.multiline = false, false
+		f.editIdent = rowIdent{}
+	}
+	f.syncEdit()
+}
+
+// typeKey gives a key (or a paste) to the focused field's editor and copies
+// the text into the field.
+func (f *Form) typeKey(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if f.multiline {
+		f.fieldArea, cmd = f.fieldArea.Update(msg)
+		f.sizeFieldArea()
+		f.typed(f.fieldArea.Value())
+	} else {
+		f.input, cmd = f.input.Update(msg)
+		f.typed(f.input.Value())
+	}
+	return cmd
+}
+
+// typed copies text into the field and revalidates: errors follow every
+// keystroke. A key is committed when the cursor leaves it: renaming moves
+// the pointer, and with it the rows, which should not happen under the
+// user's fingers. Keys that change nothing (cursor moves) leave an omitted
+// field omitted.
+func (f *Form) typed(text string) {
+	r := f.rows[f.cur]
+	switch {
+	case r.kind == rowKey:
+		return
+	case r.n.state != present && text == "":
+		return
+	case r.n.state == present && text == r.n.text:
+		return
+	}
+	r.n.text = text
+	r.n.state = present
+	f.revalidate()
+}
+
+// SetFieldText puts text into the focused text field as if it had been
+// typed (an omitted field becomes present); it does nothing on other rows.
+func (f *Form) SetFieldText(text string) {
+	if _, _, ok := f.Field(); !ok {
+		return
+	}
+	f.syncEdit()
+	if f.multiline {
+		f.fieldArea.SetValue(text)
+	} else {
+		f.input.SetValue(text)
+		f.input.CursorEnd()
+	}
+	f.typed(text)
+}
+
+func (f *Form) applyFieldAreaTheme() {
+	s := textarea.DefaultStyles(f.theme.IsDark)
+	s.Cursor.Blink = false
+	if f.theme.Palette.Primary != nil {
+		s.Cursor.Color = f.theme.Palette.Primary
+	}
+	f.fieldArea.SetStyles(s)
+}
+
+// areaLines is how many lines the JSON field's editor shows: its text's
+// lines and one to grow into, at most maxAreaLines.
+func (f *Form) areaLines() int {
+	return max(min(f.fieldArea.LineCount()+1, maxAreaLines, max(f.bodyHeight()-1, 1)), 1)
+}
+
+func (f *Form) sizeFieldArea() {
+	f.fieldArea.SetWidth(max(f.valueWidth(), 4))
+	f.fieldArea.SetHeight(f.areaLines())
+}
+
+// --- enums ---
+
+// filterEnum narrows the focused enum to the values whose label (or JSON)
+// contains filter, ignoring case, and picks the first; no match keeps the
+// value and says so.
+func (f *Form) filterEnum(filter string) {
+	n := f.focusedNode()
+	f.enumFilter, f.filterIdent = filter, identOf(f.rows[f.cur])
+	if filter == "" {
+		return
+	}
+	m := f.enumMatches(n)
+	if len(m) == 0 {
+		f.setFlash(fmt.Sprintf("no value matches %q (backspace to change it)", filter), true)
+		return
+	}
+	for _, i := range m {
+		if i == n.sel && n.state == present {
+			return // the chosen value still matches: keep it
+		}
+	}
+	n.sel, n.state = m[0], present
+	f.revalidate()
+}
+
+// enumMatches are the option indexes the filter lets through, in order.
+func (f *Form) enumMatches(n *node) []int {
+	want := strings.ToLower(f.enumFilter)
+	var out []int
+	for i, o := range n.options {
+		if want == "" || strings.Contains(strings.ToLower(o.label), want) || strings.Contains(strings.ToLower(compactJSON(o.value)), want) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// --- closing ---
+
+// dirty reports whether the value differs from the one the form opened
+// with.
+func (f *Form) dirty() bool {
+	v, _ := f.Value()
+	return !sameText(v, f.baseline)
+}
+
+func sameText(a, b json.RawMessage) bool {
+	da, errA := schema.Decode(a)
+	db, errB := schema.Decode(b)
+	if errA != nil || errB != nil {
+		return string(a) == string(b)
+	}
+	return sameJSON(da, db)
+}
+
+// requestClose is esc: a form without changes closes; one with changes
+// asks first, so that a stray esc never loses what was typed.
+func (f *Form) requestClose() tea.Cmd {
+	if !f.dirty() {
+		return cancel
+	}
+	f.confirming = true
+	return nil
+}
+
+// confirmKey answers the question esc asked: keep the draft (when the host
+// keeps drafts), discard it, or go back to the form.
+func (f *Form) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := f.keys.Form
+	switch {
+	case f.keepDrafts && key.Matches(msg, k.KeepDraft):
+		f.confirming = false
+		return func() tea.Msg { return CancelMsg{Keep: true} }
+	case key.Matches(msg, k.Discard):
+		f.confirming = false
+		return cancel
+	case key.Matches(msg, k.Back):
+		f.confirming = false
+	}
+	return nil
+}
+
+// Confirming reports whether the form is asking what to do with its
+// changes.
+func (f *Form) Confirming() bool { return f.confirming }
+
+// --- JSON errors ---
+
+// jsonError says where text stops being JSON: "line 3, column 7: ...".
+func jsonError(text string, err error) string {
+	pos := -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		pos = int(syn.Offset) - 1 // the offset is just past the byte it stopped at
+	case errors.As(err, &typ):
+		pos = int(typ.Offset) - 1
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		if strings.TrimSpace(text) == "" {
+			return "empty: type a JSON value"
+		}
+		pos = len(text)
+		err = errors.New("the text ends before the JSON value does")
+	}
+	if pos < 0 {
+		return err.Error()
+	}
+	line, col := lineCol(text, pos)
+	return fmt.Sprintf("line %d, column %d: %s", line, col, err.Error())
+}
+
+// lineCol turns a byte position into a 1-based line and column (counted
+// in characters, not bytes).
+func lineCol(text string, pos int) (line, col int) {
+	pos = max(0, min(pos, len(text)))
+	before := text[:pos]
+	line = strings.Count(before, "\n") + 1
+	col = len([]rune(before[strings.LastIndexByte(before, '\n')+1:])) + 1
+	return line, col
+}

@@ -1,0 +1,305 @@
+package form
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// What issue 12 saw, each as a test: typing on a field that was not in
+// edit mode ran commands; Tab left the next field out of edit mode, so
+// the key after it was dropped; Esc lost a half-filled form; enums could
+// not be filtered; the JSON field was one line; raw JSON errors had no
+// line or column.
+
+const threeFields = `{"type":"object","properties":{
+	"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"required":["a","b","c"]}`
+
+// e and n used to run "use example" and "omit/empty/null" on a field
+// that was not being edited: now they are typed.
+func TestTypingOnAFieldEditsItAtOnce(t *testing.T) {
+	f := newForm(t, json.RawMessage(`{"type":"object","properties":{"word":{"type":"string"}},"required":["word"]}`), 80, 20)
+	typeText(f, "en a dcoxq")
+	if got := valueOf(t, f)["word"]; got != "en a dcoxq" {
+		t.Fatalf("word = %v, want every key typed", got)
+	}
+	if f.flash != "" {
+		t.Fatalf("a typed key ran a command: %q", f.flash)
+	}
+	// Numbers too, and an omitted optional field is filled by typing.
+	g := newForm(t, json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), 80, 20)
+	if _, has := valueOf(t, g)["n"]; has {
+		t.Fatal("an optional number starts included")
+	}
+	typeText(g, "1e3")
+	if got := compact(t, g); got != `{"n":1e3}` {
+		t.Fatalf("value %s", got)
+	}
+}
+
+// Enter, 2, Tab, 3: the 3 used to be dropped. Tab and shift+Tab keep
+// editing wherever they land.
+func TestTabMovesAndKeepsEditing(t *testing.T) {
+	f := newForm(t, json.RawMessage(threeFields), 80, 20)
+	press(f, "enter")
+	typeText(f, "2")
+	press(f, "tab")
+	typeText(f, "3")
+	if got := compact(t, f); got != `{"b":2,"c":3}` {
+		t.Fatalf("enter, 2, tab, 3 gave %s: a key was dropped", got)
+	}
+	press(f, "shift+tab", "shift+tab")
+	typeText(f, "1")
+	press(f, "tab")
+	typeText(f, "4")
+	if got := compact(t, f); got != `{"a":1,"b":24,"c":3}` {
+		t.Fatalf("shift+tab then typing gave %s", got)
+	}
+	if !f.Editing() {
+		t.Fatal("the field under the cursor is not being edited")
+	}
+}
+
+// Filling book_trip with tab alone: tab skips the headers of open groups
+// and lands on every field, text or not.
+func TestTabVisitsEveryFieldOfBookTrip(t *testing.T) {
+	f := newForm(t, bookTrip(t), 100, 40)
+	var visited []string
+	for i := 0; i < 40; i++ {
+		visited = append(visited, f.rows[f.cur].ptr)
+		before := f.cur
+		press(f, "tab")
+		if f.cur == before {
+			break
+		}
+	}
+	got := strings.Join(visited, " ")
+	want := "/traveller/name /traveller/email /traveller/age /traveller/address /legs/0/from /legs/0/to /legs/0/date /legs/0/class /legs /payment /payment/number /notes /seat"
+	if got != want {
+		t.Fatalf("tab visited\n %s\nwant\n %s", got, want)
+	}
+	// Filled with tab and typing only, it validates and sends.
+	f = newForm(t, bookTrip(t), 100, 40)
+	typeText(f, "Ada")
+	press(f, "tab", "tab", "tab", "tab") // email, age, address stay omitted
+	typeText(f, "LHR")
+	press(f, "tab")
+	typeText(f, "CDG")
+	press(f, "tab")
+	typeText(f, "2026-05-01")
+	press(f, "tab", "tab", "tab", "tab") // class, add item, the payment branch
+	typeText(f, "1234123412341234")
+	if !f.Valid() {
+		t.Fatalf("not valid: %v\n%s", f.Issues(), plain(f.View()))
+	}
+	cmd := press(f, "ctrl+s")
+	if cmd == nil {
+		t.Fatal("ctrl+s sent nothing")
+	}
+	want = `{"legs":[{"class":"economy","date":"2026-05-01","from":"LHR","to":"CDG"}],"payment":{"number":"1234123412341234"},"seat":"aisle","traveller":{"name":"Ada"}}`
+	if got := string(cmd().(SubmitMsg).Value); got != want {
+		t.Fatalf("sent %s\nwant %s", got, want)
+	}
+}
+
+// The form's commands are on keys that cannot be typed text: on a text
+// field every binding the help bar lists is a ctrl, alt or special key.
+func TestFormCommandsAreNotTextKeys(t *testing.T) {
+	f := newForm(t, bookTrip(t), 120, 35)
+	focusPtr(t, f, "/legs/0/from")
+	// (The plain letters some commands also answer to are typed here: see
+	// TestTypingOnAFieldEditsItAtOnce.)
+	for _, b := range f.ShortHelp() {
+		h := b.Help().Key
+		if len([]rune(h)) == 1 {
+			t.Errorf("the help bar offers %q for %s on a text field", h, b.Help().Desc)
+		}
+	}
+	// The plain-letter aliases still work where nothing is typed: a on
+	// an array's header adds an item.
+	focusPtr(t, f, "/legs")
+	press(f, "a")
+	if got := len(valueOf(t, f)["legs"].([]any)); got != 2 {
+		t.Fatalf("a on the legs header: %d legs", got)
+	}
+	// And every command of the form is in its full help.
+	k := keymap.Default().Form
+	all := map[string]bool{}
+	for _, g := range f.FullHelp() {
+		for _, b := range g {
+			all[b.Help().Key+" "+b.Help().Desc] = true
+		}
+	}
+	for _, b := range []struct{ name, help string }{{"Add", k.Add.Help().Key}, {"Presence", k.Presence.Help().Key}, {"Example", k.Example.Help().Key}, {"KeepDraft", k.KeepDraft.Help().Key}} {
+		found := false
+		for h := range all {
+			if strings.HasPrefix(h, b.help+" ") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s (%s) is not in the full help", b.name, b.help)
+		}
+	}
+}
+
+// Esc on a form with changes asks: keep the draft, discard, or back.
+func TestEscOnAChangedFormAsks(t *testing.T) {
+	open := func(keep bool) *Form {
+		f, err := New(bookTrip(t), Options{Title: "Call book_trip", Theme: themes.Default(true), Keys: keymap.Default(), KeepDrafts: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.SetSize(100, 30)
+		compile(f)
+		return f
+	}
+	f := open(true)
+	if _, ok := press(f, "esc")().(CancelMsg); !ok {
+		t.Fatal("esc on an untouched form did not close it")
+	}
+	f = open(true)
+	typeText(f, "Ada")
+	if cmd := press(f, "esc"); cmd != nil {
+		t.Fatalf("esc on a changed form closed it: %#v", cmd())
+	}
+	if !f.Confirming() || !strings.Contains(plain(f.View()), "keeps the draft") {
+		t.Fatalf("no question asked:\n%s", plain(f.View()))
+	}
+	help := ""
+	for _, b := range f.ShortHelp() {
+		help += b.Help().Key + " " + b.Help().Desc + ", "
+	}
+	if help != "k/enter keep draft, d discard, esc back to form, " {
+		t.Fatalf("help while asking: %s", help)
+	}
+	typeText(f, "x") // not an answer: nothing happens
+	press(f, "esc")  // back
+	if f.Confirming() || valueOf(t, f)["traveller"].(map[string]any)["name"] != "Ada" {
+		t.Fatalf("back did not return to the form intact: %v", valueOf(t, f))
+	}
+	typeText(f, "!")
+	press(f, "esc")
+	if msg, ok := press(f, "k")().(CancelMsg); !ok || !msg.Keep {
+		t.Fatalf("k answered %#v, want CancelMsg{Keep: true}", msg)
+	}
+	press(f, "esc")
+	if msg, ok := press(f, "d")().(CancelMsg); !ok || msg.Keep {
+		t.Fatalf("d answered %#v, want a plain CancelMsg", msg)
+	}
+	// A host that keeps no drafts (an elicitation) offers discard or back.
+	g := open(false)
+	typeText(g, "Ada")
+	press(g, "esc")
+	if cmd := press(g, "k"); cmd != nil {
+		t.Fatalf("k kept a draft the host does not keep: %#v", cmd())
+	}
+	if s := plain(g.View()); strings.Contains(s, "keep") || !strings.Contains(s, "d discards") {
+		t.Fatalf("the question offers a draft:\n%s", s)
+	}
+}
+
+// Typing on an enum narrows it; the arrows step through what matches.
+func TestEnumsFilterAsYouType(t *testing.T) {
+	f := newForm(t, json.RawMessage(`{"type":"object","properties":{"city":{"type":"string",
+		"enum":["Berlin","Bern","Paris","Bergen","Oslo"]}},"required":["city"]}`), 100, 20)
+	typeText(f, "ber")
+	if got := valueOf(t, f)["city"]; got != "Berlin" {
+		t.Fatalf("ber chose %v", got)
+	}
+	if s := plain(f.View()); !strings.Contains(s, "/ber · 3 matches: Berlin, Bern, Bergen") {
+		t.Fatalf("the filter is not shown:\n%s", s)
+	}
+	press(f, "right", "right")
+	if got := valueOf(t, f)["city"]; got != "Bergen" {
+		t.Fatalf("right, right among the matches: %v", got)
+	}
+	press(f, "right")
+	if got := valueOf(t, f)["city"]; got != "Berlin" {
+		t.Fatalf("the arrows left the matches: %v", got)
+	}
+	typeText(f, "x")
+	if got := valueOf(t, f)["city"]; got != "Berlin" || !strings.Contains(plain(f.View()), "no value matches") {
+		t.Fatalf("a filter with no match changed the value to %v or said nothing", got)
+	}
+	press(f, "backspace", "backspace", "backspace", "backspace")
+	typeText(f, "os")
+	if got := valueOf(t, f)["city"]; got != "Oslo" {
+		t.Fatalf("os chose %v", got)
+	}
+}
+
+// The JSON fallback field takes several lines: enter is a new line there,
+// and the lines are on screen.
+func TestJSONFieldIsMultiLine(t *testing.T) {
+	f := newForm(t, construct(t, "unsupported"), 100, 30)
+	focusPtr(t, f, "/pp")
+	typeText(f, "{")
+	press(f, "enter")
+	typeText(f, `"x-a": "b"`)
+	press(f, "enter")
+	typeText(f, "}")
+	if got := valueOf(t, f)["pp"]; !sameJSON(got, map[string]any{"x-a": "b"}) {
+		t.Fatalf("pp = %v", got)
+	}
+	if f.rows[f.cur].ptr != "/pp" {
+		t.Fatalf("enter left the JSON field for %s", f.rows[f.cur].ptr)
+	}
+	s := plain(f.View())
+	for _, want := range []string{"{", `"x-a": "b"`, "}"} {
+		found := false
+		for _, l := range strings.Split(s, "\n") {
+			if strings.TrimSpace(strings.Trim(l, "│ ›")) == want || strings.Contains(l, "  "+want+" ") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("line %q of the JSON field is not on screen:\n%s", want, s)
+		}
+	}
+	// Tab leaves it; on another row it is one line again.
+	press(f, "tab")
+	if strings.Contains(plain(f.View()), "\n│              }") {
+		t.Errorf("the JSON field still takes several lines without the cursor:\n%s", plain(f.View()))
+	}
+}
+
+// A JSON error says where: line and column.
+func TestRawJSONErrorsGiveLineAndColumn(t *testing.T) {
+	f := newForm(t, bookTrip(t), 100, 30)
+	press(f, "ctrl+e")
+	f.area.SetValue("{\n  \"traveller\": {\"name\": \"Ada\"},\n  \"legs\": [x]\n}")
+	f.rawChanged()
+	if !strings.Contains(f.rawErr, "line 3, column 12") {
+		t.Fatalf("raw error %q has no line and column", f.rawErr)
+	}
+	if !strings.Contains(plain(f.View()), "line 3, column 12") {
+		t.Fatalf("the place is not shown:\n%s", plain(f.View()))
+	}
+	f.area.SetValue("{\n  \"a\": 1,\n")
+	f.rawChanged()
+	if !strings.Contains(f.rawErr, "line 3") {
+		t.Fatalf("a cut text: %q", f.rawErr)
+	}
+	// The JSON field of the form says where too.
+	g := newForm(t, construct(t, "unsupported"), 100, 30)
+	editField(t, g, "/pp", "{\n\"a\": tru\n}")
+	if got := rowIssue(t, g, "/pp"); len(got) != 1 || !strings.Contains(got[0], "line 2, column") {
+		t.Fatalf("pp issues = %q", got)
+	}
+}
+
+func TestLineCol(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		off       int
+		line, col int
+	}{{"abc", 1, 1, 2}, {"a\nbc", 2, 2, 1}, {"a\nbc", 3, 2, 2}, {"é\nx", 3, 2, 1}, {"éa", 2, 1, 2}, {"", 0, 1, 1}, {"ab\n", 3, 2, 1}} {
+		if l, col := lineCol(c.text, c.off); l != c.line || col != c.col {
+			t.Errorf("lineCol(%q, %d) = %d,%d want %d,%d", c.text, c.off, l, col, c.line, c.col)
+		}
+	}
+}
