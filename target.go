@@ -72,6 +72,13 @@ type target struct {
 // mcpscope's own demo server, spawned as a subprocess so it is debugged over
 // a real stdio pipe like any other server).
 func (f *connectFlags) target(cmd *cobra.Command, args []string) (*target, error) {
+	return f.targetAt(cmd, args, cmd.ArgsLenAtDash())
+}
+
+// targetAt is target for commands whose own arguments come first (diff
+// FILE -- CMD, replay FILE URL): args are the target's alone and dash is
+// where "--" was in them (-1 for none).
+func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*target, error) {
 	for _, kv := range f.env {
 		if !strings.Contains(kv, "=") || strings.HasPrefix(kv, "=") {
 			return nil, fmt.Errorf("-e %q: expected KEY=VALUE", kv)
@@ -90,7 +97,6 @@ func (f *connectFlags) target(cmd *cobra.Command, args []string) (*target, error
 	if f.serverName != "" {
 		return nil, errors.New("--server needs --config FILE")
 	}
-	dash := cmd.ArgsLenAtDash()
 	if dash < 0 && len(args) == 1 && isURLTarget(args[0]) {
 		return f.urlTarget(cmd, args[0])
 	}
