@@ -226,6 +226,20 @@ func (w *Writer) Event(ev mcp.Event) {
 	w.write(e)
 }
 
+// Flush writes what is buffered to the file, so that a reader following
+// the file (a tap's viewer) sees it. It reports the first write error.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = w.w.Flush()
+	}
+	if w.err != nil {
+		return fmt.Errorf("record: %w", w.err)
+	}
+	return nil
+}
+
 // Close flushes and closes the file, reporting the first write error.
 func (w *Writer) Close() error {
 	w.mu.Lock()

@@ -1,0 +1,127 @@
+package tap
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/record"
+)
+
+// Recording says where and how a tap records. The zero value records to
+// StateDir with a hub in HubDir and environment values redacted.
+type Recording struct {
+	// Dir overrides StateDir (tests).
+	Dir string
+	// NoHub records without a live socket.
+	NoHub bool
+	// KeepSecrets writes environment values as they are.
+	KeepSecrets bool
+	// Warn receives the one line said when recording or the hub fails; the
+	// tap goes on copying either way.
+	Warn func(string)
+}
+
+// capture is one tapped conversation's recorder, file and hub.
+type capture struct {
+	info *Info
+	rec  *recorder
+	w    *record.Writer
+	hub  *hub
+}
+
+type discardCloser struct{}
+
+func (discardCloser) Write(p []byte) (int, error) { return len(p), nil }
+func (discardCloser) Close() error                { return nil }
+
+var _ io.WriteCloser = discardCloser{}
+
+// safeName keeps a name usable in a file name.
+func safeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	return strings.Trim(b.String(), "._")
+}
+
+func startCapture(info *Info, env []string, opt Recording) *capture {
+	warn := opt.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	info.PID = os.Getpid()
+	info.Started = time.Now()
+	label := info.Name
+	if label == "" && len(info.Command) > 0 {
+		label = filepath.Base(info.Command[0])
+	}
+	info.ID = fmt.Sprintf("%s-%d", info.Started.Format("20060102-150405"), info.PID)
+	if n := safeName(label); n != "" {
+		info.ID += "-" + n
+	}
+	c := &capture{info: info}
+	dir := opt.Dir
+	if dir == "" {
+		d, err := StateDir()
+		if err != nil {
+			warn(err.Error())
+		}
+		dir = d
+	}
+	sess := record.Session{Target: info.Label(), Command: info.Command, Env: env, KeepSecrets: opt.KeepSecrets}
+	sess.Cwd, _ = os.Getwd()
+	if dir != "" {
+		if err := ensurePrivateDir(dir); err != nil {
+			warn("not recording this conversation: " + err.Error())
+		} else {
+			info.File = filepath.Join(dir, info.ID+".jsonl")
+			w, err := record.Create(info.File, sess)
+			if err != nil {
+				warn("not recording this conversation: " + err.Error())
+				info.File = ""
+			} else {
+				c.w = w
+			}
+		}
+	}
+	if c.w == nil {
+		c.w = record.NewWriter(discardCloser{}, sess)
+	}
+	if !opt.NoHub && info.File != "" {
+		h, err := startHub(info)
+		if err != nil {
+			warn("no live view of this conversation (it is still recorded in " + info.File + "): " + err.Error())
+		} else {
+			c.hub = h
+		}
+	}
+	notify := func() {}
+	if c.hub != nil {
+		notify = c.hub.notify
+	}
+	_ = c.w.Flush()
+	c.rec = newRecorder(info.Transport, c.w, notify)
+	return c
+}
+
+// close records what is queued, ends the hub and closes the file.
+func (c *capture) close() {
+	c.rec.close()
+	if c.hub != nil {
+		c.hub.close()
+	}
+	_ = c.w.Close()
+}

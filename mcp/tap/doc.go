@@ -1,0 +1,26 @@
+// Package tap sits between a real MCP client (Claude Desktop, Cursor, VS
+// Code, Claude Code...) and a server, copies their traffic byte for byte,
+// and lets mcpscope watch it: the same log, panes and doctor as a session
+// mcpscope drives itself, on the conversation the real client had.
+//
+// A tap is built so that it is never in the client's way:
+//
+//   - The copy is the hot path and does nothing else: bytes read from one
+//     side are written to the other at once (no re-encoding, no buffering
+//     beyond what one read returned). A copy of each chunk goes to the
+//     recorder's queue, which never blocks the copier.
+//   - The recorder classifies the traffic with mcp's own frame code
+//     ([mcp.Observer]) and writes it to a session file under
+//     $XDG_STATE_HOME/mcpscope/taps/ in the mcp/record format (environment
+//     values redacted). That file is the truth a viewer reads.
+//   - The hub is a Unix socket per tap, 0600 in a 0700 directory under
+//     $XDG_RUNTIME_DIR (or a per-user temporary directory). It only says
+//     "there is more in the file" and "the tap has ended"; a wake-up a slow
+//     viewer misses is dropped, and a viewer that attaches late or misses
+//     wake-ups reads what it missed from the file. A viewer that is slow,
+//     absent or killed changes nothing for the client.
+//
+// [Source] is the viewer's side: a read-only session.Source over a tap's
+// session file (live or finished) that rebuilds the handshake, the lists
+// the client saw and the doctor's findings from the frames.
+package tap

@@ -1,0 +1,322 @@
+package tap
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/record"
+)
+
+// Info describes one tap. The hub writes it next to its socket (id.json)
+// and sends it first to every viewer that connects.
+type Info struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	PID       int       `json:"pid"`
+	Transport string    `json:"transport"`
+	Command   []string  `json:"command,omitempty"`
+	URL       string    `json:"url,omitempty"`
+	Listen    string    `json:"listen,omitempty"`
+	File      string    `json:"sessionFile"`
+	Started   time.Time `json:"started"`
+}
+
+// Label is how the tap is named in lists: its name, or its command.
+func (i *Info) Label() string {
+	if i.Name != "" {
+		return i.Name
+	}
+	if i.URL != "" {
+		return i.URL
+	}
+	return strings.Join(i.Command, " ")
+}
+
+// viewerWriteTimeout bounds one write to a viewer: a viewer that does not
+// read for this long is dropped (it reads what it missed from the file).
+const viewerWriteTimeout = 2 * time.Second
+
+// hub is a tap's socket. It never makes the tap wait: each viewer has a
+// goroutine and a one-slot wake-up channel, and a wake-up that finds the
+// slot full is dropped (the viewer will read everything when it gets to it).
+type hub struct {
+	ln         net.Listener
+	sock, info string
+	hello      []byte
+
+	mu      sync.Mutex
+	viewers map[*viewerConn]struct{}
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+type viewerConn struct {
+	c    net.Conn
+	wake chan struct{}
+	done chan struct{}
+}
+
+// startHub opens the tap's socket in the hub directory.
+func startHub(info *Info) (*hub, error) {
+	dir, err := HubDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := ensurePrivateDir(dir); err != nil {
+		return nil, err
+	}
+	sock := filepath.Join(dir, info.ID+".sock")
+	_ = os.Remove(sock)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("tap: hub socket: %w", err)
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("tap: hub socket: %w", err)
+	}
+	hello, _ := json.Marshal(info)
+	h := &hub{ln: ln, sock: sock, info: filepath.Join(dir, info.ID+".json"), hello: append(hello, '\n'),
+		viewers: map[*viewerConn]struct{}{}}
+	if err := writePrivate(h.info, h.hello); err != nil {
+		ln.Close()
+		os.Remove(sock)
+		return nil, err
+	}
+	h.wg.Add(1)
+	go h.accept()
+	return h, nil
+}
+
+func writePrivate(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("tap: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("tap: %w", err)
+	}
+	return nil
+}
+
+func (h *hub) accept() {
+	defer h.wg.Done()
+	for {
+		c, err := h.ln.Accept()
+		if err != nil {
+			return
+		}
+		v := &viewerConn{c: c, wake: make(chan struct{}, 1), done: make(chan struct{})}
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			c.Close()
+			return
+		}
+		h.viewers[v] = struct{}{}
+		h.wg.Add(1)
+		h.mu.Unlock()
+		go h.serve(v)
+	}
+}
+
+// serve sends the hello, then one line per wake-up, until the viewer goes
+// away or the tap ends.
+func (h *hub) serve(v *viewerConn) {
+	defer h.wg.Done()
+	defer func() {
+		h.mu.Lock()
+		delete(h.viewers, v)
+		h.mu.Unlock()
+		v.c.Close()
+	}()
+	write := func(b []byte) bool {
+		_ = v.c.SetWriteDeadline(time.Now().Add(viewerWriteTimeout))
+		_, err := v.c.Write(b)
+		return err == nil
+	}
+	if !write(h.hello) {
+		return
+	}
+	for {
+		select {
+		case <-v.wake:
+			if !write([]byte("+\n")) {
+				return
+			}
+		case <-v.done:
+			return
+		}
+	}
+}
+
+// notify wakes every viewer without waiting for any.
+func (h *hub) notify() {
+	h.mu.Lock()
+	for v := range h.viewers {
+		select {
+		case v.wake <- struct{}{}:
+		default:
+		}
+	}
+	h.mu.Unlock()
+}
+
+// close ends every viewer's connection (which tells them the tap ended)
+// and removes the socket and its description.
+func (h *hub) close() {
+	h.mu.Lock()
+	h.closed = true
+	for v := range h.viewers {
+		close(v.done)
+	}
+	h.mu.Unlock()
+	h.ln.Close()
+	h.wg.Wait()
+	os.Remove(h.sock)
+	os.Remove(h.info)
+}
+
+// Listed is one tap the viewer can open: live (its socket answers) or a
+// recent capture (a finished session file).
+type Listed struct {
+	Info
+	Live bool
+	// Socket is the live tap's hub socket.
+	Socket string
+	// Size of the session file, in bytes.
+	Size int64
+	// Modified is when the session file last changed.
+	Modified time.Time
+}
+
+// maxRecent bounds the recent captures listed.
+const maxRecent = 20
+
+// List finds the live taps (their hub sockets) and the recent captures
+// (session files in the state directory), live ones first, newest first.
+// The description of a tap that died without cleaning up is removed.
+func List() ([]Listed, error) {
+	var out []Listed
+	live := map[string]bool{}
+	if dir, err := HubDir(); err == nil {
+		infos, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, p := range infos {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			var info Info
+			if json.Unmarshal(b, &info) != nil {
+				continue
+			}
+			sock := strings.TrimSuffix(p, ".json") + ".sock"
+			if !alive(info.PID) {
+				os.Remove(p)
+				os.Remove(sock)
+				continue
+			}
+			l := Listed{Info: info, Live: true, Socket: sock}
+			if fi, err := os.Stat(info.File); err == nil {
+				l.Size, l.Modified = fi.Size(), fi.ModTime()
+			}
+			live[info.File] = true
+			out = append(out, l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
+	state, err := StateDir()
+	if err != nil {
+		return out, nil
+	}
+	files, _ := filepath.Glob(filepath.Join(state, "*.jsonl"))
+	var recent []Listed
+	for _, p := range files {
+		if live[p] {
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		recent = append(recent, Listed{Info: Info{File: p, ID: strings.TrimSuffix(filepath.Base(p), ".jsonl")}, Size: fi.Size(), Modified: fi.ModTime()})
+	}
+	sort.Slice(recent, func(i, j int) bool { return recent[i].Modified.After(recent[j].Modified) })
+	if len(recent) > maxRecent {
+		recent = recent[:maxRecent]
+	}
+	for i := range recent {
+		describe(&recent[i])
+	}
+	return append(out, recent...), nil
+}
+
+// describe fills a capture's name and command from its session header.
+func describe(l *Listed) {
+	f, err := os.Open(l.File)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	line, err := br.ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return
+	}
+	var e record.Entry
+	if json.Unmarshal(line, &e) != nil || e.Type != "session" {
+		return
+	}
+	l.Name, l.Command, l.Started = e.Target, e.Command, e.Time
+	if len(e.Command) == 0 && strings.Contains(e.Target, "://") {
+		l.URL = e.Target
+	}
+}
+
+// ErrNoHub says a tap's socket did not answer: the tap has ended.
+var ErrNoHub = errors.New("the tap has ended")
+
+// dialHub connects to a live tap. The returned channel gets a value for
+// each wake-up and is closed when the tap ends (or the connection breaks).
+func dialHub(sock string) (*Info, <-chan struct{}, func(), error) {
+	c, err := net.DialTimeout("unix", sock, time.Second)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %v", ErrNoHub, err)
+	}
+	br := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	line, err := br.ReadBytes('\n')
+	if err != nil {
+		c.Close()
+		return nil, nil, nil, fmt.Errorf("%w: %v", ErrNoHub, err)
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	var info Info
+	if err := json.Unmarshal(line, &info); err != nil {
+		c.Close()
+		return nil, nil, nil, fmt.Errorf("tap: the hub's hello: %w", err)
+	}
+	wake := make(chan struct{}, 1)
+	go func() {
+		defer close(wake)
+		for {
+			if _, err := br.ReadBytes('\n'); err != nil {
+				return
+			}
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return &info, wake, func() { c.Close() }, nil
+}

@@ -1,0 +1,286 @@
+package tap
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
+	"github.com/mcpscope/mcpscope/mcp/record"
+)
+
+// clientScript is what a client says: the handshake, a list with CRLF, a
+// call with a string id, and a line without its newline at the end.
+var clientScript = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"claude-ai","version":"0.9"}}}` + "\n",
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n",
+	`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\r\n",
+	`{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"echo","arguments":{"text":"h\u00e9 \u2603"}}}` + "\n",
+	`{"jsonrpc":"2.0","id":4,"method":"ping"}`,
+}
+
+// privateDirs points the state and runtime directories at the test's own.
+func privateDirs(t *testing.T) (state string) {
+	t.Helper()
+	base := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
+	rt := filepath.Join(base, "rt")
+	if err := os.Mkdir(rt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	return filepath.Join(base, "state", "mcpscope", "taps")
+}
+
+// converse feeds the script to w one piece at a time (waiting a moment so
+// the server answers in between), then closes it.
+func converse(w io.WriteCloser, script []string) {
+	for _, s := range script {
+		_, _ = io.WriteString(w, s)
+		time.Sleep(30 * time.Millisecond)
+	}
+	_ = w.Close()
+}
+
+// demoCmd runs the test binary as the demo server.
+func demoCmd() (string, []string) { return os.Args[0], []string{"demo-server"} }
+
+// direct runs the server with no tap and returns what it wrote to stdout.
+func direct(t *testing.T, script []string, env ...string) ([]byte, int) {
+	t.Helper()
+	name, args := demoCmd()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	converse(in, script)
+	_ = cmd.Wait()
+	return out.Bytes(), cmd.ProcessState.ExitCode()
+}
+
+type tapRun struct {
+	out    *Outcome
+	stdout bytes.Buffer
+	stderr syncBuffer
+	frames []*mcp.Frame
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// throughTap runs the server behind a tap and plays the script.
+func throughTap(t *testing.T, o StdioOptions, script []string) *tapRun {
+	t.Helper()
+	inR, inW := io.Pipe()
+	r := &tapRun{}
+	var mu sync.Mutex
+	o.Stdin, o.Stdout, o.Stderr = inR, &r.stdout, &r.stderr
+	o.onFrame = func(f *mcp.Frame) { mu.Lock(); r.frames = append(r.frames, f); mu.Unlock() }
+	if o.Grace == 0 {
+		o.Grace, o.TermGrace = 2*time.Second, time.Second
+	}
+	go converse(inW, script)
+	out, err := RunStdio(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.out = out
+	return r
+}
+
+func TestStdioTapIsByteForByteAndRecordsEveryFrame(t *testing.T) {
+	dir := privateDirs(t)
+	want, code := direct(t, clientScript)
+	name, args := demoCmd()
+	r := throughTap(t, StdioOptions{Name: "demo", Command: name, Args: args}, clientScript)
+	if r.out.Code != code || r.out.StartErr != nil {
+		t.Fatalf("outcome %+v, want the direct run's exit code %d", r.out, code)
+	}
+	if got := r.stdout.Bytes(); !bytes.Equal(got, want) {
+		t.Fatalf("the client got other bytes through the tap:\n tap %x %q\n direct %x %q", sha256.Sum256(got), got, sha256.Sum256(want), want)
+	}
+	if !strings.Contains(r.stderr.String(), "demo server ready") {
+		t.Errorf("the server's stderr did not pass through: %q", r.stderr.String())
+	}
+	if filepath.Dir(r.out.File) != dir {
+		t.Fatalf("session file %q is not in %s", r.out.File, dir)
+	}
+	fi, err := os.Stat(r.out.File)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("session file: %v %v", fi, err)
+	}
+	f, _ := os.Open(r.out.File)
+	defer f.Close()
+	entries, err := record.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := entries[0].Env["HOME"]; v != record.Redacted {
+		t.Errorf("HOME is recorded as %q, not redacted", v)
+	}
+	// The frames, joined with newlines, are exactly the bytes each way.
+	var sent, got bytes.Buffer
+	var kinds []string
+	var stderr []string
+	for _, e := range entries {
+		switch e.Type {
+		case "frame":
+			raw, _ := e.RawBytes()
+			b := &got
+			if e.Dir == "out" {
+				b = &sent
+			}
+			b.Write(raw)
+			b.WriteByte('\n')
+			kinds = append(kinds, e.Dir+" "+e.Kind+" "+e.Method)
+		case "stderr":
+			stderr = append(stderr, e.Line)
+		}
+	}
+	if want := strings.Join(clientScript, "") + "\n"; sent.String() != want {
+		t.Errorf("recorded client frames:\n%q\nwant\n%q", sent.String(), want)
+	}
+	if got.String() != string(want) {
+		t.Errorf("recorded server frames differ from what the client got:\n%q\n%q", got.String(), want)
+	}
+	if len(stderr) == 0 || stderr[0] != "mcpscope demo server ready" {
+		t.Errorf("stderr lines recorded: %q", stderr)
+	}
+	joined := strings.Join(kinds, "\n")
+	for _, k := range []string{"out request initialize", "in response ", "out notification notifications/initialized", "in response "} {
+		if !strings.Contains(joined, k) {
+			t.Errorf("no %q frame among\n%s", k, joined)
+		}
+	}
+	// Correlation: the tools/list answer names its request.
+	var listAnswer *mcp.Frame
+	for _, f := range r.frames {
+		if f.Dir == mcp.Inbound && f.ReplyToMethod == mcp.MethodToolsList {
+			listAnswer = f
+		}
+	}
+	if listAnswer == nil || listAnswer.ReplyTo == 0 || listAnswer.Latency <= 0 {
+		t.Errorf("the tools/list answer is not correlated: %+v", listAnswer)
+	}
+	last := r.frames[len(r.frames)-1]
+	if last.Dir == mcp.Outbound && last.Method == mcp.MethodPing && !strings.Contains(last.Problem, "no trailing newline") {
+		t.Errorf("the last client line lacks the no-newline problem: %+v", last)
+	}
+	// The hub cleaned up after itself.
+	if left, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "mcpscope", "*")); len(left) != 0 {
+		t.Errorf("the hub left %v behind", left)
+	}
+}
+
+func TestStdioTapExitsWithTheServersStatusAndStderr(t *testing.T) {
+	privateDirs(t)
+	t.Setenv(mcptest.EnvVar, "exit-at-start")
+	r := throughTap(t, StdioOptions{Command: os.Args[0]}, clientScript[:1])
+	if r.out.Code != 3 {
+		t.Errorf("exit code %d, want the server's 3", r.out.Code)
+	}
+	if !strings.Contains(r.stderr.String(), "fatal: config file not found") {
+		t.Errorf("stderr %q", r.stderr.String())
+	}
+	if r.stdout.Len() != 0 {
+		t.Errorf("the tap wrote %q to stdout", r.stdout.String())
+	}
+}
+
+func TestStdioTapServerThatCannotStart(t *testing.T) {
+	privateDirs(t)
+	r := throughTap(t, StdioOptions{Command: "/no/such/server"}, clientScript[:1])
+	if r.out.StartErr == nil || r.out.Code != 127 {
+		t.Fatalf("outcome %+v, want a start error and 127", r.out)
+	}
+	if r.stdout.Len() != 0 {
+		t.Errorf("stdout %q", r.stdout.String())
+	}
+	if lines := strings.Count(r.stderr.String(), "\n"); lines != 1 || !strings.Contains(r.stderr.String(), "/no/such/server") {
+		t.Errorf("want one line on stderr naming the command, got %q", r.stderr.String())
+	}
+}
+
+// A server that does not end when its stdin closes gets SIGTERM after the
+// grace period: the spec's order.
+func TestStdioTapShutsDownInSpecOrder(t *testing.T) {
+	privateDirs(t)
+	start := time.Now()
+	r := throughTap(t, StdioOptions{Command: "sh", Args: []string{"-c", "exec sleep 30"}, Grace: 300 * time.Millisecond, TermGrace: 5 * time.Second}, nil)
+	if r.out.Signal != syscall.SIGTERM {
+		t.Fatalf("the server ended by %v (code %d), want SIGTERM", r.out.Signal, r.out.Code)
+	}
+	if d := time.Since(start); d < 300*time.Millisecond || d > 4*time.Second {
+		t.Errorf("shutdown took %v", d)
+	}
+	f, _ := os.Open(r.out.File)
+	defer f.Close()
+	entries, _ := record.Read(f)
+	var exit *record.Entry
+	for i := range entries {
+		if entries[i].Type == "exit" {
+			exit = &entries[i]
+		}
+	}
+	if exit == nil || exit.Forced != "SIGTERM" || exit.Signal != "terminated" {
+		t.Errorf("exit entry %+v", exit)
+	}
+}
+
+func TestStdioTapForwardsSignals(t *testing.T) {
+	privateDirs(t)
+	sigs := make(chan os.Signal, 1)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var stderr syncBuffer
+	done := make(chan *Outcome, 1)
+	go func() {
+		out, _ := RunStdio(context.Background(), StdioOptions{Command: "sh", Args: []string{"-c", `trap 'echo got USR1 >&2; exit 5' USR1; echo ready >&2; while :; do sleep 0.02; done`},
+			Stdin: inR, Stdout: io.Discard, Stderr: &stderr, Signals: sigs})
+		done <- out
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "ready") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	sigs <- syscall.SIGUSR1
+	select {
+	case out := <-done:
+		if out.Code != 5 || !strings.Contains(stderr.String(), "got USR1") {
+			t.Fatalf("code %d stderr %q", out.Code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the forwarded signal did not end the server")
+	}
+}
