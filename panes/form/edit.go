@@ -93,6 +93,7 @@ func (f *Form) firstStop() {
 	if len(f.rows) > 0 && !f.isStop(0) {
 		f.moveStop(1)
 	}
+	f.top = 0 // the size may not be known yet: show the form from its top
 }
 
 // syncEdit follows the cursor after every key: leaving a text field

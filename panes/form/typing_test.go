@@ -166,7 +166,7 @@ func TestEscOnAChangedFormAsks(t *testing.T) {
 	if cmd := press(f, "esc"); cmd != nil {
 		t.Fatalf("esc on a changed form closed it: %#v", cmd())
 	}
-	if !f.Confirming() || !strings.Contains(plain(f.View()), "keeps the draft") {
+	if !f.Confirming() || !strings.Contains(plain(f.View()), "k keep draft · d discard · esc back") {
 		t.Fatalf("no question asked:\n%s", plain(f.View()))
 	}
 	help := ""
@@ -197,7 +197,7 @@ func TestEscOnAChangedFormAsks(t *testing.T) {
 	if cmd := press(g, "k"); cmd != nil {
 		t.Fatalf("k kept a draft the host does not keep: %#v", cmd())
 	}
-	if s := plain(g.View()); strings.Contains(s, "keep") || !strings.Contains(s, "d discards") {
+	if s := plain(g.View()); strings.Contains(s, "keep") || !strings.Contains(s, "d discard · esc back") {
 		t.Fatalf("the question offers a draft:\n%s", s)
 	}
 }

@@ -473,9 +473,10 @@ func (f *Form) statusLine(iw int) string {
 	}
 	switch {
 	case f.confirming:
-		q := "unsent changes: " + f.keys.Form.Discard.Help().Key + " discards them · " + f.keys.Form.Back.Help().Key + " goes back"
+		k := f.keys.Form
+		q := "unsent changes: " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
 		if f.keepDrafts {
-			q = "unsent changes: k or enter keeps the draft · " + f.keys.Form.Discard.Help().Key + " discards it · " + f.keys.Form.Back.Help().Key + " goes back"
+			q = "unsent changes: k keep draft · " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
 		}
 		s = t.Warn.Render("? " + q)
 	case f.flash != "" && f.flashIsErr:
