@@ -243,18 +243,23 @@ func (s *Session) observeLocked(ev mcp.Event) []mcp.Event {
 // whose params cannot be read is left to the doctor, which flags it on
 // the frame; nothing is derived from it.
 func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
-	var env struct {
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(f.Raw, &env) != nil {
-		return nil
-	}
 	if lists := mcp.ListsChangedBy(f.Method); len(lists) > 0 {
 		var evs []mcp.Event
 		for _, l := range lists {
 			evs = append(evs, s.relistLocked(l.Method)...)
 		}
 		return evs
+	}
+	switch f.Method {
+	case mcp.NotifyProgress, mcp.NotifyMessage, mcp.NotifyResourcesUpdated, mcp.NotifyTasksStatus, mcp.NotifyElicitationComplete:
+	default:
+		return nil // decode only what the session follows
+	}
+	var env struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(f.Raw, &env) != nil {
+		return nil
 	}
 	switch f.Method {
 	case mcp.NotifyProgress:
