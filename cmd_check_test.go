@@ -282,3 +282,34 @@ func TestCheckCallToolsCrashAndTimeout(t *testing.T) {
 		t.Errorf("timeout not reported as a warning naming the tool (exit %d):\n%s", code, out)
 	}
 }
+
+// A server that answers the handshake under another id: check and call exit
+// 3 within seconds (not the 60 s timeout), naming the id sent and the id
+// received.
+func TestUnmatchedHandshakeAnswerFailsFast(t *testing.T) {
+	sc := mcptest.Script{On: map[string][][]string{
+		"initialize": {{`{"jsonrpc":"2.0","id":"not-yours","result":{"protocolVersion":"{{version}}","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}`}},
+	}}
+	for _, cmd := range [][]string{{"check"}, {"call", "--method", "tools/list"}} {
+		t.Run(cmd[0], func(t *testing.T) {
+			start := time.Now()
+			out, err, code := runCLI(t, append(cmd, scriptArgs(sc)...)...)
+			took := time.Since(start)
+			if err != nil {
+				out += "\n" + err.Error() // what main prints on stderr
+			}
+			if code != exitConnection {
+				t.Fatalf("exit %d, want %d\n%s", code, exitConnection, out)
+			}
+			if took > 10*time.Second {
+				t.Errorf("took %s; want well under 10 s", took)
+			}
+			if !strings.Contains(out, `id "not-yours"`) || !strings.Contains(out, "initialize with id 1") {
+				t.Errorf("output does not name both ids:\n%s", out)
+			}
+			if strings.Contains(out, "Run `mcpscope check`") {
+				t.Errorf("advice points at check:\n%s", out)
+			}
+		})
+	}
+}

@@ -116,9 +116,12 @@ type Client struct {
 }
 
 type pending struct {
-	seq        int64
-	method     string
-	probe      bool // its answer is labelled as the answer to a probe
+	seq    int64
+	method string
+	probe  bool // its answer is labelled as the answer to a probe
+	// strayCh gets the id of an answer matching no request, for handshake
+	// requests only: the server may have answered them under another id.
+	strayCh    chan ID
 	sent       time.Time
 	ch         chan *Response
 	failCh     chan error // the transport says no answer will come
@@ -541,7 +544,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 		}
 	}
 	msg := encodeRequest(id, method, params)
-	pd := &pending{method: method, probe: co.probe, ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
+	pd := &pending{method: method, probe: co.probe, strayCh: make(chan ID, 1), ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
 	frame := &Frame{Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
 
 	// The deadline starts now, before a byte is written: a server that
@@ -580,8 +583,23 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	}
 
 	written := job.done
+	var strayAt <-chan time.Time // set once an unmatched answer came
+	var stray ID
 	for {
 		select {
+		case stray = <-pd.strayCh:
+			if strayAt == nil {
+				strayAt = time.After(strayGrace)
+			}
+		case <-strayAt:
+			// The handshake's answer most likely came under another id:
+			// say so now instead of after the whole timeout.
+			c.forget(id, progressToken, true)
+			seq, sent := c.sentAt(pd)
+			le := &LocalError{Kind: Unmatched, Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent),
+				Err: &UnmatchedAnswerError{Method: method, Sent: id, Received: stray}}
+			c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
+			return nil, le
 		case err := <-written:
 			written = nil
 			if err != nil {
@@ -638,6 +656,10 @@ func (c *Client) sentAt(pd *pending) (int64, time.Time) {
 	defer c.mu.Unlock()
 	return pd.seq, pd.sent
 }
+
+// strayGrace is how long a handshake request still waits for its answer
+// after an answer with an unmatched id arrived.
+const strayGrace = 3 * time.Second
 
 // abandon gives up on a request, tells the server so (unless it is a request
 // the spec forbids cancelling, or it never reached the server), and reports
@@ -958,6 +980,14 @@ func (c *Client) inboundResponse(f *Frame, p parsed) {
 		}
 		if f.Problem == "" {
 			f.Problem = "answers no request mcpscope sent"
+		}
+		for _, q := range c.pending {
+			if q.method == MethodInitialize || q.method == MethodServerDiscover {
+				select {
+				case q.strayCh <- f.ID:
+				default:
+				}
+			}
 		}
 	}
 	c.mu.Unlock()

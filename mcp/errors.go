@@ -19,7 +19,23 @@ const (
 	ConnectionLost
 	// WriteFailed: the request could not be written.
 	WriteFailed
+	// Unmatched: a handshake request got no answer, but an answer with an id
+	// matching no request came and nothing else followed (Err is an
+	// [*UnmatchedAnswerError] naming both ids).
+	Unmatched
 )
+
+// UnmatchedAnswerError says which id mcpscope sent and which the server
+// answered with, when the two do not match.
+type UnmatchedAnswerError struct {
+	Method   string
+	Sent     ID
+	Received ID
+}
+
+func (e *UnmatchedAnswerError) Error() string {
+	return fmt.Sprintf("the server answered with id %s, but %s was sent with id %s and got no answer", e.Received, e.Method, e.Sent)
+}
 
 func (k LocalErrorKind) String() string {
 	switch k {
@@ -31,6 +47,8 @@ func (k LocalErrorKind) String() string {
 		return "connection lost"
 	case WriteFailed:
 		return "write failed"
+	case Unmatched:
+		return "unmatched answer"
 	}
 	return "local error"
 }

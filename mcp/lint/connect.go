@@ -23,7 +23,11 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 	var exit *mcp.ExitError
 	var rpcErr *mcp.RPCError
 	var hs *mcp.HandshakeError
+	var unmatched *mcp.UnmatchedAnswerError
 	switch {
+	case errors.As(err, &unmatched):
+		return fmt.Sprintf("The server answered with id %s, but mcpscope sent %s with id %s: the answer matches no request, so the handshake never completes.", unmatched.Received, unmatched.Method, unmatched.Sent),
+			`Echo each request's id unchanged in its response (same value, same JSON type): "Responses MUST include the same ID as the request". Clients drop the answer and time out.`
 	case strings.Contains(msg, "command not found in PATH"):
 		cmd := quotedName(msg)
 		return fmt.Sprintf("The server command %s was not found on PATH.", cmd),

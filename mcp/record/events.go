@@ -313,7 +313,7 @@ func parseSeverity(s string) mcp.Severity {
 }
 
 func parseLocalKind(s string) mcp.LocalErrorKind {
-	for k := mcp.Timeout; k <= mcp.WriteFailed; k++ {
+	for k := mcp.Timeout; k <= mcp.Unmatched; k++ {
 		if k.String() == s {
 			return k
 		}
