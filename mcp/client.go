@@ -685,6 +685,9 @@ func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token 
 	case writing:
 		le.Err = ErrWriteBlocked
 	}
+	if stopped := c.serverStopped(); stopped != nil {
+		le.Err = stopped // the reason behind the silence, written or not
+	}
 	if !noCancel && !unsent {
 		le.CancelSent = true
 		p, _ := json.Marshal(map[string]any{"requestId": json.RawMessage(id), "reason": reason})
@@ -694,6 +697,17 @@ func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token 
 	}
 	c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 	return le
+}
+
+// serverStopped names a stopped server process (stdio), or returns nil.
+func (c *Client) serverStopped() error {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if sc, ok := conn.(interface{ stoppedError() error }); ok {
+		return sc.stoppedError()
+	}
+	return nil
 }
 
 // forget removes a pending request. It reports false when the request was

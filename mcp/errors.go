@@ -163,3 +163,36 @@ var ErrNotWritten = errors.New("never written: an earlier message was still bein
 // being written: the server stopped reading its input. The rest of it and
 // notifications/cancelled follow if the server reads again.
 var ErrWriteBlocked = errors.New("still being written: the server is not reading its input")
+
+// StdoutClosedError ends a stdio connection whose server closed its
+// standard output but kept running: nothing it does can reach mcpscope
+// any more, so waiting for answers is pointless. mcpscope stops the
+// process when the client is closed.
+type StdoutClosedError struct {
+	PID        int
+	LastStderr []string
+}
+
+func (e *StdoutClosedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "server closed its stdout but is still running (pid %d): it can answer nothing more", e.PID)
+	if len(e.LastStderr) > 0 {
+		b.WriteString("; last stderr lines:")
+		for _, l := range e.LastStderr {
+			b.WriteString("\n  ")
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// StoppedError is the cause given to a request that timed out while the
+// server process was stopped (SIGSTOP, or a debugger holding it).
+type StoppedError struct {
+	PID   int
+	State string // from /proc: "T" stopped, "t" stopped by a debugger
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("the server process (pid %d) is stopped (SIGSTOP, or a debugger holds it): it cannot answer until it is continued (kill -CONT %d)", e.PID, e.PID)
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -88,6 +89,7 @@ func (t *StdioTransport) Start(ctx context.Context, sink Sink) (Conn, error) {
 	go c.readStdout(stdoutR)
 	go c.readStderr(stderrR)
 	go c.wait()
+	go c.watch()
 	return c, nil
 }
 
@@ -272,6 +274,77 @@ func (c *stdioConn) readStderr(r *os.File) {
 			return
 		}
 	}
+}
+
+// How the watchdog works: stdoutExitWait is how long the end of stdout may
+// precede the process's exit before it counts as a fault of its own (a
+// process that exits closes stdout a moment before it is reaped);
+// watchEvery is how often the process's state is read.
+const (
+	stdoutExitWait = 250 * time.Millisecond
+	watchEvery     = 250 * time.Millisecond
+)
+
+// watch notices at once what would otherwise only show as a request
+// timeout: a server that closed its stdout but lives on (nothing it does
+// can reach mcpscope any more, so the connection ends with that cause), and
+// a server that is stopped (SIGSTOP, or a debugger holds it), which is
+// named in the timeline when it stops and when it continues.
+func (c *stdioConn) watch() {
+	tick := time.NewTicker(watchEvery)
+	defer tick.Stop()
+	stdoutDone := c.stdoutDone
+	pid := c.cmd.Process.Pid
+	stopped := false
+	for {
+		select {
+		case <-c.exited:
+			return
+		case <-stdoutDone:
+			stdoutDone = nil
+			select {
+			case <-c.exited:
+				return // an ordinary exit: wait reports it
+			case <-time.After(stdoutExitWait):
+			}
+			c.mu.Lock()
+			stopping := c.stopping
+			tail := append([]string(nil), c.stderrLast...)
+			c.mu.Unlock()
+			if !stopping {
+				c.closeOnce.Do(func() { c.sink.Closed(&StdoutClosedError{PID: pid, LastStderr: tail}) })
+			}
+		case <-tick.C:
+			st := processState(pid)
+			now := st == 'T' || st == 't'
+			if now == stopped {
+				continue
+			}
+			stopped = now
+			ev := TransportEvent{Time: time.Now(), Kind: "process", Fields: []Field{{"pid", strconv.Itoa(pid)}, {"state", string(st)}}}
+			if now {
+				ev.Summary = fmt.Sprintf("the server process (pid %d) is stopped (SIGSTOP, or a debugger holds it): it answers nothing until it is continued", pid)
+			} else {
+				ev.Summary = fmt.Sprintf("the server process (pid %d) was continued", pid)
+			}
+			c.sink.Transport(ev)
+		}
+	}
+}
+
+// stoppedError says, when the server process is stopped right now, so a
+// request that timed out can name the reason; nil otherwise.
+func (c *stdioConn) stoppedError() error {
+	select {
+	case <-c.exited:
+		return nil
+	default:
+	}
+	pid := c.cmd.Process.Pid
+	if st := processState(pid); st == 'T' || st == 't' {
+		return &StoppedError{PID: pid, State: string(st)}
+	}
+	return nil
 }
 
 // wait reaps the process, lets its output drain briefly (a grandchild may

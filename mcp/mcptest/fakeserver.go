@@ -48,6 +48,8 @@ const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 //	deaf               after notifications/initialized, never read stdin again and
 //	                   stay alive (the client's writes block once the pipe is full)
 //	ignore-term        ignore SIGTERM and SIGINT (only SIGKILL ends it)
+//	close-stdout       tools/call: close stdout and keep running (reading stdin until it ends)
+//	stop-on-call       tools/call: stop itself with SIGSTOP (unix)
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -200,6 +202,14 @@ func (s *server) handle(line []byte) (int, bool) {
 		}
 	case "tools/call":
 		switch {
+		case s.has["close-stdout"]:
+			s.out.Flush()
+			_ = os.Stdout.Close()
+			return 0, false
+		case s.has["stop-on-call"]:
+			s.out.Flush()
+			stopSelf()
+			return 0, false
 		case s.has["crash-on-call"]:
 			fmt.Fprintln(os.Stderr, "panic: something broke")
 			fmt.Fprintln(os.Stderr, "goroutine 1 [running]")
