@@ -132,7 +132,7 @@ func TestCallExitCodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read-only
 		entries, err := record.Read(f)
 		if err != nil {
 			t.Fatal(err)

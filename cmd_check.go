@@ -131,7 +131,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		if f.format != "text" {
 			_ = report.Write(stdout, f.format, rep)
 		}
-		fmt.Fprintf(stderr, "mcpscope check: cannot connect to %s\ncause: %s\nfix:   %s\n", t.description, termsafe.Block(rep.Cause), termsafe.Block(rep.Fix))
+		_, _ = fmt.Fprintf(stderr, "mcpscope check: cannot connect to %s\ncause: %s\nfix:   %s\n", t.description, termsafe.Block(rep.Cause), termsafe.Block(rep.Fix))
 		return withCode(exitConnection, &connectFailure{err: err})
 	}
 	rep.Connected = true

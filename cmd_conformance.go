@@ -152,9 +152,9 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 	var logged sync.WaitGroup
 	logged.Go(func() { logConformanceEvents(client.Events(), log) })
 	defer logged.Wait()
-	defer client.Close()
+	defer func() { _ = client.Close() }() // the scenario's verdict is already decided
 
-	fmt.Fprintf(log, "scenario %q against %s\n", sc.Name, sc.ServerURL)
+	_, _ = fmt.Fprintf(log, "scenario %q against %s\n", sc.Name, sc.ServerURL)
 	if _, err := client.Connect(ctx); err != nil {
 		return withCode(exitConnection, fmt.Errorf("connect: %w", err))
 	}
@@ -167,7 +167,7 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 		return nil
 	}
 	if !hasTool(tools, name) {
-		fmt.Fprintf(log, "note: the server did not list %q; calling it anyway\n", name)
+		_, _ = fmt.Fprintf(log, "note: the server did not list %q; calling it anyway\n", name)
 	}
 	resp, err := client.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": name, "arguments": args})
 	if err != nil {
@@ -212,7 +212,7 @@ func logConformanceEvents(events <-chan mcp.Event, w io.Writer) {
 			if e.Frame.Dir == mcp.Inbound {
 				arrow = "←"
 			}
-			fmt.Fprintf(w, "%8s %s %s\n", at, arrow, e.Frame.Raw)
+			_, _ = fmt.Fprintf(w, "%8s %s %s\n", at, arrow, e.Frame.Raw)
 		case mcp.TransportEvent:
 			var b strings.Builder
 			fmt.Fprintf(&b, "%8s [%s] %s", at, e.Kind, e.Summary)
@@ -222,11 +222,11 @@ func logConformanceEvents(events <-chan mcp.Event, w io.Writer) {
 			if e.Err != nil {
 				fmt.Fprintf(&b, " error: %v", e.Err)
 			}
-			fmt.Fprintln(w, b.String())
+			_, _ = fmt.Fprintln(w, b.String())
 		case mcp.StateEvent:
-			fmt.Fprintf(w, "%8s [state] %s: %s\n", at, e.State, e.Detail)
+			_, _ = fmt.Fprintf(w, "%8s [state] %s: %s\n", at, e.State, e.Detail)
 		case mcp.LocalErrorEvent:
-			fmt.Fprintf(w, "%8s [local] %v\n", at, e.Err)
+			_, _ = fmt.Fprintf(w, "%8s [local] %v\n", at, e.Err)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func serveDemoHTTP(ctx context.Context, cmd *cobra.Command, addr string) error {
 		return withCode(exitUsage, fmt.Errorf("--http %s: %w", addr, err))
 	}
 	base := "http://" + displayAddr(ln.Addr())
-	fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope demo server listening\n  Streamable HTTP (both eras): %s/mcp\n  legacy HTTP+SSE (2024-11-05): %s/sse\nTry: mcpscope %s/mcp\n", base, base, base)
+	_, _ = fmt.Fprintf(cmd.ErrOrStderr(), "mcpscope demo server listening\n  Streamable HTTP (both eras): %s/mcp\n  legacy HTTP+SSE (2024-11-05): %s/sse\nTry: mcpscope %s/mcp\n", base, base, base)
 	srv := &http.Server{Handler: demo.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

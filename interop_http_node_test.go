@@ -21,7 +21,7 @@ func startServerEverything(t *testing.T, mode string) string {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	_ = ln.Close() // only its port was wanted
 	cmd := exec.Command("node", se, mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	var logs strings.Builder
@@ -40,7 +40,7 @@ func startServerEverything(t *testing.T, mode string) string {
 	for {
 		conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 		if err == nil {
-			conn.Close()
+			_ = conn.Close() // only a probe that the port is open
 			return "http://" + addr
 		}
 		select {

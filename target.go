@@ -208,7 +208,7 @@ func (f *connectFlags) urlTarget(cmd *cobra.Command, raw string) (*target, error
 	secure := u.Scheme == "https" || u.Scheme == "wss"
 	desc := u.Redacted()
 	if f.insecure && secure {
-		fmt.Fprintln(cmd.ErrOrStderr(), "mcpscope: WARNING: --insecure: the server's TLS certificate is NOT verified."+
+		_, _ = fmt.Fprintln(cmd.ErrOrStderr(), "mcpscope: WARNING: --insecure: the server's TLS certificate is NOT verified."+
 			" Anyone on the network path can read and change this session, credentials included. Use --ca FILE to trust a private CA instead.")
 		desc += " [TLS NOT VERIFIED]"
 	}

@@ -102,7 +102,7 @@ func TestLegacyHandshakeAndCall(t *testing.T) {
 	if !strings.Contains(string(resp.Result), `\"message\":\"hi\"`) {
 		t.Errorf("result = %s", resp.Result)
 	}
-	c.Close()
+	_ = c.Close() // ends the session; the frames are what is checked
 	evs := col.wait(t)
 	fs := frames(evs)
 	want := []struct {
@@ -167,17 +167,17 @@ func TestNoiseIsKeptAndNotFatal(t *testing.T) {
 	if _, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "echo"}); err != nil {
 		t.Fatalf("call after noise: %v", err)
 	}
-	c.Close()
+	_ = c.Close() // ends the session; the frames are what is checked
 	fs := frames(col.wait(t))
 	var invalid, batch, batchChildren, unknown int
 	for _, f := range fs {
 		if f.Dir != mcp.Inbound {
 			continue
 		}
-		switch {
-		case f.Kind == mcp.KindInvalid:
+		switch f.Kind {
+		case mcp.KindInvalid:
 			invalid++
-		case f.Kind == mcp.KindBatch:
+		case mcp.KindBatch:
 			batch++
 		}
 		if f.BatchSeq != 0 {
@@ -225,7 +225,7 @@ func TestServerCrashDuringCall(t *testing.T) {
 	if elapsed > 2*time.Second {
 		t.Errorf("took %v to notice the crash", elapsed)
 	}
-	c.Close()
+	_ = c.Close() // ends the session; the frames are what is checked
 	var sawExit bool
 	for _, ev := range col.wait(t) {
 		if e, ok := ev.(mcp.ExitEvent); ok && e.Exit.Code == 7 {
@@ -245,7 +245,7 @@ func TestTimeoutSendsCancelled(t *testing.T) {
 	}
 	// Give the server a moment to log that it saw the cancellation.
 	time.Sleep(200 * time.Millisecond)
-	c.Close()
+	_ = c.Close()
 	evs := col.wait(t)
 	var cancelled *mcp.Frame
 	var serverSaw, localErr bool
@@ -298,14 +298,14 @@ func TestRepeatedCursorStops(t *testing.T) {
 	if pages != 2 || len(items) != 2 {
 		t.Errorf("pages %d items %d, want 2 and 2", pages, len(items))
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 }
 
 func TestServerRequestsAnswered(t *testing.T) {
 	c, col := connect(t, fake("ask"), mcp.Options{})
 	time.Sleep(300 * time.Millisecond) // let the server ask and log the answers
-	c.Close()
+	_ = c.Close()
 	evs := col.wait(t)
 	var pong, rootsErr bool
 	for _, f := range frames(evs) {
@@ -334,7 +334,7 @@ func TestHandlerAnswersServerRequest(t *testing.T) {
 	})
 	c, col := connect(t, fake("ask"), mcp.Options{Handler: h})
 	time.Sleep(300 * time.Millisecond)
-	c.Close()
+	_ = c.Close()
 	var answered bool
 	for _, ev := range col.wait(t) {
 		if e, ok := ev.(mcp.StderrEvent); ok && strings.Contains(e.Line, `file:///tmp`) {
@@ -358,7 +358,7 @@ func TestProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 	if len(got) != 3 || got[2] != 3 {
 		t.Errorf("progress = %v, want [1 2 3]", got)
@@ -374,7 +374,7 @@ func TestModernEra(t *testing.T) {
 	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
+	_ = c.Close()
 	fs := frames(col.wait(t))
 	for _, f := range fs {
 		if f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest {
@@ -396,7 +396,7 @@ func TestAutoEra(t *testing.T) {
 		if hs.Era != mcp.EraLegacy || !strings.Contains(hs.ProbeOutcome, "fell back") {
 			t.Errorf("era %v, probe %q", hs.Era, hs.ProbeOutcome)
 		}
-		c.Close()
+		_ = c.Close()
 		fs := frames(col.wait(t))
 		if fs[0].Method != "server/discover" || !fs[0].Probe {
 			t.Errorf("first frame %s (probe %v), want the visible server/discover probe", fs[0].Method, fs[0].Probe)
@@ -419,7 +419,7 @@ func TestAutoEra(t *testing.T) {
 		if c.Handshake().Era != mcp.EraModern {
 			t.Errorf("era = %v", c.Handshake().Era)
 		}
-		c.Close()
+		_ = c.Close()
 		col.wait(t)
 	})
 }
@@ -435,7 +435,7 @@ func TestTwentyMegabyteLine(t *testing.T) {
 	if len(resp.Frame.Raw) < 20_000_000 {
 		t.Errorf("frame is %d bytes", len(resp.Frame.Raw))
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 }
 
@@ -480,7 +480,7 @@ func TestCloseDuringHandshake(t *testing.T) {
 	}()
 	time.Sleep(200 * time.Millisecond)
 	start := time.Now()
-	c.Close()
+	_ = c.Close()
 	select {
 	case err := <-errc:
 		var le *mcp.LocalError
@@ -534,7 +534,7 @@ func TestOrderlyCloseIsClosedNotFailed(t *testing.T) {
 	if _, err := c.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
+	_ = c.Close()
 	var last mcp.StateEvent
 	for _, ev := range col.wait(t) {
 		if s, ok := ev.(mcp.StateEvent); ok {

@@ -95,7 +95,7 @@ func TestDemoInterop(t *testing.T) {
 			if modernInputs != (wantEra == mcp.EraModern) {
 				t.Errorf("era %v: input requests arrived as MRTR = %v", wantEra, modernInputs)
 			}
-			c.Close()
+			_ = c.Close()
 			lists := map[string]int{}
 			for _, ev := range col.wait(t) {
 				if le, ok := ev.(mcp.ListEvent); ok {

@@ -11,13 +11,13 @@ import (
 type LocalErrorKind uint8
 
 const (
-	// Timeout: no answer within the request's timeout; notifications/cancelled was sent.
+	// Timeout means no answer came within the request's timeout; notifications/cancelled was sent.
 	Timeout LocalErrorKind = iota + 1
-	// Cancelled: the caller gave up; notifications/cancelled was sent.
+	// Cancelled means the caller gave up; notifications/cancelled was sent.
 	Cancelled
-	// ConnectionLost: the transport ended (the server exited, for instance).
+	// ConnectionLost means the transport ended (the server exited, for instance).
 	ConnectionLost
-	// WriteFailed: the request could not be written.
+	// WriteFailed means the request could not be written.
 	WriteFailed
 	// Unmatched: a handshake request got no answer, but an answer with an id
 	// matching no request came and nothing else followed (Err is an

@@ -27,6 +27,7 @@ type StderrEvent struct {
 // State is the connection's life cycle.
 type State uint8
 
+// The connection states, in the order a connection goes through them.
 const (
 	StateConnecting  State = iota + 1 // starting the transport
 	StateHandshaking                  // initialize or server/discover in flight
@@ -120,6 +121,7 @@ type DiagnosticEvent struct {
 // Severity ranks a diagnostic.
 type Severity uint8
 
+// The severities, least severe first.
 const (
 	SeverityHint Severity = iota + 1
 	SeverityWarning
@@ -157,14 +159,31 @@ type Analyzer interface {
 	Observe(ev Event) []*Diagnostic
 }
 
-func (e FrameEvent) At() time.Time      { return e.Frame.Time }
-func (e StderrEvent) At() time.Time     { return e.Time }
-func (e StateEvent) At() time.Time      { return e.Time }
-func (e HandshakeEvent) At() time.Time  { return e.Time }
-func (e ListEvent) At() time.Time       { return e.Time }
-func (e ExitEvent) At() time.Time       { return e.Time }
+// At is when the frame crossed the wire (or was found malformed).
+func (e FrameEvent) At() time.Time { return e.Frame.Time }
+
+// At is when the StderrEvent happened.
+func (e StderrEvent) At() time.Time { return e.Time }
+
+// At is when the StateEvent happened.
+func (e StateEvent) At() time.Time { return e.Time }
+
+// At is when the HandshakeEvent happened.
+func (e HandshakeEvent) At() time.Time { return e.Time }
+
+// At is when the ListEvent happened.
+func (e ListEvent) At() time.Time { return e.Time }
+
+// At is when the ExitEvent happened.
+func (e ExitEvent) At() time.Time { return e.Time }
+
+// At is when the LocalErrorEvent happened.
 func (e LocalErrorEvent) At() time.Time { return e.Time }
-func (e TransportEvent) At() time.Time  { return e.Time }
+
+// At is when the TransportEvent happened.
+func (e TransportEvent) At() time.Time { return e.Time }
+
+// At is when the DiagnosticEvent happened.
 func (e DiagnosticEvent) At() time.Time { return e.Time }
 
 // fifo is an unbounded first-in first-out queue that one goroutine drains.

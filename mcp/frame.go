@@ -40,6 +40,8 @@ func (d Direction) Arrow() string {
 // Kind classifies a frame by its JSON-RPC shape.
 type Kind uint8
 
+// The kinds of frame: the four JSON-RPC message shapes, a batch, and
+// anything else.
 const (
 	KindRequest Kind = iota + 1
 	KindResponse

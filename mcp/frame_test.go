@@ -85,7 +85,7 @@ func TestReadLine(t *testing.T) {
 			for i, want := range tt.lines {
 				line, cut, err := readLine(br, tt.max)
 				last := i == len(tt.lines)-1
-				if err != nil && !(last && tt.errEOF) {
+				if err != nil && (!last || !tt.errEOF) {
 					t.Fatalf("line %d: unexpected error %v", i, err)
 				}
 				if string(line) != want {

@@ -47,6 +47,7 @@ type HTTPTransport struct {
 	NoSSEFallback bool
 }
 
+// Name is the short name frames carry: "http".
 func (t *HTTPTransport) Name() string { return "http" }
 
 // Start checks the URL. Nothing is sent until the client's first message.
@@ -407,7 +408,7 @@ func (c *streamableConn) postMessage(ctx context.Context, raw []byte, msg outbou
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // closing only frees the connection; what was read is what counts
 	c.noteSession(resp, modern)
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		return c.refused(ctx, resp, msg, raw, hdr)
@@ -455,7 +456,7 @@ func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, mod
 		}
 		return
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // closing only frees the connection; what was read is what counts
 	c.noteSession(resp, modern)
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		err := c.refused(sctx, resp, msg, raw, hdr)

@@ -54,7 +54,7 @@ func TestDemoOverHTTP(t *testing.T) {
 				t.Errorf("era %v: input request arrived as MRTR = %v", tc.wantEra, mrtr)
 			}
 			ans.mu.Unlock()
-			c.Close()
+			_ = c.Close()
 			evs := col.wait(t)
 			tools, fellBack, httpEvents := -1, false, 0
 			for _, ev := range evs {
@@ -92,7 +92,7 @@ func TestHTTPFramesNameTheirStream(t *testing.T) {
 	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
+	_ = c.Close()
 	var answer *mcp.Frame
 	for _, f := range frames(col.wait(t)) {
 		if f.Dir == mcp.Inbound && f.Stream == "" {

@@ -63,7 +63,7 @@ func TestHTTPOpensGETStreamBeforeNextRequest(t *testing.T) {
 	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 	mu.Lock()
 	defer mu.Unlock()

@@ -44,7 +44,7 @@ func TestHTTPSessionExpired(t *testing.T) {
 	if !errors.Is(c.Err(), mcp.ErrSessionExpired) {
 		t.Errorf("connection ended with %v, want ErrSessionExpired", c.Err())
 	}
-	c.Close()
+	_ = c.Close()
 	var reported bool
 	for _, te := range transportEventsOf(col.wait(t)) {
 		if errors.Is(te.Err, mcp.ErrSessionExpired) && strings.Contains(te.Summary, "session expired") {
@@ -83,7 +83,7 @@ func TestHTTPResumesBrokenStream(t *testing.T) {
 	if wait < 50*time.Millisecond || wait > 500*time.Millisecond {
 		t.Errorf("reconnected %s after the stream closed, want about 50ms", wait)
 	}
-	c.Close()
+	_ = c.Close()
 	var priming, reconnect, comment bool
 	for _, te := range transportEventsOf(col.wait(t)) {
 		switch {
@@ -143,7 +143,7 @@ func TestHTTPUnauthorizedThenToken(t *testing.T) {
 	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
-	c.Close()
+	_ = c.Close()
 	auth.mu.Lock()
 	if auth.challenges != 1 {
 		t.Errorf("Challenge called %d times, want 1", auth.challenges)
@@ -181,7 +181,7 @@ func TestHTTPUnauthorizedWithoutAuthorizer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "WWW-Authenticate: Bearer") || !strings.Contains(err.Error(), "--bearer") {
 		t.Errorf("Connect error = %v; want one naming the 401, the WWW-Authenticate header and --bearer", err)
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 }
 
@@ -191,7 +191,7 @@ func TestHTTPStaticAuthorizationIsRedacted(t *testing.T) {
 	defer srv.Close()
 	hdr := http.Header{"Authorization": {"Bearer s3cret-token"}}
 	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL, Header: hdr}, mcp.Options{Timeout: 5 * time.Second})
-	c.Close()
+	_ = c.Close()
 	evs := transportEventsOf(col.wait(t))
 	if len(evs) == 0 {
 		t.Fatal("no transport events")
@@ -221,7 +221,7 @@ func TestHTTPBrokenStreamWithoutResumption(t *testing.T) {
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("the failure took %v: the request waited for its timeout instead of failing when the stream broke", d)
 			}
-			c.Close()
+			_ = c.Close()
 			var broken bool
 			for _, te := range transportEventsOf(col.wait(t)) {
 				if errors.Is(te.Err, mcp.ErrStreamBroken) && strings.Contains(te.Summary, "send the request again") {
@@ -271,7 +271,7 @@ func TestHTTPModernParamHeaders(t *testing.T) {
 			t.Fatalf("tools/call %v: %v", args, err)
 		}
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 	script.mu.Lock()
 	defer script.mu.Unlock()

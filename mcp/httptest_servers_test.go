@@ -64,7 +64,7 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if expired && r.Header.Get("Mcp-Session-Id") != "" {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}`)
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}`)
 		return
 	}
 	switch r.Method {
@@ -119,9 +119,9 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		if s.noEventIDs {
-			fmt.Fprint(w, ": stream opened\n\n")
+			_, _ = fmt.Fprint(w, ": stream opened\n\n")
 		} else {
-			fmt.Fprintf(w, ": stream opened\n\nid: ev-1\nretry: %d\ndata: \n\n", s.retryMS)
+			_, _ = fmt.Fprintf(w, ": stream opened\n\nid: ev-1\nretry: %d\ndata: \n\n", s.retryMS)
 		}
 		w.(http.Flusher).Flush()
 		s.mu.Lock()
@@ -132,7 +132,7 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, msg.ID)
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, msg.ID)
 	}
 }
 
@@ -152,11 +152,11 @@ func (s *scriptedHTTPServer) serveGET(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	fmt.Fprintf(w, "id: ev-2\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\n", pending)
-	fmt.Fprintf(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")
+	_, _ = fmt.Fprintf(w, "id: ev-2\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\n", pending)
+	_, _ = fmt.Fprintf(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")
 }
 
 func writeJSON(w http.ResponseWriter, id json.RawMessage, result string) {
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", id, result)
+	_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", id, result)
 }

@@ -33,6 +33,7 @@ type SSETransport struct {
 	EndpointTimeout time.Duration
 }
 
+// Name is the short name frames carry: "sse".
 func (t *SSETransport) Name() string { return "sse" }
 
 // Start opens the event stream and waits for the endpoint event.
@@ -176,7 +177,7 @@ func resolveEndpoint(streamURL, ref string) (string, error) {
 // connection.
 func (s *sseSession) read(stream string, r *sseReader, body io.ReadCloser, stop context.CancelFunc) {
 	defer stop()
-	defer body.Close()
+	defer func() { _ = body.Close() }() // the stream has ended; closing frees the connection
 	var err error
 	for {
 		var ev *sseEvent
@@ -238,7 +239,7 @@ func (s *sseSession) post(ctx context.Context, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // closing only frees the connection
 	body, _, _ := readBody(resp.Body, maxErrorBody)
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:

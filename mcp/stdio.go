@@ -38,6 +38,7 @@ type StdioTransport struct {
 // stderrTail is how many of the last stderr lines an ExitError carries.
 const stderrTail = 12
 
+// Name is the short name frames carry: "stdio".
 func (t *StdioTransport) Name() string { return "stdio" }
 
 // Start spawns the process in its own process group.
@@ -150,7 +151,6 @@ type stdioConn struct {
 	stderrLast []string
 	stopping   bool   // Close was called
 	forced     string // signal Close had to send
-	waitErr    error
 	closeOnce  sync.Once
 	stdinOnce  sync.Once
 	hurry      chan struct{} // closed when Close killed the group: stop waiting for output
@@ -183,7 +183,7 @@ func (c *stdioConn) Write(ctx context.Context, raw []byte) error {
 
 func (c *stdioConn) readStdout(r *os.File) {
 	defer close(c.stdoutDone)
-	defer r.Close()
+	defer func() { _ = r.Close() }() // our end of the pipe; nothing was written to it
 	max := c.t.MaxLine
 	if max <= 0 {
 		max = 256 << 20
@@ -256,7 +256,7 @@ func join(chunks [][]byte, size int) []byte {
 
 func (c *stdioConn) readStderr(r *os.File) {
 	defer close(c.stderrDone)
-	defer r.Close()
+	defer func() { _ = r.Close() }() // our end of the pipe; nothing was written to it
 	br := bufio.NewReaderSize(r, 16<<10)
 	for {
 		line, _, err := readLine(br, 1<<20)

@@ -46,6 +46,8 @@ const (
 // or modern (stateless requests carrying _meta).
 type Era uint8
 
+// The eras: legacy (2024-11-05 to 2025-11-25), modern (2026-07-28), or
+// auto-detected.
 const (
 	EraLegacy Era = iota + 1
 	EraModern

@@ -26,6 +26,7 @@ type WebSocketTransport struct {
 	HTTPClient *http.Client
 }
 
+// Name is the short name frames carry: "websocket".
 func (t *WebSocketTransport) Name() string { return "websocket" }
 
 // wsSubprotocol is the subprotocol mcpscope asks for.
@@ -56,6 +57,7 @@ func (t *WebSocketTransport) Start(ctx context.Context, sink Sink) (Conn, error)
 			hdr = req.Header
 		}
 		start := time.Now()
+		//nolint:bodyclose // websocket.Dial closes resp.Body itself ("You never need to close resp.Body yourself")
 		conn, resp, err := websocket.Dial(ctx, t.URL, &websocket.DialOptions{
 			HTTPClient:   t.HTTPClient,
 			HTTPHeader:   hdr,
@@ -152,7 +154,7 @@ func (c *wsConn) read() {
 	c.mu.Lock()
 	closing := c.closing
 	c.mu.Unlock()
-	var cause error = ErrClosed
+	cause := ErrClosed
 	if !closing {
 		status := websocket.CloseStatus(err)
 		switch {

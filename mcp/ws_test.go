@@ -27,7 +27,7 @@ func wsServer(t *testing.T) *httptest.Server {
 		if err != nil {
 			return
 		}
-		defer conn.CloseNow()
+		defer func() { _ = conn.CloseNow() }()
 		for {
 			_, data, err := conn.Read(r.Context())
 			if err != nil {
@@ -60,7 +60,7 @@ func TestWebSocketTransport(t *testing.T) {
 	if c.Handshake().ServerInfo.Name != "ws" {
 		t.Errorf("server info = %+v", c.Handshake().ServerInfo)
 	}
-	c.Close()
+	_ = c.Close()
 	var handshake bool
 	for _, ev := range col.wait(t) {
 		switch ev := ev.(type) {
@@ -94,6 +94,6 @@ func TestWebSocketUnauthorized(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), `WWW-Authenticate: Bearer realm="test"`) {
 		t.Errorf("Connect error = %v; want the 401 and its WWW-Authenticate", err)
 	}
-	c.Close()
+	_ = c.Close()
 	col.wait(t)
 }

@@ -192,7 +192,7 @@ func (c *Caps) buildNode(path, key string, raw json.RawMessage, depth int) *capN
 	isObj := json.Unmarshal(raw, &obj) == nil && obj != nil
 	// Known containers open their object; unknown values and the contents
 	// of experimental/extensions entries are shown as raw JSON.
-	if isObj && (known || path == "experimental" || path == "extensions") && !(underFree && !known) {
+	if isObj && (known || path == "experimental" || path == "extensions") && (!underFree || known) {
 		ordered := append([]string(nil), info.children...)
 		var extra []string
 		for k := range obj {

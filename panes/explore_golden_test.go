@@ -115,8 +115,7 @@ func TestAskElicitationDefaults(t *testing.T) {
 	if s := ansi.Strip(a.View()); !strings.Contains(s, "‹ B ›") {
 		t.Fatalf("legacy enumNames not drawn:\n%s", s)
 	}
-	var ans AnswerMsg
-	ans = runAsk(t, a, a.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}))
+	ans := runAsk(t, a, a.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}))
 	if ans.ID != 7 || string(ans.Result) != `{"action":"accept","content":{"colour":"r","legacy":"b","n":3,"name":"Ada","pets":["dog"]}}` {
 		t.Fatalf("answer %d %s %v", ans.ID, ans.Result, ans.Err)
 	}

@@ -656,10 +656,10 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 		{fmt.Sprintf("%-6s", kindShort(f.Kind)), kindStyle},
 	}
 	// Badges come before the method so a narrow pane never cuts them off.
-	switch {
-	case f.Kind == mcp.KindErrorResponse:
+	switch f.Kind {
+	case mcp.KindErrorResponse:
 		segs = append(segs, segment{fmt.Sprintf("ERR %d", f.ErrorCode), t.BadgeError})
-	case f.Kind == mcp.KindInvalid:
+	case mcp.KindInvalid:
 		segs = append(segs, segment{"INVALID", t.BadgeInvalid})
 	}
 	if f.UnknownID {

@@ -78,5 +78,3 @@ func Box(t *themes.Theme, title string, focused bool, w, h int, body []string) s
 
 // Fit cuts or pads a (possibly styled) line to exactly w cells.
 func Fit(line string, w int) string { return box.Fit(line, w) }
-
-func blank(w, h int) string { return box.Blank(w, h) }

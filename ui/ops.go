@@ -45,13 +45,6 @@ type toolCalledMsg struct {
 
 func (m *Model) setNote(s string, ok bool) { m.note, m.noteOK, m.toolStatus = s, ok, "" }
 
-func (m *Model) requestTimeout() time.Duration {
-	if m.cfg.RequestTimeout > 0 {
-		return m.cfg.RequestTimeout
-	}
-	return 60 * time.Second
-}
-
 // errNoServer is what a send key answers when nothing is connected.
 var errNoServer = errors.New("no server is connected")
 

@@ -277,7 +277,9 @@ func TestScopeSelection(t *testing.T) {
 		f := newFake(t, func(f *fakeServer) { f.scopesSupported = []string{"a", "b"} })
 		a := newAuthorizer(t, f, nil)
 		var ev events
-		call(t, a, f.mcpURL(), &ev)
+		if _, err := call(t, a, f.mcpURL(), &ev); err != nil {
+			t.Fatal(err)
+		}
 		if got := f.authQuery[0].Get("scope"); got != "a b" {
 			t.Fatalf("scope %q", got)
 		}
@@ -286,7 +288,9 @@ func TestScopeSelection(t *testing.T) {
 		f := newFake(t, nil)
 		a := newAuthorizer(t, f, nil)
 		var ev events
-		call(t, a, f.mcpURL(), &ev)
+		if _, err := call(t, a, f.mcpURL(), &ev); err != nil {
+			t.Fatal(err)
+		}
 		if _, ok := f.authQuery[0]["scope"]; ok {
 			t.Fatalf("scope sent: %v", f.authQuery[0])
 		}
@@ -298,7 +302,9 @@ func TestScopeSelection(t *testing.T) {
 		})
 		a := newAuthorizer(t, f, nil)
 		var ev events
-		call(t, a, f.mcpURL(), &ev)
+		if _, err := call(t, a, f.mcpURL(), &ev); err != nil {
+			t.Fatal(err)
+		}
 		if got := f.authQuery[0].Get("scope"); got != "mcp:basic" {
 			t.Fatalf("scope %q; offline_access must be dropped", got)
 		}
@@ -307,7 +313,9 @@ func TestScopeSelection(t *testing.T) {
 			f.asScopes = []string{"mcp:basic", "offline_access"}
 		})
 		a2 := newAuthorizer(t, f2, nil)
-		call(t, a2, f2.mcpURL(), &ev)
+		if _, err := call(t, a2, f2.mcpURL(), &ev); err != nil {
+			t.Fatal(err)
+		}
 		if got := f2.authQuery[0].Get("scope"); got != "mcp:basic offline_access" {
 			t.Fatalf("scope %q; offline_access should be added", got)
 		}
@@ -393,11 +401,15 @@ func TestNoSecretInEvents(t *testing.T) {
 	})
 	a := newAuthorizer(t, f, nil)
 	var ev events
-	call(t, a, f.mcpURL(), &ev)
+	if _, err := call(t, a, f.mcpURL(), &ev); err != nil {
+		t.Fatal(err)
+	}
 	f.mu.Lock()
 	f.tokens = map[string][]string{}
 	f.mu.Unlock()
-	call(t, a, f.mcpURL(), &ev) // refresh
+	if _, err := call(t, a, f.mcpURL(), &ev); err != nil { // refresh
+		t.Fatal(err)
+	}
 	text := ev.text()
 	if !strings.Contains(text, "[redacted]") {
 		t.Fatalf("no step mentions a redacted secret; did the flow run?\n%s", text)
@@ -549,7 +561,7 @@ func TestLoopbackBrowser(t *testing.T) {
 		// What the person's browser does once the server redirects.
 		resp, err := http.Get(redirect + "?code=abc&state=xyz")
 		if err == nil {
-			resp.Body.Close()
+			_ = resp.Body.Close()
 		}
 	}()
 	var ev events
@@ -591,7 +603,9 @@ func TestClear(t *testing.T) {
 	store := NewMemoryStore()
 	a := newAuthorizer(t, f, func(c *Config) { c.Store = store })
 	var ev events
-	call(t, a, f.mcpURL(), &ev)
+	if _, err := call(t, a, f.mcpURL(), &ev); err != nil {
+		t.Fatal(err)
+	}
 	if have, _, _ := a.Token(); !have {
 		t.Fatal("no token after the flow")
 	}

@@ -88,7 +88,7 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 	ln := b.ln
 	b.ln = nil // the listener is used once; the next flow listens again
 	b.mu.Unlock()
-	defer ln.Close()
+	defer func() { _ = ln.Close() }() // used once
 
 	out := b.Out
 	if out == nil {
@@ -100,7 +100,7 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 		return nil, err
 	}
 	safeURL := termsafe.String(authURL)
-	fmt.Fprintf(out, "\nAuthorize mcpscope in your browser (host %s):\n\n  %s\n\nWaiting for the redirect to http://%s%s …\n", openurl.Host(authURL), safeURL, ln.Addr(), b.path())
+	_, _ = fmt.Fprintf(out, "\nAuthorize mcpscope in your browser (host %s):\n\n  %s\n\nWaiting for the redirect to http://%s%s …\n", openurl.Host(authURL), safeURL, ln.Addr(), b.path())
 	opened, why := "", "not opened: pass --open-browser to open it, or open it yourself"
 	agreed := b.Open
 	if !agreed && b.Confirm != nil {
@@ -118,7 +118,7 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 		}
 	}
 	if why != "" && b.Open {
-		fmt.Fprintf(out, "(%s)\n", why)
+		_, _ = fmt.Fprintf(out, "(%s)\n", why)
 	}
 	noteFunc(note).step("waiting for the browser's redirect: open the url to authorize",
 		field("url", authURL), field("host", openurl.Host(authURL)), field("listening", ln.Addr().String()),
@@ -144,7 +144,7 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 		}
 	})}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer func() { _ = srv.Close() }() // the answer (or its absence) is already in hand
 	select {
 	case q := <-got:
 		noteFunc(note).step("redirect received on the loopback listener")
@@ -191,7 +191,7 @@ func (h *HeadlessBrowser) Visit(ctx context.Context, authURL string, note func(m
 		return nil, fmt.Errorf("GET of the authorization URL failed: %w", err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	loc := resp.Header.Get("Location")
 	if resp.StatusCode < 300 || resp.StatusCode > 399 || loc == "" {
 		err := fmt.Errorf("the authorization endpoint answered %s without a redirect; headless authorization needs a server that approves at once", resp.Status)

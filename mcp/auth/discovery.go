@@ -234,7 +234,7 @@ func (a *Authorizer) getJSON(ctx context.Context, what, target string, into any,
 		note.fail("GET "+pathOf(target)+" ("+what+") failed", err, field("url", target))
 		return false, fmt.Errorf("fetching the %s from %s: %w", what, target, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
 	if resp.StatusCode != http.StatusOK {
 		note.step(fmt.Sprintf("GET %s → %d (%s not here)", pathOf(target), resp.StatusCode, what), field("url", target))

@@ -282,7 +282,7 @@ func call(t *testing.T, a *Authorizer, target string, ev *events) (int, error) {
 		if err != nil {
 			t.Fatalf("POST %s: %v", target, err)
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if (resp.StatusCode != 401 && resp.StatusCode != 403) || attempt >= 3 {
 			return resp.StatusCode, nil
 		}

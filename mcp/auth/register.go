@@ -81,7 +81,7 @@ func (a *Authorizer) register(ctx context.Context, d *discovery, redirectURI str
 		note.fail("POST "+pathOf(m.RegistrationEndpoint)+" (dynamic registration) failed", err)
 		return client{}, fmt.Errorf("dynamic client registration at %s failed: %w", m.RegistrationEndpoint, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
 	var reg struct {
 		ClientID                string `json:"client_id"`

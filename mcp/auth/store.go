@@ -65,6 +65,7 @@ type MemoryStore struct {
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{records: map[string]Record{}} }
 
+// Find returns the record last saved for serverURL, or nil.
 func (m *MemoryStore) Find(_ context.Context, serverURL string) (*Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -76,6 +77,7 @@ func (m *MemoryStore) Find(_ context.Context, serverURL string) (*Record, error)
 	return nil, nil
 }
 
+// Save keeps rec, replacing a record with the same key.
 func (m *MemoryStore) Save(_ context.Context, rec *Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -85,6 +87,7 @@ func (m *MemoryStore) Save(_ context.Context, rec *Record) error {
 	return nil
 }
 
+// Delete forgets every record for serverURL.
 func (m *MemoryStore) Delete(_ context.Context, serverURL string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -164,13 +167,13 @@ func (f *FileStore) write(tf *tokenFile) error {
 	if err != nil {
 		return fmt.Errorf("writing the token file: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
+	defer func() { _ = os.Remove(tmp.Name()) }() // after a successful rename this is a no-op
 	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the Chmod error is the one to report
 		return fmt.Errorf("protecting the token file: %w", err)
 	}
 	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the Write error is the one to report
 		return fmt.Errorf("writing the token file: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
@@ -182,6 +185,7 @@ func (f *FileStore) write(tf *tokenFile) error {
 	return nil
 }
 
+// Find returns the record for serverURL that expires last, or nil.
 func (f *FileStore) Find(_ context.Context, serverURL string) (*Record, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -199,6 +203,7 @@ func (f *FileStore) Find(_ context.Context, serverURL string) (*Record, error) {
 	return best, nil
 }
 
+// Save writes rec to the file (mode 0600, replaced atomically).
 func (f *FileStore) Save(_ context.Context, rec *Record) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -210,6 +215,7 @@ func (f *FileStore) Save(_ context.Context, rec *Record) error {
 	return f.write(tf)
 }
 
+// Delete removes every record for serverURL from the file.
 func (f *FileStore) Delete(_ context.Context, serverURL string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -329,7 +329,7 @@ func (a *Authorizer) tokenRequest(ctx context.Context, d *discovery, cl client, 
 		note.fail("POST "+pathOf(endpoint)+" (token endpoint) failed", err, field("url", endpoint))
 		return nil, fmt.Errorf("the token endpoint %s did not answer: %w", endpoint, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
 	var tok tokenResponse
 	var oauthErr struct {

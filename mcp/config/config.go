@@ -44,6 +44,7 @@ const (
 // Format names the shape a file was written in.
 type Format string
 
+// The config file shapes mcpscope reads.
 const (
 	FormatMCPServers Format = "mcpServers" // Claude Desktop, Cursor, Claude Code
 	FormatVSCode     Format = "servers"    // VS Code mcp.json

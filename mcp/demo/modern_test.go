@@ -365,7 +365,7 @@ func TestHTTPHandlerBothEras(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer cs.Close()
+			defer func() { _ = cs.Close() }()
 			if v := cs.InitializeResult().ProtocolVersion; v != tc.want {
 				t.Errorf("negotiated %q, want %q", v, tc.want)
 			}
@@ -402,7 +402,7 @@ func TestServeReturnsNilAtEndOfInput(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	r2, w2 := io.Pipe()
-	defer w2.Close()
+	defer func() { _ = w2.Close() }()
 	go func() {
 		done <- demo.Serve(ctx, demo.NewServer(), &sdkmcp.IOTransport{Reader: r2, Writer: nopWriteCloser{io.Discard}})
 	}()

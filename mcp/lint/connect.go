@@ -122,7 +122,7 @@ func summarize(events []mcp.Event) eventSummary {
 			}
 		case mcp.TransportEvent:
 			if v, ok := field(ev, "status"); ok {
-				fmt.Sscanf(v, "%d", &s.httpStatus)
+				_, _ = fmt.Sscanf(v, "%d", &s.httpStatus) // not a number: the status stays unknown (0)
 				s.httpSummary = ev.Summary
 			}
 		}

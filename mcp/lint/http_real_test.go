@@ -47,7 +47,7 @@ func sseServer(t *testing.T, broken bool) *httptest.Server {
 		if msg.Method == "initialize" {
 			w.Header().Set("Mcp-Session-Id", sid)
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"h","version":"1"}}}`, msg.ID)
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"h","version":"1"}}}`, msg.ID)
 			return
 		}
 		result := `{}`
@@ -57,10 +57,10 @@ func sseServer(t *testing.T, broken bool) *httptest.Server {
 		w.Header().Set("Content-Type", "text/event-stream")
 		k := n.Add(1)
 		if broken {
-			fmt.Fprintf(w, "id: e1\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", msg.ID, result)
+			_, _ = fmt.Fprintf(w, "id: e1\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", msg.ID, result)
 			return
 		}
-		fmt.Fprintf(w, "id: p%d\nretry: 1000\ndata: \n\nid: m%d\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", k, k, msg.ID, result)
+		_, _ = fmt.Fprintf(w, "id: p%d\nretry: 1000\ndata: \n\nid: m%d\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", k, k, msg.ID, result)
 	}))
 }
 

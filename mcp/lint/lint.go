@@ -14,6 +14,7 @@ import (
 // Profile names a client whose documented behaviour adds warnings.
 type Profile string
 
+// The client profiles; generic adds no client's warnings.
 const (
 	ProfileGeneric Profile = "generic"
 	ProfileChatGPT Profile = "chatgpt"
@@ -300,12 +301,6 @@ func hasPath(raw json.RawMessage, path ...string) bool {
 	return s != "false" && s != "null"
 }
 
-// versionAtLeast reports whether the negotiated version is v or later; an
-// unknown version counts as the latest, modern versions included.
-func (l *Linter) versionAtLeast(v string) bool {
-	return l.version == "" || l.version >= v
-}
-
 // envelope is a JSON-RPC message with every member kept raw, so that
 // absence (nil) and null ("null") stay distinct.
 type envelope struct {
@@ -416,19 +411,6 @@ func (s *boundedSet) add(k string) {
 func (s *boundedSet) has(k string) bool {
 	_, ok := s.m[k]
 	return ok
-}
-
-func (s *boundedSet) remove(k string) {
-	if _, ok := s.m[k]; !ok {
-		return
-	}
-	delete(s.m, k)
-	for i, o := range s.order {
-		if o == k {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
 }
 
 func (s *boundedSet) each(fn func(string) bool) {

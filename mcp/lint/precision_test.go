@@ -88,7 +88,7 @@ func jsonAnswerServer(t *testing.T, badResponseStatus int) *httptest.Server {
 			for {
 				select {
 				case msg := <-ch:
-					fmt.Fprintf(w, "data: %s\n\n", msg)
+					_, _ = fmt.Fprintf(w, "data: %s\n\n", msg)
 					w.(http.Flusher).Flush()
 				case <-r.Context().Done():
 					return
@@ -146,7 +146,7 @@ func jsonAnswerServer(t *testing.T, badResponseStatus int) *httptest.Server {
 			result = `{"content":[{"type":"text","text":"done"}]}`
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, msg.ID, result)
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, msg.ID, result)
 	}))
 }
 
@@ -238,14 +238,14 @@ func TestNullIDAnswerToProbeIsNoFinding(t *testing.T) {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 		case msg.Method == "initialize":
 			w.Header().Set("Mcp-Session-Id", "s1")
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ts","version":"1"}}}`, msg.ID)
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ts","version":"1"}}}`, msg.ID)
 		case msg.ID == nil:
 			w.WriteHeader(http.StatusAccepted)
 		case r.Header.Get("Mcp-Session-Id") == "":
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`)
 		default:
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, msg.ID)
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, msg.ID)
 		}
 	}))
 	defer srv.Close()

@@ -29,7 +29,9 @@ const EnvVar = "MCPSCOPE_FAKE_SERVER"
 // to, so a test can check that the server did not outlive mcpscope.
 const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 
-// Behaviours:
+// MaybeRun turns the process into the fake server when EnvVar is set, with
+// the comma-separated behaviours it names, and exits when the client hangs
+// up. Behaviours:
 //
 //	crash-on-call      tools/call: write two stderr lines and exit with status 7
 //	hang-on-call       tools/call: never answer; log notifications/cancelled to stderr
@@ -117,10 +119,12 @@ type request struct {
 	Error  json.RawMessage `json:"error"`
 }
 
+// send writes one line. A failed write means the client went away: the
+// fake has nobody left to tell, and the closed stdin ends its loop.
 func (s *server) send(v string) {
-	s.out.WriteString(v)
-	s.out.WriteByte('\n')
-	s.out.Flush()
+	_, _ = s.out.WriteString(v)
+	_ = s.out.WriteByte('\n')
+	_ = s.out.Flush()
 }
 
 func (s *server) reply(id json.RawMessage, result string) {
@@ -213,7 +217,7 @@ func (s *server) handle(line []byte) (int, bool) {
 		case s.has["crash-on-call"]:
 			fmt.Fprintln(os.Stderr, "panic: something broke")
 			fmt.Fprintln(os.Stderr, "goroutine 1 [running]")
-			s.out.Flush()
+			_ = s.out.Flush() // about to exit; a gone client is fine
 			return 7, true
 		case s.has["hang-on-call"]:
 			return 0, false

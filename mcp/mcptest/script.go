@@ -137,26 +137,26 @@ func writeLines(out *bufio.Writer, lines []string, vars *strings.Replacer) (int,
 	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "@sleep:"):
-			out.Flush()
+			_ = out.Flush() // a failed write (client gone) ends the script at the next read
 			if d, err := time.ParseDuration(strings.TrimPrefix(l, "@sleep:")); err == nil {
 				time.Sleep(d)
 			}
 			continue
 		case strings.HasPrefix(l, "@stderr:"):
-			out.Flush()
+			_ = out.Flush()
 			fmt.Fprintln(os.Stderr, strings.TrimPrefix(l, "@stderr:"))
 			continue
 		case strings.HasPrefix(l, "@exit:"):
-			out.Flush()
+			_ = out.Flush()
 			code, _ := strconv.Atoi(strings.TrimPrefix(l, "@exit:"))
 			return code, true
 		}
 		if vars != nil {
 			l = vars.Replace(l)
 		}
-		out.WriteString(l)
-		out.WriteByte('\n')
+		_, _ = out.WriteString(l)
+		_ = out.WriteByte('\n')
 	}
-	out.Flush()
+	_ = out.Flush()
 	return 0, false
 }

@@ -185,7 +185,7 @@ func (b *minimalBuilder) minimal(node any, depth int) any {
 
 func firstNonNull(s *Schema, branches []any) int {
 	for i, b := range branches {
-		if t := Types(s.Resolve(b)); !(len(t) == 1 && t[0] == "null") {
+		if t := Types(s.Resolve(b)); len(t) != 1 || t[0] != "null" {
 			return i
 		}
 	}

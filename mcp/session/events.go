@@ -288,15 +288,38 @@ func (d Diff) String() string {
 	return strings.Join(parts, "; ")
 }
 
-func (e OpStartedEvent) At() time.Time         { return e.Op.Started }
-func (e OpDoneEvent) At() time.Time            { return e.Time }
-func (e TaskEvent) At() time.Time              { return e.Time }
-func (e ProgressEvent) At() time.Time          { return e.Time }
-func (e LogMessageEvent) At() time.Time        { return e.Time }
-func (e ResourceUpdatedEvent) At() time.Time   { return e.Time }
-func (e SubscriptionEvent) At() time.Time      { return e.Time }
-func (e LogLevelEvent) At() time.Time          { return e.Time }
-func (e ElicitationEvent) At() time.Time       { return e.Time }
-func (e ListChangedEvent) At() time.Time       { return e.Time }
+// At is when the OpStartedEvent happened.
+func (e OpStartedEvent) At() time.Time { return e.Op.Started }
+
+// At is when the OpDoneEvent happened.
+func (e OpDoneEvent) At() time.Time { return e.Time }
+
+// At is when the TaskEvent happened.
+func (e TaskEvent) At() time.Time { return e.Time }
+
+// At is when the ProgressEvent happened.
+func (e ProgressEvent) At() time.Time { return e.Time }
+
+// At is when the LogMessageEvent happened.
+func (e LogMessageEvent) At() time.Time { return e.Time }
+
+// At is when the ResourceUpdatedEvent happened.
+func (e ResourceUpdatedEvent) At() time.Time { return e.Time }
+
+// At is when the SubscriptionEvent happened.
+func (e SubscriptionEvent) At() time.Time { return e.Time }
+
+// At is when the LogLevelEvent happened.
+func (e LogLevelEvent) At() time.Time { return e.Time }
+
+// At is when the ElicitationEvent happened.
+func (e ElicitationEvent) At() time.Time { return e.Time }
+
+// At is when the ListChangedEvent happened.
+func (e ListChangedEvent) At() time.Time { return e.Time }
+
+// At is when the ListChangeIgnoredEvent happened.
 func (e ListChangeIgnoredEvent) At() time.Time { return e.Time }
-func (e NotifiedEvent) At() time.Time          { return e.Time }
+
+// At is when the NotifiedEvent happened.
+func (e NotifiedEvent) At() time.Time { return e.Time }

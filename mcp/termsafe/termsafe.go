@@ -68,7 +68,7 @@ func firstUnsafe(s string, block bool) int {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 || c == 0x7f {
-				if !(block && c == '\n') {
+				if !block || c != '\n' {
 					return i
 				}
 			}

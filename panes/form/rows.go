@@ -44,7 +44,7 @@ func (f *Form) flatten(n *node, ptr string, depth int, label string) {
 		r.ptr = ptr
 		f.rows = append(f.rows, r)
 		i := len(f.rows) - 1
-		if r.kind == rowField && !(n.kind == kindChoice) {
+		if r.kind == rowField && n.kind != kindChoice {
 			register(i)
 		}
 		return i

@@ -635,7 +635,7 @@ func (f *Form) openEditor() tea.Cmd {
 		parts := strings.Fields(editor)
 		cmd := exec.Command(parts[0], append(parts[1:], path)...) //nolint:gosec // the user's own $EDITOR
 		return tea.ExecProcess(cmd, func(err error) tea.Msg {
-			defer os.Remove(path)
+			defer func() { _ = os.Remove(path) }() // a temporary file; a leftover in $TMPDIR is harmless
 			if err != nil {
 				return editorDoneMsg{err: err}
 			}

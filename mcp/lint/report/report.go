@@ -170,7 +170,7 @@ func writeJSON(w io.Writer, v any) error {
 func WriteRules(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range lint.Rules() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary)
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Severity, r.Summary) // buffered: Flush reports a failed write
 	}
 	return tw.Flush()
 }
