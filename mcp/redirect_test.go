@@ -20,7 +20,7 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 		h := mcptest.StartHostile(t, &mcptest.Hostile{RedirectTo: catcher.URL(), RedirectStatus: status}, false)
 		hdr := http.Header{"Authorization": {"Bearer SECRET-TOKEN"}, "X-Api-Key": {"SECRET-KEY"}}
 		c, col := connect(t, &mcp.HTTPTransport{URL: h.URL(), Header: hdr, NoSSEFallback: true}, mcp.Options{Timeout: 5 * time.Second})
-		c.Close()
+		_ = c.Close()
 		reached := false
 		for _, r := range catcher.Requests() {
 			reached = true
@@ -55,7 +55,7 @@ func TestRedirectDowngradeIsRefused(t *testing.T) {
 	c := mcp.NewClient(&mcp.HTTPTransport{URL: h.URL(), Header: hdr, HTTPClient: h.Srv.Client(), NoSSEFallback: true}, mcp.Options{Timeout: 5 * time.Second})
 	col := collect(c)
 	_, err := c.Connect(context.Background())
-	c.Close()
+	_ = c.Close()
 	if err == nil || !strings.Contains(err.Error(), "downgrade") {
 		t.Fatalf("Connect: err = %v, want a refused downgrade", err)
 	}

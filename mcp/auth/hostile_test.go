@@ -144,7 +144,7 @@ func TestOAuthRequestsDoNotFollowRedirectsAway(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`client_secret=S`))
 	resp, err := a.httpClient().Do(req)
 	if err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		t.Fatalf("followed to another origin: %s", resp.Status)
 	}
 	if !errors.Is(err, ErrInsecureEndpoint) || len(catcher.Requests()) != 0 {
