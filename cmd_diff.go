@@ -101,7 +101,7 @@ func fileSurface(path string) (*surfacediff.Surface, error) {
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }() // read-only
 	sf, err := record.ReadEvents(fh, true)
 	if err != nil {
 		return nil, withCode(exitUsage, fmt.Errorf("%s: %w", path, err))

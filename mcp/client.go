@@ -693,7 +693,8 @@ func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token 
 		p, _ := json.Marshal(map[string]any{"requestId": json.RawMessage(id), "reason": reason})
 		// Queued, not awaited: after a request still being written, it
 		// follows that request when (if) the server reads again.
-		c.queueNotification(NotifyCancelled, p)
+		// A closed client has no server to tell (ErrClosed).
+		_, _ = c.queueNotification(NotifyCancelled, p)
 	}
 	c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 	return le

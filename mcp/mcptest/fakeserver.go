@@ -25,8 +25,8 @@ import (
 // EnvVar selects the behaviours; when it is unset MaybeRun returns at once.
 const EnvVar = "MCPSCOPE_FAKE_SERVER"
 
-// PIDFileVar, when set, names a file the fake server writes its process id
-// to, so a test can check that the server did not outlive mcpscope.
+// PIDFileVar names a file the fake server writes its process id to, when
+// set, so a test can check that the server did not outlive mcpscope.
 const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 
 // MaybeRun turns the process into the fake server when EnvVar is set, with

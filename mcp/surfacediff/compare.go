@@ -16,11 +16,11 @@ import (
 type Class string
 
 const (
-	// Breaking: a client of A may fail against B.
+	// Breaking means a client of A may fail against B.
 	Breaking Class = "breaking"
-	// Compatible: a client of A keeps working against B.
+	// Compatible means a client of A keeps working against B.
 	Compatible Class = "compatible"
-	// Info: worth knowing, neither (a server version, a protocol version
+	// Info is worth knowing but neither (a server version, a protocol version
 	// that the client negotiates anyway).
 	Info Class = "info"
 )

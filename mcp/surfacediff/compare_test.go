@@ -17,7 +17,7 @@ func load(t *testing.T, path string) *Surface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read-only
 	sf, err := record.ReadEvents(f, true)
 	if err != nil {
 		t.Fatal(err)
