@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +70,36 @@ func TestCallRecordRedactsQuerySecrets(t *testing.T) {
 	b, _ := os.ReadFile(rec)
 	if strings.Contains(string(b), "SECRET-KEY") || !strings.Contains(string(b), "api_key=[redacted]") {
 		t.Fatalf("the recording:\n%s", b)
+	}
+}
+
+// Finding 5: `call` writing to a terminal escapes DEL, C1, bidi and
+// zero-width characters as \u sequences and stays valid JSON with the same
+// data; to a pipe it writes the bytes as they are.
+func TestCallEscapesLyingCharactersOnATerminal(t *testing.T) {
+	text := "ok\x7f\u009b[2J\u202eevil\u200b"
+	res, _ := json.Marshal(map[string]any{"content": []any{map[string]string{"type": "text", "text": text}}})
+	h := mcptest.StartHostile(t, &mcptest.Hostile{Result: string(res)}, false)
+	for _, tty := range []bool{true, false} {
+		old := isTerminal
+		isTerminal = func(io.Writer) bool { return tty }
+		out, err, code := runCLI(t, "call", "--no-oauth", "--method", "tools/call", "--tool-name", "echo", h.URL())
+		isTerminal = old
+		if code != exitOK {
+			t.Fatalf("exit %d: %v\n%s", code, err, out)
+		}
+		raw := false
+		for _, r := range []string{"\x7f", "\u009b", "\u202e", "\u200b"} {
+			raw = raw || strings.Contains(out, r)
+		}
+		if raw == tty {
+			t.Errorf("terminal=%v: raw characters present=%v:\n%q", tty, raw, out)
+		}
+		var back struct {
+			Content []struct{ Text string } `json:"content"`
+		}
+		if err := json.Unmarshal([]byte(out), &back); err != nil || len(back.Content) != 1 || back.Content[0].Text != text {
+			t.Errorf("terminal=%v: the data changed (%v): %q", tty, err, out)
+		}
 	}
 }

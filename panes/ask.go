@@ -510,7 +510,7 @@ func (a *Ask) View() string {
 		if len(ctx) > room {
 			body = append(body, t.Form.Hint.Render(fmt.Sprintf("(pgup/pgdn: %d-%d of %d lines)", a.off+1, end, len(ctx))))
 		}
-		body = append(body, "", a.reply.View(), t.Form.Label.Render("stop reason: ")+t.Form.Value.Render(StopReasons[a.stop]))
+		body = append(body, "", termsafe.Rendered(a.reply.View()), t.Form.Label.Render("stop reason: ")+t.Form.Value.Render(StopReasons[a.stop]))
 	default:
 		body = append(body, t.Form.Warn.Render("mcpscope has no form for "+termsafe.String(a.method)+"; esc answers method-not-found"))
 		body = append(body, highlightJSON(t, a.params, 2)...)

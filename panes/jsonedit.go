@@ -217,7 +217,7 @@ func (e *JSONEdit) View() string {
 		return ""
 	}
 	inner := e.w - 2
-	body := strings.Split(e.area.View(), "\n")
+	body := strings.Split(termsafe.Rendered(e.area.View()), "\n")
 	if len(body) > e.areaRows() {
 		body = body[:max(e.areaRows(), 0)]
 	}

@@ -553,7 +553,7 @@ func (l *Log) View() string {
 			body = append(body, "")
 		}
 		if l.filtering {
-			body = append(body, l.filterInput.View())
+			body = append(body, termsafe.Rendered(l.filterInput.View()))
 		} else {
 			body = append(body, l.theme.Log.FilterPrompt.Render("/ ")+l.theme.Log.Method.Render(termsafe.String(l.filterText)))
 		}

@@ -97,6 +97,9 @@ type ArgsForm struct {
 	suggSel             int
 	suggMore            bool
 	suggErr             string
+	// takeNote says that the suggestion taken last held characters a
+	// field cannot hold, so its visible escaped form was inserted.
+	takeNote string
 
 	kept bool // closed with "keep draft": the host keeps this form
 
@@ -304,7 +307,18 @@ func (a *ArgsForm) Update(msg tea.Msg) (cmd tea.Cmd, submit, cancel bool) {
 		e := a.keys.Explore
 		switch {
 		case key.Matches(msg, e.Complete) && a.suggSel < len(a.sugg):
-			a.form.SetFieldText(a.sugg[a.suggSel])
+			// A text field cannot hold control, bidi or zero-width
+			// characters without hiding them (the input would drop some
+			// silently). The value sent must be what the user sees, so
+			// such a suggestion goes in as the escaped text shown.
+			take := a.sugg[a.suggSel]
+			a.takeNote = ""
+			if termsafe.Unsafe(take) {
+				take = termsafe.String(take)
+				a.takeNote = "the suggestion held control or invisible characters: inserted as the escaped text shown, which is what will be sent"
+			}
+			a.form.SetFieldText(take)
+			a.SetSize(a.w, a.h)
 			return a.completeCmd(), false, false
 		case key.Matches(msg, e.Suggest) && len(a.sugg) > 0:
 			a.suggSel = (a.suggSel + 1) % len(a.sugg)
@@ -345,6 +359,9 @@ func (a *ArgsForm) extraLines(w int) []string {
 	var out []string
 	if a.suggErr != "" {
 		out = append(out, Fit(" "+t.Form.Error.Render("completion/complete: "+termsafe.String(a.suggErr)), w))
+	}
+	if a.takeNote != "" {
+		out = append(out, Fit(" "+t.Form.Warn.Render(a.takeNote), w))
 	}
 	if len(a.sugg) > 0 {
 		name := a.byPtr[a.askedPtr]

@@ -135,7 +135,7 @@ func (r *Roots) View() string {
 		body = append(body, t.Log.Empty.Render("  no roots: roots/list is answered with an empty list (a adds one)"))
 	}
 	if r.adding {
-		body = append(body, "", r.input.View())
+		body = append(body, "", termsafe.Rendered(r.input.View()))
 	}
 	if r.asked > 0 {
 		body = append(body, "", t.Status.OK.Render(plural(r.asked, "roots/list request answered", "roots/list requests answered")))

@@ -512,7 +512,7 @@ func (p *Tools) View() string {
 	var body []string
 	if filterRows > 0 {
 		if p.filtering {
-			body = append(body, p.filterInput.View())
+			body = append(body, termsafe.Rendered(p.filterInput.View()))
 		} else {
 			body = append(body, p.theme.Log.FilterPrompt.Render("/ ")+p.theme.Tools.Description.Render(termsafe.String(p.filterText)))
 		}

@@ -12,8 +12,13 @@
 //	C0 controls (< 0x20), DEL      \x1b, \x07, \t, \n, \r, \x7f …
 //	C1 controls U+0080–U+009F      \u009b …
 //	line/paragraph separators      \u2028, \u2029
-//	bidi overrides and isolates    \u202e, \u2066 …
+//	bidi overrides, isolates, marks \u202e, \u2066, \u200f …
+//	zero-width and invisible format \u200b, \u200d, \u2060, \ufeff …
 //	invalid UTF-8 bytes            \xff …
+//
+// The same set is escaped in editors and text inputs ([Rendered]) and, as
+// JSON \u escapes or XML character references, in machine output written
+// to a terminal ([NewMachineWriter]).
 //
 // A backslash is not escaped: the output is for reading, not for parsing
 // back, and escaping it would make every JSON body and Windows path noisy.
@@ -86,18 +91,77 @@ func firstUnsafe(s string, block bool) int {
 
 // unsafeRune reports the non-ASCII runes that must be escaped: the C1
 // controls (0x9b is an 8-bit CSI some terminals honour), the Unicode line
-// and paragraph separators (which break the one-line-per-row layout), and
-// the bidi controls that can make displayed text lie about its content.
+// and paragraph separators (which break the one-line-per-row layout), the
+// bidi controls and marks that can make displayed text lie about its
+// content, and the zero-width and invisible format characters that make
+// two different strings look the same (a tool name "read\u200bfile").
 func unsafeRune(r rune) bool {
 	switch {
 	case r >= 0x80 && r <= 0x9f:
 		return true
 	case r == 0x2028, r == 0x2029:
 		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	case r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r >= 0x206a && r <= 0x206f, r == 0xfeff, r == 0x180e:
 		return true
 	}
 	return false
+}
+
+// Unsafe reports whether s has anything String would escape.
+func Unsafe(s string) bool { return firstUnsafe(s, false) >= 0 }
+
+// Rendered escapes the unsafe non-ASCII runes (C1 controls, separators,
+// bidi and zero-width characters) in text a component has already drawn
+// and styled, such as a text input's or an editor's View: the styling's
+// ESC sequences are ASCII and stay, and the component itself has already
+// dropped ASCII controls from its value. Invalid UTF-8 bytes are escaped
+// as \xHH.
+func Rendered(view string) string {
+	i := 0
+	for i < len(view) {
+		if view[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(view[i:])
+		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(view) {
+		return view
+	}
+	var b strings.Builder
+	b.Grow(len(view) + 16)
+	b.WriteString(view[:i])
+	for i < len(view) {
+		if view[i] < utf8.RuneSelf {
+			b.WriteByte(view[i])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(view[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			writeByteEscape(&b, view[i])
+		case unsafeRune(r):
+			writeUEscape(&b, r)
+		default:
+			b.WriteString(view[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func writeUEscape(b *strings.Builder, r rune) {
+	b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hexDigits[(r>>shift)&0xf])
+	}
 }
 
 const hexDigits = "0123456789abcdef"
@@ -131,10 +195,7 @@ func escapeFrom(b *strings.Builder, s string, block bool, col int) {
 			writeByteEscape(b, s[i])
 			col += 4
 		case unsafeRune(r):
-			b.WriteString(`\u`)
-			for shift := 12; shift >= 0; shift -= 4 {
-				b.WriteByte(hexDigits[(r>>shift)&0xf])
-			}
+			writeUEscape(b, r)
 			col += 6
 		default:
 			b.WriteString(s[i : i+size])

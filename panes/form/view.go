@@ -193,9 +193,9 @@ func (f *Form) renderRow(i, labelW, iw int) string {
 	vw := max(iw-2-labelW-1, 1)
 	var value string
 	if focused && f.editing && f.multiline {
-		value, _, _ = strings.Cut(f.fieldArea.View(), "\n")
+		value, _, _ = strings.Cut(termsafe.Rendered(f.fieldArea.View()), "\n")
 	} else if focused && f.editing {
-		value = f.input.View()
+		value = termsafe.Rendered(f.input.View())
 		if len(f.rowIssues[i]) > 0 {
 			// The input pads itself to its width; cut the padding so the
 			// problem can sit beside what is typed.
@@ -554,7 +554,7 @@ func (f *Form) sizeArea() {
 
 func (f *Form) rawBody(iw int) []string {
 	bodyH := f.bodyHeight()
-	lines := strings.Split(f.area.View(), "\n")
+	lines := strings.Split(termsafe.Rendered(f.area.View()), "\n")
 	if len(lines) > bodyH {
 		lines = lines[:bodyH]
 	}
