@@ -125,6 +125,6 @@ With no target it runs against its built-in demo server.`,
 	}
 	cf.register(root.Flags())
 	tui.register(root.Flags())
-	root.AddCommand(newCallCommand(), newDiffCommand(), newDemoServerCommand(), newCheckCommand(), newConformanceClientCommand(), newTapCommand())
+	root.AddCommand(newCallCommand(), newDiffCommand(), newReplayCommand(), newDemoServerCommand(), newCheckCommand(), newConformanceClientCommand(), newTapCommand())
 	return root
 }

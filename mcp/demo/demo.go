@@ -61,6 +61,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -89,7 +90,16 @@ type options struct {
 	// clockInterval is how often demo://clock reports an update while someone
 	// is subscribed. A few seconds is visible without flooding the log.
 	clockInterval time.Duration
+	// addOffset is added to every sum the add tool returns: a build of
+	// the demo server whose one tool answers differently, for the tests of
+	// mcpscope replay (set by AddOffsetEnv; never in normal use).
+	addOffset float64
 }
+
+// AddOffsetEnv, when set to a number in the demo server's environment,
+// makes the add tool return a+b+N: the "next build that changed one
+// tool's output" that replay's tests need. Only tests set it.
+const AddOffsetEnv = "MCPSCOPE_DEMO_ADD_OFFSET"
 
 func defaultOptions() options {
 	return options{clockInterval: 3 * time.Second}
@@ -103,7 +113,8 @@ func NewServer() *sdkmcp.Server {
 
 func newServer(o options) *sdkmcp.Server {
 	d := &demo{
-		clock: newClock(o.clockInterval),
+		clock:     newClock(o.clockInterval),
+		addOffset: o.addOffset,
 	}
 	// The requestState signing key only has to survive the lifetime of this
 	// process: a retry always comes back to the same server.
@@ -150,8 +161,9 @@ func newServer(o options) *sdkmcp.Server {
 
 // demo holds the state shared by the handlers of one server.
 type demo struct {
-	stateKey [32]byte
-	clock    *clock
+	stateKey  [32]byte
+	clock     *clock
+	addOffset float64
 }
 
 // RunStdio serves the demo server on os.Stdin/os.Stdout until stdin closes or
@@ -161,7 +173,15 @@ type demo struct {
 // stderr so a human starting it by hand knows it is waiting for input.
 func RunStdio(ctx context.Context) error {
 	fmt.Fprintln(os.Stderr, "mcpscope demo server ready")
-	return serve(ctx, NewServer(), &sdkmcp.StdioTransport{})
+	o := defaultOptions()
+	if v := os.Getenv(AddOffsetEnv); v != "" {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("%s=%q: not a number", AddOffsetEnv, v)
+		}
+		o.addOffset = n
+	}
+	return serve(ctx, newServer(o), &sdkmcp.StdioTransport{})
 }
 
 // serve runs s on t until the peer goes away or ctx ends.

@@ -36,7 +36,7 @@ func (d *demo) addTools(s *sdkmcp.Server) {
 		InputSchema:  addSchema,
 		OutputSchema: addOutputSchema,
 		Annotations:  &sdkmcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, add)
+	}, d.add)
 
 	sdkmcp.AddTool(s, &sdkmcp.Tool{
 		Name:        "echo",
@@ -195,8 +195,8 @@ type addOut struct {
 
 // add leaves Content empty so the SDK fills in the JSON text fallback of the
 // structured output, as the spec recommends.
-func add(_ context.Context, _ *sdkmcp.CallToolRequest, in addIn) (*sdkmcp.CallToolResult, addOut, error) {
-	return nil, addOut{Sum: in.A + in.B}, nil
+func (d *demo) add(_ context.Context, _ *sdkmcp.CallToolRequest, in addIn) (*sdkmcp.CallToolResult, addOut, error) {
+	return nil, addOut{Sum: in.A + in.B + d.addOffset}, nil
 }
 
 // --- echo ---
