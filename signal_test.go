@@ -151,8 +151,12 @@ func TestSignalEndsCommandsWithinOneSecond(t *testing.T) {
 				p.waitExit(t, 5*time.Second)
 				elapsed := time.Since(sent)
 				t.Logf("ended %s after %s", name, elapsed.Round(time.Millisecond))
-				if elapsed > time.Second {
-					t.Errorf("%s ended %s after %s; want within 1 s", name, elapsed, sig)
+				limit := time.Second
+				if raceEnabled {
+					limit = 3 * time.Second
+				}
+				if elapsed > limit {
+					t.Errorf("%s ended %s after %s; want within %s", name, elapsed, sig, limit)
 				}
 				if p.serverAlive() {
 					t.Errorf("the server outlived mcpscope")

@@ -223,10 +223,15 @@ func (c *Client) publish(ev Event) {
 
 func (c *Client) publishLocked(ev Event) {
 	if fe, ok := ev.(FrameEvent); ok {
-		c.seq++
-		fe.Frame.Seq = c.seq
+		c.numberLocked(fe.Frame)
 	}
 	c.q.push(ev)
+}
+
+// numberLocked gives a frame the next Seq; the caller holds pubMu.
+func (c *Client) numberLocked(f *Frame) {
+	c.seq++
+	f.Seq = c.seq
 }
 
 // observe runs the recorder and the analyzer on one event, off the read

@@ -328,6 +328,33 @@ func TestServerRequestsAnswered(t *testing.T) {
 	}
 }
 
+// An answer to a server request is complete before it is published: the
+// recorder reads it (OnEvent) on its own goroutine, so a latency written
+// after publication was a data race (caught under -race through --record).
+func TestAnswerIsCompleteWhenObserved(t *testing.T) {
+	var mu sync.Mutex
+	var latencies []time.Duration
+	observe := func(ev mcp.Event) {
+		if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Dir == mcp.Outbound && fe.Frame.ReplyToMethod == "ping" {
+			mu.Lock()
+			latencies = append(latencies, fe.Frame.Latency)
+			mu.Unlock()
+		}
+	}
+	c, col := connect(t, fake("ask"), mcp.Options{OnEvent: observe})
+	time.Sleep(300 * time.Millisecond)
+	_ = c.Close()
+	col.wait(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(latencies) != 1 {
+		t.Fatalf("observed %d ping answers, want 1", len(latencies))
+	}
+	if latencies[0] <= 0 {
+		t.Errorf("the ping answer was observed with latency %v: it was published before it was complete", latencies[0])
+	}
+}
+
 func TestHandlerAnswersServerRequest(t *testing.T) {
 	h := mcp.HandlerFunc(func(_ context.Context, req *mcp.ServerRequest) (json.RawMessage, error) {
 		return json.RawMessage(`{"roots":[{"uri":"file:///tmp"}]}`), nil

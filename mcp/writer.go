@@ -97,10 +97,14 @@ func (c *Client) writeOne(conn Conn, j *writeJob) {
 		return
 	}
 	j.frame.Time = time.Now()
-	c.publishLocked(FrameEvent{Frame: j.frame})
+	// The frame gets its Seq and started runs before the event is queued:
+	// once queued, the recorder and the analyzer read the frame on their
+	// own goroutine, so nothing may write to it after that.
+	c.numberLocked(j.frame)
 	if j.started != nil {
 		j.started(j.frame)
 	}
+	c.q.push(FrameEvent{Frame: j.frame})
 	c.pubMu.Unlock()
 
 	if sw, ok := conn.(splitWriter); ok {

@@ -1,0 +1,5 @@
+//go:build race
+
+package panes
+
+const raceEnabled = true
