@@ -70,6 +70,8 @@ func (m *Model) applySession(ev mcp.Event, stale bool) (cmd tea.Cmd, ok bool) {
 		m.applyList(ev.Method, ev.Items, ev.Err)
 	case session.ListChangeIgnoredEvent:
 		m.logPane.AppendNote(ev.Time, "ignored a list_changed for "+ev.Capability+": the server did not declare the "+ev.Capability+" capability")
+	case session.UnreadableEvent:
+		m.logPane.AppendNote(ev.Time, fmt.Sprintf("%s (frame %d) could not be read: %v", ev.Method, ev.Seq, ev.Err))
 	case session.NotifiedEvent:
 		if ev.Err != nil {
 			m.setNote(ev.Method+": "+ev.Err.Error(), false)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"sync"
@@ -456,12 +457,17 @@ func TestEveryFormKeyShownAt80x24(t *testing.T) {
 }
 
 // A list_changed the session did not follow (the capability was not
-// declared) is noted in the timeline.
+// declared) and a notification it could not read are noted in the timeline.
 func TestIgnoredListChangedIsNoted(t *testing.T) {
 	m := newTestModel("dark", 120, 35)
 	feed(m, sessionEvents())
-	feed(m, []mcp.Event{session.ListChangeIgnoredEvent{Time: at(40), Method: mcp.MethodPromptsList, Capability: "prompts"}})
-	if !strings.Contains(ansi.Strip(m.logPane.View()), "ignored a list_changed for prompts") {
-		t.Errorf("no note in the log:\n%s", ansi.Strip(m.logPane.View()))
+	feed(m, []mcp.Event{session.ListChangeIgnoredEvent{Time: at(40), Method: mcp.MethodPromptsList, Capability: "prompts"},
+		session.UnreadableEvent{Time: at(41), Seq: 9, Method: mcp.NotifyProgress, Err: errors.New("progress is not a number")}})
+	log := ansi.Strip(m.logPane.View())
+	if !strings.Contains(log, "ignored a list_changed for prompts") {
+		t.Errorf("no note of the ignored list_changed in the log:\n%s", log)
+	}
+	if !strings.Contains(log, "notifications/progress (frame 9) could not be rea") {
+		t.Errorf("no note of the unreadable notification in the log:\n%s", log)
 	}
 }

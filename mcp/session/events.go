@@ -255,6 +255,16 @@ type ListChangeIgnoredEvent struct {
 	Capability string
 }
 
+// UnreadableEvent reports a notification the session follows (progress, a
+// task's status, a resource update, an elicitation's completion) whose
+// params it could not read: nothing was derived from it.
+type UnreadableEvent struct {
+	Time   time.Time
+	Seq    int64 // the notification's frame
+	Method string
+	Err    error
+}
+
 // NotifiedEvent is the outcome of a notification the session sent on the
 // user's behalf (notifications/roots/list_changed).
 type NotifiedEvent struct {
@@ -323,3 +333,6 @@ func (e ListChangeIgnoredEvent) At() time.Time { return e.Time }
 
 // At is when the NotifiedEvent happened.
 func (e NotifiedEvent) At() time.Time { return e.Time }
+
+// At is when the UnreadableEvent happened.
+func (e UnreadableEvent) At() time.Time { return e.Time }

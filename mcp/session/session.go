@@ -17,6 +17,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -239,9 +240,9 @@ func (s *Session) observeLocked(ev mcp.Event) []mcp.Event {
 	return nil
 }
 
-// notificationLocked follows one inbound notification. A notification
-// whose params cannot be read is left to the doctor, which flags it on
-// the frame; nothing is derived from it.
+// notificationLocked follows one inbound notification. One whose params
+// the session cannot read is reported (UnreadableEvent) right after its
+// frame, never skipped in silence.
 func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 	if lists := mcp.ListsChangedBy(f.Method); len(lists) > 0 {
 		var evs []mcp.Event
@@ -255,17 +256,20 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 	default:
 		return nil // decode only what the session follows
 	}
+	unreadable := func(err error) []mcp.Event {
+		return []mcp.Event{UnreadableEvent{Time: f.Time, Seq: f.Seq, Method: f.Method, Err: err}}
+	}
 	var env struct {
 		Params json.RawMessage `json:"params"`
 	}
-	if json.Unmarshal(f.Raw, &env) != nil {
-		return nil
+	if err := json.Unmarshal(f.Raw, &env); err != nil {
+		return unreadable(err)
 	}
 	switch f.Method {
 	case mcp.NotifyProgress:
 		p, err := mcp.ParseProgress(env.Params)
 		if err != nil {
-			return nil
+			return unreadable(err)
 		}
 		return []mcp.Event{ProgressEvent{Time: f.Time, Token: p.Token, Progress: p.Progress, Total: p.Total, Message: p.Message}}
 	case mcp.NotifyMessage:
@@ -274,14 +278,14 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 		var p struct {
 			URI string `json:"uri"`
 		}
-		if json.Unmarshal(env.Params, &p) != nil {
-			return nil
+		if err := json.Unmarshal(env.Params, &p); err != nil {
+			return unreadable(err)
 		}
 		return []mcp.Event{ResourceUpdatedEvent{Time: f.Time, URI: p.URI}}
 	case mcp.NotifyTasksStatus:
 		t, ok := decodeTask(env.Params)
 		if !ok {
-			return nil
+			return unreadable(errors.New("the params are not a task (no taskId)"))
 		}
 		s.scheduleLocked(t)
 		return []mcp.Event{TaskEvent{Time: f.Time, Task: t}}
@@ -289,8 +293,8 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 		var p struct {
 			ElicitationID string `json:"elicitationId"`
 		}
-		if json.Unmarshal(env.Params, &p) != nil {
-			return nil
+		if err := json.Unmarshal(env.Params, &p); err != nil {
+			return unreadable(err)
 		}
 		known := s.urlElicitations[p.ElicitationID]
 		delete(s.urlElicitations, p.ElicitationID)

@@ -435,3 +435,27 @@ func TestReplayIsReadOnly(t *testing.T) {
 	}
 	_ = r.Close()
 }
+
+// A notification the session follows but cannot read is reported right
+// after its frame; nothing is derived from it.
+func TestUnreadableNotificationIsReported(t *testing.T) {
+	srv := newScript(func(method string, _ json.RawMessage) string {
+		if method == "initialize" {
+			return initResult
+		}
+		return `{}`
+	})
+	_, c := started(t, srv)
+	srv.push(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":"half"}}`)
+	srv.push(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"status":"working"}}`)
+	ev, at := until(t, c, "the unreadable progress", func(e UnreadableEvent) bool { return e.Method == mcp.NotifyProgress })
+	if fe, ok := c.snapshot()[at-1].(mcp.FrameEvent); !ok || fe.Frame.Seq != ev.Seq {
+		t.Errorf("the report does not follow its frame (seq %d)", ev.Seq)
+	}
+	until(t, c, "the unreadable task status", func(e UnreadableEvent) bool { return e.Method == mcp.NotifyTasksStatus })
+	for _, ev := range c.snapshot() {
+		if _, ok := ev.(ProgressEvent); ok {
+			t.Error("a progress event was derived from unreadable params")
+		}
+	}
+}
