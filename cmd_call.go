@@ -314,16 +314,24 @@ func (f *callFlags) validateToolArgs(ctx context.Context, c *mcp.Client, params 
 		// The server decides what an unknown tool means; nothing to check.
 		return nil
 	}
-	sch, err := schema.Compile(tool.InputSchema)
+	return checkToolArguments(f.toolName, tool.InputSchema, params["arguments"])
+}
+
+// checkToolArguments is call's verdict on arguments: nil when they match
+// the tool's inputSchema (compiled by mcp/schema, like the form's, the JSON
+// editor's and the doctor's), else a usage error naming each failing JSON
+// pointer, or saying why the schema cannot be used.
+func checkToolArguments(toolName string, inputSchema json.RawMessage, args any) error {
+	sch, err := schema.Compile(inputSchema)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("tool %q: cannot validate the arguments, its inputSchema %w (--no-validate sends them anyway)", f.toolName, err))
+		return withCode(exitUsage, fmt.Errorf("tool %q: cannot validate the arguments, its inputSchema %w (--no-validate sends them anyway)", toolName, err))
 	}
-	issues := sch.Validate(params["arguments"])
+	issues := sch.Validate(args)
 	if len(issues) == 0 {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the arguments do not match %q's inputSchema (--no-validate sends them anyway):", f.toolName)
+	fmt.Fprintf(&b, "the arguments do not match %q's inputSchema (--no-validate sends them anyway):", toolName)
 	for _, is := range issues {
 		b.WriteString("\n  " + is.String())
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // JSONEdit edits a tool's arguments as JSON, validating them live against
@@ -32,7 +32,7 @@ type JSONEdit struct {
 	focused bool
 
 	tool      mcp.Tool
-	schema    *jsonschema.Schema
+	schema    *schema.Schema
 	schemaErr error
 	optional  []string // optional top-level properties, listed as a hint
 
@@ -110,6 +110,10 @@ func (e *JSONEdit) Problems() []string {
 	}
 	return out
 }
+
+// SchemaErr is why the inputSchema cannot validate (nil when it compiled,
+// or when the tool has none).
+func (e *JSONEdit) SchemaErr() error { return e.schemaErr }
 
 // Valid reports whether the current text is a JSON object that validates.
 func (e *JSONEdit) Valid() bool { return len(e.problems) == 0 }

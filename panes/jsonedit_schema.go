@@ -5,60 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 )
 
-// schemaMessages renders validation messages (the library's texts are
-// written for a printer).
-var schemaMessages = message.NewPrinter(language.English)
-
-// schemaURL is the location the tool's inputSchema is compiled under. Its
-// made-up scheme means a relative $ref can only resolve inside the schema.
-const schemaURL = "mcpscope:///tool/inputSchema.json"
-
-// errRemoteRef is returned for every $ref outside the tool's schema: the
-// spec forbids auto-dereferencing network URIs, and a debugger must not let
-// a server make it fetch (or read local files) by publishing a schema.
-var errRemoteRef = errors.New("not loaded: mcpscope never loads schemas from outside the tool's inputSchema")
-
-type refusingLoader struct{}
-
-func (refusingLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("%s: %w", url, errRemoteRef)
-}
-
-// compileToolSchema compiles an inputSchema with 2020-12 as the default
-// dialect ($schema picks another) and no external loading. A nil schema
-// and nil error mean there is nothing to validate against.
-func compileToolSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
+// compileToolSchema compiles an inputSchema with mcp/schema, the compiler
+// the form, call and the doctor use, so the editor's verdict on arguments
+// is theirs (formats asserted, no $ref out of the document, 2020-12 unless
+// $schema says otherwise). A nil schema and nil error mean there is nothing
+// to validate against.
+func compileToolSchema(raw json.RawMessage) (*schema.Schema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("inputSchema is not JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("inputSchema: %w", err)
-	}
-	sch, err := c.Compile(schemaURL)
-	if err != nil {
-		var le *jsonschema.LoadURLError
-		if errors.As(err, &le) {
-			return nil, fmt.Errorf("$ref %s: %w", le.URL, errRemoteRef)
-		}
-		return nil, fmt.Errorf("inputSchema does not compile: %w", err)
-	}
-	return sch, nil
+	return schema.Compile(raw)
 }
 
 // argProblem is one reason the arguments do not validate, at a JSON pointer
@@ -78,8 +39,8 @@ func (p argProblem) String() string {
 
 // validateArgs parses text as JSON and validates it. A parse error comes
 // back as one problem at the line and column of the mistake.
-func validateArgs(sch *jsonschema.Schema, text string) []argProblem {
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+func validateArgs(sch *schema.Schema, text string) []argProblem {
+	v, err := schema.Decode([]byte(text))
 	if err != nil {
 		return []argProblem{{Pointer: "", Message: describeJSONError(text, err)}}
 	}
@@ -89,51 +50,12 @@ func validateArgs(sch *jsonschema.Schema, text string) []argProblem {
 	if sch == nil {
 		return nil
 	}
-	err = sch.Validate(v)
-	if err == nil {
-		return nil
+	issues := sch.Validate(v)
+	out := make([]argProblem, 0, len(issues))
+	for _, is := range issues {
+		out = append(out, argProblem{Pointer: is.Pointer, Message: is.Message})
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []argProblem{{Message: err.Error()}}
-	}
-	var out []argProblem
-	collectProblems(ve, &out)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
-}
-
-// collectProblems flattens the error tree to its leaves: the group nodes
-// ("allOf failed", "validation failed") say nothing a user can act on.
-func collectProblems(ve *jsonschema.ValidationError, out *[]argProblem) {
-	if len(ve.Causes) > 0 {
-		for _, c := range ve.Causes {
-			collectProblems(c, out)
-		}
-		return
-	}
-	ptr := jsonPointer(ve.InstanceLocation)
-	if req, ok := ve.ErrorKind.(*kind.Required); ok {
-		// Point at the missing member itself: that is what the user must add.
-		for _, name := range req.Missing {
-			*out = append(*out, argProblem{Pointer: ptr + "/" + escapePointerToken(name), Message: "required, missing"})
-		}
-		return
-	}
-	*out = append(*out, argProblem{Pointer: ptr, Message: ve.ErrorKind.LocalizedString(schemaMessages)})
-}
-
-func jsonPointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapePointerToken(t))
-	}
-	return b.String()
-}
-
-func escapePointerToken(t string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
 }
 
 // describeJSONError turns a decode error into "line L, column C: what".

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -61,9 +62,9 @@ func TestJSONEditValidation(t *testing.T) {
 		want       []string // problems, "pointer: message" prefixes
 	}{
 		{"valid", `{"name":"a","address":{"city":"b"}}`, nil},
-		{"nested required", `{"name":"a","address":{}}`, []string{"/address/city: required, missing"}},
-		{"top-level required", `{"address":{"city":"b"}}`, []string{"/name: required, missing"}},
-		{"wrong type deep", `{"name":"a","address":{"city":"b"},"tags":["x",2]}`, []string{"/tags/1: got number, want string"}},
+		{"nested required", `{"name":"a","address":{}}`, []string{"/address/city: is required"}},
+		{"top-level required", `{"address":{"city":"b"}}`, []string{"/name: is required"}},
+		{"wrong type deep", `{"name":"a","address":{"city":"b"},"tags":["x",2]}`, []string{"/tags/1: must be string, not number"}},
 		{"pattern", `{"name":"a","address":{"city":"b","zip":"12"}}`, []string{"/address/zip: "}},
 		{"not an object", `[1]`, []string{"/: arguments must be a JSON object"}},
 		{"syntax error position", "{\n  \"name\": \"a\",\n  \"address\" {}\n}", []string{"/: not JSON: line 3, column 13"}},
@@ -124,8 +125,8 @@ func TestJSONEditSendNeedsOverrideWhenInvalid(t *testing.T) {
 func TestJSONEditRefusesRemoteRefs(t *testing.T) {
 	for _, ref := range []string{"https://example.com/s.json", "file:///etc/passwd", "other.json"} {
 		_, err := compileToolSchema(json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"` + ref + `"}}}`))
-		if err == nil || !errors.Is(err, errRemoteRef) {
-			t.Errorf("$ref %s: err = %v, want errRemoteRef", ref, err)
+		if err == nil || !errors.Is(err, schema.ErrRemoteRef) {
+			t.Errorf("$ref %s: err = %v, want schema.ErrRemoteRef", ref, err)
 		}
 	}
 	e := newEditor(`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`)

@@ -1,22 +1,12 @@
 package lint
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp/schema"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
-
-// schemaURL is where a tool's schema is registered for compiling. Relative
-// $refs resolve against it and are then refused by the loader, like any
-// other reference that leaves the document.
-const schemaURL = "https://mcpscope.invalid/schema.json"
 
 // knownDialects are the $schema values the validator understands.
 var knownDialects = map[string]bool{
@@ -32,24 +22,19 @@ func knownDialect(s string) bool {
 	return knownDialects[s] || knownDialects[strings.Replace(s, "https://", "http://", 1)] || knownDialects[strings.Replace(s, "http://", "https://", 1)]
 }
 
-// refusingLoader loads nothing: a schema a server sent must never make
-// mcpscope read a file or fetch a URL.
-type refusingLoader struct{}
-
-func (refusingLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("refusing to load %s: mcpscope never follows references out of a schema", url)
-}
-
 // schemaFault is why a schema cannot be used, with the rule it breaks.
 type schemaFault struct {
 	rule   string
 	detail string
 }
 
-// compileSchema compiles a server's schema: 2020-12 unless $schema names
-// another dialect, no reference ever loaded. A fault names the rule broken.
-func compileSchema(raw json.RawMessage) (*jsonschema.Schema, *schemaFault) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+// compileSchema compiles a server's schema with mcp/schema, the compiler
+// the form, the JSON editor and call use, so the doctor's verdict on a
+// schema and an instance is theirs. Before compiling it names the faults it
+// can tell apart: not JSON, a network $ref, a dialect mcpscope cannot
+// validate; anything else that does not compile is tools/invalid-schema.
+func compileSchema(raw json.RawMessage) (*schema.Schema, *schemaFault) {
+	doc, err := schema.Decode(raw)
 	if err != nil {
 		return nil, &schemaFault{"tools/invalid-schema", "not valid JSON: " + err.Error()}
 	}
@@ -61,13 +46,7 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, *schemaFault) {
 			return nil, &schemaFault{"tools/unsupported-dialect", fmt.Sprintf("$schema %q is not a dialect mcpscope can validate (2020-12, 2019-09, draft-07, -06, -04)", d)}
 		}
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, &schemaFault{"tools/invalid-schema", oneLine(err)}
-	}
-	sch, err := c.Compile(schemaURL)
+	sch, err := schema.Compile(raw)
 	if err != nil {
 		return nil, &schemaFault{"tools/invalid-schema", oneLine(err)}
 	}
@@ -102,43 +81,19 @@ func networkRef(v any, depth int) string {
 }
 
 // validate checks an instance against a compiled schema and says why it
-// fails, in one line.
-func validate(sch *jsonschema.Schema, raw json.RawMessage) string {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return "not valid JSON: " + err.Error()
+// fails, in one line, in mcp/schema's words ("/sum is required").
+func validate(sch *schema.Schema, raw json.RawMessage) string {
+	issues := sch.ValidateJSON(raw)
+	if len(issues) == 0 {
+		return ""
 	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return validationText(ve)
+	leaves := make([]string, 0, 4)
+	for i, is := range issues {
+		if i == 3 {
+			leaves = append(leaves, fmt.Sprintf("and %d more", len(issues)-3))
+			break
 		}
-		return oneLine(err)
-	}
-	return ""
-}
-
-// englishPrinter renders the validator's own sentences ("missing property
-// 'sum'"); the kinds themselves print as Go values.
-var englishPrinter = message.NewPrinter(language.English)
-
-// validationText flattens a validation error to its leaf causes.
-func validationText(ve *jsonschema.ValidationError) string {
-	var leaves []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			loc := schema.DisplayPointer(schema.Pointer(e.InstanceLocation...))
-			leaves = append(leaves, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(englishPrinter)))
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	if len(leaves) > 3 {
-		leaves = append(leaves[:3], fmt.Sprintf("and %d more", len(leaves)-3))
+		leaves = append(leaves, is.String())
 	}
 	return strings.Join(leaves, "; ")
 }

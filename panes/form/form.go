@@ -256,6 +256,11 @@ func (f *Form) SetValue(raw json.RawMessage) error {
 	return nil
 }
 
+// SchemaErr is why the schema cannot validate (it does not compile, for
+// instance because it refers outside itself); nil while it compiles and
+// when it did. The form stays usable either way and says so.
+func (f *Form) SchemaErr() error { return f.s.CompileErr() }
+
 // Valid reports whether the value validates.
 func (f *Form) Valid() bool {
 	_, issues := f.Value()
