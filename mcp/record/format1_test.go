@@ -2,11 +2,14 @@ package record
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -140,5 +143,73 @@ func TestDecoderWaitsForTheRestOfALine(t *testing.T) {
 	e, err := d.Next()
 	if err != nil || e.Line != "hello" {
 		t.Fatalf("after the rest arrived: %+v %v", e, err)
+	}
+}
+
+// A file being written is followed: entries appended after the reader
+// reached the end arrive, a half-written line only once complete.
+func TestFollowerFollowsAGrowingFile(t *testing.T) {
+	path := t.TempDir() + "/growing.jsonl"
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	write := func(s string) {
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"type":"session","time":"2026-01-01T00:00:00Z","format":1}` + "\n")
+	fl, err := OpenFollower(path, 5*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if e, err := fl.Next(ctx, true); err != nil || e.Type != "session" {
+		t.Fatalf("header: %+v %v", e, err)
+	}
+	got := make(chan Entry, 4)
+	go func() {
+		for {
+			e, err := fl.Next(ctx, true)
+			if err != nil {
+				close(got)
+				return
+			}
+			got <- e
+		}
+	}()
+	write(`{"type":"stderr","time":"2026-01-01T00:00:01Z","line":"one"}` + "\n" + `{"type":"stderr","time":"2026-01-01T00:00:02Z","li`)
+	if e := <-got; e.Line != "one" {
+		t.Fatalf("first appended entry: %+v", e)
+	}
+	select {
+	case e := <-got:
+		t.Fatalf("a half-written line was returned: %+v", e)
+	case <-time.After(50 * time.Millisecond):
+	}
+	write(`ne":"two"}` + "\n")
+	if e := <-got; e.Line != "two" {
+		t.Fatalf("completed line: %+v", e)
+	}
+	// Without follow, the end of the file ends the reading.
+	fl2, _ := OpenFollower(path, 0)
+	defer fl2.Close()
+	n := 0
+	for {
+		_, err := fl2.Next(ctx, false)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Errorf("read %d entries without following, want 3", n)
 	}
 }
