@@ -88,7 +88,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return withCode(exitUsage, err)
 	}
 	opts := f.connect.clientOptions()
-	if err := f.policy.apply(&opts); err != nil {
+	if err := f.policy.apply(&opts, cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	if f.record != "" {

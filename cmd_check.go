@@ -123,6 +123,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	}
 	opts := f.connect.clientOptions()
 	opts.Analyzer = lint.New(lint.Options{Profile: profile})
+	opts.Handler = neutralAnswers(stderr)
 	client := mcp.NewClient(t.transport, opts)
 	log := logEvents(client)
 	rep := &report.Report{Target: t.description, Profile: string(profile)}

@@ -313,3 +313,31 @@ func TestUnmatchedHandshakeAnswerFailsFast(t *testing.T) {
 		})
 	}
 }
+
+// What mcpscope declares it answers: roots/list gets no roots and
+// elicitation is declined (not -32601), and stderr says so, once.
+func TestHeadlessNeutralAnswers(t *testing.T) {
+	sc := mcptest.Script{On: map[string][][]string{
+		"notifications/initialized": {{`{"jsonrpc":"2.0","id":"r1","method":"roots/list"}`, `{"jsonrpc":"2.0","id":"r2","method":"roots/list"}`,
+			`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`}},
+		"ping": {{"@sleep:200ms", `{"jsonrpc":"2.0","id":{{id}},"result":{}}`}},
+	}}
+	dir := t.TempDir()
+	rec := dir + "/s.jsonl"
+	out, err, code := runCLI(t, append([]string{"call", "--method", "ping", "--record", rec}, scriptArgs(sc)...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if n := strings.Count(out, "mcpscope: the server sent roots/list: answered with no roots"); n != 1 {
+		t.Errorf("roots note %d times:\n%s", n, out)
+	}
+	if !strings.Contains(out, "mcpscope: the server sent elicitation/create: declined") {
+		t.Errorf("no elicitation note:\n%s", out)
+	}
+	b, _ := os.ReadFile(rec)
+	for _, want := range []string{`{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"result\":{\"roots\":[]}}`, `{\"jsonrpc\":\"2.0\",\"id\":\"e1\",\"result\":{\"action\":\"decline\"}}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("session lacks the answer %s", want)
+		}
+	}
+}

@@ -13,6 +13,8 @@ package main
 //	MCPSCOPE_CORPUS=$PWD/.ci/corpus go test -run TestCorpus -update-corpus .
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -149,7 +151,13 @@ func corpusFindings(t *testing.T, dir string, s corpusServer) string {
 		}
 		args = append(append(args, "--"), cmd...)
 	}
-	out, _, code := runCLI(t, args...)
+	root := newRootCommand()
+	var stdout, stderr bytes.Buffer
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetArgs(args)
+	code := exitCode(root.ExecuteContext(context.Background()))
+	out := stdout.String()
 	var rep struct {
 		Connected   bool   `json:"connected"`
 		Cause       string `json:"cause"`
@@ -176,7 +184,7 @@ func corpusFindings(t *testing.T, dir string, s corpusServer) string {
 
 // unstable matches what changes from run to run in a finding's message:
 // ports, temporary directories, times.
-var unstable = regexp.MustCompile(`127\.0\.0\.1:\d+|/tmp/[^\s"']+|\d+(\.\d+)?(ms|s)\b|\d\d:\d\d:\d\d`)
+var unstable = regexp.MustCompile(`Its last stderr lines: .*|127\.0\.0\.1:\d+|/tmp/[^\s"']+|\d+(\.\d+)?(ms|s)\b|\d\d:\d\d:\d\d`)
 
 // matchGolden compares findings with a golden. A golden line starting with
 // "? " is a finding that depends on a race in the server (a notification

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -57,13 +58,24 @@ func (f *policyFlags) answers(next mcp.Handler) (*policy.Answers, error) {
 }
 
 // apply installs the policy handler in client options (headless use).
-func (f *policyFlags) apply(opts *mcp.Options) error {
-	a, err := f.answers(nil)
+// What no flag covers gets the neutral answer (no roots, decline), said
+// once per method on stderr, since mcpscope declares roots, sampling and
+// elicitation.
+func (f *policyFlags) apply(opts *mcp.Options, stderr io.Writer) error {
+	a, err := f.answers(neutralAnswers(stderr))
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
 	opts.Handler = a
 	return nil
+}
+
+// neutralAnswers is the headless fallback: no roots, decline, told on
+// stderr.
+func neutralAnswers(stderr io.Writer) *policy.Neutral {
+	return &policy.Neutral{Told: func(method, answer string) {
+		fmt.Fprintf(stderr, "mcpscope: the server sent %s: %s\n", method, answer)
+	}}
 }
 
 // headlessCallOptions ask for progress on the one request a headless call

@@ -1069,6 +1069,14 @@ func (c *Client) inboundRequest(f *Frame, p parsed) {
 		cancel()
 		return
 	}
+	if c.modern {
+		// 2026-07-28 clients never send responses: a server request
+		// (even a ping) goes unanswered, and the doctor flags it
+		// (modern/server-request).
+		c.mu.Unlock()
+		cancel()
+		return
+	}
 	c.inbound[f.ID] = cancel
 	h := c.handler
 	c.wg.Add(1)

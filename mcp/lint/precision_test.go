@@ -340,3 +340,18 @@ func TestNoRetryNotOwedAfterCancel(t *testing.T) {
 		t.Errorf("a stream not cancelled that ends without retry: %v", d)
 	}
 }
+
+// In the 2026-07-28 era mcpscope answers no server request, a ping
+// included; the doctor flags the request.
+func TestModernServerPingIsNotAnswered(t *testing.T) {
+	sc := mcptest.Script{On: map[string]lines{"server/discover": {{discover(toolsCaps), `{"jsonrpc":"2.0","id":"srv-ping","method":"ping"}`}}, "tools/list": {{modernList("tools", "")}}}}
+	s := run(t, scripted(sc), mcp.Options{Era: mcp.EraModern}, lint.Options{}, listAll("tools/list"))
+	if !s.fired("modern/server-request") {
+		t.Errorf("server ping not flagged: %v", s.rules())
+	}
+	for _, ev := range s.events {
+		if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Dir == mcp.Outbound && fe.Frame.ID == `"srv-ping"` {
+			t.Errorf("mcpscope answered the modern server's ping: %s", fe.Frame.Raw)
+		}
+	}
+}

@@ -506,7 +506,7 @@ var catalog = []RuleInfo{
 		Summary: "the server process ended while a request (such as a tool call) was in flight",
 		Why:     "The request is lost: the client gets no answer, shows the server as crashed, and (Claude Desktop, VS Code) may not restart it; a tool that crashes its server takes every other tool down with it.",
 		Fix:     "Read the last stderr lines for the cause; catch errors in tool handlers and return them as results with isError: true instead of letting the process die.",
-		SpecRef: `basic: "Responses MUST include the same ID as the request" (every request gets a response); lifecycle §operation: the server MUST respond to requests it received`},
+		SpecRef: `JSON-RPC 2.0 §4: "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications"`},
 	{ID: "tools/call-timeout", Severity: sevW,
 		Summary: "a tool call that got no answer within the per-request timeout",
 		Why:     "Clients give up too (many after 60 s or less) and show the call as failed; a tool that may run long should report progress so clients can keep waiting.",

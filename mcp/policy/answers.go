@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -164,4 +165,46 @@ func RootFromPath(p string) (Root, error) {
 	}
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
 	return Root{URI: u.String(), Name: filepath.Base(abs)}, nil
+}
+
+// Neutral is the answer of a client with nobody to ask: no roots, and
+// elicitation and sampling declined. Headless commands use it for what no
+// flag covers, so a server that asks gets a well-formed refusal instead of
+// -32601 for a capability mcpscope declared. Told, when set, hears of each
+// method the first time it is answered so, to say it on stderr.
+type Neutral struct {
+	Told func(method, answer string)
+
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// HandleServerRequest answers roots/list, elicitation/create and
+// sampling/createMessage neutrally; anything else is -32601.
+func (n *Neutral) HandleServerRequest(ctx context.Context, req *mcp.ServerRequest) (json.RawMessage, error) {
+	switch req.Method {
+	case mcp.MethodRootsList:
+		n.tell(req.Method, "answered with no roots (use --root PATH to offer some)")
+		return RootsResult(nil), nil
+	case mcp.MethodElicitationCreate:
+		n.tell(req.Method, "declined (use --elicitation accept-defaults to accept with defaults)")
+		return json.RawMessage(`{"action":"decline"}`), nil
+	case mcp.MethodSamplingCreateMessage:
+		n.tell(req.Method, "declined (use --sampling reply=TEXT to answer)")
+		return nil, &mcp.RPCError{Code: -1, Message: "the user declined the sampling request (mcpscope has no model; --sampling reply=TEXT answers)"}
+	}
+	return nil, &mcp.RPCError{Code: mcp.CodeMethodNotFound, Message: "mcpscope does not answer " + req.Method}
+}
+
+func (n *Neutral) tell(method, answer string) {
+	n.mu.Lock()
+	first := !n.seen[method]
+	if n.seen == nil {
+		n.seen = map[string]bool{}
+	}
+	n.seen[method] = true
+	n.mu.Unlock()
+	if first && n.Told != nil {
+		n.Told(method, answer)
+	}
 }
