@@ -26,7 +26,7 @@ func scriptArgs(sc mcptest.Script) []string {
 func TestCheckDemoServerIsClean(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
-			out, err, code := runCLI(t, "check", "--era", era, "--call-tools", "--relist-delay", "50ms", "--format", "json")
+			out, _, err, code := runCLISplit("check", "--era", era, "--call-tools", "--relist-delay", "50ms", "--format", "json")
 			var rep report.Report
 			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
 				t.Fatalf("not JSON: %v\n%s", jerr, out)

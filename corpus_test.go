@@ -151,13 +151,7 @@ func corpusFindings(t *testing.T, dir string, s corpusServer) string {
 		}
 		args = append(append(args, "--"), cmd...)
 	}
-	root := newRootCommand()
-	var stdout, stderr bytes.Buffer
-	root.SetOut(&stdout)
-	root.SetErr(&stderr)
-	root.SetArgs(args)
-	code := exitCode(root.ExecuteContext(context.Background()))
-	out := stdout.String()
+	out, _, _, code := runCLISplit(args...)
 	var rep struct {
 		Connected   bool   `json:"connected"`
 		Cause       string `json:"cause"`
@@ -281,4 +275,16 @@ func TestCorpusErrorsAreJustified(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runCLISplit runs mcpscope in-process with stdout and stderr apart (the
+// reports are on stdout; notes such as the neutral answers on stderr).
+func runCLISplit(args ...string) (stdout, stderr string, err error, code int) {
+	root := newRootCommand()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err = root.ExecuteContext(context.Background())
+	return out.String(), errOut.String(), err, exitCode(err)
 }

@@ -39,12 +39,12 @@ func TestCallPolicyFlagsOnDemo(t *testing.T) {
 			}
 		})
 	}
-	t.Run("no policy refuses with the flag's name", func(t *testing.T) {
-		// Modern era: the MRTR input request is answered locally, so the
-		// handler's refusal is the error (the legacy SDK server rewrites it).
-		_, err, code := runCLI(t, "call", "--era", "modern", "--method", "tools/call", "--tool-name", "list_roots", "--", os.Args[0], "demo-server")
-		if code == exitOK || err == nil || !strings.Contains(err.Error(), "--root") {
-			t.Fatalf("exit %d; the refusal does not name --root: %v", code, err)
+	t.Run("no policy gives the neutral answer and names the flag", func(t *testing.T) {
+		// mcpscope declares roots, so it answers: no roots, said on
+		// stderr with the flag that would offer some (issue 10).
+		out, err, code := runCLI(t, "call", "--era", "modern", "--method", "tools/call", "--tool-name", "list_roots", "--", os.Args[0], "demo-server")
+		if code != exitOK || !strings.Contains(out, "roots/list: answered with no roots (use --root PATH") {
+			t.Fatalf("exit %d (%v); no neutral answer named on stderr:\n%s", code, err, out)
 		}
 	})
 	t.Run("bad values are usage errors", func(t *testing.T) {
