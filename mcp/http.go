@@ -303,14 +303,38 @@ func (c *streamableConn) sse() *sseSession {
 // headers arrived (or after responseHeaderWait); the response is read on a
 // goroutine. For a notification or response it returns with the status.
 func (c *streamableConn) Write(ctx context.Context, raw []byte) error {
+	wait, err := c.writeStart(ctx, raw)
+	if err != nil || wait == nil {
+		return err
+	}
+	return wait()
+}
+
+// writeStart is the client's split write (see splitWriter): a request's
+// POST is started on a goroutine of its own and the wait for its response
+// headers is returned, so that the messages queued behind it are not held
+// up. A JSON-mode server sends those headers only when the tool finishes,
+// and an answer to the server's own question during that tool is one of
+// the messages behind it. Notifications and responses are POSTed in line:
+// 202 comes at once, and what follows them may depend on their order.
+func (c *streamableConn) writeStart(ctx context.Context, raw []byte) (func() error, error) {
 	if !c.enter() {
-		return c.explain(ErrClosed)
+		return nil, c.explain(ErrClosed)
 	}
 	defer c.wg.Done()
 	if s := c.sse(); s != nil {
-		return s.post(ctx, raw)
+		return nil, s.post(ctx, raw)
 	}
-	return c.explain(c.write(ctx, raw))
+	msg := inspectOutbound(raw)
+	if !msg.isRequest() {
+		return nil, c.explain(c.write(ctx, raw, msg))
+	}
+	hdr, modern := c.headersFor(msg)
+	out := &postOutcome{ch: make(chan error, 1)}
+	if !c.goSafe(func() { c.exchange(raw, msg, hdr, modern, out) }) {
+		return nil, c.explain(ErrClosed)
+	}
+	return func() error { return c.explain(awaitHeaders(ctx, out)) }, nil
 }
 
 // explain replaces the error of a write that failed because the session
@@ -328,8 +352,8 @@ func (c *streamableConn) explain(err error) error {
 	return err
 }
 
-func (c *streamableConn) write(ctx context.Context, raw []byte) error {
-	msg := inspectOutbound(raw)
+// write POSTs a notification or a response.
+func (c *streamableConn) write(ctx context.Context, raw []byte, msg outbound) error {
 	hdr, modern := c.headersFor(msg)
 	if modern && msg.cancelID != "" {
 		// In the modern shape, closing the response stream is the
@@ -341,13 +365,13 @@ func (c *streamableConn) write(ctx context.Context, raw []byte) error {
 			cancel()
 		}
 	}
-	if !msg.isRequest() {
-		return c.postMessage(ctx, raw, msg, hdr, modern)
-	}
-	out := &postOutcome{ch: make(chan error, 1)}
-	if !c.goSafe(func() { c.exchange(raw, msg, hdr, modern, out) }) {
-		return ErrClosed
-	}
+	return c.postMessage(ctx, raw, msg, hdr, modern)
+}
+
+// awaitHeaders waits for the outcome of a request's POST: its response
+// headers, at most responseHeaderWait (the answer itself is read by the
+// POST's goroutine and can take as long as the tool runs).
+func awaitHeaders(ctx context.Context, out *postOutcome) error {
 	wait := time.NewTimer(responseHeaderWait)
 	defer wait.Stop()
 	select {
