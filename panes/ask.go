@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -388,7 +389,7 @@ func (a *Ask) formHelp() []key.Binding {
 	var head, rest []key.Binding
 	for _, b := range a.form.ShortHelp() {
 		// The moving keys lead; the form words their help for the row.
-		if sameKeys(b, k.Next) || sameKeys(b, k.Prev) || sameKeys(b, k.Edit) {
+		if slices.Contains(b.Keys(), "tab") || sameKeys(b, k.Edit) {
 			head = append(head, b)
 			continue
 		}

@@ -282,7 +282,7 @@ func TestAskFormHelp(t *testing.T) {
 		return strings.Join(out, ", ")
 	}
 	flat := keysOf(`{"type":"object","properties":{"n":{"type":"string"},"m":{"type":"array","items":{"enum":["a"]}}}}`)
-	if !strings.HasPrefix(flat, "tab next field, shift+tab prev field, enter next field, ctrl+s accept, ctrl+d decline, esc cancel") {
+	if !strings.HasPrefix(flat, "tab/shift+tab next/prev field, ctrl+s accept, ctrl+d decline, esc cancel") {
 		t.Fatalf("flat form help: %s", flat)
 	}
 	if strings.Contains(flat, "add item") {

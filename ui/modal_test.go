@@ -245,3 +245,26 @@ func TestSeveralAsksShowOneOfN(t *testing.T) {
 		t.Fatalf("after one answer the next ask should show as 1 of 2:\n%s", s)
 	}
 }
+
+// Every key the form answers to where the cursor is appears in the help
+// bar, even at 60×15 (the structural keys are listed only where they do
+// something, so that they fit).
+func TestEveryFormKeyShownAt60x15(t *testing.T) {
+	for _, c := range modalCases {
+		if c.name != "tools-form" && c.name != "elicitation" {
+			continue
+		}
+		m := newTestModel("dark", 60, 15)
+		feed(m, sessionEvents())
+		c.open(t, m)
+		for i := 0; i < 14; i++ { // every field of book_trip, and the elicitation's
+			screen := ansi.Strip(content(m))
+			for _, b := range m.helpBindings() {
+				if want := b.Help().Key + " " + b.Help().Desc; !strings.Contains(screen, want) {
+					t.Errorf("%s, field %d: the help bar lacks %q:\n%s", c.name, i, want, screen)
+				}
+			}
+			press(m, "tab")
+		}
+	}
+}

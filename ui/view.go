@@ -312,7 +312,7 @@ func (m *Model) helpBindings() []key.Binding {
 
 // helpRows is how many rows the help bar needs at the current width, so
 // that every key is shown (a form has many keys: four rows at 80 columns).
-// It is capped at a quarter of the screen so a tiny terminal keeps a body;
+// It is capped at a third of the screen so a tiny terminal keeps a body;
 // only then is the last row cut.
 func (m *Model) helpRows() int {
 	hm := m.help
@@ -325,7 +325,7 @@ func (m *Model) helpRows() int {
 			start = end - 1
 		}
 	}
-	return min(rows, max(m.h/4, 1))
+	return min(rows, max(m.h/3, 1))
 }
 
 // renderHelp lays the short help out on up to n rows, breaking between

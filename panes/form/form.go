@@ -460,13 +460,15 @@ func (f *Form) ShortHelp() []key.Binding {
 	case f.raw:
 		return []key.Binding{withHelp(k.Raw, "ctrl+e", "back to form"), k.Send, k.SendAnyway, k.Editor, withHelp(k.Close, "esc", "discard raw edits")}
 	}
-	next, prev := withHelp(k.Next, "tab", "next field"), withHelp(k.Prev, "shift+tab", "prev field")
-	out := []key.Binding{next, prev}
+	// One entry for both directions (enter moves on too, as tab does, on
+	// a text field or an enum): the help bar is short of room on a small
+	// screen.
+	move := key.NewBinding(key.WithKeys(append(k.Next.Keys(), k.Prev.Keys()...)...), key.WithHelp("tab/shift+tab", "next/prev field"))
+	out := []key.Binding{move}
 	switch {
 	case f.editing && f.multiline:
 		out = append(out, withHelp(k.Edit, "enter", "new line"))
 	case f.editing, f.enumRow():
-		out = append(out, withHelp(k.Edit, "enter", "next field"))
 	default:
 		out = append(out, k.Edit)
 	}
@@ -477,19 +479,33 @@ func (f *Form) ShortHelp() []key.Binding {
 	if len(f.issues) > 0 {
 		out = append(out, k.SendAnyway)
 	}
-	out = append(out, k.Raw, k.Add, k.Delete, k.MoveUp, k.MoveDown)
+	out = append(out, k.Raw)
+	// The structural keys are listed where they do something, so that a
+	// narrow help bar has room for all of them.
+	arr, item := f.enclosingArray()
+	if arr != nil || f.enclosingMap() != nil {
+		out = append(out, k.Add)
+	}
+	if item >= 0 || f.enclosingEntry() != nil {
+		out = append(out, k.Delete)
+	}
+	if item >= 0 && len(arr.items) > 1 {
+		out = append(out, k.MoveUp, k.MoveDown)
+	}
 	if n := f.focusedNode(); n != nil {
 		if f.enclosingChoice(n) != nil {
 			out = append(out, k.Branch)
 		}
-		if !n.required || n.nullable {
+		if f.rows[f.cur].kind != rowKey && (!n.required || n.nullable) {
 			out = append(out, k.Presence)
 		}
 		if len(asSlice(n.sch["examples"])) > 0 {
 			out = append(out, k.Example)
 		}
+		if enclosingGroup(n) != nil {
+			out = append(out, k.Collapse)
+		}
 	}
-	out = append(out, k.Collapse)
 	if len(f.history) > 0 {
 		out = append(out, k.HistoryPrev, k.HistoryNext)
 	}

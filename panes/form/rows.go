@@ -165,6 +165,17 @@ func (f *Form) enclosingEntry() *node {
 	return nil
 }
 
+// enclosingMap is the nearest object with key/value rows at or above the
+// focused row (where the add key adds a row), or nil.
+func (f *Form) enclosingMap() *node {
+	for n := f.focusedNode(); n != nil; n = n.parent {
+		if n.kind == kindObject && n.extra != nil {
+			return n
+		}
+	}
+	return nil
+}
+
 // enclosingChoice is the choice the node is, or is inside of.
 func (f *Form) enclosingChoice(n *node) *node {
 	for ; n != nil; n = n.parent {
