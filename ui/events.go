@@ -88,15 +88,14 @@ func (m *Model) applySession(ev mcp.Event, stale bool) (cmd tea.Cmd, ok bool) {
 // client never calls what the server did not declare, so a pane whose
 // capability is missing says so, and offers to send anyway.
 func (m *Model) applyGates() {
-	hs := m.handshake
-	completes := hs.HasCapability("completions") || hs.ProtocolVersion == mcp.Version20241105
-	gate := func(capability, what string) panes.Gate {
-		if hs.HasCapability(capability) {
+	can := session.AllowedBy(m.handshake)
+	gate := func(ok bool, capability, what string) panes.Gate {
+		if ok {
 			return panes.Gate{OK: true}
 		}
 		return panes.Gate{Why: fmt.Sprintf("the server did not declare the %q capability, so it offers no %s", capability, what)}
 	}
-	m.resources.SetGate(gate("resources", "resources"), hs.HasCapability("resources", "subscribe"), completes)
-	m.prompts.SetGate(gate("prompts", "prompts"), completes)
-	m.serverLog.SetGate(gate("logging", "log messages (logging/setLevel)"), hs.Era == mcp.EraModern)
+	m.resources.SetGate(gate(can.Resources, "resources", "resources"), can.Subscribe, can.Completions)
+	m.prompts.SetGate(gate(can.Prompts, "prompts", "prompts"), can.Completions)
+	m.serverLog.SetGate(gate(can.Logging, "logging", "log messages (logging/setLevel)"), can.PerRequestLogLevel)
 }

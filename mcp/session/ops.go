@@ -489,3 +489,32 @@ func (s *Session) NotifyRootsChanged() (sent bool, err error) {
 	}()
 	return true, nil
 }
+
+// Allowed is what a server's handshake lets a correct client do; a front
+// end shows the rest as unavailable (with a way to send anyway).
+type Allowed struct {
+	Tools, Resources, Prompts, Logging bool // the capability was declared
+	Subscribe                          bool // resources.subscribe
+	// Completions: the completions capability, or protocol 2024-11-05,
+	// which had completion/complete before the capability existed.
+	Completions bool
+	// PerRequestLogLevel: the modern era has no logging/setLevel; the
+	// level travels in each request's _meta.
+	PerRequestLogLevel bool
+}
+
+// AllowedBy reads a handshake; a nil handshake allows nothing.
+func AllowedBy(hs *mcp.Handshake) Allowed {
+	if hs == nil {
+		return Allowed{}
+	}
+	return Allowed{
+		Tools:              hs.HasCapability("tools"),
+		Resources:          hs.HasCapability("resources"),
+		Prompts:            hs.HasCapability("prompts"),
+		Logging:            hs.HasCapability("logging"),
+		Subscribe:          hs.HasCapability("resources", "subscribe"),
+		Completions:        hs.HasCapability("completions") || hs.ProtocolVersion == mcp.Version20241105,
+		PerRequestLogLevel: hs.Era == mcp.EraModern,
+	}
+}

@@ -459,3 +459,23 @@ func TestUnreadableNotificationIsReported(t *testing.T) {
 		}
 	}
 }
+
+// What a handshake allows: declared capabilities, completions before the
+// capability existed (2024-11-05), and the modern era's per-request level.
+func TestAllowedBy(t *testing.T) {
+	if got := AllowedBy(nil); got != (Allowed{}) {
+		t.Errorf("no handshake allows %+v", got)
+	}
+	old := &mcp.Handshake{Era: mcp.EraLegacy, ProtocolVersion: mcp.Version20241105, ServerCapabilities: json.RawMessage(`{"resources":{"subscribe":true}}`)}
+	if got := AllowedBy(old); !got.Resources || !got.Subscribe || !got.Completions || got.Prompts || got.Logging || got.PerRequestLogLevel {
+		t.Errorf("2024-11-05 with resources.subscribe: %+v", got)
+	}
+	cur := &mcp.Handshake{Era: mcp.EraLegacy, ProtocolVersion: mcp.Version20251125, ServerCapabilities: json.RawMessage(`{"prompts":{},"logging":{}}`)}
+	if got := AllowedBy(cur); got.Completions || !got.Prompts || !got.Logging || got.Subscribe {
+		t.Errorf("2025-11-25 without completions: %+v", got)
+	}
+	modern := &mcp.Handshake{Era: mcp.EraModern, ProtocolVersion: mcp.Version20260728, ServerCapabilities: json.RawMessage(`{"completions":{}}`)}
+	if got := AllowedBy(modern); !got.Completions || !got.PerRequestLogLevel {
+		t.Errorf("modern: %+v", got)
+	}
+}
