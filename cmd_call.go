@@ -110,12 +110,19 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		// close stdin, wait, SIGTERM, wait, SIGKILL.
 		st.Grace = 10 * time.Millisecond
 	}
+	// The doctor watches the call too: stdout stays the answer, and one
+	// stderr line names what the server got wrong (issue 10).
+	opts.Analyzer = lint.New(lint.Options{})
 	client := mcp.NewClient(t.transport, opts)
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)
+	connected := false
 	defer func() {
 		shutdown(client)
 		<-drained
+		if line := early.problemLine(); line != "" && connected {
+			fmt.Fprintln(cmd.ErrOrStderr(), line)
+		}
 	}()
 
 	if _, err := client.Connect(ctx); err != nil {
@@ -126,6 +133,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return connectionError(explainConnect(err, early.events))
 	}
 	early.stop()
+	connected = true
 	if f.method == mcp.MethodToolsCall && len(f.toolArgs) > 0 {
 		if params, err = f.convertToolArgs(ctx, client, params); err != nil {
 			return err
@@ -155,6 +163,10 @@ type earlyEvents struct {
 	mu     sync.Mutex
 	keep   bool
 	events []mcp.Event
+	// problems counts the protocol rules the server broke (errors and
+	// warnings from the linter), in the order first seen.
+	problems     map[string]int
+	problemOrder []string
 }
 
 func (e *earlyEvents) add(ev mcp.Event) {
@@ -162,7 +174,40 @@ func (e *earlyEvents) add(ev mcp.Event) {
 	if e.keep {
 		e.events = append(e.events, ev)
 	}
+	if de, ok := ev.(mcp.DiagnosticEvent); ok && de.Diagnostic != nil && callWorthTelling(de.Diagnostic) {
+		if e.problems == nil {
+			e.problems = map[string]int{}
+		}
+		if e.problems[de.Diagnostic.Rule] == 0 {
+			e.problemOrder = append(e.problemOrder, de.Diagnostic.Rule)
+		}
+		e.problems[de.Diagnostic.Rule]++
+	}
 	e.mu.Unlock()
+}
+
+// callWorthTelling leaves out hints, and the exit rules call provokes
+// itself by not waiting for the server to stop.
+func callWorthTelling(d *mcp.Diagnostic) bool {
+	return d.Severity >= mcp.SeverityWarning && d.Rule != "stdio/forced-exit"
+}
+
+// problemLine is the one stderr line naming the protocol problems call
+// saw, or "".
+func (e *earlyEvents) problemLine() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.problemOrder) == 0 {
+		return ""
+	}
+	names := make([]string, len(e.problemOrder))
+	for i, r := range e.problemOrder {
+		names[i] = r
+		if n := e.problems[r]; n > 1 {
+			names[i] = fmt.Sprintf("%s (%d)", r, n)
+		}
+	}
+	return "mcpscope: the server broke protocol rules during this call: " + strings.Join(names, ", ") + "; run `mcpscope check` on the same target for the details"
 }
 
 func (e *earlyEvents) stop() {

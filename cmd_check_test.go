@@ -341,3 +341,29 @@ func TestHeadlessNeutralAnswers(t *testing.T) {
 		}
 	}
 }
+
+// call keeps stdout the answer and adds one stderr line naming the
+// protocol problems it saw, pointing at check; a clean server gets none.
+func TestCallNamesProtocolProblemsOnStderr(t *testing.T) {
+	sc := mcptest.Script{Start: []string{"Server listening on stdio"}, On: map[string][][]string{
+		"ping": {{`{"id":{{id}},"result":{}}`}},
+	}}
+	stdout, stderr, err, code := runCLISplit(append([]string{"call", "--method", "ping"}, scriptArgs(sc)...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, stderr)
+	}
+	if strings.TrimSpace(stdout) != "{}" {
+		t.Errorf("stdout changed: %q", stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	last := lines[len(lines)-1]
+	for _, want := range []string{"framing/non-json-stdout", "framing/jsonrpc-version", "mcpscope check"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("stderr line lacks %q: %q", want, stderr)
+		}
+	}
+	stdout, stderr, _, code = runCLISplit("call", "--method", "tools/list")
+	if code != exitOK || strings.Contains(stderr, "broke protocol rules") || stdout == "" {
+		t.Errorf("demo server: exit %d, stderr %q", code, stderr)
+	}
+}

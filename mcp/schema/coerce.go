@@ -79,5 +79,18 @@ func coerce(v string, types []string, known bool) (any, error) {
 			errs = append(errs, "a JSON "+t)
 		}
 	}
+	if len(errs) == 0 {
+		// Only types no KEY=VALUE can be (such as "null" alone, or a
+		// misspelt type): say what the schema says instead of a cut sentence.
+		return nil, fmt.Errorf("the inputSchema's type %s is not one a KEY=VALUE argument can be converted to; pass the arguments with --tool-args-json", quoteTypes(types))
+	}
 	return nil, fmt.Errorf("the inputSchema wants %s", strings.Join(errs, " or "))
+}
+
+func quoteTypes(types []string) string {
+	q := make([]string, len(types))
+	for i, t := range types {
+		q[i] = strconv.Quote(t)
+	}
+	return strings.Join(q, " or ")
 }

@@ -57,3 +57,15 @@ func TestCoerceArgument(t *testing.T) {
 		t.Errorf("broken schema: %v, %v (want the JSON guess)", got, err)
 	}
 }
+
+// A type no KEY=VALUE can be gets a whole sentence, not "the inputSchema
+// wants " cut short (issue 10).
+func TestCoerceArgumentUnconvertibleType(t *testing.T) {
+	in := json.RawMessage(`{"type":"object","properties":{"z":{"type":"nope"},"n":{"type":"null"}}}`)
+	for _, name := range []string{"z", "n"} {
+		_, err := CoerceArgument(in, name, "1")
+		if err == nil || strings.HasSuffix(strings.TrimSpace(err.Error()), "wants") || !strings.Contains(err.Error(), "--tool-args-json") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
