@@ -200,14 +200,14 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 	}
 	switch f.Kind {
 	case mcp.KindRequest:
-		if f.Dir == mcp.Outbound {
-			b.requests[f.Seq] = f.Method
-			if f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover {
-				b.hsRequest = params(raw)
-			}
+		// Both ways: the client's answers to the server's requests (a
+		// tap records them) name their method too.
+		b.requests[f.Seq] = f.Method
+		if f.Dir == mcp.Outbound && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover) {
+			b.hsRequest = params(raw)
 		}
 	case mcp.KindResponse, mcp.KindErrorResponse:
-		if f.Dir == mcp.Inbound && f.ReplyTo != 0 {
+		if f.ReplyTo != 0 {
 			f.ReplyToMethod = b.requests[f.ReplyTo]
 		}
 		var env struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ type Info struct {
 	URL       string    `json:"url,omitempty"`
 	Listen    string    `json:"listen,omitempty"`
 	File      string    `json:"sessionFile"`
+	Socket    string    `json:"socket,omitempty"`
 	Started   time.Time `json:"started"`
 }
 
@@ -74,7 +76,12 @@ func startHub(info *Info) (*hub, error) {
 	if err := ensurePrivateDir(dir); err != nil {
 		return nil, err
 	}
-	sock := filepath.Join(dir, info.ID+".sock")
+	// A short socket name: a Unix socket's path is limited to about 100
+	// bytes, and a temporary directory can take half of that.
+	sum := fnv.New64a()
+	sum.Write([]byte(info.ID))
+	sock := filepath.Join(dir, fmt.Sprintf("%016x.sock", sum.Sum64()))
+	info.Socket = sock
 	_ = os.Remove(sock)
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -219,8 +226,8 @@ func List() ([]Listed, error) {
 			if json.Unmarshal(b, &info) != nil {
 				continue
 			}
-			sock := strings.TrimSuffix(p, ".json") + ".sock"
-			if !alive(info.PID) {
+			sock := info.Socket
+			if !alive(info.PID) || filepath.Dir(sock) != dir {
 				os.Remove(p)
 				os.Remove(sock)
 				continue

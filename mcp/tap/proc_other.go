@@ -29,3 +29,5 @@ func Reraise(os.Signal) {}
 
 // SignalCode is the exit code for a death by signal.
 func SignalCode(os.Signal) int { return 1 }
+
+func signalName(sig os.Signal) string { return sig.String() }

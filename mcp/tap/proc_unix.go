@@ -34,6 +34,29 @@ var sigTerm, sigKill os.Signal = syscall.SIGTERM, syscall.SIGKILL
 // of the end of the tap, so the server can still be shut down in order.
 func ignoreSIGPIPE() { signal.Ignore(syscall.SIGPIPE) }
 
+// signalName spells a signal as the rest of mcpscope does ("SIGTERM").
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	}
+	return sig.String()
+}
+
 func exitSignal(ps *os.ProcessState) os.Signal {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return ws.Signal()

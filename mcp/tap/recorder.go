@@ -47,6 +47,7 @@ type recorder struct {
 	done   chan struct{}
 
 	obs     *mcp.Observer
+	derive  deriver
 	w       *record.Writer
 	partial [3][]byte // an unfinished line per direction
 	errLine []byte    // an unfinished stderr line
@@ -178,6 +179,9 @@ func (r *recorder) frames(dir mcp.Direction, raw []byte, problem, stream string,
 			r.onFrame(f)
 		}
 		r.w.Event(mcp.FrameEvent{Frame: f})
+		for _, ev := range r.derive.frame(f) {
+			r.w.Event(ev)
+		}
 	}
 }
 

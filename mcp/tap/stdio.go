@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
@@ -121,7 +120,7 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 	case errors.As(waitErr, &ee):
 		exit.Code = ee.ExitCode()
 		if sig := exitSignal(ee.ProcessState); sig != nil {
-			out.Signal, exit.Signal = sig, sig.String()
+			out.Signal, exit.Signal = sig, signalName(sig)
 		}
 	default:
 		exit.Err = waitErr
@@ -295,21 +294,11 @@ func (t *stdioTap) shutdown() {
 			case <-timer.C:
 			}
 			t.mu.Lock()
-			t.forced = strings.ToUpper(sigName(sig))
+			t.forced = signalName(sig)
 			t.mu.Unlock()
 			signalGroup(t.cmd, sig)
 		}
 	})
-}
-
-func sigName(sig os.Signal) string {
-	switch sig {
-	case sigTerm:
-		return "SIGTERM"
-	case sigKill:
-		return "SIGKILL"
-	}
-	return sig.String()
 }
 
 // forward passes the signals the tap gets on to the server's group.

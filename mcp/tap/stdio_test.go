@@ -42,42 +42,56 @@ func privateDirs(t *testing.T) (state string) {
 	return filepath.Join(base, "state", "mcpscope", "taps")
 }
 
-// converse feeds the script to w one piece at a time (waiting a moment so
-// the server answers in between), then closes it.
-func converse(w io.WriteCloser, script []string) {
+// converse feeds the script to w one piece at a time, waits until the
+// server has written wantLines lines to out (a server may stop answering
+// once its stdin ends), then closes w.
+func converse(w io.WriteCloser, script []string, out *syncBuffer, wantLines int) {
 	for _, s := range script {
 		_, _ = io.WriteString(w, s)
-		time.Sleep(30 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for out != nil && strings.Count(out.String(), "\n") < wantLines && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
 	}
 	_ = w.Close()
+}
+
+// answers counts the script's requests: the lines a server answers.
+func answers(script []string) int {
+	n := 0
+	for _, s := range script {
+		if strings.Contains(s, `"id"`) {
+			n++
+		}
+	}
+	return n
 }
 
 // demoCmd runs the test binary as the demo server.
 func demoCmd() (string, []string) { return os.Args[0], []string{"demo-server"} }
 
 // direct runs the server with no tap and returns what it wrote to stdout.
-func direct(t *testing.T, script []string, env ...string) ([]byte, int) {
+func direct(t *testing.T, script []string, name string, args ...string) ([]byte, int) {
 	t.Helper()
-	name, args := demoCmd()
 	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), env...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
+	var out syncBuffer
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	converse(in, script)
+	converse(in, script, &out, answers(script))
 	_ = cmd.Wait()
-	return out.Bytes(), cmd.ProcessState.ExitCode()
+	return []byte(out.String()), cmd.ProcessState.ExitCode()
 }
 
 type tapRun struct {
 	out    *Outcome
-	stdout bytes.Buffer
+	stdout syncBuffer
 	stderr syncBuffer
 	frames []*mcp.Frame
 }
@@ -91,6 +105,12 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
 }
 
 func (s *syncBuffer) String() string {
@@ -110,7 +130,7 @@ func throughTap(t *testing.T, o StdioOptions, script []string) *tapRun {
 	if o.Grace == 0 {
 		o.Grace, o.TermGrace = 2*time.Second, time.Second
 	}
-	go converse(inW, script)
+	go converse(inW, script, &r.stdout, answers(script))
 	out, err := RunStdio(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -121,13 +141,13 @@ func throughTap(t *testing.T, o StdioOptions, script []string) *tapRun {
 
 func TestStdioTapIsByteForByteAndRecordsEveryFrame(t *testing.T) {
 	dir := privateDirs(t)
-	want, code := direct(t, clientScript)
 	name, args := demoCmd()
+	want, code := direct(t, clientScript, name, args...)
 	r := throughTap(t, StdioOptions{Name: "demo", Command: name, Args: args}, clientScript)
 	if r.out.Code != code || r.out.StartErr != nil {
 		t.Fatalf("outcome %+v, want the direct run's exit code %d", r.out, code)
 	}
-	if got := r.stdout.Bytes(); !bytes.Equal(got, want) {
+	if got := []byte(r.stdout.String()); !bytes.Equal(got, want) {
 		t.Fatalf("the client got other bytes through the tap:\n tap %x %q\n direct %x %q", sha256.Sum256(got), got, sha256.Sum256(want), want)
 	}
 	if !strings.Contains(r.stderr.String(), "demo server ready") {
@@ -213,7 +233,7 @@ func TestStdioTapExitsWithTheServersStatusAndStderr(t *testing.T) {
 	if !strings.Contains(r.stderr.String(), "fatal: config file not found") {
 		t.Errorf("stderr %q", r.stderr.String())
 	}
-	if r.stdout.Len() != 0 {
+	if r.stdout.String() != "" {
 		t.Errorf("the tap wrote %q to stdout", r.stdout.String())
 	}
 }
@@ -224,7 +244,7 @@ func TestStdioTapServerThatCannotStart(t *testing.T) {
 	if r.out.StartErr == nil || r.out.Code != 127 {
 		t.Fatalf("outcome %+v, want a start error and 127", r.out)
 	}
-	if r.stdout.Len() != 0 {
+	if r.stdout.String() != "" {
 		t.Errorf("stdout %q", r.stdout.String())
 	}
 	if lines := strings.Count(r.stderr.String(), "\n"); lines != 1 || !strings.Contains(r.stderr.String(), "/no/such/server") {
@@ -253,7 +273,7 @@ func TestStdioTapShutsDownInSpecOrder(t *testing.T) {
 			exit = &entries[i]
 		}
 	}
-	if exit == nil || exit.Forced != "SIGTERM" || exit.Signal != "terminated" {
+	if exit == nil || exit.Forced != "SIGTERM" || exit.Signal != "SIGTERM" {
 		t.Errorf("exit entry %+v", exit)
 	}
 }

@@ -1,0 +1,225 @@
+package tap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/session"
+)
+
+// pollInterval is how often a viewer looks at the file when no wake-up
+// came (wake-ups a busy hub dropped, or a hub that could not be reached).
+const pollInterval = 250 * time.Millisecond
+
+// Source is the viewer's side of a tap: a read-only session.Source over
+// a tap's session file, live or finished. It delivers the conversation
+// from its first frame (a viewer attaching late misses nothing), rebuilds
+// the handshake and the lists the client was given, and runs the doctor on
+// the real traffic with the profile of the client that spoke.
+type Source struct {
+	session.ReadOnly
+	file, sock string
+	transport  string
+
+	out    chan mcp.Event
+	q      *eventQueue
+	start  sync.Once
+	closed sync.Once
+	done   chan struct{}
+	ended  chan struct{}
+
+	mu     sync.Mutex
+	client string // the client's clientInfo, once seen
+	prof   lint.Profile
+}
+
+var _ session.Source = (*Source)(nil)
+
+// NewSource watches one listed tap (see List).
+func NewSource(l Listed) *Source {
+	who := l.Label()
+	why := "this is " + who + "'s conversation with its real client, watched through a tap: nothing can be sent into it"
+	if !l.Live {
+		why = "this is a recorded tap (" + filepath.Base(l.File) + "): nothing can be sent"
+	}
+	s := &Source{ReadOnly: session.ReadOnly{Why: why}, file: l.File, transport: l.Transport,
+		q: newEventQueue(), done: make(chan struct{}), ended: make(chan struct{})}
+	if l.Live {
+		s.sock = l.Socket
+	}
+	if s.transport == "" {
+		s.transport = "stdio"
+	}
+	return s
+}
+
+// Events is the ordered stream of the conversation.
+func (s *Source) Events() <-chan mcp.Event { return s.q.channel() }
+
+// Start opens the session file and begins delivering it.
+func (s *Source) Start(ctx context.Context) error {
+	var err error
+	s.start.Do(func() {
+		var f *os.File
+		f, err = os.Open(s.file)
+		if err != nil {
+			err = fmt.Errorf("tap: %w", err)
+			s.q.push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: err.Error()})
+			s.q.close()
+			close(s.ended)
+			return
+		}
+		go s.follow(f)
+	})
+	return err
+}
+
+// SetHandler does nothing: the real client answers the server.
+func (s *Source) SetHandler(mcp.Handler) {}
+
+// TransportName says what is watched and, once the client has said hello,
+// which client it is and which profile the doctor applies.
+func (s *Source) TransportName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := s.transport + " tap"
+	if s.client != "" {
+		name += " · " + s.client + " (" + string(s.prof) + " profile)"
+	}
+	return name
+}
+
+// Close stops watching (the tap goes on) and waits for the stream's end.
+func (s *Source) Close() error {
+	s.closed.Do(func() { close(s.done) })
+	s.start.Do(func() { s.q.close(); close(s.ended) })
+	<-s.ended
+	return nil
+}
+
+// follow delivers the file as it grows until the tap ends.
+func (s *Source) follow(f *os.File) {
+	defer close(s.ended)
+	defer s.q.close()
+	defer f.Close()
+	var wake <-chan struct{}
+	if s.sock != "" {
+		if _, w, hang, err := dialHub(s.sock); err == nil {
+			defer hang()
+			wake = w
+		}
+		// A hub that does not answer: the tap has just ended, or cannot
+		// be reached; the file still holds everything.
+	}
+	live := wake != nil
+	r := newReader(f)
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for {
+		if err := s.drain(r); err != nil {
+			s.q.push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "reading " + s.file + ": " + err.Error()})
+			return
+		}
+		if !live {
+			s.finish(r)
+			return
+		}
+		select {
+		case _, ok := <-wake:
+			if !ok {
+				// The tap ended: what it wrote last is in the file.
+				live = false
+			}
+		case <-tick.C:
+		case <-s.done:
+			return
+		}
+	}
+}
+
+func (s *Source) finish(r *reader) {
+	e, err := r.dec.Finish()
+	if err == nil {
+		s.deliver(r, &e)
+	}
+}
+
+// drain delivers every complete entry written so far.
+func (s *Source) drain(r *reader) error {
+	for {
+		e, err := r.dec.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.deliver(r, &e)
+	}
+}
+
+func (s *Source) deliver(r *reader, e *record.Entry) {
+	if e.Type == "session" {
+		// The conversation's clock starts when the tap did.
+		what := e.Target
+		if len(e.Command) > 0 {
+			what = strings.Join(e.Command, " ")
+		}
+		s.q.push(mcp.StateEvent{Time: e.Time, State: mcp.StateConnecting, Detail: "tap started: " + what})
+		return
+	}
+	ev := r.rb.Event(e)
+	if ev == nil {
+		return
+	}
+	if fe, ok := ev.(mcp.FrameEvent); ok && r.linter == nil {
+		// The doctor's profile is the client's: chosen from its first
+		// words (initialize or server/discover), generic otherwise.
+		prof := lint.ProfileGeneric
+		if f := fe.Frame; f.Dir == mcp.Outbound && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover) {
+			var info mcp.Implementation
+			info, prof = profileForRequest(f)
+			s.mu.Lock()
+			s.client = info.Name
+			if info.Version != "" {
+				s.client += " " + info.Version
+			}
+			s.prof = prof
+			s.mu.Unlock()
+		}
+		r.linter = lint.New(lint.Options{Profile: prof})
+	}
+	group := []mcp.Event{ev}
+	if r.linter != nil {
+		for _, d := range r.linter.Observe(ev) {
+			group = append(group, mcp.DiagnosticEvent{Time: ev.At(), Diagnostic: d})
+		}
+	}
+	if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Dir == mcp.Inbound && fe.Frame.Kind == mcp.KindNotification && fe.Frame.Method == mcp.NotifyMessage {
+		group = append(group, session.LogMessageEvent{Time: fe.Frame.Time, Params: params(fe.Frame.Raw)})
+	}
+	s.q.push(group...)
+}
+
+// reader is one pass over a session file.
+type reader struct {
+	dec    *record.Decoder
+	rb     *record.Rebuilder
+	linter *lint.Linter
+}
+
+func newReader(f io.Reader) *reader {
+	rb := record.NewRebuilder()
+	rb.SkipDiagnostics = true // the doctor runs here, on today's rules
+	return &reader{dec: record.NewDecoder(f), rb: rb}
+}
