@@ -60,7 +60,7 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 		}
 		return watchTap(ctx, l, o)
 	}
-	if o.list || !isTerminal(os.Stdout) {
+	if o.list || !isTerminal(out) {
 		printTaps(out, taps)
 		return nil
 	}
@@ -169,8 +169,3 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
 	return nil
 }
 
-// isTerminal reports whether f is a terminal (a character device).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
