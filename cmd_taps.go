@@ -168,4 +168,3 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
 	}
 	return nil
 }
-
