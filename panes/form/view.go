@@ -131,7 +131,7 @@ func (f *Form) formBody(iw int) []string {
 		if extra := f.areaExtra(i); extra > 0 {
 			// The JSON field's further lines, in the value column.
 			pad := strings.Repeat(" ", 2+labelW+1)
-			for _, l := range strings.Split(f.fieldArea.View(), "\n")[1:] {
+			for _, l := range strings.Split(termsafe.Rendered(f.fieldArea.View()), "\n")[1:] {
 				if len(lines) >= bodyH {
 					break
 				}
