@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -407,13 +406,10 @@ func (f *callFlags) send(ctx context.Context, c *mcp.Client, params map[string]a
 }
 
 func printJSON(w io.Writer, raw json.RawMessage) error {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		buf.Reset()
-		buf.Write(raw)
+	if err := writeIndented(w, raw); err != nil {
+		return err
 	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
+	_, err := io.WriteString(w, "\n")
 	return err
 }
 

@@ -175,8 +175,10 @@ func classify(raw []byte) parsed {
 		}
 		return parsed{kind: KindInvalid, problem: "not JSON (a log line on stdout?)"}
 	}
-	var env envelope
-	if err := json.Unmarshal(trimmed, &env); err != nil {
+	// The members are views of the frame's bytes, not copies (see
+	// decodeEnvelope): a large result is kept once.
+	env, err := decodeEnvelope(trimmed)
+	if err != nil {
 		return parsed{kind: KindInvalid, problem: "invalid JSON: " + jsonErrText(err)}
 	}
 	p := parsed{params: env.Params, result: env.Result}

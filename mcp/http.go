@@ -647,11 +647,7 @@ func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st
 				Fields: []Field{{"stream", stream}, {"event", ev.Type()}, {"data", snippet(ev.Data)}}})
 			continue
 		}
-		problem := ""
-		if ev.Incomplete {
-			problem = "the SSE stream ended before this event's closing blank line"
-		}
-		c.deliver(ev.Data, problem, stream)
+		c.deliver(ev.Data, ev.Problem(), stream)
 		if reqID != "" && answers(ev.Data, reqID) {
 			st.answered = true
 			if stopOnAnswer {

@@ -373,14 +373,45 @@ func drainClose(resp *http.Response) {
 }
 
 // readBody reads a body up to limit bytes; cut reports a longer body.
+// The body is read in chunks joined once at the end, so a 100 MB answer
+// costs its size and one join, not io.ReadAll's repeated growth (about
+// 2.3 times the body, copied several times over).
 func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
-	body, err = io.ReadAll(io.LimitReader(r, limit+1))
-	if int64(len(body)) > limit {
+	const chunkSize = 1 << 20
+	var chunks [][]byte
+	var size int64
+	for {
+		want := int64(chunkSize)
+		if size < 64<<10 {
+			want = 64 << 10 // most bodies are small
+		}
+		want = min(want, limit+1-size)
+		if want <= 0 {
+			break
+		}
+		buf := make([]byte, want)
+		n, rerr := io.ReadFull(r, buf)
+		if n > 0 {
+			chunks = append(chunks, buf[:n:n])
+			size += int64(n)
+		}
+		if rerr != nil {
+			if !errors.Is(rerr, io.EOF) && !errors.Is(rerr, io.ErrUnexpectedEOF) {
+				err = rerr
+			}
+			break
+		}
+	}
+	if len(chunks) == 1 && len(chunks[0]) < 64<<10 {
+		// A small body keeps its size, not the 64 KiB buffer it was read into.
+		chunks[0] = bytes.Clone(chunks[0])
+	}
+	body = join(chunks, int(size))
+	if size > limit {
 		return body[:limit], true, err
 	}
 	return body, false, err
 }
-
 // mediaType is the Content-Type without parameters, lower-cased.
 func mediaType(h http.Header) string {
 	ct := h.Get("Content-Type")
@@ -511,7 +542,7 @@ func roundElapsed(d time.Duration) time.Duration {
 // its id, a retry delay, comments, a priming event. ok is false for a plain
 // message event, which needs no entry of its own.
 func sseTransportEvent(stream string, ev *sseEvent) (TransportEvent, bool) {
-	if !ev.HasID && !ev.HasRetry && len(ev.Comments) == 0 && ev.HasData && !ev.Incomplete && (ev.Event == "" || ev.Event == "message") {
+	if !ev.HasID && !ev.HasRetry && len(ev.Comments) == 0 && ev.HasData && !ev.Incomplete && ev.Cut == "" && (ev.Event == "" || ev.Event == "message") {
 		return TransportEvent{}, false
 	}
 	var parts []string
@@ -539,8 +570,14 @@ func sseTransportEvent(stream string, ev *sseEvent) (TransportEvent, bool) {
 	for _, c := range ev.Comments {
 		fields = append(fields, Field{"comment", c})
 	}
-	if len(ev.Comments) > 0 {
+	if ev.CommentCount > len(ev.Comments) {
+		fields = append(fields, Field{"comments", fmt.Sprintf("%d lines, %d bytes (the first %d shown)", ev.CommentCount, ev.CommentBytes, len(ev.Comments))})
+		parts = append(parts, fmt.Sprintf("%d comment lines (%d bytes)", ev.CommentCount, ev.CommentBytes))
+	} else if len(ev.Comments) > 0 {
 		parts = append(parts, fmt.Sprintf("%q", strings.Join(ev.Comments, " ")))
+	}
+	if ev.Cut != "" {
+		parts = append(parts, "cut: "+ev.Cut)
 	}
 	if ev.Incomplete {
 		parts = append(parts, "cut off by the end of the stream")

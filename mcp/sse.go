@@ -208,11 +208,7 @@ func (s *sseSession) handle(stream string, ev *sseEvent) {
 	}
 	switch ev.Type() {
 	case "message":
-		problem := ""
-		if ev.Incomplete {
-			problem = "the SSE stream ended before this event's closing blank line"
-		}
-		s.b.receive(ev.Data, problem, stream)
+		s.b.receive(ev.Data, ev.Problem(), stream)
 	case "endpoint":
 		s.b.event(TransportEvent{Kind: "sse", Summary: "SSE: a second endpoint event, ignored", Fields: []Field{{"stream", stream}, {"data", string(ev.Data)}}})
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -24,10 +25,31 @@ type sseEvent struct {
 	HasData  bool   // at least one data line
 	Retry    time.Duration
 	HasRetry bool
-	Comments []string
+	// Comments are the event's first sseKeptComments comment lines;
+	// CommentCount and CommentBytes count them all. A server can send
+	// millions of keep-alive comments without a blank line between them:
+	// each must cost what it weighs on the wire, not a string and a
+	// timeline field of its own.
+	Comments     []string
+	CommentCount int
+	CommentBytes int
 	// Incomplete is set for a final event the stream ended inside of,
 	// before its terminating blank line. A browser would drop it.
 	Incomplete bool
+	// Cut says why the event's data is not all there: a line over
+	// sseMaxLine, or data over sseMaxEvent. The rest was read and dropped.
+	Cut string
+}
+
+// Problem is what a frame made of this event's data must say about it.
+func (e *sseEvent) Problem() string {
+	switch {
+	case e.Cut != "":
+		return e.Cut
+	case e.Incomplete:
+		return "the SSE stream ended before this event's closing blank line"
+	}
+	return ""
 }
 
 // Type is the event type with the default applied.
@@ -46,17 +68,30 @@ func (e *sseEvent) Priming() bool { return e.HasID && len(e.Data) == 0 }
 // or "\r\n"; a lone "\r" as a line end (allowed by the SSE grammar, used by
 // no MCP server seen so far) is not recognised.
 type sseReader struct {
-	br      *bufio.Reader
-	maxLine int
-	started bool
+	br       *bufio.Reader
+	maxLine  int
+	maxEvent int
+	started  bool
 }
 
-// sseMaxLine caps one SSE line (one data line is one JSON message in
-// practice): the same ceiling as a stdio line.
-const sseMaxLine = 256 << 20
+// The documented limits of an SSE stream (README, "Limits"). Beyond them
+// the event's data is cut, read to its end and dropped, and the frame says
+// so (a Problem): nothing within the limits is lost.
+const (
+	// sseMaxLine caps one SSE line (one data line is one JSON message in
+	// practice): the same ceiling as a stdio line.
+	sseMaxLine = 256 << 20
+	// sseMaxEvent caps the data of one event (its data lines joined).
+	sseMaxEvent = 256 << 20
+	// sseKeptComments is how many comment lines of one event are kept
+	// (the rest are counted).
+	sseKeptComments = 16
+	// sseMaxComment caps one kept comment's text.
+	sseMaxComment = 1 << 10
+)
 
 func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 64<<10), maxLine: sseMaxLine}
+	return &sseReader{br: bufio.NewReaderSize(r, 64<<10), maxLine: sseMaxLine, maxEvent: sseMaxEvent}
 }
 
 // next returns the next event. At the end of the stream it returns the
@@ -71,7 +106,7 @@ func (r *sseReader) next() (*sseEvent, error) {
 		return ev
 	}
 	for {
-		line, _, err := readLine(r.br, r.maxLine)
+		line, cut, err := readLine(r.br, r.maxLine)
 		if err != nil && len(line) == 0 {
 			if ev != nil {
 				ev.Incomplete = true
@@ -94,6 +129,9 @@ func (r *sseReader) next() (*sseEvent, error) {
 			continue // blank lines between events
 		}
 		r.field(get(), line)
+		if cut && ev.Cut == "" {
+			ev.Cut = fmt.Sprintf("an SSE line longer than mcpscope's limit of %d bytes was cut there (the rest was read and dropped)", r.maxLine)
+		}
 		if err != nil {
 			// The stream ended in the middle of this line: keep what came.
 			ev.Incomplete = true
@@ -105,7 +143,15 @@ func (r *sseReader) next() (*sseEvent, error) {
 // field applies one non-blank line to the event being built.
 func (r *sseReader) field(ev *sseEvent, line []byte) {
 	if line[0] == ':' {
-		ev.Comments = append(ev.Comments, string(bytes.TrimPrefix(line[1:], []byte(" "))))
+		c := bytes.TrimPrefix(line[1:], []byte(" "))
+		ev.CommentCount++
+		ev.CommentBytes += len(line) + 1
+		if len(ev.Comments) < sseKeptComments {
+			if len(c) > sseMaxComment {
+				c = c[:sseMaxComment]
+			}
+			ev.Comments = append(ev.Comments, string(c))
+		}
 		return
 	}
 	name, value := line, []byte(nil)
@@ -115,10 +161,22 @@ func (r *sseReader) field(ev *sseEvent, line []byte) {
 	}
 	switch string(name) {
 	case "data":
+		if ev.HasData && ev.Cut == "" && len(ev.Data)+1+len(value) > r.maxEvent {
+			ev.Cut = fmt.Sprintf("an SSE event's data passed mcpscope's limit of %d bytes and was cut there (the rest was read and dropped)", r.maxEvent)
+		}
+		if ev.Cut != "" && ev.HasData {
+			return
+		}
 		if ev.HasData {
 			ev.Data = append(ev.Data, '\n')
 		}
-		ev.Data = append(ev.Data, value...)
+		if ev.Data == nil {
+			// One data line is the usual event: keep it as read, without
+			// append's spare capacity.
+			ev.Data = value
+		} else {
+			ev.Data = append(ev.Data, value...)
+		}
 		ev.HasData = true
 	case "event":
 		ev.Event = string(value)

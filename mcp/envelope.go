@@ -1,0 +1,105 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// decodeEnvelope reads a JSON-RPC object's top-level members as
+// json.Unmarshal(data, &env) would, except that each member's value is a
+// view of data, not a copy: a 100 MB result is kept once (the frame's
+// bytes), not twice. data must start with '{'. Invalid JSON gets
+// json.Unmarshal's own error.
+func decodeEnvelope(data []byte) (envelope, error) {
+	var env envelope
+	if !json.Valid(data) {
+		return env, json.Unmarshal(data, &env)
+	}
+	i := skipSpace(data, 1)
+	for i < len(data) && data[i] != '}' {
+		kEnd := skipString(data, i)
+		key := data[i+1 : kEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var s string
+			_ = json.Unmarshal(data[i:kEnd], &s)
+			key = []byte(s)
+		}
+		i = skipSpace(data, kEnd) + 1 // the colon
+		i = skipSpace(data, i)
+		vEnd := skipValue(data, i)
+		val := json.RawMessage(data[i:vEnd:vEnd])
+		switch {
+		case bytes.EqualFold(key, []byte("jsonrpc")):
+			env.JSONRPC = val
+		case bytes.EqualFold(key, []byte("id")):
+			env.ID = val
+		case bytes.EqualFold(key, []byte("method")):
+			env.Method = val
+		case bytes.EqualFold(key, []byte("params")):
+			env.Params = val
+		case bytes.EqualFold(key, []byte("result")):
+			env.Result = val
+		case bytes.EqualFold(key, []byte("error")):
+			env.Error = val
+		}
+		i = skipSpace(data, vEnd)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return env, nil
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at data[i] ('"').
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(data)
+}
+
+// skipValue returns the index after the (valid) JSON value at data[i].
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for i < len(data) {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(data)
+	}
+	for i < len(data) {
+		switch data[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+		i++
+	}
+	return i
+}
