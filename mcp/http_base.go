@@ -412,6 +412,7 @@ func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
 	}
 	return body, false, err
 }
+
 // mediaType is the Content-Type without parameters, lower-cased.
 func mediaType(h http.Header) string {
 	ct := h.Get("Content-Type")
