@@ -152,7 +152,7 @@ func runConformanceScenario(ctx context.Context, sc conformanceScenario, log io.
 	var logged sync.WaitGroup
 	logged.Go(func() { logConformanceEvents(client.Events(), log) })
 	defer logged.Wait()
-	defer func() { _ = client.Close() }() // the scenario's verdict is already decided
+	defer shutdown(client) // the scenario's verdict is already decided
 
 	_, _ = fmt.Fprintf(log, "scenario %q against %s\n", sc.Name, sc.ServerURL)
 	if _, err := client.Connect(ctx); err != nil {

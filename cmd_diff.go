@@ -126,12 +126,12 @@ func liveSurface(ctx context.Context, cmd *cobra.Command, cf *connectFlags, args
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)
 	defer func() {
-		_ = client.Close()
+		shutdown(client)
 		<-drained
 	}()
 	s, err := surfacediff.Live(ctx, t.description, client)
 	if err != nil && s == nil {
-		_ = client.Close()
+		shutdown(client)
 		<-drained
 		return nil, connectionError(explainConnect(err, early.events))
 	}

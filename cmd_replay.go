@@ -134,14 +134,14 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)
 	defer func() {
-		_ = client.Close()
+		shutdown(client)
 		<-drained
 	}()
 
 	res, err := replay.Run(ctx, client, script, replay.Options{Only: f.only, Ignore: f.ignore, Strict: f.strict})
 	if res == nil {
 		if replay.IsConnectError(err) {
-			_ = client.Close()
+			shutdown(client)
 			<-drained
 			return connectionError(explainConnect(errors.Unwrap(err), early.events))
 		}

@@ -118,3 +118,66 @@ func ctxWithin(t *testing.T, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// slowAnalyzer takes its time over every frame and reports one diagnostic
+// per inbound frame, naming the frame's Seq.
+type slowAnalyzer struct{ delay time.Duration }
+
+func (a slowAnalyzer) Observe(ev mcp.Event) []*mcp.Diagnostic {
+	fe, ok := ev.(mcp.FrameEvent)
+	if !ok {
+		return nil
+	}
+	time.Sleep(a.delay)
+	if fe.Frame.Dir != mcp.Inbound {
+		return nil
+	}
+	return []*mcp.Diagnostic{{Rule: "test/seen", Severity: mcp.SeverityHint, Frames: []int64{fe.Frame.Seq}}}
+}
+
+// The doctor and the recorder run off the read loop: a slow analyzer delays
+// the event stream, not the answers, and the order of events is kept
+// (each frame's diagnostic follows it at once). Before, the analyzer ran on
+// the read loop under the publish lock, so every answer waited for it.
+func TestSlowAnalyzerDoesNotDelayAnswers(t *testing.T) {
+	var recorded []mcp.Event
+	c := mcp.NewClient(fake(), mcp.Options{Analyzer: slowAnalyzer{delay: 100 * time.Millisecond}, OnEvent: func(ev mcp.Event) {
+		recorded = append(recorded, ev) // one goroutine calls OnEvent: no lock needed
+	}})
+	col := collect(c)
+	if _, err := c.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for range 5 {
+		if _, err := c.Call(context.Background(), "ping", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 5 pings are 10 frames, 1 s of analysis; the answers must not wait for it.
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("5 pings took %s with a 100 ms analyzer; the answers waited for the analysis", d)
+	}
+	_ = c.Close()
+	evs := col.wait(t)
+	if len(recorded) != len(evs) {
+		t.Fatalf("the recorder saw %d events, the stream delivered %d", len(recorded), len(evs))
+	}
+	var lastSeq int64
+	for i, ev := range evs {
+		if recorded[i] != ev {
+			t.Fatalf("event %d differs between the recorder and the stream", i)
+		}
+		switch ev := ev.(type) {
+		case mcp.FrameEvent:
+			if ev.Frame.Seq <= lastSeq {
+				t.Fatalf("frame %d after frame %d: order changed", ev.Frame.Seq, lastSeq)
+			}
+			lastSeq = ev.Frame.Seq
+		case mcp.DiagnosticEvent:
+			if ev.Diagnostic.Frames[0] != lastSeq {
+				t.Fatalf("diagnostic for frame %d delivered after frame %d", ev.Diagnostic.Frames[0], lastSeq)
+			}
+		}
+	}
+}
