@@ -346,12 +346,21 @@ func (a *Ask) updateForm(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, a.keys.Explore.Decline) {
 			return a.answer(map[string]string{"action": "decline"})
 		}
+	case tea.MouseClickMsg:
+		// The click is in the modal's cells: the form starts under the
+		// border and the message lines.
+		m := msg.Mouse()
+		m.X, m.Y = m.X-1, m.Y-1-a.headShown()
+		return hosted(a.form, a.form.Update(tea.MouseClickMsg(m)))
 	case tea.PasteMsg, tea.MouseWheelMsg:
 	default:
 		return nil
 	}
 	return hosted(a.form, a.form.Update(msg))
 }
+
+// headShown is how many lines of the message are drawn above the form.
+func (a *Ask) headShown() int { return min(len(a.headLines()), max(a.h-2, 0)/2) }
 
 func (a *Ask) ShortHelp() []key.Binding {
 	e := a.keys.Explore
@@ -472,9 +481,7 @@ func (a *Ask) View() string {
 	switch a.method {
 	case mcp.MethodElicitationCreate:
 		if a.form != nil {
-			ih := max(a.h-2, 0)
-			head := a.headLines()
-			head = head[:min(len(head), ih/2)]
+			head := a.headLines()[:a.headShown()]
 			body = append(head, strings.Split(a.form.View(), "\n")...)
 			break
 		}

@@ -268,3 +268,42 @@ func TestEveryFormKeyShownAt60x15(t *testing.T) {
 		}
 	}
 }
+
+// A click on a form's row puts the cursor there (and typing fills it), in
+// the tools form and in an elicitation; a second click on a toggle acts.
+func TestClickOnAFormRowFocusesIt(t *testing.T) {
+	rowOf := func(m *Model, label string) int {
+		for y, l := range strings.Split(ansi.Strip(content(m)), "\n") {
+			if strings.Contains(l, label) {
+				return y
+			}
+		}
+		t.Fatalf("no %q on screen:\n%s", label, ansi.Strip(content(m)))
+		return -1
+	}
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	withBookTrip(t, m)
+	press(m, "3", "enter")
+	m.Update(tea.MouseClickMsg{X: 8, Y: rowOf(m, "to*"), Button: tea.MouseLeft})
+	press(m, "C", "D", "G")
+	f := m.tools.(*panes.Tools).Form()
+	v, _ := f.Value()
+	if !strings.Contains(string(v), `"to":"CDG"`) {
+		t.Fatalf("the click did not focus legs/0/to: %s", v)
+	}
+
+	m = newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	queueAsk(m, "elicitation/create", `{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string"},"ok":{"type":"boolean"}}}}`)
+	y := rowOf(m, "ok ")
+	m.Update(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft})
+	m.Update(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft})
+	if v, _ := m.ask.Form().Value(); string(v) != `{"ok":false}` {
+		t.Fatalf("two clicks on the omitted boolean gave %s, want it present", v)
+	}
+	m.Update(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft})
+	if v, _ := m.ask.Form().Value(); string(v) != `{"ok":true}` {
+		t.Fatalf("a third click did not toggle it: %s", v)
+	}
+}

@@ -18,6 +18,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 				return p.Update(msg)
 			}
 		}
+		if click, ok := msg.(tea.MouseClickMsg); ok && pt.In(l.modal) && m.modal == modalAsk {
+			return m.ask.Update(inModal(click, l.modal))
+		}
 		// A click outside closes a modal that only shows something. A
 		// server's ask (elicitation, sampling, URL elicitation) closes
 		// only by an answer: closing it on a stray click would lose the
@@ -35,8 +38,13 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		// The arguments form is a layer over every pane: the panes under
 		// it cannot be clicked, and a stray click must not take the
 		// keyboard from a half-filled form.
-		if _, wheel := msg.(tea.MouseWheelMsg); wheel {
+		switch msg := msg.(type) {
+		case tea.MouseWheelMsg:
 			return m.tools.Update(msg)
+		case tea.MouseClickMsg:
+			if pt.In(l.modal) {
+				return m.tools.Update(inModal(msg, l.modal))
+			}
 		}
 		return nil
 	}
@@ -86,4 +94,13 @@ func (m *Model) paneAt(pt image.Point) (focus, bool) {
 		return m.explorer, true
 	}
 	return 0, false
+}
+
+// inModal makes a click's position relative to the overlay's top left
+// cell, which is how the panes drawn there (the forms) read it.
+func inModal(click tea.MouseClickMsg, r image.Rectangle) tea.MouseClickMsg {
+	mouse := click.Mouse()
+	mouse.X -= r.Min.X
+	mouse.Y -= r.Min.Y
+	return tea.MouseClickMsg(mouse)
 }

@@ -62,6 +62,36 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 			f.move(1)
 		}
 		f.syncEdit()
+	case tea.MouseClickMsg:
+		if msg.Mouse().Button == tea.MouseLeft && !f.raw && !f.confirming {
+			f.flash = ""
+			cmd := f.clickAt(msg.Mouse().Y)
+			f.syncEdit()
+			return cmd
+		}
+	}
+	return nil
+}
+
+// clickAt is a click on line y of the form (0 is its top border, as the
+// host translates it): the row drawn there takes the cursor, and a second
+// click on a row that takes no text acts on it (toggles, opens, adds).
+func (f *Form) clickAt(y int) tea.Cmd {
+	line := y - 1
+	if line < 0 || line >= f.bodyHeight() {
+		return nil
+	}
+	for i := f.top; i < len(f.rows); i++ {
+		used := f.rowLines(i)
+		if line < used {
+			if i == f.cur && !f.textRow(i) {
+				return f.activate()
+			}
+			f.cur = i
+			f.scrollToCursor()
+			return nil
+		}
+		line -= used
 	}
 	return nil
 }
