@@ -1,9 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,10 +82,7 @@ func TestCallEscapesLyingCharactersOnATerminal(t *testing.T) {
 	res, _ := json.Marshal(map[string]any{"content": []any{map[string]string{"type": "text", "text": text}}})
 	h := mcptest.StartHostile(t, &mcptest.Hostile{Result: string(res)}, false)
 	for _, tty := range []bool{true, false} {
-		old := isTerminal
-		isTerminal = func(io.Writer) bool { return tty }
-		out, err, code := runCLI(t, "call", "--no-oauth", "--method", "tools/call", "--tool-name", "echo", h.URL())
-		isTerminal = old
+		out, err, code := runCLIOn(t, tty, "call", "--no-oauth", "--method", "tools/call", "--tool-name", "echo", h.URL())
 		if code != exitOK {
 			t.Fatalf("exit %d: %v\n%s", code, err, out)
 		}
@@ -102,4 +100,24 @@ func TestCallEscapesLyingCharactersOnATerminal(t *testing.T) {
 			t.Errorf("terminal=%v: the data changed (%v): %q", tty, err, out)
 		}
 	}
+}
+
+// ttyBuffer is stdout that says it is a terminal, or not.
+type ttyBuffer struct {
+	bytes.Buffer
+	tty bool
+}
+
+func (b *ttyBuffer) IsTerminal() bool { return b.tty }
+
+// runCLIOn is runCLI with stdout that is (tty) or is not a terminal.
+func runCLIOn(t *testing.T, tty bool, args ...string) (string, error, int) {
+	t.Helper()
+	root := newRootCommand()
+	out := &ttyBuffer{tty: tty}
+	root.SetOut(out)
+	root.SetErr(out)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err, exitCode(err)
 }

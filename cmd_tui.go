@@ -102,15 +102,11 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	})
 	defer m.Close()
 	// The OAuth flow asks the person through the UI before opening the
-	// authorization URL (see askToOpen).
-	confirmOpen.mu.Lock()
-	confirmOpen.ask = m.ConfirmOpen
-	confirmOpen.mu.Unlock()
-	defer func() {
-		confirmOpen.mu.Lock()
-		confirmOpen.ask = nil
-		confirmOpen.mu.Unlock()
-	}()
+	// authorization URL (see openConfirmer).
+	if cf.confirmOpen != nil {
+		cf.confirmOpen.set(m.ConfirmOpen)
+		defer cf.confirmOpen.set(nil)
+	}
 	logger.Info("Starting the TUI", "target", t.description)
 	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal UI: %w", err)

@@ -112,7 +112,7 @@ With no target it runs against its built-in demo server.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cf.pick, cf.tui = tui.pickServer, true
+			cf.pick, cf.tui, cf.confirmOpen = tui.pickServer, true, &openConfirmer{}
 			target, err := cf.target(cmd, args)
 			if errors.Is(err, errNoChoice) {
 				return nil // the user closed the picker: nothing to do

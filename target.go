@@ -31,8 +31,10 @@ type connectFlags struct {
 	serverName string
 	pick       serverPicker
 
-	// tui is set by the interactive command: the terminal belongs to the UI.
-	tui bool
+	// tui is set by the interactive command: the terminal belongs to the UI,
+	// which asks through confirmOpen before an authorization URL is opened.
+	tui         bool
+	confirmOpen *openConfirmer
 
 	// For URL targets (HTTP and WebSocket).
 	oauth     oauthFlags

@@ -38,17 +38,29 @@ func (o *oauthFlags) register(fs *pflag.FlagSet) {
 // oauthFlagNames are the flags that only make sense for a URL target.
 var oauthFlagNames = []string{"client-id", "client-secret-env", "client-metadata-url", "oauth-callback", "no-oauth", "open-browser"}
 
-// confirmOpen is how the TUI asks the person before a URL is opened; set
-// by runTUI once the UI exists (the authorizer is built before it).
-var confirmOpen struct {
+// openConfirmer is how the TUI asks the person before a URL is opened. The
+// authorizer is built with the target, before the UI exists, so runTUI
+// installs the question once it does (set) and removes it when the UI
+// ends; until then, and after, nothing is opened.
+type openConfirmer struct {
 	mu  sync.Mutex
 	ask func(ctx context.Context, url string) (bool, error)
 }
 
-func askToOpen(ctx context.Context, u string) (bool, error) {
-	confirmOpen.mu.Lock()
-	ask := confirmOpen.ask
-	confirmOpen.mu.Unlock()
+func (c *openConfirmer) set(ask func(ctx context.Context, url string) (bool, error)) {
+	c.mu.Lock()
+	c.ask = ask
+	c.mu.Unlock()
+}
+
+// confirm asks; no question installed (or no confirmer) means no.
+func (c *openConfirmer) confirm(ctx context.Context, u string) (bool, error) {
+	if c == nil {
+		return false, nil
+	}
+	c.mu.Lock()
+	ask := c.ask
+	c.mu.Unlock()
 	if ask == nil {
 		return false, nil
 	}
@@ -78,7 +90,7 @@ func (f *connectFlags) authorizer(serverURL string, header http.Header, client *
 	}
 	browser := &auth.LoopbackBrowser{Addr: f.oauth.callback, Out: stderr, Open: f.oauth.openBrowser}
 	if f.tui {
-		browser.Out, browser.Open, browser.Confirm = io.Discard, false, askToOpen
+		browser.Out, browser.Open, browser.Confirm = io.Discard, false, f.confirmOpen.confirm
 	}
 	// A WebSocket server's OAuth resource is its http(s) origin and path.
 	for ws, web := range map[string]string{"ws://": "http://", "wss://": "https://"} {

@@ -8,8 +8,18 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 )
 
-// isTerminal reports whether w is a terminal (a variable for tests).
-var isTerminal = func(w io.Writer) bool {
+// terminalWriter is a writer that says itself whether it is a terminal
+// (tests use one to stand for a terminal without a pseudo-terminal).
+type terminalWriter interface {
+	io.Writer
+	IsTerminal() bool
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	if tw, ok := w.(terminalWriter); ok {
+		return tw.IsTerminal()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }
