@@ -71,8 +71,9 @@ type Caps struct {
 	w, h    int
 	focused bool
 
-	hs    *mcp.Handshake
-	lists map[string][]json.RawMessage // by list method
+	hs     *mcp.Handshake
+	failed string                       // why the handshake failed, when it did before any handshake
+	lists  map[string][]json.RawMessage // by list method
 
 	roots    []*capNode
 	expanded map[string]bool // by path; survives rebuilds
@@ -90,8 +91,12 @@ func (c *Caps) SetTheme(t *themes.Theme) { c.theme = t }
 
 // SetHandshake shows the capabilities the server granted. Nodes keep their
 // expansion across reconnects.
+// SetFailed says the handshake failed (why, in words) so the pane stops
+// waiting for it; a later SetHandshake (after a reconnect) clears it.
+func (c *Caps) SetFailed(why string) { c.failed = why }
+
 func (c *Caps) SetHandshake(h *mcp.Handshake) {
-	c.hs = h
+	c.hs, c.failed = h, ""
 	c.lists = map[string][]json.RawMessage{}
 	c.rebuild()
 }
@@ -414,6 +419,8 @@ func (c *Caps) View() string {
 	th := c.theme
 	var body []string
 	switch {
+	case c.hs == nil && c.failed != "":
+		body = append(body, th.Form.Warn.Render("⚠ the handshake failed, so no capabilities were agreed:"), th.Log.Empty.Render(termsafe.String(c.failed)))
 	case c.hs == nil:
 		body = append(body, th.Log.Empty.Render("waiting for the handshake…"))
 	case len(c.rows) == 0:

@@ -34,6 +34,11 @@ type Tools struct {
 
 	tools  []mcp.Tool
 	loaded bool // SetTools was called: an empty list is the server's answer
+	// gate is set when the server did not declare tools: the pane says so
+	// (instead of waiting for a list a correct client never asks for) and
+	// offers to send tools/list anyway.
+	gate  Gate
+	gated bool
 
 	// shown holds indexes into tools, in display order; matched holds the
 	// fuzzy-matched rune positions of each shown tool's row text.
@@ -89,6 +94,9 @@ func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
 		drafts:      map[string]toolDraft{},
 	}
 }
+
+// SetGate says whether the server declared tools (Gate.OK).
+func (p *Tools) SetGate(g Gate) { p.gate, p.gated = g, !g.OK }
 
 // SetTheme switches the theme.
 func (p *Tools) SetTheme(t *themes.Theme) {
@@ -466,6 +474,11 @@ func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.ScrollDetails(max(rows-1, 1))
 	case key.Matches(msg, p.keys.Log.ClearFilter) && p.filterText != "":
 		p.SetFilter("")
+	case key.Matches(msg, p.keys.Explore.Anyway) && p.gated:
+		return func() tea.Msg { return SendAnywayMsg{Method: mcp.MethodToolsList} }
+	case key.Matches(msg, p.keys.Explore.Refresh):
+		// A list that changed without list_changed can be fetched again.
+		return func() tea.Msg { return ListPageMsg{Method: mcp.MethodToolsList} }
 	}
 	return nil
 }
@@ -481,7 +494,10 @@ func (p *Tools) ShortHelp() []key.Binding {
 		return []key.Binding{p.keys.Log.ApplyFilter, p.keys.Log.ClearFilter}
 	}
 	k := p.keys.Tools
-	return []key.Binding{k.Up, k.Down, k.Filter, k.Open, k.Details}
+	if p.gated && !p.loaded {
+		return []key.Binding{p.keys.Explore.Anyway}
+	}
+	return []key.Binding{k.Up, k.Down, k.Filter, k.Open, k.Details, p.keys.Explore.Refresh}
 }
 
 func (p *Tools) FullHelp() [][]key.Binding {
@@ -492,7 +508,7 @@ func (p *Tools) FullHelp() [][]key.Binding {
 		return p.editor.FullHelp()
 	}
 	k := p.keys.Tools
-	return [][]key.Binding{{k.Up, k.Down, k.ScrollUp, k.ScrollDown}, {k.Filter, k.Open, k.Details}}
+	return [][]key.Binding{{k.Up, k.Down, k.ScrollUp, k.ScrollDown}, {k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway}}
 }
 
 // View draws the filter line, the visible rows of the list, and the
@@ -518,6 +534,8 @@ func (p *Tools) View() string {
 		}
 	}
 	switch {
+	case !p.loaded && p.gated:
+		body = append(body, gateLines(p.theme, p.gate, p.keys.Explore.Anyway.Help().Key)...)
 	case !p.loaded:
 		body = append(body, p.theme.Log.Empty.Render("waiting for tools/list…"))
 	case len(p.tools) == 0:

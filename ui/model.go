@@ -408,6 +408,11 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 		}
 	case mcp.StateEvent:
 		m.state, m.stateDetail = ev.State, ev.Detail
+		if ev.State == mcp.StateFailed && m.handshake == nil {
+			if c, ok := m.caps.(interface{ SetFailed(string) }); ok {
+				c.SetFailed(ev.Detail)
+			}
+		}
 	case mcp.HandshakeEvent:
 		m.handshake = ev.Handshake
 		m.caps.SetHandshake(ev.Handshake)
