@@ -113,7 +113,7 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 		notify = c.hub.notify
 	}
 	_ = c.w.Flush()
-	c.rec = newRecorder(info.Transport, c.w, notify)
+	c.rec = newRecorder(info.Transport, c.w, notify, opt.KeepSecrets)
 	return c
 }
 

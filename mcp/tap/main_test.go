@@ -2,6 +2,7 @@ package tap
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -18,13 +19,35 @@ import (
 //	                             notifications, then waits for stdin's end
 //	MCPSCOPE_TAP_STUCK_VIEWER=S  a viewer that connects to hub socket S and
 //	                             never reads (killed by the test)
+//	MCPSCOPE_TAP_ECHO=1          a server that writes every line back at once
+//	MCPSCOPE_TAP_AS_TAP=1        the tap itself: RunStdio on this process's
+//	                             stdio, the server's command in the arguments
 const (
 	floodEnv       = "MCPSCOPE_TAP_FLOOD"
 	stuckViewerEnv = "MCPSCOPE_TAP_STUCK_VIEWER"
+	echoEnv        = "MCPSCOPE_TAP_ECHO"
+	asTapEnv       = "MCPSCOPE_TAP_AS_TAP"
 )
 
 func TestMain(m *testing.M) {
 	mcptest.MaybeRunServer()
+	if os.Getenv(asTapEnv) != "" {
+		os.Unsetenv(asTapEnv)
+		out, _ := RunStdio(context.Background(), StdioOptions{Name: "bench", Command: os.Args[1], Args: os.Args[2:]})
+		os.Exit(out.Code)
+	}
+	if os.Getenv(echoEnv) != "" {
+		in := bufio.NewReaderSize(os.Stdin, 64<<10)
+		for {
+			line, err := in.ReadBytes('\n')
+			if len(line) > 0 {
+				os.Stdout.Write(line)
+			}
+			if err != nil {
+				os.Exit(0)
+			}
+		}
+	}
 	if sock, ok := os.LookupEnv(stuckViewerEnv); ok {
 		c, err := net.Dial("unix", sock)
 		if err != nil {

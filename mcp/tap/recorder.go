@@ -54,10 +54,13 @@ type recorder struct {
 	onFlush func()    // after each flush: wake the viewers
 	// onFrame, when set, sees every frame (tests, the byte-identity check).
 	onFrame func(*mcp.Frame)
+	// keepSecrets leaves URL query secrets in stream names.
+	keepSecrets bool
+	line        []byte // the frame encoder's buffer
 }
 
-func newRecorder(transport string, w *record.Writer, onFlush func()) *recorder {
-	r := &recorder{obs: mcp.NewObserver(transport), w: w, onFlush: onFlush, done: make(chan struct{})}
+func newRecorder(transport string, w *record.Writer, onFlush func(), keepSecrets bool) *recorder {
+	r := &recorder{obs: mcp.NewObserver(transport), w: w, onFlush: onFlush, keepSecrets: keepSecrets, done: make(chan struct{})}
 	r.cond = sync.NewCond(&r.mu)
 	go r.run()
 	return r
@@ -89,6 +92,7 @@ func (r *recorder) close() {
 
 func (r *recorder) run() {
 	defer close(r.done)
+	lowerPriority()
 	for {
 		r.mu.Lock()
 		for len(r.items) == 0 && !r.closed {
@@ -178,7 +182,12 @@ func (r *recorder) frames(dir mcp.Direction, raw []byte, problem, stream string,
 		if r.onFrame != nil {
 			r.onFrame(f)
 		}
-		r.w.Event(mcp.FrameEvent{Frame: f})
+		stream := f.Stream
+		if stream != "" && !r.keepSecrets {
+			stream = record.RedactQuerySecrets(stream)
+		}
+		r.line = appendFrameEntry(r.line[:0], f, stream)
+		r.w.Line(r.line)
 		for _, ev := range r.derive.frame(f) {
 			r.w.Event(ev)
 		}

@@ -30,7 +30,7 @@ var clientScript = []string{
 }
 
 // privateDirs points the state and runtime directories at the test's own.
-func privateDirs(t *testing.T) (state string) {
+func privateDirs(t testing.TB) (state string) {
 	t.Helper()
 	base := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
