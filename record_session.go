@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/record"
 )
@@ -15,6 +17,12 @@ func createRecord(path string, t *target, keepSecrets bool) (*record.Writer, err
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		command, env, cwd = append([]string{st.Command}, st.Args...), st.Env, st.Dir
 	}
-	return record.Create(path, record.Session{Target: t.description, Command: command,
+	w, err := record.Create(path, record.Session{Target: t.description, Command: command,
 		Env: env, Cwd: cwd, KeepSecrets: keepSecrets})
+	if err != nil {
+		return nil, err
+	}
+	// `mcpscope open` may follow the file while the session runs.
+	w.FlushEvery(200 * time.Millisecond)
+	return w, nil
 }

@@ -134,6 +134,8 @@ type Model struct {
 	// note is the last outcome of a UI action (ping, save, level...).
 	note   string
 	noteOK bool
+	// noteReadOnly: the note says why a read-only source sent nothing.
+	noteReadOnly bool
 }
 
 // New builds the root model. Nothing runs until Init.

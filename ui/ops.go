@@ -43,7 +43,9 @@ type toolCalledMsg struct {
 	isError bool // the result says isError: true
 }
 
-func (m *Model) setNote(s string, ok bool) { m.note, m.noteOK, m.toolStatus = s, ok, "" }
+func (m *Model) setNote(s string, ok bool) {
+	m.note, m.noteOK, m.toolStatus, m.noteReadOnly = s, ok, "", false
+}
 
 // errNoServer is what a send key answers when nothing is connected.
 var errNoServer = errors.New("no server is connected")
@@ -58,6 +60,10 @@ func (m *Model) send(start func(session.Sender) (session.Op, error), view opView
 	o, err := start(m.src)
 	if err != nil {
 		m.setNote(err.Error(), false)
+		// A read-only source's answer is shown even over how the
+		// recorded server ended: it answers the key just pressed.
+		var ro *session.ReadOnlyError
+		m.noteReadOnly = errors.As(err, &ro)
 		return err
 	}
 	if o.ID != 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -61,5 +62,32 @@ func TestReadOnlySourceExplainsEverySendKey(t *testing.T) {
 	p.until("the refused call", func() bool { return m.modal == modalResult })
 	if s := ansi.Strip(content(m)); !strings.Contains(s, "cannot send tools/call") {
 		t.Errorf("the result view does not say why the call was not sent:\n%s", s)
+	}
+}
+
+// A recorded session usually ends with the server's exit, which the status
+// line shows; a send key's refusal is shown over it (it answers the key
+// just pressed), and a new source clears it.
+func TestReadOnlyRefusalShowsOverTheRecordedExit(t *testing.T) {
+	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: &mcp.ExitError{Code: 0}})
+	n := 0
+	m := New(Config{Target: "run.jsonl", Theme: "dark", NewSource: func() session.Source {
+		n++
+		return session.NewReplay(evs, "stdio", readOnlyWhy)
+	}})
+	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
+	p.run(m.Init())
+	p.until("the replayed session", func() bool { return m.ended && m.exit != nil })
+	p.keys("P")
+	p.settle()
+	if s := ansi.Strip(m.renderStatus()); !strings.Contains(s, readOnlyWhy) {
+		t.Fatalf("the status line hides why nothing was sent: %q", s)
+	}
+	p.keys("r")
+	p.until("the second source", func() bool { return n == 2 })
+	if m.note != "" {
+		t.Errorf("the old refusal is still the note after a new source: %q", m.note)
 	}
 }

@@ -140,6 +140,33 @@ type Writer struct {
 	// keepSecrets leaves URL query secrets in transport events (see
 	// RedactQuerySecrets); frames are always written byte for byte.
 	keepSecrets bool
+	// stopFlush ends the FlushEvery goroutine; flushed says it has.
+	stopFlush chan struct{}
+	flushed   chan struct{}
+}
+
+// FlushEvery flushes the buffer every d while the writer is open, so that
+// a reader following the file (`mcpscope open` on a running session) sees
+// each event within d instead of when 64 KiB have gathered. Call it once.
+func (w *Writer) FlushEvery(d time.Duration) {
+	w.stopFlush, w.flushed = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(w.flushed)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.stopFlush:
+				return
+			case <-t.C:
+				w.mu.Lock()
+				if w.err == nil && w.w.Buffered() > 0 {
+					w.err = w.w.Flush()
+				}
+				w.mu.Unlock()
+			}
+		}
+	}()
 }
 
 // Create opens path (truncating it) and writes the session header.
@@ -258,6 +285,11 @@ func (w *Writer) Flush() error {
 
 // Close flushes and closes the file, reporting the first write error.
 func (w *Writer) Close() error {
+	if w.stopFlush != nil {
+		close(w.stopFlush)
+		<-w.flushed
+		w.stopFlush = nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	err := w.err
