@@ -119,6 +119,9 @@ func TestPromptDraftsAreKept(t *testing.T) {
 	if p.Form() != nil || !p.HasDraft("greet") {
 		t.Fatal("keep did not keep the prompt's draft")
 	}
+	if !strings.Contains(ansi.Strip(p.View()), "greet 2 arg(s) ✎ draft") {
+		t.Errorf("the list does not mark the prompt with a draft:\n%s", ansi.Strip(p.View()))
+	}
 	do(enter)
 	if got := p.Form().Values(); got["name"] != "Ada" || got["style"] != "p" {
 		t.Fatalf("reopened with %v", got)

@@ -236,6 +236,9 @@ func (p *Prompts) View() string {
 			s += " " + t.Tools.Title.Render(termsafe.String(pr.Title))
 		}
 		s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d arg(s)", len(pr.Arguments)))
+		if p.HasDraft(pr.Name) {
+			s += " " + t.Tools.Badge.Render("✎ draft")
+		}
 		if pr.Description != "" {
 			s += " " + t.Tools.Description.Render(termsafe.String(firstLine(pr.Description)))
 		}

@@ -306,6 +306,8 @@ func (a *ArgsForm) Update(msg tea.Msg) (cmd tea.Cmd, submit, cancel bool) {
 	case tea.KeyPressMsg:
 		e := a.keys.Explore
 		switch {
+		case a.form.Confirming():
+			// Answering keep/discard/back: the suggestions wait.
 		case key.Matches(msg, e.Complete) && a.suggSel < len(a.sugg):
 			// A text field cannot hold control, bidi or zero-width
 			// characters without hiding them (the input would drop some
@@ -336,7 +338,7 @@ func (a *ArgsForm) Update(msg tea.Msg) (cmd tea.Cmd, submit, cancel bool) {
 // suggestions.
 func (a *ArgsForm) ShortHelp() []key.Binding {
 	var out []key.Binding
-	if len(a.sugg) > 0 {
+	if len(a.sugg) > 0 && !a.form.Confirming() {
 		e := a.keys.Explore
 		out = append(out, e.Complete)
 		if len(a.sugg) > 1 {

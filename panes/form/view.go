@@ -474,9 +474,9 @@ func (f *Form) statusLine(iw int) string {
 	switch {
 	case f.confirming:
 		k := f.keys.Form
-		q := "unsent changes: " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
+		q := "unsent: " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
 		if f.keepDrafts {
-			q = "unsent changes: k keep draft · " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
+			q = "unsent: k keep draft · " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
 		}
 		s = t.Warn.Render("? " + q)
 	case f.flash != "" && f.flashIsErr:
