@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """An MCP server on stdio that answers initialize and then floods the client
-with 50,000 notifications/message, for measuring mcpscope under load
-(.ci/flood-tui.sh)."""
-import json, sys
+with 50,000 notifications/message (or $FLOOD_N), for measuring mcpscope
+under load (.ci/flood-tui.sh)."""
+import json, os, sys
+N = int(os.environ.get("FLOOD_N", "50000"))
 def send(m):
     sys.stdout.write(json.dumps(m) + "\n")
 for line in sys.stdin:
@@ -11,7 +12,7 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": req["id"], "result": {"protocolVersion": req["params"]["protocolVersion"], "capabilities": {"logging": {}}, "serverInfo": {"name": "flood", "version": "1"}}})
         sys.stdout.flush()
     elif req.get("method") == "notifications/initialized":
-        for i in range(50000):
+        for i in range(N):
             send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "message %d" % i}})
         sys.stdout.flush()
         print("flood done", file=sys.stderr, flush=True)
