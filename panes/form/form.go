@@ -396,7 +396,7 @@ func (f *Form) collectLocal(n *node, out map[string]string) {
 	for _, c := range n.items {
 		f.collectLocal(c, out)
 	}
-	if n.kind == kindChoice && n.built != nil {
+	if n.kind == kindChoice && n.branch < len(n.built) {
 		f.collectLocal(n.built[n.branch], out)
 	}
 }

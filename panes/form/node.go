@@ -273,6 +273,19 @@ func (b builder) buildChoice(n *node) {
 		n.nullable = true
 		return
 	}
+	if len(real) == 0 {
+		// {"oneOf":[]}, {"oneOf":""}, or only null: no branch to pick. The
+		// field is what the keywords beside it say (found by fuzzing: a
+		// choice of no branch panicked the form).
+		rest := make(map[string]any, len(n.sch))
+		for k, v := range n.sch {
+			if k != "oneOf" && k != "anyOf" {
+				rest[k] = v
+			}
+		}
+		b.fill(n, rest)
+		return
+	}
 	n.kind, n.keyword = kindChoice, kw
 	for i, br := range real {
 		merged := b.s.MergeBranch(n.sch, kw, br)
@@ -408,7 +421,7 @@ func (n *node) value() (any, bool) {
 		}
 		return out, true
 	case kindChoice:
-		if n.built == nil || n.built[n.branch] == nil {
+		if n.branch >= len(n.built) || n.built[n.branch] == nil { // a choice of no branch ({"oneOf":[]}) has no value
 			return nil, false
 		}
 		return n.built[n.branch].value()

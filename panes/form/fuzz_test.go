@@ -1,0 +1,37 @@
+package form
+
+import (
+	"encoding/json"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// FuzzNew: any schema builds a form (or is refused) that draws, takes
+// keys and yields a value, without a panic (issue 15, finding 10).
+func FuzzNew(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"object","required":["a"],"properties":{"a":{"type":"string","default":"x\u202e"},"b":{"type":"array","minItems":3,"items":{"type":"integer"}}}}`,
+		`{"oneOf":[{"type":"object","properties":{"k":{"enum":["a","b"]}}},{"type":"null"}]}`,
+		`{"type":"object","additionalProperties":{"type":"boolean"},"minProperties":2}`,
+		`{"type":"array","minItems":99999999999}`, `{"$ref":"#"}`, `true`, `{}`, `[`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fm, err := New(json.RawMessage(raw), Options{Title: "fuzz", Theme: themes.Dark(), Keys: keymap.Default()})
+		if err != nil {
+			return
+		}
+		fm.SetSize(80, 24)
+		fm.Focus()
+		_ = fm.View()
+		for _, k := range []tea.KeyPressMsg{{Code: tea.KeyDown}, {Code: tea.KeyEnter}, {Code: 'a', Text: "a"}, {Code: tea.KeyTab}} {
+			fm.Update(k)
+		}
+		_ = fm.View()
+		_, _ = fm.Value()
+	})
+}
