@@ -120,7 +120,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		shutdown(client)
 		<-drained
 		if line := early.problemLine(); line != "" && connected {
-			fmt.Fprintln(cmd.ErrOrStderr(), line)
+			_, _ = fmt.Fprintln(cmd.ErrOrStderr(), line)
 		}
 	}()
 

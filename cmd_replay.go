@@ -152,7 +152,7 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	if werr := replay.Write(stdout, f.format, res); werr != nil {
 		return withCode(exitUsage, werr)
 	}
-	fmt.Fprintf(stderr, "mcpscope: the replay was recorded in %s\n", out)
+	_, _ = fmt.Fprintf(stderr, "mcpscope: the replay was recorded in %s\n", out)
 	switch {
 	case err != nil && replay.IsConnectError(err):
 		return withCode(exitConnection, err)
@@ -179,7 +179,7 @@ func recordedTarget(cmd *cobra.Command, cf *connectFlags, h *record.Entry, stder
 		}
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "mcpscope: the recording's environment values are redacted; give them again if the server needs them: -e %s=...\n", strings.Join(missing, "=... -e "))
+		_, _ = fmt.Fprintf(stderr, "mcpscope: the recording's environment values are redacted; give them again if the server needs them: -e %s=...\n", strings.Join(missing, "=... -e "))
 	}
 	switch {
 	case h.Target == "built-in demo server":

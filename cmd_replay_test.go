@@ -61,7 +61,7 @@ func TestReplayDemoRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }()
 	sf, err := record.ReadEvents(fh, false)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"os"
 	"os/signal"
 
@@ -38,7 +38,7 @@ slow, absent or killed changes nothing for the client.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return withCode(exitUsage, fmt.Errorf("tap: give the server's command after --: mcpscope tap --name NAME -- CMD ARGS..."))
+				return withCode(exitUsage, errors.New("tap: give the server's command after --, as in mcpscope tap --name NAME -- CMD [ARGS]"))
 			}
 			runStdioTap(o, args)
 			return nil

@@ -131,7 +131,7 @@ func humanSize(n int64) string {
 func printTaps(out io.Writer, taps []tap.Listed) {
 	if len(taps) == 0 {
 		dir, _ := tap.StateDir()
-		fmt.Fprintf(out, "No taps yet. Put `mcpscope tap --name NAME --` before a server's command in a client's config;\nits conversations are recorded in %s.\n", dir)
+		_, _ = fmt.Fprintf(out, "No taps yet. Put `mcpscope tap --name NAME --` before a server's command in a client's config;\nits conversations are recorded in %s.\n", dir)
 		return
 	}
 	for _, l := range taps {
@@ -139,7 +139,7 @@ func printTaps(out io.Writer, taps []tap.Listed) {
 		if l.Live {
 			state = "LIVE "
 		}
-		fmt.Fprintf(out, "%s  %-24s  %s\n        id %s  %s\n", state, termsafe.String(l.Label()), termsafe.String(tapDetail(l)), l.ID, filepath.Base(l.File))
+		_, _ = fmt.Fprintf(out, "%s  %-24s  %s\n        id %s  %s\n", state, termsafe.String(l.Label()), termsafe.String(tapDetail(l)), l.ID, filepath.Base(l.File))
 	}
 }
 

@@ -74,7 +74,7 @@ func (f *policyFlags) apply(opts *mcp.Options, stderr io.Writer) error {
 // stderr.
 func neutralAnswers(stderr io.Writer) *policy.Neutral {
 	return &policy.Neutral{Told: func(method, answer string) {
-		fmt.Fprintf(stderr, "mcpscope: the server sent %s: %s\n", method, answer)
+		_, _ = fmt.Fprintf(stderr, "mcpscope: the server sent %s: %s\n", method, answer)
 	}}
 }
 

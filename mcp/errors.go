@@ -19,7 +19,7 @@ const (
 	ConnectionLost
 	// WriteFailed means the request could not be written.
 	WriteFailed
-	// Unmatched: a handshake request got no answer, but an answer with an id
+	// Unmatched means a handshake request got no answer, but an answer with an id
 	// matching no request came and nothing else followed (Err is an
 	// [*UnmatchedAnswerError] naming both ids).
 	Unmatched

@@ -20,7 +20,6 @@ import (
 // client has answered: the response headers of the tools/call POST come
 // only when the tool finishes, as with real JSON-mode servers.
 type askingJSONServer struct {
-	mu       sync.Mutex
 	stream   chan string   // messages for the GET stream
 	answered chan struct{} // the client answered the ping
 	once     sync.Once
@@ -39,7 +38,7 @@ func (s *askingJSONServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for {
 			select {
 			case msg := <-s.stream:
-				fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg)
+				_, _ = fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg)
 				w.(http.Flusher).Flush()
 			case <-r.Context().Done():
 				return

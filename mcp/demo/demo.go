@@ -96,8 +96,8 @@ type options struct {
 	addOffset float64
 }
 
-// AddOffsetEnv, when set to a number in the demo server's environment,
-// makes the add tool return a+b+N: the "next build that changed one
+// AddOffsetEnv names a variable that, set to a number N in the demo
+// server's environment, makes the add tool return a+b+N: the "next build that changed one
 // tool's output" that replay's tests need. Only tests set it.
 const AddOffsetEnv = "MCPSCOPE_DEMO_ADD_OFFSET"
 

@@ -207,11 +207,11 @@ func (s *server) handle(line []byte) (int, bool) {
 	case "tools/call":
 		switch {
 		case s.has["close-stdout"]:
-			s.out.Flush()
+			_ = s.out.Flush()
 			_ = os.Stdout.Close()
 			return 0, false
 		case s.has["stop-on-call"]:
-			s.out.Flush()
+			_ = s.out.Flush()
 			stopSelf()
 			return 0, false
 		case s.has["crash-on-call"]:

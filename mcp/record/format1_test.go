@@ -154,7 +154,7 @@ func TestFollowerFollowsAGrowingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	write := func(s string) {
 		if _, err := f.WriteString(s); err != nil {
 			t.Fatal(err)
@@ -165,7 +165,7 @@ func TestFollowerFollowsAGrowingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fl.Close()
+	defer func() { _ = fl.Close() }()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if e, err := fl.Next(ctx, true); err != nil || e.Type != "session" {
@@ -197,7 +197,7 @@ func TestFollowerFollowsAGrowingFile(t *testing.T) {
 	}
 	// Without follow, the end of the file ends the reading.
 	fl2, _ := OpenFollower(path, 0)
-	defer fl2.Close()
+	defer func() { _ = fl2.Close() }()
 	n := 0
 	for {
 		_, err := fl2.Next(ctx, false)

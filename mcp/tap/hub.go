@@ -88,15 +88,15 @@ func startHub(info *Info) (*hub, error) {
 		return nil, fmt.Errorf("tap: hub socket: %w", err)
 	}
 	if err := os.Chmod(sock, 0o600); err != nil {
-		ln.Close()
+		_ = ln.Close()
 		return nil, fmt.Errorf("tap: hub socket: %w", err)
 	}
 	hello, _ := json.Marshal(info)
 	h := &hub{ln: ln, sock: sock, info: filepath.Join(dir, info.ID+".json"), hello: append(hello, '\n'),
 		viewers: map[*viewerConn]struct{}{}}
 	if err := writePrivate(h.info, h.hello); err != nil {
-		ln.Close()
-		os.Remove(sock)
+		_ = ln.Close()
+		_ = os.Remove(sock)
 		return nil, err
 	}
 	h.wg.Add(1)
@@ -126,7 +126,7 @@ func (h *hub) accept() {
 		h.mu.Lock()
 		if h.closed {
 			h.mu.Unlock()
-			c.Close()
+			_ = c.Close()
 			return
 		}
 		h.viewers[v] = struct{}{}
@@ -144,7 +144,7 @@ func (h *hub) serve(v *viewerConn) {
 		h.mu.Lock()
 		delete(h.viewers, v)
 		h.mu.Unlock()
-		v.c.Close()
+		_ = v.c.Close()
 	}()
 	write := func(b []byte) bool {
 		_ = v.c.SetWriteDeadline(time.Now().Add(viewerWriteTimeout))
@@ -187,10 +187,10 @@ func (h *hub) close() {
 		close(v.done)
 	}
 	h.mu.Unlock()
-	h.ln.Close()
+	_ = h.ln.Close()
 	h.wg.Wait()
-	os.Remove(h.sock)
-	os.Remove(h.info)
+	_ = os.Remove(h.sock)
+	_ = os.Remove(h.info)
 }
 
 // Listed is one tap the viewer can open: live (its socket answers) or a
@@ -228,8 +228,8 @@ func List() ([]Listed, error) {
 			}
 			sock := info.Socket
 			if !alive(info.PID) || filepath.Dir(sock) != dir {
-				os.Remove(p)
-				os.Remove(sock)
+				_ = os.Remove(p)
+				_ = os.Remove(sock)
 				continue
 			}
 			l := Listed{Info: info, Live: true, Socket: sock}
@@ -273,7 +273,7 @@ func describe(l *Listed) {
 	if err != nil {
 		return
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	br := bufio.NewReader(f)
 	line, err := br.ReadBytes('\n')
 	if err != nil && len(line) == 0 {
@@ -303,13 +303,13 @@ func dialHub(sock string) (*Info, <-chan struct{}, func(), error) {
 	_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
 	line, err := br.ReadBytes('\n')
 	if err != nil {
-		c.Close()
+		_ = c.Close()
 		return nil, nil, nil, fmt.Errorf("%w: %v", ErrNoHub, err)
 	}
 	_ = c.SetReadDeadline(time.Time{})
 	var info Info
 	if err := json.Unmarshal(line, &info); err != nil {
-		c.Close()
+		_ = c.Close()
 		return nil, nil, nil, fmt.Errorf("tap: the hub's hello: %w", err)
 	}
 	wake := make(chan struct{}, 1)
@@ -325,5 +325,5 @@ func dialHub(sock string) (*Info, <-chan struct{}, func(), error) {
 			}
 		}
 	}()
-	return &info, wake, func() { c.Close() }, nil
+	return &info, wake, func() { _ = c.Close() }, nil
 }

@@ -53,7 +53,7 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			os.Exit(2)
 		}
-		defer c.Close()
+		defer func() { _ = c.Close() }()
 		fmt.Println("attached")
 		time.Sleep(time.Hour)
 		os.Exit(0)
@@ -72,7 +72,7 @@ func flood(arg string) int {
 	}
 	for i := 0; i < n; i++ {
 		// One write per message, as a server that logs as it goes does.
-		fmt.Fprintf(os.Stdout, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"event %d of a flood"}}`+"\n", i)
+		_, _ = fmt.Fprintf(os.Stdout, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"event %d of a flood"}}`+"\n", i)
 	}
 	for {
 		if _, err := in.ReadBytes('\n'); err != nil {

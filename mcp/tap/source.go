@@ -31,7 +31,6 @@ type Source struct {
 	file, sock string
 	transport  string
 
-	out    chan mcp.Event
 	q      *eventQueue
 	start  sync.Once
 	closed sync.Once
@@ -111,7 +110,7 @@ func (s *Source) Close() error {
 func (s *Source) follow(f *os.File) {
 	defer close(s.ended)
 	defer s.q.close()
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var wake <-chan struct{}
 	if s.sock != "" {
 		if _, w, hang, err := dialHub(s.sock); err == nil {

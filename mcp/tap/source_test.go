@@ -36,7 +36,7 @@ func startLiveTap(t *testing.T, o StdioOptions) *liveTap {
 		out, _ := RunStdio(context.Background(), o)
 		lt.done <- out
 	}()
-	t.Cleanup(func() { inW.Close() })
+	t.Cleanup(func() { _ = inW.Close() })
 	return lt
 }
 
@@ -55,7 +55,7 @@ func (lt *liveTap) waitLines(t *testing.T, n int) {
 
 func (lt *liveTap) end(t *testing.T) *Outcome {
 	t.Helper()
-	lt.in.Close()
+	_ = lt.in.Close()
 	select {
 	case out := <-lt.done:
 		return out

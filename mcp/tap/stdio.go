@@ -68,7 +68,7 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 		o.Stderr = os.Stderr
 	}
 	if o.Warn == nil {
-		o.Warn = func(s string) { fmt.Fprintln(o.Stderr, "mcpscope tap: "+s) }
+		o.Warn = func(s string) { _, _ = fmt.Fprintln(o.Stderr, "mcpscope tap: "+s) }
 	}
 	for _, d := range []*time.Duration{&o.Grace, &o.TermGrace} {
 		if *d <= 0 {
@@ -107,8 +107,8 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 	select {
 	case <-drained:
 	case <-time.After(500 * time.Millisecond):
-		stdout.Close()
-		stderr.Close()
+		_ = stdout.Close()
+		_ = stderr.Close()
 	}
 	signalGroup(cmd, sigKill) // whatever the server left behind
 
@@ -231,7 +231,7 @@ func (t *stdioTap) copyIn(w io.WriteCloser) {
 
 // copyOut copies the server's stdout to the client.
 func (t *stdioTap) copyOut(r *os.File) {
-	defer r.Close()
+	defer func() { _ = r.Close() }()
 	buf := make([]byte, copyBuf)
 	broken := false
 	for {
@@ -260,7 +260,7 @@ func (t *stdioTap) copyOut(r *os.File) {
 
 // copyStderr passes the server's stderr through and records its lines.
 func (t *stdioTap) copyStderr(r *os.File) {
-	defer r.Close()
+	defer func() { _ = r.Close() }()
 	buf := make([]byte, 16<<10)
 	for {
 		n, err := r.Read(buf)

@@ -161,7 +161,7 @@ func TestStdioTapIsByteForByteAndRecordsEveryFrame(t *testing.T) {
 		t.Fatalf("session file: %v %v", fi, err)
 	}
 	f, _ := os.Open(r.out.File)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	entries, err := record.Read(f)
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +265,7 @@ func TestStdioTapShutsDownInSpecOrder(t *testing.T) {
 		t.Errorf("shutdown took %v", d)
 	}
 	f, _ := os.Open(r.out.File)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	entries, _ := record.Read(f)
 	var exit *record.Entry
 	for i := range entries {
@@ -282,7 +282,7 @@ func TestStdioTapForwardsSignals(t *testing.T) {
 	privateDirs(t)
 	sigs := make(chan os.Signal, 1)
 	inR, inW := io.Pipe()
-	defer inW.Close()
+	defer func() { _ = inW.Close() }()
 	var stderr syncBuffer
 	done := make(chan *Outcome, 1)
 	go func() {

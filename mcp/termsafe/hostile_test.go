@@ -48,8 +48,8 @@ func TestEscapeJSONKeepsTheData(t *testing.T) {
 	w := NewMachineWriter(&buf, false)
 	// Written in two halves, splitting a rune, as an encoder may.
 	cut := bytes.Index(raw, []byte("\u202e")) + 1
-	w.Write(raw[:cut])
-	w.Write(raw[cut:])
+	_, _ = w.Write(raw[:cut])
+	_, _ = w.Write(raw[cut:])
 	out := buf.String()
 	for _, r := range []string{"\x7f", "\u009b", "\u202e", "\u200b", "\u2028"} {
 		if strings.Contains(out, r) {
