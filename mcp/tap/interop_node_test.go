@@ -1,0 +1,231 @@
+package tap
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/record"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Byte identity with real clients: server-everything driven by the
+// official TypeScript SDK client and by the go-sdk client, once directly
+// and once through the tap. Each client's record of what it sent and got
+// must hash the same both ways, the session file must hold every message
+// the client got, and a viewer attached while the conversation runs must
+// see every frame in order. .ci/run sets MCPSCOPE_NODE_TESTS=1 and
+// MCPSCOPE_SERVER_EVERYTHING; with the first set, anything missing fails.
+
+func serverEverything(t *testing.T) (node, script, nodeModules string) {
+	t.Helper()
+	if os.Getenv("MCPSCOPE_NODE_TESTS") == "" {
+		t.Skip("set MCPSCOPE_NODE_TESTS=1 and MCPSCOPE_SERVER_EVERYTHING (see .ci/run)")
+	}
+	script = os.Getenv("MCPSCOPE_SERVER_EVERYTHING")
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("MCPSCOPE_SERVER_EVERYTHING: %v", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// .../node_modules/@modelcontextprotocol/server-everything/dist/index.js
+	nodeModules = filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(script))))
+	if _, err := os.Stat(filepath.Join(nodeModules, "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Fatalf("the TypeScript SDK is not installed next to server-everything: %v", err)
+	}
+	return node, script, nodeModules
+}
+
+// tapArgv is the command line that runs the server behind a tap: env
+// passes what the SDK clients would not (they give servers a short list of
+// environment variables).
+func tapArgv(node, script string) []string {
+	return []string{"env", asTapEnv + "=1", "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"),
+		"XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR"), os.Args[0], node, script}
+}
+
+// watcher attaches a viewer to the first live tap that appears and
+// collects its frames until the tap ends.
+type watcher struct {
+	mu     sync.Mutex
+	frames []*mcp.Frame
+	done   chan struct{}
+}
+
+func watchFirstTap(t *testing.T) *watcher {
+	w := &watcher{done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			taps, _ := List()
+			for _, l := range taps {
+				if !l.Live {
+					continue
+				}
+				src := NewSource(l)
+				ch := src.Events()
+				if err := src.Start(context.Background()); err != nil {
+					return
+				}
+				for ev := range ch {
+					if fe, ok := ev.(mcp.FrameEvent); ok {
+						w.mu.Lock()
+						w.frames = append(w.frames, fe.Frame)
+						w.mu.Unlock()
+					}
+				}
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	return w
+}
+
+// recordedFrames reads the one session file in dir.
+func recordedFrames(t *testing.T, dir string) []record.Entry {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("want one session file in %s, have %v", dir, files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entries, err := record.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []record.Entry
+	for _, e := range entries {
+		if e.Type == "frame" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func hash(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:8]) }
+
+// checkTapped compares a direct run with a tapped one and the viewer's
+// frames with the session file's.
+func checkTapped(t *testing.T, direct, tapped []byte, dir string, w *watcher) {
+	t.Helper()
+	if len(direct) == 0 || !bytes.Equal(direct, tapped) {
+		t.Fatalf("the client saw other messages through the tap (%s direct, %s tapped):\n%s\n---\n%s", hash(direct), hash(tapped), direct, tapped)
+	}
+	select {
+	case <-w.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the viewer's stream did not end with the tap")
+	}
+	recorded := recordedFrames(t, dir)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.frames) != len(recorded) {
+		t.Fatalf("the viewer saw %d frames, the session file holds %d", len(w.frames), len(recorded))
+	}
+	answers := 0
+	for i, e := range recorded {
+		raw, _ := e.RawBytes()
+		if f := w.frames[i]; f.Seq != e.Seq || !bytes.Equal(f.Raw, raw) {
+			t.Fatalf("viewer frame %d is #%d %q; the file has #%d %q", i, f.Seq, f.Raw, e.Seq, raw)
+		}
+		if e.Dir == "in" && (e.Kind == "response" || e.Kind == "error") {
+			answers++
+		}
+	}
+	// Every answer the client logged (initialize aside) is in the file.
+	logged := 0
+	for _, line := range strings.Split(string(direct), "\n") {
+		if strings.HasPrefix(line, "< ") || (strings.HasPrefix(line, "read: ") && !strings.Contains(line, `"method":`)) {
+			logged++
+		}
+	}
+	if logged == 0 || answers < logged {
+		t.Logf("client log:\n%s", direct)
+		t.Errorf("the session file holds %d answers; the client got %d", answers, logged)
+	}
+}
+
+func TestTypeScriptClientThroughTapIsByteIdentical(t *testing.T) {
+	node, script, modules := serverEverything(t)
+	dir := privateDirs(t)
+	client := filepath.Join("testdata", "tsclient.cjs")
+	run := func(argv ...string) []byte {
+		cmd := exec.Command(node, append([]string{client}, argv...)...)
+		cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", argv, err, stderr.String())
+		}
+		return out
+	}
+	direct := run(node, script)
+	w := watchFirstTap(t)
+	tapped := run(tapArgv(node, script)...)
+	checkTapped(t, direct, tapped, dir, w)
+}
+
+func TestGoSDKClientThroughTapIsByteIdentical(t *testing.T) {
+	node, script, _ := serverEverything(t)
+	dir := privateDirs(t)
+	run := func(argv ...string) []byte {
+		var log bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		client := sdk.NewClient(&sdk.Implementation{Name: "tap-test-go-client", Version: "1.0.0"}, nil)
+		tr := &sdk.LoggingTransport{Transport: &sdk.CommandTransport{Command: exec.Command(argv[0], argv[1:]...), TerminateDuration: time.Second}, Writer: &log}
+		cs, err := client.Connect(ctx, tr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.ListTools(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "through the tap: hé ☃"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.ListPrompts(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.ListResources(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := cs.Ping(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		_ = cs.Close()
+		// server-everything sends notifications on timers: only requests
+		// and answers are compared.
+		var keep []string
+		for _, line := range strings.Split(log.String(), "\n") {
+			if strings.HasPrefix(line, "read: ") || strings.HasPrefix(line, "write: ") {
+				if !strings.Contains(line, `"method":"notifications/`) {
+					keep = append(keep, line)
+				}
+			}
+		}
+		return []byte(strings.Join(keep, "\n") + "\n")
+	}
+	direct := run("node", script)
+	w := watchFirstTap(t)
+	tapped := run(tapArgv(node, script)...)
+	checkTapped(t, direct, tapped, dir, w)
+}
