@@ -836,7 +836,13 @@ func (c *streamableConn) Close(ctx context.Context) error {
 	id, expired, fallback := c.sessionID, c.expired, c.fallback
 	c.mu.Unlock()
 	if id != "" && !expired && fallback == nil && !c.ended() {
-		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		// The DELETE is a courtesy: it gets at most half of what is left
+		// of ctx, so the streams still have time to end within it.
+		wait := 2 * time.Second
+		if deadline, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(deadline)/2)
+		}
+		dctx, cancel := context.WithTimeout(ctx, wait)
 		hdr, _ := c.headersFor(outbound{})
 		hdr.Del("Content-Type")
 		hdr.Del("Accept")
