@@ -1,0 +1,326 @@
+package tap
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/record"
+)
+
+// HTTPOptions configure an HTTP tap: a reverse proxy on a local address in
+// front of a remote MCP server, for clients that take a URL.
+type HTTPOptions struct {
+	Name string
+	// Listen is the local address, e.g. 127.0.0.1:8808 (":0" picks a port).
+	Listen string
+	// Target is the server's MCP endpoint, e.g. https://example.com/mcp.
+	Target string
+	// Ready, when set, gets the local URL once the tap listens.
+	Ready func(localURL string)
+	Recording
+}
+
+// maxBody bounds what is recorded of one request or response body (the
+// proxy itself passes everything through).
+const maxBody = 64 << 20
+
+// RunHTTP proxies until ctx ends. Requests to "/" go to the target's
+// endpoint; every other path goes to the same path on the target's host
+// (OAuth metadata, the legacy transport's message endpoint). Bodies pass
+// through unchanged and SSE is flushed event by event; headers, the
+// Authorization header included, are passed on untouched, and
+// Authorization values are redacted in what is recorded.
+func RunHTTP(ctx context.Context, o HTTPOptions) error {
+	target, err := url.Parse(o.Target)
+	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+		return fmt.Errorf("tap: %q is not an http(s) URL", o.Target)
+	}
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return fmt.Errorf("tap: --listen %s: %w", o.Listen, err)
+	}
+	local := "http://" + ln.Addr().String() + "/"
+	info := &Info{Name: o.Name, Transport: "http", URL: o.Target, Listen: ln.Addr().String()}
+	cap := startCapture(info, nil, o.Recording)
+	h := &httpTap{target: target, rec: cap.rec, keepSecrets: o.KeepSecrets}
+	h.proxy = &httputil.ReverseProxy{
+		Rewrite:        h.rewrite,
+		FlushInterval:  -1, // every write reaches the client at once: SSE event by event
+		ModifyResponse: h.response,
+		ErrorHandler:   h.failed,
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	if o.Ready != nil {
+		o.Ready(local)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = srv.Shutdown(sctx)
+		cancel()
+		_ = srv.Close()
+		err = nil
+	}
+	cap.rec.push(chunk{kind: chunkEvent, ev: mcp.StateEvent{Time: time.Now(), State: mcp.StateClosed, Detail: "the tap stopped"}})
+	cap.close()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+type httpTap struct {
+	target      *url.URL
+	proxy       *httputil.ReverseProxy
+	rec         *recorder
+	keepSecrets bool
+	n           atomic.Int64
+}
+
+type ctxKey struct{}
+
+// exchange is what the tap learned of one request, for naming the stream
+// its answer comes on.
+type exchange struct {
+	n      int64
+	path   string
+	method string // the JSON-RPC method of the POSTed message
+	id     string
+}
+
+func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{n: h.n.Add(1), path: pathOf(r.URL)}
+	if r.Method == http.MethodPost && r.Body != nil && !isUpgrade(r) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+		if err != nil {
+			http.Error(w, "mcpscope tap: reading the request: "+err.Error(), http.StatusBadGateway)
+			return
+		}
+		rest := r.Body
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), rest), rest}
+		var env struct {
+			Method string          `json:"method"`
+			ID     json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(body, &env)
+		x.method, x.id = env.Method, string(env.ID)
+		if len(bytes.TrimSpace(body)) > 0 {
+			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now()})
+		}
+	}
+	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+		Summary: r.Method + " " + x.path, Fields: h.fields(r.Method, x.path, r.Header)}})
+	if isUpgrade(r) {
+		h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "websocket",
+			Summary: "WebSocket upgrade passed through; its messages are not recorded"}})
+	}
+	h.proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, x)))
+}
+
+func isUpgrade(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Connection"), "upgrade") || r.Header.Get("Upgrade") != ""
+}
+
+func pathOf(u *url.URL) string {
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
+	}
+	return p
+}
+
+func (h *httpTap) rewrite(pr *httputil.ProxyRequest) {
+	out := pr.Out
+	out.URL.Scheme, out.URL.Host = h.target.Scheme, h.target.Host
+	if pr.In.URL.Path == "/" || pr.In.URL.Path == "" {
+		out.URL.Path, out.URL.RawPath = h.target.Path, h.target.RawPath
+		if pr.In.URL.RawQuery == "" {
+			out.URL.RawQuery = h.target.RawQuery
+		}
+	}
+	out.Host = h.target.Host
+	// A tap is invisible: no X-Forwarded-* headers are added.
+}
+
+// recordedHeaders are the headers that matter to MCP over HTTP.
+var recordedHeaders = []string{"Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID", "Authorization", "WWW-Authenticate", "Location"}
+
+func (h *httpTap) fields(method, path string, hd http.Header) []mcp.Field {
+	out := []mcp.Field{{Key: "method", Value: method}, {Key: "path", Value: h.redactURL(path)}}
+	for _, k := range recordedHeaders {
+		v := hd.Get(k)
+		if v == "" {
+			continue
+		}
+		if k == "Authorization" {
+			v = redactAuthorization(v)
+		}
+		out = append(out, mcp.Field{Key: k, Value: v})
+	}
+	return out
+}
+
+func (h *httpTap) redactURL(s string) string {
+	if h.keepSecrets {
+		return s
+	}
+	return record.RedactQuerySecrets(s)
+}
+
+// redactAuthorization keeps the scheme and hides the credentials: the tap
+// never records a token, whatever --record-secrets says.
+func redactAuthorization(v string) string {
+	if scheme, _, ok := strings.Cut(v, " "); ok {
+		return scheme + " " + record.Redacted
+	}
+	return record.Redacted
+}
+
+func (h *httpTap) response(resp *http.Response) error {
+	x, _ := resp.Request.Context().Value(ctxKey{}).(*exchange)
+	if x == nil {
+		x = &exchange{path: pathOf(resp.Request.URL)}
+	}
+	ct := resp.Header.Get("Content-Type")
+	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+		Summary: fmt.Sprintf("%s %s → %s %s", resp.Request.Method, x.path, resp.Status[:3], ct),
+		Fields:  append(h.fields(resp.Request.Method, x.path, resp.Header), mcp.Field{Key: "status", Value: resp.Status})}})
+	if resp.StatusCode == http.StatusSwitchingProtocols || resp.Body == nil {
+		return nil
+	}
+	var stream string
+	switch resp.Request.Method {
+	case http.MethodGet:
+		stream = "GET " + x.path + " " + mcp.StandaloneStream
+	case http.MethodPost:
+		stream = "POST " + x.path + " " + x.method + " (id " + x.id + ")"
+		if resp.StatusCode/100 != 2 {
+			stream = "POST " + x.path + " " + x.method + " (" + resp.Status + ")"
+		}
+	default:
+		return nil
+	}
+	sse := strings.HasPrefix(strings.ToLower(ct), "text/event-stream")
+	resp.Body = &teeBody{ReadCloser: resp.Body, rec: h.rec, stream: stream, sse: sse, json: !sse && strings.Contains(strings.ToLower(ct), "json")}
+	return nil
+}
+
+func (h *httpTap) failed(w http.ResponseWriter, r *http.Request, err error) {
+	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+		Summary: r.Method + " " + pathOf(r.URL) + " failed at the tap", Err: err}})
+	w.WriteHeader(http.StatusBadGateway)
+}
+
+// teeBody passes a response body on and hands the recorder a copy: the
+// whole body for JSON, each SSE event's data as it completes.
+type teeBody struct {
+	io.ReadCloser
+	rec    *recorder
+	stream string
+	sse    bool
+	json   bool
+
+	mu      sync.Mutex
+	buf     []byte // JSON: the body so far; SSE: the unfinished line
+	data    []byte // SSE: the event's data so far
+	hasData bool
+	done    bool
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if n > 0 {
+		t.feed(p[:n])
+	}
+	if err != nil {
+		t.finish()
+	}
+	return n, err
+}
+
+func (t *teeBody) Close() error {
+	t.finish()
+	return t.ReadCloser.Close()
+}
+
+func (t *teeBody) feed(b []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.json {
+		if len(t.buf)+len(b) <= maxBody {
+			t.buf = append(t.buf, b...)
+		}
+		return
+	}
+	if !t.sse {
+		return
+	}
+	now := time.Now()
+	t.buf = append(t.buf, b...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			return
+		}
+		line := bytes.TrimSuffix(t.buf[:i], []byte("\r"))
+		t.buf = t.buf[i+1:]
+		t.sseLine(line, now)
+	}
+}
+
+// sseLine follows the SSE format far enough to find each event's data.
+func (t *teeBody) sseLine(line []byte, at time.Time) {
+	if len(line) == 0 {
+		if t.hasData {
+			t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.data, at: at, stream: t.stream})
+		}
+		t.data, t.hasData = nil, false
+		return
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	if string(field) == "data" {
+		if t.hasData {
+			t.data = append(t.data, '\n')
+		}
+		t.data = append(t.data, value...)
+		t.hasData = true
+	}
+}
+
+func (t *teeBody) finish() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.done {
+		return
+	}
+	t.done = true
+	if t.json && len(bytes.TrimSpace(t.buf)) > 0 {
+		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream})
+	}
+	if t.sse && t.hasData {
+		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.data, at: time.Now(), stream: t.stream, problem: "the stream ended in the middle of an event"})
+	}
+}
