@@ -135,3 +135,25 @@ func TestPromptDraftsAreKept(t *testing.T) {
 		t.Fatalf("after discard the form opened with %v", got)
 	}
 }
+
+// A tool whose inputSchema is not JSON gets the plain JSON editor; esc
+// there keeps the text too.
+func TestJSONEditorTextSurvivesEsc(t *testing.T) {
+	p := NewTools(themes.Dark(), keymap.Default())
+	p.SetSize(80, 24)
+	p.Focus()
+	p.SetTools([]mcp.Tool{{Name: "broken", InputSchema: json.RawMessage(`{"type": `)}})
+	toolsDo(p, "enter")
+	if p.Editor() == nil {
+		t.Fatal("no JSON editor for a schema that is not JSON")
+	}
+	p.Editor().SetValue(`{"typed": "by hand"}`)
+	toolsDo(p, "esc")
+	if p.Editing() {
+		t.Fatal("esc did not close the editor")
+	}
+	toolsDo(p, "enter")
+	if p.Editor() == nil || p.Editor().Value() != `{"typed": "by hand"}` {
+		t.Fatalf("reopened with %q", p.Editor().Value())
+	}
+}

@@ -68,7 +68,8 @@ type Tools struct {
 	history  *form.History // per tool ("tool:NAME"), kept while mcpscope runs
 	// drafts are the forms closed with "keep draft", by tool name, for as
 	// long as mcpscope runs; each remembers the schema it was built for.
-	drafts map[string]toolDraft
+	drafts       map[string]toolDraft
+	editorDrafts map[string]*JSONEdit // the same for the JSON editor
 }
 
 // toolDraft is a kept arguments form and the inputSchema it was made for.
@@ -84,14 +85,15 @@ func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
 	ti.Placeholder = "fuzzy filter"
 	ti.SetStyles(t.TextInput)
 	return &Tools{
-		theme:       t,
-		keys:        k,
-		filterInput: ti,
-		showDetails: true,
-		matched:     map[int][]int{},
-		lastArgs:    map[string]json.RawMessage{},
-		history:     form.NewHistory(20),
-		drafts:      map[string]toolDraft{},
+		theme:        t,
+		keys:         k,
+		filterInput:  ti,
+		showDetails:  true,
+		matched:      map[int][]int{},
+		lastArgs:     map[string]json.RawMessage{},
+		history:      form.NewHistory(20),
+		drafts:       map[string]toolDraft{},
+		editorDrafts: map[string]*JSONEdit{},
 	}
 }
 
@@ -331,6 +333,16 @@ func (p *Tools) OpenEditor() tea.Cmd {
 		}
 		return f.Init()
 	}
+	if d := p.editorDrafts[t.Name]; d != nil {
+		delete(p.editorDrafts, t.Name)
+		p.editor = d
+		p.editor.SetTheme(p.theme)
+		p.editor.SetSize(p.w, p.h)
+		if p.focused {
+			p.editor.Focus()
+		}
+		return nil
+	}
 	p.editor = NewJSONEdit(p.theme, p.keys, t, p.lastArgs[t.Name])
 	p.editor.SetSize(p.w, p.h)
 	if p.focused {
@@ -387,6 +399,9 @@ func (p *Tools) updateEditor(msg tea.Msg) tea.Cmd {
 	kp, isKey := msg.(tea.KeyPressMsg)
 	switch {
 	case isKey && key.Matches(kp, p.keys.JSONEdit.Close):
+		// The JSON editor (for a schema the form cannot read) keeps its
+		// text for the session too: esc never throws typing away.
+		p.editorDrafts[p.editor.Tool().Name] = p.editor
 		p.editor = nil
 		return nil
 	case isKey && key.Matches(kp, p.keys.JSONEdit.Send):
@@ -397,6 +412,7 @@ func (p *Tools) updateEditor(msg tea.Msg) tea.Cmd {
 			if json.Compact(&b, []byte(p.editor.Value())) == nil {
 				p.lastArgs[p.editor.Tool().Name] = json.RawMessage(b.Bytes())
 			}
+			delete(p.editorDrafts, p.editor.Tool().Name)
 			p.editor = nil
 		}
 		return cmd
