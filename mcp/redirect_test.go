@@ -80,3 +80,30 @@ func fieldsText(te mcp.TransportEvent) string {
 	}
 	return b.String()
 }
+
+// Finding 4, end to end: a server that pads its SSE answer with a
+// megabyte of comment keep-alives gets one timeline row that counts them,
+// not a field per comment, and the answer still arrives.
+func TestHostileSSECommentFlood(t *testing.T) {
+	const lines = 1 << 18
+	h := mcptest.StartHostile(t, &mcptest.Hostile{SSE: true, SSEPrefix: func(w http.ResponseWriter) {
+		_, _ = w.Write([]byte(strings.Repeat(": k\n", lines)))
+	}}, false)
+	c, col := connect(t, &mcp.HTTPTransport{URL: h.URL(), NoSSEFallback: true}, mcp.Options{Timeout: 10 * time.Second})
+	if _, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "echo"}); err != nil {
+		t.Fatalf("tools/call: %v", err)
+	}
+	c.Close()
+	var counted bool
+	for _, te := range transportEventsOf(col.wait(t)) {
+		if len(te.Fields) > 40 {
+			t.Fatalf("a timeline row with %d fields: %s", len(te.Fields), te.Summary)
+		}
+		if strings.Contains(te.Summary, "262144 comment lines") {
+			counted = true
+		}
+	}
+	if !counted {
+		t.Error("no timeline row counts the comments")
+	}
+}
