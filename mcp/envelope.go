@@ -103,3 +103,17 @@ func skipValue(data []byte, i int) int {
 	}
 	return i
 }
+
+// ParamsView returns a message's "params" as a view of raw (no copy; nil
+// when absent), with json.Unmarshal's error for a message that is not a
+// JSON object. Code that keeps params for as long as the frame (a log
+// line, a progress note) keeps no second copy of them this way.
+func ParamsView(raw []byte) (json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		var env envelope
+		return nil, json.Unmarshal(trimmed, &env)
+	}
+	env, err := decodeEnvelope(trimmed)
+	return env.Params, err
+}

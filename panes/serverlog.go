@@ -34,11 +34,29 @@ type ServerLog struct {
 	modern  bool
 }
 
+// logLine is one notifications/message: its params are a view of the
+// frame's bytes (kept once, by the frame), decoded only when the line is
+// drawn. A flood of 200,000 log messages keeps no second copy of them.
 type logLine struct {
 	at     time.Time
-	level  string
-	logger string
-	data   string
+	params json.RawMessage
+}
+
+// decode reads the level, logger and data (a string's value, or any other
+// JSON as it was sent).
+func (l logLine) decode() (level, logger, data string) {
+	var p struct {
+		Level  string          `json:"level"`
+		Logger string          `json:"logger"`
+		Data   json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(l.params, &p)
+	data = string(p.Data)
+	var str string
+	if json.Unmarshal(p.Data, &str) == nil {
+		data = str
+	}
+	return p.Level, p.Logger, data
 }
 
 // NewServerLog makes the server-log pane.
@@ -71,18 +89,7 @@ func (s *ServerLog) Len() int { return len(s.entries) }
 
 // Append adds one notifications/message from its params.
 func (s *ServerLog) Append(at time.Time, params json.RawMessage) {
-	var p struct {
-		Level  string          `json:"level"`
-		Logger string          `json:"logger"`
-		Data   json.RawMessage `json:"data"`
-	}
-	_ = json.Unmarshal(params, &p)
-	data := string(p.Data)
-	var str string
-	if json.Unmarshal(p.Data, &str) == nil {
-		data = str
-	}
-	s.entries = append(s.entries, logLine{at: at, level: p.Level, logger: p.Logger, data: data})
+	s.entries = append(s.entries, logLine{at: at, params: params})
 }
 
 func (s *ServerLog) levelStyle(level string) lipgloss.Style {
@@ -174,12 +181,13 @@ func (s *ServerLog) View() string {
 	rows := s.h - 2 - len(body)
 	start := max(len(s.entries)-rows, 0)
 	for _, e := range s.entries[start:] {
-		st := s.levelStyle(e.level)
-		line := t.Log.Time.Render(e.at.Format("15:04:05.000")) + " " + st.Render(fmt.Sprintf("%-9s", termsafe.String(e.level)))
-		if e.logger != "" {
-			line += t.Detail.Label.Render("[" + termsafe.String(e.logger) + "] ")
+		level, logger, data := e.decode()
+		st := s.levelStyle(level)
+		line := t.Log.Time.Render(e.at.Format("15:04:05.000")) + " " + st.Render(fmt.Sprintf("%-9s", termsafe.String(level)))
+		if logger != "" {
+			line += t.Detail.Label.Render("[" + termsafe.String(logger) + "] ")
 		}
-		line += st.Render(termsafe.String(strings.ReplaceAll(e.data, "\n", " ")))
+		line += st.Render(termsafe.String(strings.ReplaceAll(data, "\n", " ")))
 		body = append(body, line)
 	}
 	if len(s.entries) == 0 {

@@ -259,10 +259,10 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 	unreadable := func(err error) []mcp.Event {
 		return []mcp.Event{UnreadableEvent{Time: f.Time, Seq: f.Seq, Method: f.Method, Err: err}}
 	}
-	var env struct {
-		Params json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(f.Raw, &env); err != nil {
+	var env struct{ Params json.RawMessage }
+	var err error
+	// A view of the frame's bytes, not a copy: the log pane keeps it.
+	if env.Params, err = mcp.ParamsView(f.Raw); err != nil {
 		return unreadable(err)
 	}
 	switch f.Method {
