@@ -95,9 +95,9 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
 		Name: o.name, Listen: o.listen, Target: target,
 		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
-			Warn: func(s string) { fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
+			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
 		Ready: func(local string) {
-			fmt.Fprintf(stderr, "mcpscope tap: point the client at %s (it reaches %s through the tap); Ctrl+C stops\n", local, termsafe.String(target))
+			_, _ = fmt.Fprintf(stderr, "mcpscope tap: point the client at %s (it reaches %s through the tap); Ctrl+C stops\n", local, termsafe.String(target))
 		},
 	})
 	if err != nil {

@@ -93,7 +93,7 @@ func TestHostileSSECommentFlood(t *testing.T) {
 	if _, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "echo"}); err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
-	c.Close()
+	_ = c.Close()
 	var counted bool
 	for _, te := range transportEventsOf(col.wait(t)) {
 		if len(te.Fields) > 40 {

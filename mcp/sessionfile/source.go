@@ -88,7 +88,7 @@ func peekTransport(path string) string {
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	d := record.NewDecoder(io.LimitReader(f, 1<<20))
 	for i := 0; i < 200; i++ {
 		e, err := d.Next()
@@ -108,7 +108,7 @@ func (s *Source) Header() record.Entry { return s.header }
 func (s *Source) run() {
 	defer close(s.done)
 	defer close(s.ch)
-	defer s.fl.Close()
+	defer func() { _ = s.fl.Close() }()
 	select {
 	case <-s.start:
 	case <-s.ctx.Done():

@@ -53,7 +53,7 @@ func TestDoctorRunsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	if s.TransportName() != "stdio" {
 		t.Errorf("transport %q", s.TransportName())
 	}
@@ -90,7 +90,7 @@ func TestRecordedDiagnosticsWithoutDoctor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	_ = s.Start(t.Context())
 	evs := collect(t, s.Events(), 3)
 	if len(evs) != 2 {
@@ -113,7 +113,7 @@ func TestFollowsAGrowingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if _, err := f.WriteString(`{"type":"stderr","time":"2026-01-01T00:00:01Z","line":"later"}` + "\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestOpensTheFormat1Fixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer func() { _ = s.Close() }()
 	_ = s.Start(t.Context())
 	var first time.Time
 	frames := 0

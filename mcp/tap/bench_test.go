@@ -53,7 +53,7 @@ func spawn(tb testing.TB, tapped bool, env ...string) *peer {
 }
 
 func (p *peer) stop() {
-	p.in.Close()
+	_ = p.in.Close()
 	_ = p.cmd.Wait()
 }
 
@@ -141,7 +141,7 @@ func peakRSS(pid int) int64 {
 	for _, line := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(line, "VmHWM:") {
 			var kb int64
-			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%d", &kb)
+			_, _ = fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:")), "%d", &kb)
 			return kb << 10
 		}
 	}

@@ -105,7 +105,7 @@ func recordedFrames(t *testing.T, dir string) []record.Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	entries, err := record.Read(f)
 	if err != nil {
 		t.Fatal(err)

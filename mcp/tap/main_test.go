@@ -32,7 +32,7 @@ const (
 func TestMain(m *testing.M) {
 	mcptest.MaybeRunServer()
 	if os.Getenv(asTapEnv) != "" {
-		os.Unsetenv(asTapEnv)
+		_ = os.Unsetenv(asTapEnv)
 		out, _ := RunStdio(context.Background(), StdioOptions{Name: "bench", Command: os.Args[1], Args: os.Args[2:]})
 		os.Exit(out.Code)
 	}
@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 		for {
 			line, err := in.ReadBytes('\n')
 			if len(line) > 0 {
-				os.Stdout.Write(line)
+				_, _ = os.Stdout.Write(line)
 			}
 			if err != nil {
 				os.Exit(0)
