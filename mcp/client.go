@@ -332,8 +332,7 @@ func (c *Client) DiscoverAll(ctx context.Context) {
 // nextCursor. A cursor the server already gave is an error: following it
 // would loop forever.
 func (c *Client) ListAll(ctx context.Context, method string, opts ...CallOption) ([]json.RawMessage, int, error) {
-	key := ListItemsKey(method)
-	if key == "" {
+	if ListItemsKey(method) == "" {
 		return nil, 0, fmt.Errorf("%s is not a paginated list method", method)
 	}
 	var items []json.RawMessage
@@ -348,23 +347,11 @@ func (c *Client) ListAll(ctx context.Context, method string, opts ...CallOption)
 		if err != nil {
 			return items, page - 1, err
 		}
-		var body map[string]json.RawMessage
-		if err := json.Unmarshal(resp.Result, &body); err != nil {
-			return items, page, fmt.Errorf("%s page %d: result is not an object", method, page)
-		}
-		var pageItems []json.RawMessage
-		if raw, ok := body[key]; ok {
-			if err := json.Unmarshal(raw, &pageItems); err != nil {
-				return items, page, fmt.Errorf("%s page %d: %q is not an array", method, page, key)
-			}
+		pageItems, next, err := DecodePage(method, resp.Result)
+		if err != nil {
+			return items, page, fmt.Errorf("%s page %d: %w", method, page, err)
 		}
 		items = append(items, pageItems...)
-		var next string
-		if raw, ok := body["nextCursor"]; ok && string(raw) != "null" {
-			if err := json.Unmarshal(raw, &next); err != nil {
-				return items, page, fmt.Errorf("%s page %d: nextCursor is not a string", method, page)
-			}
-		}
 		if next == "" {
 			return items, page, nil
 		}
@@ -391,6 +378,15 @@ type callOpts struct {
 	probe           bool
 	noCancel        bool
 	progressToken   string
+	onResponse      func(*Response)
+}
+
+// WithResponse hands fn every response the request gets (each round of
+// the modern era's input requests, error responses too), on the caller's
+// goroutine, for callers that need the frames as well as the result: a
+// paginated list's last response, after which an outcome is published.
+func WithResponse(fn func(*Response)) CallOption {
+	return func(o *callOpts) { o.onResponse = fn }
 }
 
 // WithTimeout overrides the client's timeout for one request.
@@ -439,7 +435,14 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 	for _, o := range opts {
 		o(&co)
 	}
-	resp, err := c.call(ctx, method, raw, co)
+	call := func(raw json.RawMessage) (*Response, error) {
+		resp, err := c.call(ctx, method, raw, co)
+		if resp != nil && co.onResponse != nil {
+			co.onResponse(resp)
+		}
+		return resp, err
+	}
+	resp, err := call(raw)
 	for round := 1; err == nil && c.isModern(); round++ {
 		var rr struct {
 			ResultType    string                     `json:"resultType"`
@@ -460,7 +463,7 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 		if err != nil {
 			return resp, err
 		}
-		resp, err = c.call(ctx, method, raw, co)
+		resp, err = call(raw)
 	}
 	return resp, err
 }

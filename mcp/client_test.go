@@ -572,3 +572,53 @@ func TestOrderlyCloseIsClosedNotFailed(t *testing.T) {
 		t.Errorf("last state = %v (%s), want closed", last.State, last.Detail)
 	}
 }
+
+// DecodePage reads a page or says why it cannot: a page is never read as
+// an empty one.
+func TestDecodePage(t *testing.T) {
+	items, next, err := mcp.DecodePage(mcp.MethodToolsList, json.RawMessage(`{"tools":[{"name":"a"}],"nextCursor":"c"}`))
+	if err != nil || len(items) != 1 || next != "c" {
+		t.Fatalf("good page: %v, %q, %v", items, next, err)
+	}
+	for raw, want := range map[string]string{
+		`null`:                              "not an object",
+		`[]`:                                "not an object",
+		`{"tools":{"name":"a"}}`:            `"tools" is not an array`,
+		`{"tools":[],"nextCursor":7}`:       "nextCursor is not a string",
+		`{"resources":[],"nextCursor":"x"}`: "", // no tools member: an empty page, as the spec allows nothing else to mean
+	} {
+		_, _, err := mcp.DecodePage(mcp.MethodToolsList, json.RawMessage(raw))
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: err %v, want %q", raw, err, want)
+		}
+	}
+	if _, _, err := mcp.DecodePage("tools/call", json.RawMessage(`{}`)); err == nil {
+		t.Error("tools/call decoded as a page")
+	}
+}
+
+// WithResponse sees every response a request gets, error responses too.
+func TestWithResponseSeesTheResponse(t *testing.T) {
+	c := mcp.NewClient(fake("paginate"), mcp.Options{Timeout: 5 * time.Second})
+	defer func() { _ = c.Close() }()
+	go func() {
+		for range c.Events() {
+		}
+	}()
+	if _, err := c.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var frames []*mcp.Frame
+	items, pages, err := c.ListAll(context.Background(), mcp.MethodToolsList, mcp.WithResponse(func(r *mcp.Response) { frames = append(frames, r.Frame) }))
+	if err != nil || pages != 2 || len(items) != 2 {
+		t.Fatalf("ListAll: %d items, %d pages, %v", len(items), pages, err)
+	}
+	if len(frames) != 2 || frames[1] == nil || frames[1].Seq <= frames[0].Seq {
+		t.Fatalf("responses seen: %v", frames)
+	}
+	var seen *mcp.Response
+	_, err = c.Call(context.Background(), "no/such", nil, mcp.WithResponse(func(r *mcp.Response) { seen = r }))
+	if err == nil || seen == nil || seen.Error == nil {
+		t.Fatalf("error response not seen: err %v, seen %+v", err, seen)
+	}
+}

@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"time"
 
@@ -57,36 +56,12 @@ func (s *Session) relist(method string) {
 	s.mu.Unlock()
 }
 
-// listAll follows nextCursor to the end of a list. It returns the last
-// response frame so the outcome is published after it. A cursor the
-// server already gave is an error: following it would loop forever.
+// listAll reads every page of a list (Client.ListAll) and returns the last
+// response frame, so the outcome is published after it.
 func (s *Session) listAll(method string) ([]json.RawMessage, *mcp.Frame, error) {
-	var items []json.RawMessage
 	var last *mcp.Frame
-	seen := map[string]bool{}
-	var params any = json.RawMessage(`{}`) // as Client.ListAll sends the first page
-	for page := 1; ; page++ {
-		resp, err := s.c.Call(s.ctx, method, params)
-		if resp != nil && resp.Frame != nil {
-			last = resp.Frame
-		}
-		if err != nil {
-			return items, last, err
-		}
-		pageItems, next, err := decodePage(method, resp.Result)
-		if err != nil {
-			return items, last, fmt.Errorf("%s page %d: %w", method, page, err)
-		}
-		items = append(items, pageItems...)
-		if next == "" {
-			return items, last, nil
-		}
-		if seen[next] {
-			return items, last, fmt.Errorf("%s page %d: the server repeated cursor %q; stopped to avoid an endless loop", method, page, next)
-		}
-		seen[next] = true
-		params = map[string]string{"cursor": next}
-	}
+	items, _, err := s.c.ListAll(s.ctx, method, mcp.WithResponse(func(r *mcp.Response) { last = r.Frame }))
+	return items, last, err
 }
 
 // itemKey is what identifies a list item: a tool's or prompt's name, a

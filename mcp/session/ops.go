@@ -241,7 +241,7 @@ func (s *Session) ListPage(method, cursor string) (Op, error) {
 	}
 	return s.start(request{kind: KindPage, method: method, label: method, params: params,
 		decode: func(raw json.RawMessage) (any, error, error) {
-			items, next, err := decodePage(method, raw)
+			items, next, err := mcp.DecodePage(method, raw)
 			if err != nil {
 				if cursor != "" {
 					return nil, fmt.Errorf("the page after cursor %q: %w", cursor, err), nil
@@ -258,28 +258,6 @@ func (s *Session) ListPage(method, cursor string) (Op, error) {
 			}
 			return nil
 		}})
-}
-
-// decodePage reads one page of a list result.
-func decodePage(method string, raw json.RawMessage) ([]json.RawMessage, string, error) {
-	key := mcp.ListItemsKey(method)
-	var body map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &body); err != nil || body == nil {
-		return nil, "", errors.New("the result is not an object")
-	}
-	var items []json.RawMessage
-	if r, ok := body[key]; ok {
-		if err := json.Unmarshal(r, &items); err != nil {
-			return nil, "", fmt.Errorf("%q is not an array", key)
-		}
-	}
-	var next string
-	if r, ok := body["nextCursor"]; ok && string(r) != "null" {
-		if err := json.Unmarshal(r, &next); err != nil {
-			return nil, "", errors.New("nextCursor is not a string")
-		}
-	}
-	return items, next, nil
 }
 
 // CompleteRequest is what completion/complete asks about.
