@@ -240,9 +240,10 @@ func (s *Session) observeLocked(ev mcp.Event) []mcp.Event {
 	return nil
 }
 
-// notificationLocked follows one inbound notification. One whose params
-// the session cannot read is reported (UnreadableEvent) right after its
-// frame, never skipped in silence.
+// notificationLocked follows one inbound notification: a list_changed
+// starts a coalesced re-list, a task's status schedules its next poll, an
+// elicitation's completion closes one the user accepted; derive says what
+// else it shows.
 func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 	if lists := mcp.ListsChangedBy(f.Method); len(lists) > 0 {
 		var evs []mcp.Event
@@ -250,6 +251,47 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 			evs = append(evs, s.relistLocked(l.Method)...)
 		}
 		return evs
+	}
+	evs := derive(f)
+	for i, ev := range evs {
+		switch ev := ev.(type) {
+		case TaskEvent:
+			s.scheduleLocked(ev.Task)
+		case ElicitationEvent:
+			ev.Known = s.urlElicitations[ev.ID]
+			delete(s.urlElicitations, ev.ID)
+			evs[i] = ev
+		}
+	}
+	return evs
+}
+
+// Derive is what a read-only source (a tap, a session file) shows beside
+// one event, as a Session would: for an inbound notification, its
+// ProgressEvent, LogMessageEvent, ResourceUpdatedEvent or TaskEvent, or an
+// UnreadableEvent when its params cannot be read. A read-only source sends
+// nothing, so nothing is re-listed or polled, and an elicitation's
+// completion is left to the frame (no elicitation was accepted here).
+func Derive(ev mcp.Event) []mcp.Event {
+	fe, ok := ev.(mcp.FrameEvent)
+	if !ok {
+		return nil
+	}
+	var out []mcp.Event
+	for _, d := range derive(fe.Frame) {
+		if _, ok := d.(ElicitationEvent); !ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// derive decodes the notifications the session follows. One whose params
+// cannot be read is reported (UnreadableEvent) right after its frame,
+// never skipped in silence.
+func derive(f *mcp.Frame) []mcp.Event {
+	if f.Dir != mcp.Inbound || f.Kind != mcp.KindNotification {
+		return nil
 	}
 	switch f.Method {
 	case mcp.NotifyProgress, mcp.NotifyMessage, mcp.NotifyResourcesUpdated, mcp.NotifyTasksStatus, mcp.NotifyElicitationComplete:
@@ -287,20 +329,16 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 		if !ok {
 			return unreadable(errors.New("the params are not a task (no taskId)"))
 		}
-		s.scheduleLocked(t)
 		return []mcp.Event{TaskEvent{Time: f.Time, Task: t}}
-	case mcp.NotifyElicitationComplete:
+	default: // mcp.NotifyElicitationComplete
 		var p struct {
 			ElicitationID string `json:"elicitationId"`
 		}
 		if err := json.Unmarshal(env.Params, &p); err != nil {
 			return unreadable(err)
 		}
-		known := s.urlElicitations[p.ElicitationID]
-		delete(s.urlElicitations, p.ElicitationID)
-		return []mcp.Event{ElicitationEvent{Time: f.Time, ID: p.ElicitationID, Completed: true, Known: known}}
+		return []mcp.Event{ElicitationEvent{Time: f.Time, ID: p.ElicitationID, Completed: true}}
 	}
-	return nil
 }
 
 // trackingHandler answers through the front end's handler and remembers

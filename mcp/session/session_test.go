@@ -479,3 +479,32 @@ func TestAllowedBy(t *testing.T) {
 		t.Errorf("modern: %+v", got)
 	}
 }
+
+// Derive gives a read-only source what a session shows beside a frame.
+func TestDerive(t *testing.T) {
+	note := func(dir mcp.Direction, method, raw string) mcp.Event {
+		return mcp.FrameEvent{Frame: &mcp.Frame{Seq: 4, Dir: dir, Kind: mcp.KindNotification, Method: method, Raw: []byte(raw), Time: time.Now()}}
+	}
+	got := Derive(note(mcp.Inbound, mcp.NotifyProgress, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":2,"total":4}}`))
+	if p, ok := got[0].(ProgressEvent); len(got) != 1 || !ok || p.Token != "t" || p.Progress != 2 || *p.Total != 4 {
+		t.Errorf("progress: %+v", got)
+	}
+	got = Derive(note(mcp.Inbound, mcp.NotifyTasksStatus, `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"a","status":"working"}}`))
+	if e, ok := got[0].(TaskEvent); len(got) != 1 || !ok || e.Task.ID != "a" {
+		t.Errorf("task status: %+v", got)
+	}
+	got = Derive(note(mcp.Inbound, mcp.NotifyResourcesUpdated, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":[]}`))
+	if e, ok := got[0].(UnreadableEvent); len(got) != 1 || !ok || e.Seq != 4 {
+		t.Errorf("unreadable update: %+v", got)
+	}
+	for _, ev := range []mcp.Event{
+		note(mcp.Inbound, mcp.NotifyElicitationComplete, `{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"x"}}`),
+		note(mcp.Outbound, mcp.NotifyProgress, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`),
+		note(mcp.Inbound, mcp.NotifyToolsListChanged, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`),
+		mcp.StderrEvent{Time: time.Now(), Line: "x"},
+	} {
+		if got := Derive(ev); len(got) != 0 {
+			t.Errorf("derived %+v from %+v", got, ev)
+		}
+	}
+}
