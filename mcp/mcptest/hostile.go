@@ -79,6 +79,8 @@ func (h *Hostile) Requests() []Seen {
 	return append([]Seen(nil), h.seen...)
 }
 
+// ServeHTTP records the request and answers it as the knobs say: OAuth
+// metadata and the 401 challenge, the redirect, then the MCP methods.
 func (h *Hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var body strings.Builder
 	if r.Body != nil {
