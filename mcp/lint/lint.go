@@ -99,6 +99,7 @@ type Linter struct {
 	// stdio exit: requests stranded by the connection ending.
 	stranded        int
 	strandedMethods []string
+	stdoutClosed    bool // stdio/stdout-closed was reported
 
 	// SSE: event ids seen in this session, the streams that carried an id,
 	// and the POST streams whose first SSE event was already judged.

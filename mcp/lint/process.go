@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -65,6 +66,16 @@ func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
 			l.report("tools/call-timeout", fmt.Sprintf("%s got no answer within %s; mcpscope gave up and sent notifications/cancelled.", what, e.Err.Elapsed.Round(100*time.Millisecond)), e.Err.ReqSeq)
 		}
 	case mcp.ConnectionLost:
+		var closed *mcp.StdoutClosedError
+		if errors.As(e.Err.Err, &closed) && !l.stdoutClosed {
+			// No exit follows (the process lived on): this is the report.
+			l.stdoutClosed = true
+			msg := fmt.Sprintf("The server closed its stdout but kept running (pid %d) while %s was in flight: the answer can never arrive.", closed.PID, what)
+			if tail := lastLines(closed.LastStderr, 3); tail != "" {
+				msg += " Its last stderr lines: " + tail
+			}
+			l.report("stdio/stdout-closed", msg, e.Err.ReqSeq)
+		}
 		l.stranded++
 		if len(l.strandedMethods) < 5 {
 			l.strandedMethods = append(l.strandedMethods, what)

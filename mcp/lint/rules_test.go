@@ -186,6 +186,7 @@ func ruleCases() []ruleCase {
 		{rule: "stdio/forced-exit", script: mcptest.Script{OnEOF: []string{"@sleep:20s"}}},
 		{rule: "stdio/abnormal-exit", script: mcptest.Script{OnEOF: []string{"@exit:3"}}},
 		{rule: "stdio/died-during-request", script: toolCall(tool("a", ""), "@stderr:panic: boom", "@exit:3"), act: callTool("a")},
+		{rule: "stdio/stdout-closed", script: toolCall(tool("a", ""), "@stderr:closing stdout", "@close-stdout"), act: callTool("a")},
 		{rule: "tools/call-timeout", script: toolCall(tool("a", ""), "@sleep:2s", res(`{"content":[]}`)),
 			act: func(ctx context.Context, c *mcp.Client) {
 				_, _, _ = c.ListAll(ctx, "tools/list")

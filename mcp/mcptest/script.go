@@ -30,6 +30,7 @@ const ScriptVar = "MCPSCOPE_FAKE_SCRIPT"
 //	@sleep:DURATION    pause (Go duration syntax, e.g. 50ms)
 //	@stderr:TEXT       write TEXT to stderr
 //	@exit:CODE         exit at once with CODE
+//	@close-stdout      close stdout and keep running (nothing written after it arrives)
 type Script struct {
 	// Start lines are written before anything is read.
 	Start []string `json:"start,omitempty"`
@@ -145,6 +146,10 @@ func writeLines(out *bufio.Writer, lines []string, vars *strings.Replacer) (int,
 		case strings.HasPrefix(l, "@stderr:"):
 			_ = out.Flush()
 			fmt.Fprintln(os.Stderr, strings.TrimPrefix(l, "@stderr:"))
+			continue
+		case l == "@close-stdout":
+			out.Flush()
+			_ = os.Stdout.Close()
 			continue
 		case strings.HasPrefix(l, "@exit:"):
 			_ = out.Flush()
