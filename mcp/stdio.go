@@ -398,8 +398,10 @@ func (c *stdioConn) Close(ctx context.Context) error {
 		}
 	}
 	if deadline, ok := ctx.Deadline(); ok {
+		// Most of it for the server to exit on its own (the doctor calls
+		// needing SIGTERM a fault), the rest for SIGTERM.
 		budget := max(time.Until(deadline)-killReserve, 0)
-		grace[0] = min(grace[0], budget/2)
+		grace[0] = min(grace[0], budget*2/3)
 		grace[1] = min(grace[1], budget-grace[0])
 	}
 	c.mu.Lock()
