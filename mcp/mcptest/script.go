@@ -148,7 +148,7 @@ func writeLines(out *bufio.Writer, lines []string, vars *strings.Replacer) (int,
 			fmt.Fprintln(os.Stderr, strings.TrimPrefix(l, "@stderr:"))
 			continue
 		case l == "@close-stdout":
-			out.Flush()
+			_ = out.Flush()
 			_ = os.Stdout.Close()
 			continue
 		case strings.HasPrefix(l, "@exit:"):
