@@ -61,7 +61,7 @@ func (l *Linter) observeTransport(e mcp.TransportEvent) {
 	}
 
 	if sid, ok := field(e, "response Mcp-Session-Id"); ok && sid != "" {
-		l.sessionIDRules(sid, summary, l.exchangeModern(e))
+		l.sessionIDRules(sid, summary, l.exchangeModern(e), l.carriedFrame(e))
 	}
 	if status == 401 {
 		if wa, _ := field(e, "WWW-Authenticate"); !strings.Contains(wa, "resource_metadata") {
@@ -81,7 +81,7 @@ func (l *Linter) observeTransport(e mcp.TransportEvent) {
 		switch strings.ToLower(kind) {
 		case "request":
 			if status >= 200 && status < 300 && status != 202 && mediaType != "application/json" && mediaType != "text/event-stream" {
-				l.report("http/content-type", fmt.Sprintf("%s: a request was answered with Content-Type %q.", summary, ctype))
+				l.report("http/content-type", fmt.Sprintf("%s: a request was answered with Content-Type %q.", summary, ctype), l.carriedFrame(e))
 			}
 		case "notification", "response", "error":
 			if status >= 200 && status < 300 && status != 202 {
@@ -117,8 +117,9 @@ func (l *Linter) exchangeModern(e mcp.TransportEvent) bool {
 // carriedFrame is the Seq of the outbound frame a POST carried, from the
 // exchange's Message-Id or Message-Method; 0 when unknown.
 func (l *Linter) carriedFrame(e mcp.TransportEvent) int64 {
+	kind, _ := field(e, "Message-Kind")
 	if id, ok := field(e, "Message-Id"); ok {
-		return l.sentFrames[id]
+		return l.sentFrames[sentKey(kind == "request", id)]
 	}
 	if m, ok := field(e, "Message-Method"); ok {
 		return l.sentFrames[m]
@@ -129,33 +130,42 @@ func (l *Linter) carriedFrame(e mcp.TransportEvent) int64 {
 // noteSent remembers the latest outbound frame per id (responses) or
 // method (notifications), for carriedFrame.
 func (l *Linter) noteSent(f *mcp.Frame) {
-	if f.Transport != "http" || f.Kind == mcp.KindRequest {
+	if f.Transport != "http" {
 		return
 	}
 	if l.sentFrames == nil || len(l.sentFrames) > 1024 {
 		l.sentFrames = map[string]int64{}
 	}
 	if f.ID != "" {
-		l.sentFrames[string(f.ID)] = f.Seq
+		l.sentFrames[sentKey(f.Kind == mcp.KindRequest, string(f.ID))] = f.Seq
 	} else if f.Method != "" {
 		l.sentFrames[f.Method] = f.Seq
 	}
 }
 
-func (l *Linter) sessionIDRules(sid, summary string, modern bool) {
+func (l *Linter) sessionIDRules(sid, summary string, modern bool, frame int64) {
 	if modern {
-		l.reportOnce("modern-session", "http/modern-session-id", fmt.Sprintf("%s: a 2026-07-28 exchange carried Mcp-Session-Id %q.", summary, sid))
+		l.reportOnce("modern-session", "http/modern-session-id", fmt.Sprintf("%s: a 2026-07-28 exchange carried Mcp-Session-Id %q.", summary, sid), frame)
 	}
 	for _, r := range sid {
 		if r < 0x21 || r > 0x7e {
-			l.reportOnce("sid-chars:"+sid, "http/session-id-characters", fmt.Sprintf("%s: Mcp-Session-Id %q holds %U, outside 0x21–0x7E.", summary, sid, r))
+			l.reportOnce("sid-chars:"+sid, "http/session-id-characters", fmt.Sprintf("%s: Mcp-Session-Id %q holds %U, outside 0x21–0x7E.", summary, sid, r), frame)
 			break
 		}
 	}
 	if l.sessionID != "" && sid != l.sessionID {
-		l.report("http/session-id-changed", fmt.Sprintf("%s: Mcp-Session-Id changed from %q to %q.", summary, l.sessionID, sid))
+		l.report("http/session-id-changed", fmt.Sprintf("%s: Mcp-Session-Id changed from %q to %q.", summary, l.sessionID, sid), frame)
 	}
 	if l.sessionID == "" || sid != l.sessionID {
 		l.sessionID = sid
 	}
+}
+
+// sentKey keeps mcpscope's request ids apart from the ids of the server
+// requests it answered: both start at 1.
+func sentKey(request bool, id string) string {
+	if request {
+		return "request " + id
+	}
+	return "response " + id
 }

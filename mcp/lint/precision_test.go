@@ -355,3 +355,23 @@ func TestModernServerPingIsNotAnswered(t *testing.T) {
 		}
 	}
 }
+
+// HTTP findings point at the frame their POST carried, so the text report
+// lists it (it listed none).
+func TestHTTPFindingsHaveFrames(t *testing.T) {
+	l := lint.New(lint.Options{})
+	req := mcp.FrameEvent{Frame: &mcp.Frame{Seq: 7, Dir: mcp.Outbound, Transport: "http", Kind: mcp.KindRequest, Method: "tools/list", ID: "3",
+		Raw: []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)}}
+	var diags []*mcp.Diagnostic
+	for _, ev := range []mcp.Event{req, httpEv("POST", "200", "text/html", "Message-Kind", "request", "Message-Method", "tools/list", "Message-Id", "3", "response Mcp-Session-Id", "a b")} {
+		diags = append(diags, l.Observe(ev)...)
+	}
+	if len(diags) != 2 {
+		t.Fatalf("want content-type and session-id-characters, got %v", diags)
+	}
+	for _, d := range diags {
+		if len(d.Frames) != 1 || d.Frames[0] != 7 {
+			t.Errorf("%s: frames %v, want [7]", d.Rule, d.Frames)
+		}
+	}
+}
