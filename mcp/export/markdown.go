@@ -1,0 +1,98 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// maxMarkdownBody is how much of one frame a bug report quotes.
+const maxMarkdownBody = 4000
+
+// Markdown writes a bug-report excerpt: the server and versions, the
+// handshake, the exchanges that failed (with their JSON) and the
+// diagnostics.
+func Markdown(w io.Writer, s *Session) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## MCP session: %s\n\n", mdText(s.ServerName()))
+	fmt.Fprintf(&b, "- **Target**: `%s`\n", mdCode(s.Header.Target))
+	if h := s.Handshake; h != nil {
+		fmt.Fprintf(&b, "- **Protocol**: %s (%s era; client offered %s)\n", mdText(h.ProtocolVersion), h.Era, mdText(h.OfferedVersion))
+		fmt.Fprintf(&b, "- **Client**: %s %s\n", mdText(h.ClientInfo.Name), mdText(h.ClientInfo.Version))
+	} else {
+		b.WriteString("- **Handshake**: did not complete\n")
+	}
+	fmt.Fprintf(&b, "- **Recorded by**: mcpscope %s, %s\n", mdText(s.Header.Mcpscope), s.Header.Time.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "- **Outcome**: %s\n", mdText(outcome(s)))
+	fmt.Fprintf(&b, "- **Diagnostics**: %s\n", diagSummary(s.Diagnostics))
+
+	if h := s.Handshake; h != nil {
+		b.WriteString("\n### Handshake\n\nServer capabilities:\n\n")
+		fence(&b, prettyRaw(h.ServerCapabilities))
+	}
+
+	var failed []*Item
+	for _, it := range s.Timeline {
+		if it.Failed() {
+			failed = append(failed, it)
+		}
+	}
+	b.WriteString("\n### Failing exchanges\n\n")
+	if len(failed) == 0 {
+		b.WriteString("None: every request got a successful answer.\n")
+	}
+	for _, it := range failed {
+		r := s.row(it)
+		fmt.Fprintf(&b, "**%s %s** %s\n\n", r.At, mdText(r.Label), mdText(r.Status))
+		for _, p := range r.Parts {
+			fmt.Fprintf(&b, "%s:\n\n", p.Title)
+			fence(&b, p.Body)
+		}
+	}
+
+	b.WriteString("\n### Diagnostics\n\n")
+	if len(s.Diagnostics) == 0 {
+		b.WriteString("The protocol doctor found nothing wrong.\n")
+	}
+	for _, d := range s.Diagnostics {
+		fmt.Fprintf(&b, "- **%s** `%s`: %s", d.Severity, d.Rule, mdText(d.Message))
+		if len(d.Frames) > 0 {
+			fmt.Fprintf(&b, " (frames %s)", joinInts(d.Frames))
+		}
+		if d.Fix != "" {
+			fmt.Fprintf(&b, "  \n  Fix: %s", mdText(d.Fix))
+		}
+		b.WriteString("\n")
+	}
+	if len(s.Stderr) > 0 {
+		b.WriteString("\n### Last stderr lines\n\n")
+		lines := s.Stderr
+		if len(lines) > 20 {
+			lines = lines[len(lines)-20:]
+		}
+		fence(&b, strings.Join(lines, "\n"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// fence quotes text in a code fence longer than any backtick run in it.
+func fence(b *strings.Builder, text string) {
+	if len(text) > maxMarkdownBody {
+		text = text[:maxMarkdownBody] + fmt.Sprintf("\n… (%d more bytes)", len(text)-maxMarkdownBody)
+	}
+	ticks := "```"
+	for strings.Contains(text, ticks) {
+		ticks += "`"
+	}
+	fmt.Fprintf(b, "%s\n%s\n%s\n\n", ticks, text, ticks)
+}
+
+// mdText keeps a server string on one line and from being read as markup.
+func mdText(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	r := strings.NewReplacer("*", `\*`, "_", `\_`, "`", "'", "<", "&lt;", "[", `\[`)
+	return r.Replace(s)
+}
+
+func mdCode(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "\n", " ") }
