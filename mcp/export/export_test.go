@@ -22,7 +22,7 @@ func load(t *testing.T, path string) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sf, err := record.ReadEvents(f, true)
 	if err != nil {
 		t.Fatal(err)
