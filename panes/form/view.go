@@ -458,7 +458,7 @@ func (f *Form) describeFocused() (desc, hints string) {
 		h = append(h, "e.g. "+termsafe.String(strings.Join(shown, ", "))+" ("+f.keys.Form.Example.Help().Key+")")
 	}
 	if n.kind == kindEnum && len(n.options) > 1 {
-		h = append(h, f.keys.Form.PrevOption.Help().Key+"/"+f.keys.Form.NextOption.Help().Key+" to choose")
+		h = append(h, f.keys.Form.PrevOption.Help().Key+"/"+f.keys.Form.NextOption.Help().Key+" to choose, type to filter")
 	}
 	return desc, strings.Join(h, " · ")
 }
