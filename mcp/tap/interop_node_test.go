@@ -1,13 +1,16 @@
 package tap
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -228,4 +231,134 @@ func TestGoSDKClientThroughTapIsByteIdentical(t *testing.T) {
 	w := watchFirstTap(t)
 	tapped := run(tapArgv(node, script)...)
 	checkTapped(t, direct, tapped, dir, w)
+}
+
+// startEverythingHTTP runs server-everything's Streamable HTTP transport on
+// a free port and returns its endpoint.
+func startEverythingHTTP(t *testing.T, node, script string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(node, script, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		once := sync.Once{}
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening") {
+				once.Do(func() { close(ready) })
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(20 * time.Second):
+		t.Fatal("server-everything did not start its HTTP transport")
+	}
+	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+}
+
+// startHTTPTap runs an HTTP tap in front of url; stop ends it.
+func startHTTPTap(t *testing.T, url string) (local string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(ctx, HTTPOptions{Name: "everything-http", Listen: "127.0.0.1:0", Target: url, Ready: func(u string) { ready <- u }})
+	}()
+	local = <-ready
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	return local, stop
+}
+
+func TestClientsOverStreamableHTTPThroughTapAreByteIdentical(t *testing.T) {
+	node, script, modules := serverEverything(t)
+	dir := privateDirs(t)
+	endpoint := startEverythingHTTP(t, node, script)
+	local, stop := startHTTPTap(t, endpoint)
+	w := watchFirstTap(t)
+
+	t.Run("typescript-sdk", func(t *testing.T) {
+		run := func(url string) []byte {
+			cmd := exec.Command(node, filepath.Join("testdata", "tsclient.cjs"), url)
+			cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", url, err, stderr.String())
+			}
+			return out
+		}
+		direct, tapped := run(endpoint), run(local)
+		if len(direct) == 0 || !bytes.Equal(direct, tapped) {
+			t.Fatalf("the TypeScript client saw other messages through the tap (%s direct, %s tapped):\n%s\n---\n%s", hash(direct), hash(tapped), direct, tapped)
+		}
+	})
+	t.Run("go-sdk", func(t *testing.T) {
+		run := func(url string) []byte {
+			var log bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			client := sdk.NewClient(&sdk.Implementation{Name: "tap-test-go-client", Version: "1.0.0"}, nil)
+			cs, err := client.Connect(ctx, &sdk.LoggingTransport{Transport: &sdk.StreamableClientTransport{Endpoint: url}, Writer: &log}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.ListTools(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "through the tap: hé ☃"}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.ListPrompts(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			_ = cs.Close()
+			var keep []string
+			for _, line := range strings.Split(log.String(), "\n") {
+				if (strings.HasPrefix(line, "read: ") || strings.HasPrefix(line, "write: ")) && !strings.Contains(line, `"method":"notifications/`) {
+					keep = append(keep, line)
+				}
+			}
+			return []byte(strings.Join(keep, "\n") + "\n")
+		}
+		direct, tapped := run(endpoint), run(local)
+		if len(direct) < 10 || !bytes.Equal(direct, tapped) {
+			t.Fatalf("the go-sdk client saw other messages through the tap (%s direct, %s tapped):\n%s\n---\n%s", hash(direct), hash(tapped), direct, tapped)
+		}
+	})
+	// The viewer, attached while both clients ran, saw every frame the
+	// tap recorded, in order.
+	stop()
+	select {
+	case <-w.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the viewer's stream did not end with the tap")
+	}
+	recorded := recordedFrames(t, dir)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(recorded) < 10 || len(w.frames) != len(recorded) {
+		t.Fatalf("the viewer saw %d frames, the session file holds %d", len(w.frames), len(recorded))
+	}
+	for i, e := range recorded {
+		raw, _ := e.RawBytes()
+		if f := w.frames[i]; f.Seq != e.Seq || !bytes.Equal(f.Raw, raw) {
+			t.Fatalf("viewer frame %d is #%d %q; the file has #%d %q", i, f.Seq, f.Raw, e.Seq, raw)
+		}
+	}
 }

@@ -34,10 +34,13 @@ func privateDirs(t testing.TB) (state string) {
 	t.Helper()
 	base := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
-	rt := filepath.Join(base, "rt")
-	if err := os.Mkdir(rt, 0o700); err != nil {
+	// A short runtime directory: a Unix socket's path is limited to about
+	// 100 bytes, and the test's temporary directory is long.
+	rt, err := os.MkdirTemp("", "tap")
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(rt) })
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	return filepath.Join(base, "state", "mcpscope", "taps")
 }

@@ -7,12 +7,16 @@
 // sends some on timers.
 //
 // usage: NODE_PATH=.../node_modules node tsclient.cjs CMD ARGS...
+//        NODE_PATH=.../node_modules node tsclient.cjs http://HOST:PORT/mcp
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
 
 async function main() {
   const [command, ...args] = process.argv.slice(2);
-  const transport = new StdioClientTransport({ command, args, stderr: "ignore" });
+  const transport = /^https?:/.test(command)
+    ? new StreamableHTTPClientTransport(new URL(command))
+    : new StdioClientTransport({ command, args, stderr: "ignore" });
   const seen = [];
   const send = transport.send.bind(transport);
   transport.send = (msg, opts) => {
@@ -32,6 +36,7 @@ async function main() {
   await client.listPrompts();
   await client.listResources();
   await client.ping();
+  if (transport.terminateSession) await transport.terminateSession();
   await client.close();
   process.stdout.write(seen.join("\n") + "\n");
 }
