@@ -242,7 +242,7 @@ func startEverythingHTTP(t *testing.T, node, script string) string {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	_ = ln.Close()
 	cmd := exec.Command(node, script, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	stderr, _ := cmd.StderrPipe()
@@ -279,7 +279,14 @@ func startHTTPTap(t *testing.T, url string) (local string, stop func()) {
 	}()
 	local = <-ready
 	var once sync.Once
-	stop = func() { once.Do(func() { cancel(); <-done }) }
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
 	t.Cleanup(stop)
 	return local, stop
 }

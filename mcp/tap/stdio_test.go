@@ -40,7 +40,7 @@ func privateDirs(t testing.TB) (state string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(rt) })
+	t.Cleanup(func() { _ = os.RemoveAll(rt) })
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	return filepath.Join(base, "state", "mcpscope", "taps")
 }
