@@ -212,13 +212,14 @@ func (t *stdioTap) copyIn(w io.WriteCloser) {
 	for {
 		n, err := t.o.Stdin.Read(buf)
 		if n > 0 {
-			now := time.Now()
+			// Queued before it is passed on: the answer it causes must
+			// come after it in the record.
+			t.rec.data(mcp.Outbound, buf[:n], time.Now())
 			if !broken {
 				if _, werr := w.Write(buf[:n]); werr != nil {
 					broken = true // the server stopped reading; it is ending
 				}
 			}
-			t.rec.data(mcp.Outbound, buf[:n], now)
 		}
 		if err != nil {
 			t.rec.push(chunk{kind: chunkEOF, dir: mcp.Outbound, at: time.Now()})
@@ -237,7 +238,7 @@ func (t *stdioTap) copyOut(r *os.File) {
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			now := time.Now()
+			t.rec.data(mcp.Inbound, buf[:n], time.Now())
 			if !broken {
 				if _, werr := t.o.Stdout.Write(buf[:n]); werr != nil {
 					// The client went away without closing stdin first:
@@ -246,7 +247,6 @@ func (t *stdioTap) copyOut(r *os.File) {
 					go t.shutdown()
 				}
 			}
-			t.rec.data(mcp.Inbound, buf[:n], now)
 		}
 		if err != nil {
 			t.rec.push(chunk{kind: chunkEOF, dir: mcp.Inbound, at: time.Now()})
