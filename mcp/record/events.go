@@ -94,6 +94,9 @@ func (d *Decoder) parse(line []byte) (*Entry, error) {
 	}
 	var e Entry
 	if err := json.Unmarshal(line, &e); err != nil {
+		if d.header == nil {
+			return nil, fmt.Errorf("not an mcpscope session file: the first line is not JSON (%w)", err)
+		}
 		return nil, fmt.Errorf("session file line %d: %w", d.line, err)
 	}
 	if d.header == nil {
