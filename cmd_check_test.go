@@ -237,10 +237,15 @@ func readmeRuleTable() string {
 // TestCheckServerEverything: the reference server breaks no error rule.
 func TestCheckServerEverything(t *testing.T) {
 	se := serverEverything(t)
-	out, err, code := runCLI(t, "check", "--format", "json", "--call-tools", "--relist-delay", "100ms", "--", "node", se)
+	// stdout holds the report alone; the neutral answers to the server's
+	// roots, elicitation and sampling requests are said on stderr.
+	out, stderr, err, code := runCLISplit("check", "--format", "json", "--call-tools", "--relist-delay", "100ms", "--", "node", se)
 	var rep report.Report
 	if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
-		t.Fatalf("exit %d (%v); not JSON: %v\n%s", code, err, jerr, out)
+		t.Fatalf("exit %d (%v); stdout is not JSON: %v\n%s\nstderr:\n%s", code, err, jerr, out, stderr)
+	}
+	if !strings.Contains(stderr, "sampling/createMessage: declined") {
+		t.Errorf("stderr does not say the sampling request was declined:\n%s", stderr)
 	}
 	if code != exitOK || rep.Summary.Errors > 0 {
 		t.Fatalf("exit %d (%v); diagnostics: %+v", code, err, rep.Diagnostics)
