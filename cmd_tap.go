@@ -61,6 +61,7 @@ through but their messages are not recorded.`,
 			return nil
 		},
 	}
+	cmd.AddCommand(newTapInstallCommands()...)
 	f := cmd.Flags()
 	f.StringVar(&o.name, "name", "", "name the tap in `mcpscope taps` (e.g. the server's name in the client's config)")
 	f.BoolVar(&o.recordSecrets, "record-secrets", false, "record environment values as they are instead of redacting them")
