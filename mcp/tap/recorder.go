@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -44,7 +45,9 @@ type recorder struct {
 	cond   *sync.Cond
 	items  []chunk
 	closed bool
-	done   chan struct{}
+	// closing is closed's lock-free twin, read between chunks by the loop.
+	closing atomic.Bool
+	done    chan struct{}
 
 	obs     *mcp.Observer
 	derive  deriver
@@ -81,13 +84,25 @@ func (r *recorder) data(dir mcp.Direction, b []byte, at time.Time) {
 	r.push(chunk{kind: chunkData, dir: dir, data: bytes.Clone(b), at: at})
 }
 
-// close records what is queued, flushes and waits.
+// close records what is queued, flushes and waits. The low-priority loop
+// stops at its next chunk; the rest is written here, on the caller's
+// goroutine at normal priority, so the record is complete soon after the
+// conversation ends even when the machine is busy.
 func (r *recorder) close() {
+	r.closing.Store(true)
 	r.mu.Lock()
 	r.closed = true
 	r.cond.Signal()
 	r.mu.Unlock()
 	<-r.done
+	r.mu.Lock()
+	rest := r.items
+	r.items = nil
+	r.mu.Unlock()
+	for i := range rest {
+		r.handle(&rest[i])
+	}
+	r.finish()
 }
 
 func (r *recorder) run() {
@@ -98,14 +113,25 @@ func (r *recorder) run() {
 		for len(r.items) == 0 && !r.closed {
 			r.cond.Wait()
 		}
-		batch, closed := r.items, r.closed && len(r.items) == 0
-		r.items = nil
-		r.mu.Unlock()
-		if closed {
-			r.finish()
+		if r.closed {
+			// close drains what is left at normal priority: on a busy
+			// machine this thread may get almost no CPU, and a client
+			// that kills the tap soon after closing stdin would find the
+			// end of the conversation missing from the record.
+			r.mu.Unlock()
 			return
 		}
+		batch := r.items
+		r.items = nil
+		r.mu.Unlock()
 		for i := range batch {
+			if r.closing.Load() {
+				// Hand the rest back, in order, for close to write.
+				r.mu.Lock()
+				r.items = append(batch[i:len(batch):len(batch)], r.items...)
+				r.mu.Unlock()
+				return
+			}
 			r.handle(&batch[i])
 			batch[i] = chunk{}
 		}
