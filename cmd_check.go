@@ -119,7 +119,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		return withCode(exitUsage, err)
 	}
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
-		st.Grace = 200 * time.Millisecond
+		st.Grace = time.Second
 	}
 	opts := f.connect.clientOptions()
 	opts.Analyzer = lint.New(lint.Options{Profile: profile})
@@ -155,7 +155,11 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	if f.callTools {
 		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
-	shutdown(client)
+	if ctx.Err() != nil {
+		shutdown(client) // interrupted: end within a second
+	} else {
+		shutdownWithin(client, checkShutdownBudget)
+	}
 	rep.Diagnostics = report.Diagnostics(log.all())
 	rep.Summary = report.Count(rep.Diagnostics)
 

@@ -255,6 +255,19 @@ func TestCheckServerEverything(t *testing.T) {
 	}
 }
 
+// A server that exits on its own after its stdin closes, a little slowly,
+// is not reported as needing SIGTERM: check waited only 0.2 s, which a
+// Node server on a busy machine exceeds, and cried stdio/forced-exit.
+func TestCheckGivesASlowExitItsDue(t *testing.T) {
+	out, _, _, code := runCLISplit(append([]string{"check", "--format", "json"}, fakeArgs("slow-exit")...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if strings.Contains(out, "stdio/forced-exit") {
+		t.Errorf("a server that exits 0.4 s after stdin closes was reported as forced to exit:\n%s", out)
+	}
+}
+
 // A server that dies during a tool call fails the check, naming the tool,
 // the exit status and the last stderr lines; a tool that never answers is
 // reported within --call-timeout, not after the 60 s request timeout.

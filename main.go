@@ -59,10 +59,22 @@ const shutdownBudget = 500 * time.Millisecond
 // shutdown closes a client within shutdownBudget: stdin is closed, then
 // SIGTERM, then SIGKILL, the steps fitted in the budget.
 func shutdown(c *mcp.Client) {
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownBudget)
+	shutdownWithin(c, shutdownBudget)
+}
+
+// shutdownWithin closes a client within budget (see shutdown).
+func shutdownWithin(c *mcp.Client, budget time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	_ = c.Shutdown(ctx)
 }
+
+// checkShutdownBudget is check's budget when it ends on its own: the doctor
+// calls a server that needs SIGTERM a fault (stdio/forced-exit), so the
+// server gets a fair second to exit after its stdin closes, not the 0.2 s
+// that a busy machine or a Node server's exit can exceed. Interrupted, check
+// keeps shutdownBudget.
+const checkShutdownBudget = 1500 * time.Millisecond
 
 func main() {
 	mcp.ClientVersion = version

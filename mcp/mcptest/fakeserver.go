@@ -52,6 +52,7 @@ const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 //	ignore-term        ignore SIGTERM and SIGINT (only SIGKILL ends it)
 //	close-stdout       tools/call: close stdout and keep running (reading stdin until it ends)
 //	stop-on-call       tools/call: stop itself with SIGSTOP (unix)
+//	slow-exit          take 400 ms to exit after stdin ends (a server tidying up)
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -106,6 +107,9 @@ func run(behaviours []string) int {
 			}
 		}
 		if err != nil {
+			if s.has["slow-exit"] {
+				time.Sleep(400 * time.Millisecond) // flushing, closing files...
+			}
 			return 0
 		}
 	}
