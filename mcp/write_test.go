@@ -59,8 +59,12 @@ func TestTimeoutWhileServerDoesNotRead(t *testing.T) {
 	if !mcp.IsTimeout(err) {
 		t.Fatalf("want a local timeout, got %v", err)
 	}
-	if d > time.Second {
-		t.Fatalf("the timeout came after %s; want within 1 s of the request", d)
+	within := time.Second
+	if raceEnabled {
+		within = 2 * time.Second
+	}
+	if d > within {
+		t.Fatalf("the timeout came after %s; want within %s of the request", d, within)
 	}
 	if !errors.Is(err, mcp.ErrWriteBlocked) {
 		t.Errorf("the timeout should say the request was still being written, got %v", err)
@@ -79,8 +83,14 @@ func TestTimeoutWhileServerDoesNotRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Shutdown took %s (the server ignores stdin EOF and SIGTERM)", time.Since(start))
-	if el := time.Since(start); el > time.Second {
-		t.Errorf("Shutdown(800ms) took %s", el)
+	// The deadline is 800 ms; the margin is for reaping the killed server
+	// on a busy machine (the packages are tested in parallel).
+	limit := 1500 * time.Millisecond
+	if raceEnabled {
+		limit = 3 * time.Second
+	}
+	if el := time.Since(start); el > limit {
+		t.Errorf("Shutdown(800ms) took %s, over %s", el, limit)
 	}
 	evs := col.wait(t)
 	for _, ev := range evs {

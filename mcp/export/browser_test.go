@@ -50,7 +50,8 @@ func openInChromium(t *testing.T, chromium, tesseract, page string) visit {
 	t.Helper()
 	dir := t.TempDir()
 	shot, netlog := filepath.Join(dir, "shot.png"), filepath.Join(dir, "net.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// Generous: Chromium and OCR share two cores with the other packages' tests.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
 		"--user-data-dir="+filepath.Join(dir, "profile"), "--no-first-run", "--disable-background-networking",
