@@ -257,6 +257,13 @@ type eventQueue struct {
 	ch           chan Event
 }
 
+// EventBuffer is how many delivered events wait in a stream's channel. The
+// queues behind it are unbounded, so this is not back-pressure: it is how
+// much one reader can take at once. The TUI drains what is waiting into one
+// batch of up to 2,048 events and redraws once per batch; with 64 here a
+// 50,000-notification flood cost about 780 batches and as many frames.
+const EventBuffer = 2048
+
 // newEventQueue makes a queue; process (nil for none) turns one published
 // event into the events to deliver: itself, then what it revealed.
 func newEventQueue(process func(Event) []Event) *eventQueue {
@@ -265,7 +272,7 @@ func newEventQueue(process func(Event) []Event) *eventQueue {
 		out:       newFIFO[Event](),
 		process:   process,
 		processed: make(chan struct{}),
-		ch:        make(chan Event, 64),
+		ch:        make(chan Event, EventBuffer),
 	}
 }
 

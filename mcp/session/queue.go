@@ -19,7 +19,7 @@ type queue struct {
 }
 
 func newQueue() *queue {
-	q := &queue{out: make(chan mcp.Event, 64)}
+	q := &queue{out: make(chan mcp.Event, mcp.EventBuffer)}
 	q.cond = sync.NewCond(&q.mu)
 	return q
 }

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// floodThroughPump pushes n notifications through a stream channel as the
+// client does (a producer as fast as it can, a buffer of mcp.EventBuffer)
+// and drains it as the program does: waitForEvents, Update, View per batch.
+// It returns how many batches (and so Views) the flood cost.
+func floodThroughPump(m *Model, evs []mcp.Event) (batches int) {
+	ch := make(chan mcp.Event, mcp.EventBuffer)
+	go func() {
+		for _, ev := range evs {
+			ch <- ev
+		}
+		close(ch)
+	}()
+	for {
+		msg := waitForEvents(m.gen, ch)().(eventsMsg)
+		m.Update(msg)
+		_ = m.View()
+		if len(msg.events) > 0 {
+			batches++
+		}
+		if msg.closed {
+			return batches
+		}
+	}
+}
+
+// BenchmarkFloodThroughUI is issue 16's flood: 50,000 notifications into
+// the real model, counting the Views (full frames) they cost.
+func BenchmarkFloodThroughUI(b *testing.B) {
+	const n = 50000
+	evs := notifications(1, n)
+	b.ReportAllocs()
+	views := 0
+	for b.Loop() {
+		m := newTestModel("dark", 120, 35)
+		views += floodThroughPump(m, evs)
+		if got := m.logPane.Frames(); got != n {
+			b.Fatalf("log holds %d frames, want %d", got, n)
+		}
+	}
+	b.ReportMetric(float64(views)/float64(b.N), "views/op")
+	b.ReportMetric(float64(n*b.N)/float64(views), "events/view")
+}
+
+// The stream's buffer holds a whole batch, so a reader that falls behind
+// takes everything waiting at once instead of 64 events per frame.
+func TestStreamBufferHoldsAWholeBatch(t *testing.T) {
+	if mcp.EventBuffer < maxBatch {
+		t.Fatalf("mcp.EventBuffer is %d, smaller than a batch (%d): a flood is drawn every %d events", mcp.EventBuffer, maxBatch, mcp.EventBuffer+1)
+	}
+	ch := make(chan mcp.Event, mcp.EventBuffer)
+	for _, ev := range notifications(1, mcp.EventBuffer) {
+		ch <- ev
+	}
+	close(ch)
+	msg := waitForEvents(0, ch)().(eventsMsg)
+	if len(msg.events) != maxBatch {
+		t.Fatalf("one wait took %d of %d queued events, want %d", len(msg.events), mcp.EventBuffer, maxBatch)
+	}
+	for i, ev := range msg.events {
+		if seq := ev.(mcp.FrameEvent).Frame.Seq; seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d: order lost", i, seq)
+		}
+	}
+}
