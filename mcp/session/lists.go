@@ -18,7 +18,14 @@ import (
 func (s *Session) relistLocked(method string) []mcp.Event {
 	l, _ := mcp.LookupList(method)
 	capability := l.Capability
-	if s.handshake != nil && !s.handshake.HasCapability(capability) {
+	if s.handshake == nil {
+		if s.early == nil {
+			s.early = map[string]bool{}
+		}
+		s.early[method] = true
+		return nil
+	}
+	if !s.handshake.HasCapability(capability) {
 		return []mcp.Event{ListChangeIgnoredEvent{Time: time.Now(), Method: method, Capability: capability}}
 	}
 	if s.listing[method] {

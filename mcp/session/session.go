@@ -62,6 +62,11 @@ type Session struct {
 	lists       map[string][]json.RawMessage
 	listing     map[string]bool
 	relistAgain map[string]bool
+	// early holds the lists a list_changed named before the handshake was
+	// known (a server may send one right after notifications/initialized):
+	// whether to follow it depends on the capabilities, so it waits for
+	// the HandshakeEvent.
+	early map[string]bool
 	// logLevel is the modern era's per-request level ("" for none).
 	logLevel string
 	// polls are the tasks whose tasks/get is scheduled, one timer each.
@@ -229,6 +234,14 @@ func (s *Session) observeLocked(ev mcp.Event) []mcp.Event {
 	switch ev := ev.(type) {
 	case mcp.HandshakeEvent:
 		s.handshake = ev.Handshake
+		var evs []mcp.Event
+		for _, l := range mcp.DiscoveryLists() { // the lists a list_changed names, in order
+			if s.early[l.Method] {
+				evs = append(evs, s.relistLocked(l.Method)...)
+			}
+		}
+		s.early = nil
+		return evs
 	case mcp.ListEvent:
 		s.lists[ev.Method] = ev.Items
 	case mcp.FrameEvent:

@@ -30,6 +30,8 @@ type script struct {
 	sink   mcp.Sink
 	done   chan struct{}
 	once   sync.Once
+	// follow are messages pushed right after the answer to a method.
+	follow map[string][]string
 }
 
 func newScript(answer func(method string, params json.RawMessage) string) *script {
@@ -78,6 +80,9 @@ func (s *script) Write(_ context.Context, raw []byte) error {
 	s.mu.Unlock()
 	if res := s.answer(req.Method, req.Params); res != "" {
 		s.push(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + res + `}`)
+	}
+	for _, m := range s.follow[req.Method] {
+		s.push(m)
 	}
 	return nil
 }
@@ -321,6 +326,34 @@ func TestListChangedWithoutCapabilityIsNotFollowed(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if n := srv.count("prompts/list"); n != 0 {
 		t.Fatalf("%d prompts/list sent after an undeclared list_changed", n)
+	}
+}
+
+// A list_changed that arrives with the handshake's answer, before the
+// session knows the capabilities, is judged once they are known: an
+// undeclared list is not listed (the broken Python server's
+// resources/list_changed was followed with resources/list).
+func TestEarlyListChangedWaitsForTheCapabilities(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		srv := newScript(func(method string, _ json.RawMessage) string {
+			if method == "initialize" {
+				return initResult // tools, no prompts
+			}
+			return `{"prompts":[],"tools":[]}`
+		})
+		srv.follow = map[string][]string{"initialize": {
+			`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`,
+			`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`,
+		}}
+		_, c := started(t, srv)
+		ev, _ := until(t, c, "the ignored change", func(ListChangeIgnoredEvent) bool { return true })
+		if ev.Capability != "prompts" {
+			t.Fatalf("ignored %+v", ev)
+		}
+		until(t, c, "the declared list re-read", func(e ListChangedEvent) bool { return e.Method == "tools/list" })
+		if n := srv.count("prompts/list"); n != 0 {
+			t.Fatalf("run %d: %d prompts/list sent after an early, undeclared list_changed", i, n)
+		}
 	}
 }
 
