@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
 )
 
 // floodThroughPump pushes n notifications through a stream channel as the
@@ -68,5 +71,49 @@ func TestStreamBufferHoldsAWholeBatch(t *testing.T) {
 		if seq := ev.(mcp.FrameEvent).Frame.Seq; seq != int64(i+1) {
 			t.Fatalf("event %d has seq %d: order lost", i, seq)
 		}
+	}
+}
+
+// BenchmarkViewDuringFlood is one frame of a flood: a batch of 2,048
+// notifications applied, then View.
+func BenchmarkViewDuringFlood(b *testing.B) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, notifications(1, 10000))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// The help bar is kept between frames, but follows its keys (focus,
+// modals), the size and the theme: what is drawn is always what laying
+// it out afresh gives.
+func TestHelpBarCacheFollowsKeysSizeAndTheme(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	fresh := func() []string { return m.layoutHelp(m.helpBindings(), m.layout.help.Dy()) }
+	check := func(step string) []string {
+		t.Helper()
+		_ = m.View()
+		got, want := m.renderHelp(m.layout.help.Dy()), fresh()
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("%s: the help bar drawn is stale:\n got %q\nwant %q", step, got, want)
+		}
+		if rows := m.helpRows(); rows != m.layoutHelpRows(m.helpBindings()) {
+			t.Fatalf("%s: helpRows %d is stale", step, rows)
+		}
+		return got
+	}
+	first := check("start")
+	press(m, "tab")
+	if afterTab := check("after tab"); strings.Join(afterTab, "") == strings.Join(first, "") {
+		t.Fatalf("the help bar did not change with focus, so this test proves nothing: %q", afterTab)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	check("after resize to 80x24")
+	before := strings.Join(check("before theme"), "")
+	m.setTheme(themes.Default(false))
+	if after := strings.Join(check("after theme"), ""); after == before {
+		t.Fatalf("the help bar kept the dark theme's styles")
 	}
 }

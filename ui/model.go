@@ -104,6 +104,7 @@ type Model struct {
 	hsPane  handshakePane
 	result  *panes.Result
 	help    help.Model
+	helpBar helpCache // the help bar's last layout, kept while its keys do not change
 
 	// The protocol explorer (issue 6).
 	resources *panes.Resources
@@ -287,6 +288,7 @@ func (m *Model) resize(w, h int) {
 func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
 	m.help.Styles = t.Help
+	m.helpBar = helpCache{} // the styles changed
 	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane, m.result,
 		m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content, m.diags} {
 		if p, ok := p.(themed); ok {

@@ -312,14 +312,59 @@ func (m *Model) helpBindings() []key.Binding {
 	return bindings
 }
 
+// helpCache keeps the help bar's layout between frames: the bar is the same
+// on every frame of a flood, and laying it out measures each prefix of the
+// bindings (a profile of a flood gave it a quarter of View). key names the
+// enabled bindings; the cache is dropped when the theme changes.
+type helpCache struct {
+	key        string
+	w, h       int
+	rows       int      // helpRows for key, w, h
+	n          int      // the row count lines were laid out for
+	lines      []string // renderHelp(n) for key, w
+	haveRows   bool
+	haveLinesN bool
+}
+
+// helpBarKey names the bindings the help bar shows: their keys and help.
+func helpBarKey(bindings []key.Binding) string {
+	var b strings.Builder
+	for _, kb := range bindings {
+		h := kb.Help()
+		b.WriteString(h.Key)
+		b.WriteByte(0)
+		b.WriteString(h.Desc)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// helpBarFor returns the cache for the current bindings and size, emptied
+// if either changed.
+func (m *Model) helpBarFor(bindings []key.Binding) *helpCache {
+	k := helpBarKey(bindings)
+	if c := &m.helpBar; c.key != k || c.w != m.w || c.h != m.h {
+		*c = helpCache{key: k, w: m.w, h: m.h}
+	}
+	return &m.helpBar
+}
+
 // helpRows is how many rows the help bar needs at the current width, so
 // that every key is shown (a form has many keys: four rows at 80 columns).
 // It is capped at a third of the screen so a tiny terminal keeps a body;
 // only then is the last row cut.
 func (m *Model) helpRows() int {
+	bindings := m.helpBindings()
+	c := m.helpBarFor(bindings)
+	if !c.haveRows {
+		c.rows, c.haveRows = m.layoutHelpRows(bindings), true
+	}
+	return c.rows
+}
+
+func (m *Model) layoutHelpRows(bindings []key.Binding) int {
 	hm := m.help
 	hm.SetWidth(0)
-	bindings := m.helpBindings()
 	rows, start := 1, 0
 	for end := 1; end <= len(bindings); end++ {
 		if ansi.StringWidth(hm.ShortHelpView(bindings[start:end])) > m.w && end-1 > start {
@@ -333,9 +378,17 @@ func (m *Model) helpRows() int {
 // renderHelp lays the short help out on up to n rows, breaking between
 // bindings, so that narrow screens still show every key.
 func (m *Model) renderHelp(n int) []string {
+	bindings := m.helpBindings()
+	c := m.helpBarFor(bindings)
+	if !c.haveLinesN || c.n != n {
+		c.lines, c.n, c.haveLinesN = m.layoutHelp(bindings, n), n, true
+	}
+	return c.lines
+}
+
+func (m *Model) layoutHelp(bindings []key.Binding, n int) []string {
 	hm := m.help
 	hm.SetWidth(0)
-	bindings := m.helpBindings()
 	lines := make([]string, 0, n)
 	start := 0
 	for row := 0; row < n; row++ {
