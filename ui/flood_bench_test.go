@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -115,5 +116,45 @@ func TestHelpBarCacheFollowsKeysSizeAndTheme(t *testing.T) {
 	m.setTheme(themes.Default(false))
 	if after := strings.Join(check("after theme"), ""); after == before {
 		t.Fatalf("the help bar kept the dark theme's styles")
+	}
+}
+
+// sideBySide is lipgloss's join without the measuring: the same bytes for
+// the real panes at several sizes, foci and explorer slots, and for blocks
+// that do not line up (where it hands over to lipgloss).
+func TestSideBySideMatchesLipgloss(t *testing.T) {
+	lip := func(left string, right ...string) string {
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, lipgloss.JoinVertical(lipgloss.Left, right...))
+	}
+	checked := 0
+	for _, size := range [][2]int{{120, 35}, {100, 30}, {160, 50}, {80, 24}} {
+		for _, keys := range [][]string{nil, {"tab"}, {"tab", "tab"}, {"5"}, {"6"}, {"7"}} {
+			m := newTestModel("dark", size[0], size[1])
+			feed(m, sessionEvents())
+			feed(m, notifications(100, 500))
+			press(m, keys...)
+			_ = m.View()
+			if m.layout.tabbed {
+				continue
+			}
+			left, right := m.logPane.View(), []string{m.caps.View(), m.renderSlotTabs(), m.pane(m.explorer).View()}
+			if got, want := sideBySide(left, right...), lip(left, right...); got != want {
+				t.Fatalf("%dx%d after %v: sideBySide differs from lipgloss:\n got %q\nwant %q", size[0], size[1], keys, got, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no side-by-side layout was checked")
+	}
+	for _, c := range [][]string{
+		{"ab\ncd\nef", "x\ny"},                  // right column shorter
+		{"ab\ncd", "xy", "z"},                   // right blocks of different widths
+		{"ab", "x\ny\nz"},                       // right column taller
+		{"a\u00e9\ncd", "\x1b[1mx\x1b[0m", "y"}, // styled and wide runes
+	} {
+		if got, want := sideBySide(c[0], c[1:]...), lip(c[0], c[1:]...); got != want {
+			t.Errorf("sideBySide(%q) = %q, lipgloss gives %q", c, got, want)
+		}
 	}
 }

@@ -25,6 +25,43 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// sideBySide puts left beside the right column (the blocks of right stacked),
+// as lipgloss.JoinHorizontal(Top, left, JoinVertical(Left, right...)) does,
+// without measuring every line: each pane is drawn to exactly its width
+// (box.Draw, panes.Fit), so when the heights agree and the right blocks
+// share a width the join is plain concatenation. Measuring every line of a
+// frame twice was over half of View's time during a flood. Anything else
+// goes to lipgloss.
+func sideBySide(left string, right ...string) string {
+	w := -1
+	for _, blk := range right {
+		first, _, _ := strings.Cut(blk, "\n")
+		bw := ansi.StringWidth(first)
+		if w >= 0 && bw != w {
+			return lipgloss.JoinHorizontal(lipgloss.Top, left, lipgloss.JoinVertical(lipgloss.Left, right...))
+		}
+		w = bw
+	}
+	leftLines := strings.Split(left, "\n")
+	rightLines := make([]string, 0, len(leftLines))
+	for _, blk := range right {
+		rightLines = append(rightLines, strings.Split(blk, "\n")...)
+	}
+	if len(rightLines) != len(leftLines) {
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, lipgloss.JoinVertical(lipgloss.Left, right...))
+	}
+	var b strings.Builder
+	b.Grow(len(left) + len(rightLines)*(w+1) + 64)
+	for i, l := range leftLines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		b.WriteString(rightLines[i])
+	}
+	return b.String()
+}
+
 func (m *Model) render() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
@@ -40,8 +77,7 @@ func (m *Model) render() string {
 	} else if l.tabbed {
 		rows = append(rows, m.pane(m.focus).View())
 	} else {
-		right := lipgloss.JoinVertical(lipgloss.Left, m.caps.View(), m.renderSlotTabs(), m.pane(m.explorer).View())
-		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, m.logPane.View(), right))
+		rows = append(rows, sideBySide(m.logPane.View(), m.caps.View(), m.renderSlotTabs(), m.pane(m.explorer).View()))
 	}
 	rows = append(rows, m.renderStatus())
 	rows = append(rows, m.renderHelp(m.layout.help.Dy())...)
