@@ -66,7 +66,7 @@ func (s *Session) startLocked(r request) (Op, error) {
 	o.cancel = cancel
 	s.ops[o.ID] = o
 	s.wg.Add(1)
-	s.q.push(OpStartedEvent{Op: o.Op})
+	s.q.Push(OpStartedEvent{Op: o.Op})
 	go s.run(ctx, o, params, opts, r)
 	return o.Op, nil
 }
@@ -308,7 +308,7 @@ func (s *Session) SetLogLevel(level string) (Op, error) {
 	defer s.mu.Unlock()
 	if s.handshake != nil && s.handshake.Era == mcp.EraModern {
 		s.logLevel = level
-		s.q.push(LogLevelEvent{Time: time.Now(), Level: level, PerRequest: true})
+		s.q.Push(LogLevelEvent{Time: time.Now(), Level: level, PerRequest: true})
 		return Op{}, nil
 	}
 	return s.startLocked(request{kind: KindSetLevel, method: mcp.MethodLoggingSetLevel, label: mcp.MethodLoggingSetLevel + " " + level,
@@ -365,7 +365,7 @@ func (s *Session) listenLocked(uri string, on bool) (Op, error) {
 		uris = append(uris, u)
 	}
 	sort.Strings(uris)
-	s.q.push(SubscriptionEvent{Time: time.Now(), URI: uri, On: on, Method: mcp.MethodSubscriptionsListen, Listening: uris})
+	s.q.Push(SubscriptionEvent{Time: time.Now(), URI: uri, On: on, Method: mcp.MethodSubscriptionsListen, Listening: uris})
 	if len(uris) == 0 {
 		return Op{}, nil
 	}

@@ -43,7 +43,7 @@ type Session struct {
 	opts   Options
 	ctx    context.Context
 	cancel context.CancelFunc
-	q      *queue
+	q      *mcp.EventStream
 
 	mu sync.Mutex
 	// ended is set once the client's stream has ended: no new operation
@@ -101,7 +101,7 @@ func New(ctx context.Context, c *mcp.Client, opts Options) *Session {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Session{
-		c: c, opts: opts, ctx: ctx, cancel: cancel, q: newQueue(),
+		c: c, opts: opts, ctx: ctx, cancel: cancel, q: mcp.NewEventStream(),
 		ops: map[OpID]*op{}, lists: map[string][]json.RawMessage{},
 		listing: map[string]bool{}, relistAgain: map[string]bool{},
 		polls: map[string]*time.Timer{}, listenURIs: map[string]bool{},
@@ -117,7 +117,7 @@ func (s *Session) Client() *mcp.Client { return s.c }
 // Events is the ordered stream: the client's events with the session's in
 // between. It is closed after the client's stream ended and every
 // operation in flight reported.
-func (s *Session) Events() <-chan mcp.Event { return s.q.channel() }
+func (s *Session) Events() <-chan mcp.Event { return s.q.Channel() }
 
 // Start connects the client (the handshake, then discovery if the client
 // was made with it). The outcome is also on the stream.
@@ -167,8 +167,8 @@ func (s *Session) forward(in <-chan mcp.Event) {
 	for ev := range in {
 		s.mu.Lock()
 		derived := s.observeLocked(ev)
-		s.q.push(ev)
-		s.q.push(derived...)
+		s.q.Push(ev)
+		s.q.Push(derived...)
 		if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Seq > s.forwarded {
 			s.forwarded = fe.Frame.Seq
 			s.flushParkedLocked(false)
@@ -187,13 +187,13 @@ func (s *Session) forward(in <-chan mcp.Event) {
 	s.flushParkedLocked(true)
 	s.mu.Unlock()
 	s.cancel()
-	s.q.close()
+	s.q.Close()
 }
 
 // publish puts events on the stream at once.
 func (s *Session) publish(evs ...mcp.Event) {
 	s.mu.Lock()
-	s.q.push(evs...)
+	s.q.Push(evs...)
 	s.mu.Unlock()
 }
 
@@ -208,7 +208,7 @@ func (s *Session) publishAfter(f *mcp.Frame, evs ...mcp.Event) {
 
 func (s *Session) publishAfterLocked(f *mcp.Frame, evs ...mcp.Event) {
 	if f == nil || f.Seq <= s.forwarded || s.ended {
-		s.q.push(evs...)
+		s.q.Push(evs...)
 		return
 	}
 	for _, ev := range evs {
@@ -220,7 +220,7 @@ func (s *Session) flushParkedLocked(all bool) {
 	kept := s.parked[:0]
 	for _, p := range s.parked {
 		if all || p.seq <= s.forwarded {
-			s.q.push(p.ev)
+			s.q.Push(p.ev)
 		} else {
 			kept = append(kept, p)
 		}
@@ -379,7 +379,7 @@ func (h *trackingHandler) HandleServerRequest(ctx context.Context, req *mcp.Serv
 	if params.Mode == "url" && params.ElicitationID != "" && answer.Action == "accept" {
 		h.s.mu.Lock()
 		h.s.urlElicitations[params.ElicitationID] = true
-		h.s.q.push(ElicitationEvent{Time: time.Now(), ID: params.ElicitationID, Known: true})
+		h.s.q.Push(ElicitationEvent{Time: time.Now(), ID: params.ElicitationID, Known: true})
 		h.s.mu.Unlock()
 	}
 	return result, err

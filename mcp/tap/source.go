@@ -31,7 +31,7 @@ type Source struct {
 	file, sock string
 	transport  string
 
-	q      *eventQueue
+	q      *mcp.EventStream
 	start  sync.Once
 	closed sync.Once
 	done   chan struct{}
@@ -52,7 +52,7 @@ func NewSource(l Listed) *Source {
 		why = "this is a recorded tap (" + filepath.Base(l.File) + "): nothing can be sent"
 	}
 	s := &Source{ReadOnly: session.ReadOnly{Why: why}, file: l.File, transport: l.Transport,
-		q: newEventQueue(), done: make(chan struct{}), ended: make(chan struct{})}
+		q: mcp.NewEventStream(), done: make(chan struct{}), ended: make(chan struct{})}
 	if l.Live {
 		s.sock = l.Socket
 	}
@@ -63,7 +63,7 @@ func NewSource(l Listed) *Source {
 }
 
 // Events is the ordered stream of the conversation.
-func (s *Source) Events() <-chan mcp.Event { return s.q.channel() }
+func (s *Source) Events() <-chan mcp.Event { return s.q.Channel() }
 
 // Start opens the session file and begins delivering it.
 func (s *Source) Start(ctx context.Context) error {
@@ -73,8 +73,8 @@ func (s *Source) Start(ctx context.Context) error {
 		f, err = os.Open(s.file)
 		if err != nil {
 			err = fmt.Errorf("tap: %w", err)
-			s.q.push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: err.Error()})
-			s.q.close()
+			s.q.Push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: err.Error()})
+			s.q.Close()
 			close(s.ended)
 			return
 		}
@@ -101,7 +101,7 @@ func (s *Source) TransportName() string {
 // Close stops watching (the tap goes on) and waits for the stream's end.
 func (s *Source) Close() error {
 	s.closed.Do(func() { close(s.done) })
-	s.start.Do(func() { s.q.close(); close(s.ended) })
+	s.start.Do(func() { s.q.Close(); close(s.ended) })
 	<-s.ended
 	return nil
 }
@@ -109,7 +109,7 @@ func (s *Source) Close() error {
 // follow delivers the file as it grows until the tap ends.
 func (s *Source) follow(f *os.File) {
 	defer close(s.ended)
-	defer s.q.close()
+	defer s.q.Close()
 	defer func() { _ = f.Close() }()
 	var wake <-chan struct{}
 	if s.sock != "" {
@@ -126,7 +126,7 @@ func (s *Source) follow(f *os.File) {
 	defer tick.Stop()
 	for {
 		if err := s.drain(r); err != nil {
-			s.q.push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "reading " + s.file + ": " + err.Error()})
+			s.q.Push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "reading " + s.file + ": " + err.Error()})
 			return
 		}
 		if !live {
@@ -174,7 +174,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 		if len(e.Command) > 0 {
 			what = strings.Join(e.Command, " ")
 		}
-		s.q.push(mcp.StateEvent{Time: e.Time, State: mcp.StateConnecting, Detail: "tap started: " + what})
+		s.q.Push(mcp.StateEvent{Time: e.Time, State: mcp.StateConnecting, Detail: "tap started: " + what})
 		return
 	}
 	ev := r.rb.Event(e)
@@ -207,7 +207,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Dir == mcp.Inbound && fe.Frame.Kind == mcp.KindNotification && fe.Frame.Method == mcp.NotifyMessage {
 		group = append(group, session.LogMessageEvent{Time: fe.Frame.Time, Params: params(fe.Frame.Raw)})
 	}
-	s.q.push(group...)
+	s.q.Push(group...)
 }
 
 // reader is one pass over a session file.
