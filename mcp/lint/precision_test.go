@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,13 +135,13 @@ func jsonAnswerServer(t *testing.T, badResponseStatus int) *httptest.Server {
 			var ch chan string
 			select {
 			case ch = <-streams:
-			case <-time.After(5 * time.Second):
+			case <-r.Context().Done(): // the client gave up (its 20 s timeout) or closed
 			}
 			if ch != nil {
 				ch <- `{"jsonrpc":"2.0","id":"srv-ping","method":"ping"}`
 				select {
 				case <-answered:
-				case <-time.After(10 * time.Second):
+				case <-r.Context().Done():
 				}
 			}
 			result = `{"content":[{"type":"text","text":"done"}]}`
@@ -153,15 +154,31 @@ func jsonAnswerServer(t *testing.T, badResponseStatus int) *httptest.Server {
 // The 200 of a tools/call POST must not be pinned on the response POST
 // that overlapped it (server-everything, the mcp-go conformance server).
 func TestAcceptedStatusJudgedByItsOwnPOST(t *testing.T) {
-	act := func(ctx context.Context, c *mcp.Client) {
-		_, _, _ = c.ListAll(ctx, "tools/list")
-		_, _ = c.Call(ctx, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}}, mcp.WithTimeout(20*time.Second))
-	}
 	for _, bad := range []int{0, http.StatusOK} {
 		t.Run(fmt.Sprintf("response-status=%d", bad), func(t *testing.T) {
 			srv := jsonAnswerServer(t, bad)
 			defer srv.Close()
-			s := run(t, &mcp.HTTPTransport{URL: srv.URL + "/mcp", NoSSEFallback: true}, mcp.Options{ProtocolVersion: mcp.Version20251125}, lint.Options{}, act)
+			// The server finishes the tool once it has read the client's
+			// response, which can be before the client has read the status
+			// of that response's POST: the client is closed only once that
+			// status is on the stream, or there would be nothing to judge.
+			answerStatusSeen := make(chan struct{})
+			var once sync.Once
+			onEvent := func(ev mcp.Event) {
+				if te, ok := ev.(mcp.TransportEvent); ok && te.Kind == "http" && hasField(te, "Message-Kind", "response") && hasField(te, "Message-Id", `"srv-ping"`) {
+					once.Do(func() { close(answerStatusSeen) })
+				}
+			}
+			act := func(ctx context.Context, c *mcp.Client) {
+				_, _, _ = c.ListAll(ctx, "tools/list")
+				_, _ = c.Call(ctx, "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}}, mcp.WithTimeout(20*time.Second))
+				select {
+				case <-answerStatusSeen:
+				case <-ctx.Done():
+					t.Error("the status of the POST carrying the answer to srv-ping never reached the stream")
+				}
+			}
+			s := run(t, &mcp.HTTPTransport{URL: srv.URL + "/mcp", NoSSEFallback: true}, mcp.Options{ProtocolVersion: mcp.Version20251125, OnEvent: onEvent}, lint.Options{}, act)
 			d := s.find("http/accepted-status")
 			if bad == 0 {
 				if d != nil {
@@ -177,6 +194,16 @@ func TestAcceptedStatusJudgedByItsOwnPOST(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hasField says whether a transport event carries key with value.
+func hasField(e mcp.TransportEvent, key, value string) bool {
+	for _, f := range e.Fields {
+		if f.Key == key && f.Value == value {
+			return true
+		}
+	}
+	return false
 }
 
 // goSDKHTTP serves a go-sdk 1.8.0 server over its stateful Streamable HTTP
