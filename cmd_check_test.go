@@ -259,6 +259,9 @@ func TestCheckServerEverything(t *testing.T) {
 // is not reported as needing SIGTERM: check waited only 0.2 s, which a
 // Node server on a busy machine exceeds, and cried stdio/forced-exit.
 func TestCheckGivesASlowExitItsDue(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times a process's exit: the race detector's binaries start and end several times slower; the plain run enforces it")
+	}
 	out, _, _, code := runCLISplit(append([]string{"check", "--format", "json"}, fakeArgs("slow-exit")...)...)
 	if code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, out)

@@ -182,6 +182,9 @@ func TestStdioTapOverhead(t *testing.T) {
 		t.Errorf("the tap adds %v at the median (goal 0.2 ms)", add)
 	}
 	_, rss := floodRun(t, true, 50000)
+	if raceEnabled {
+		return // the race detector's shadow memory inflates RSS several times over
+	}
 	if rss > 40<<20 {
 		t.Errorf("the tap's peak RSS is %d MiB in a 50,000-notification flood (goal 20)", rss>>20)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -215,17 +216,7 @@ func TestGoSDKClientThroughTapIsByteIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = cs.Close()
-		// server-everything sends notifications on timers: only requests
-		// and answers are compared.
-		var keep []string
-		for _, line := range strings.Split(log.String(), "\n") {
-			if strings.HasPrefix(line, "read: ") || strings.HasPrefix(line, "write: ") {
-				if !strings.Contains(line, `"method":"notifications/`) {
-					keep = append(keep, line)
-				}
-			}
-		}
-		return []byte(strings.Join(keep, "\n") + "\n")
+		return conversation(log.String())
 	}
 	direct := run("node", script)
 	w := watchFirstTap(t)
@@ -335,13 +326,7 @@ func TestClientsOverStreamableHTTPThroughTapAreByteIdentical(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = cs.Close()
-			var keep []string
-			for _, line := range strings.Split(log.String(), "\n") {
-				if (strings.HasPrefix(line, "read: ") || strings.HasPrefix(line, "write: ")) && !strings.Contains(line, `"method":"notifications/`) {
-					keep = append(keep, line)
-				}
-			}
-			return []byte(strings.Join(keep, "\n") + "\n")
+			return conversation(log.String())
 		}
 		direct, tapped := run(endpoint), run(local)
 		if len(direct) < 10 || !bytes.Equal(direct, tapped) {
@@ -368,4 +353,30 @@ func TestClientsOverStreamableHTTPThroughTapAreByteIdentical(t *testing.T) {
 			t.Fatalf("viewer frame %d is #%d %q; the file has #%d %q", i, f.Seq, f.Raw, e.Seq, raw)
 		}
 	}
+}
+
+// conversation is what a go-sdk LoggingTransport log says the client sent
+// and received, for comparing a direct run with a tapped one. The requests
+// the client made and their answers are kept in order. What the server
+// starts on its own goes apart, sorted: server-everything sends
+// notifications on timers and asks roots/list when it likes, so where those
+// fall between the client's exchanges differs from run to run, direct or
+// not; the notifications are left out, the server's requests and the
+// client's answers to them are compared as a set.
+func conversation(log string) []byte {
+	var driven, serverSide []string
+	for _, line := range strings.Split(log, "\n") {
+		read, write := strings.HasPrefix(line, "read: "), strings.HasPrefix(line, "write: ")
+		if !read && !write || strings.Contains(line, `"method":"notifications/`) {
+			continue
+		}
+		hasMethod := strings.Contains(line, `"method":`)
+		if read && hasMethod || write && !hasMethod {
+			serverSide = append(serverSide, line)
+		} else {
+			driven = append(driven, line)
+		}
+	}
+	sort.Strings(serverSide)
+	return []byte(strings.Join(driven, "\n") + "\n--- started by the server\n" + strings.Join(serverSide, "\n") + "\n")
 }
