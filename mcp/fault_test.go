@@ -70,8 +70,14 @@ func TestStoppedServerIsNamed(t *testing.T) {
 	t.Logf("%v", err)
 	start := time.Now()
 	_ = c.Shutdown(ctxWithin(t, 800*time.Millisecond)) // SIGKILL ends a stopped process
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("closing a stopped server took %s", d)
+	// The deadline is 800 ms; the margin is for reaping on a busy machine,
+	// as in TestTimeoutWhileServerDoesNotRead.
+	limit := 1500 * time.Millisecond
+	if raceEnabled {
+		limit = 3 * time.Second
+	}
+	if d := time.Since(start); d > limit {
+		t.Errorf("closing a stopped server took %s, over %s", d, limit)
 	}
 	var named bool
 	for _, ev := range col.wait(t) {

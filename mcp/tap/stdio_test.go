@@ -49,14 +49,24 @@ func privateDirs(t testing.TB) (state string) {
 // server has written wantLines lines to out (a server may stop answering
 // once its stdin ends), then closes w.
 func converse(w io.WriteCloser, script []string, out *syncBuffer, wantLines int) {
+	deadline := time.Now().Add(20 * time.Second)
+	waitFor := func(lines int) {
+		for out != nil && strings.Count(out.String(), "\n") < lines && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	// Each complete request waits for its answer before the next goes
+	// out: the demo answers requests concurrently, so two in flight may be
+	// answered in either order, direct or tapped alike.
+	asked := 0
 	for _, s := range script {
 		_, _ = io.WriteString(w, s)
-		time.Sleep(10 * time.Millisecond)
+		if strings.Contains(s, `"id"`) && strings.HasSuffix(s, "\n") {
+			asked++
+			waitFor(asked)
+		}
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for out != nil && strings.Count(out.String(), "\n") < wantLines && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(wantLines)
 	_ = w.Close()
 }
 
