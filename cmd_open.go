@@ -119,7 +119,7 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string,
 	})
 	defer m.Close()
 	logger.Info("Opening a session file", "path", path)
-	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal UI: %w", err)
 	}
 	return nil

@@ -163,7 +163,7 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
 		Context:   ctx,
 	})
 	defer m.Close()
-	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal UI: %w", err)
 	}
 	return nil

@@ -108,7 +108,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		defer cf.confirmOpen.set(nil)
 	}
 	logger.Info("Starting the TUI", "target", t.description)
-	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal UI: %w", err)
 	}
 	return nil
