@@ -123,6 +123,22 @@ type Result struct {
 	Open      key.Binding // read the next resource_link / embedded resource with resources/read
 }
 
+// Scroll keys move every scrolling view and list drawn by package
+// panes/list: the server log, the help overlay, the frame detail, the
+// result and content views. Left and Right scroll long lines sideways
+// while Wrap is off; Wrap folds them to the width instead.
+type Scroll struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Left     key.Binding
+	Right    key.Binding
+	Wrap     key.Binding
+}
+
 // Picker keys drive the server picker shown when a config file names
 // several servers and --server does not pick one.
 type Picker struct {
@@ -143,6 +159,7 @@ type KeyMap struct {
 	JSONEdit JSONEdit
 	Form     Form
 	Picker   Picker
+	Scroll   Scroll
 	Explore  Explore // resources, prompts, server log, activity, roots, server requests
 	Diag     Diagnostics
 }
@@ -257,6 +274,18 @@ func Default() KeyMap {
 		SaveMedia: bind(k("w"), "w", "write media"),
 		Open:      bind(k("o"), "o", "open resource"),
 		Close:     bind(k("esc"), "esc", "close"),
+	}
+	m.Scroll = Scroll{
+		Up:       bind(k("up", "k"), "↑/k", "up"),
+		Down:     bind(k("down", "j"), "↓/j", "down"),
+		PageUp:   bind(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown: bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
+		Top:      bind(k("g", "home"), "g", "top"),
+		Bottom:   bind(k("G", "end"), "G", "bottom"),
+		// One help entry names both directions: the bar stays short.
+		Left:  bind(k("left"), "←/→", "scroll sideways"),
+		Right: bind(k("right"), "→", "scroll right"),
+		Wrap:  bind(k("W"), "W", "wrap lines"),
 	}
 	m.Explore = defaultExplore()
 	m.Diag = defaultDiagnostics()
