@@ -50,7 +50,7 @@ func TestExplorerGoldens(t *testing.T) {
 			t.Run(name("serverlog"), func(t *testing.T) {
 				s := NewServerLog(th, k)
 				for i, l := range []string{"debug", "info", "warning", "error"} {
-					s.Append(t0.Add(time.Duration(i)*time.Second), json.RawMessage(fmt.Sprintf(`{"level":%q,"logger":"demo","data":"message %d"}`, l, i)))
+					s.Append(t0.Add(time.Duration(i)*time.Second), json.RawMessage(fmt.Sprintf(`{"level":%q,"logger":"demo","data":"message %d"}`, l, i)), nil)
 				}
 				s.SetLevel("debug")
 				s.SetSize(sz.w, sz.h)

@@ -10,16 +10,24 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
 // LogLevels are RFC 5424's levels as MCP names them, lowest first.
 var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
+// levelWidth is the level column: the longest level name and a space, so
+// "emergency" never runs into its message.
+const levelWidth = len("emergency") + 1
+
 // ServerLog shows the server's notifications/message entries coloured by
-// level, and picks the logging level (logging/setLevel in the legacy era,
+// level, as a list (panes/list: cursor, paging, wrap, sideways scroll;
+// enter opens the entry's frame in the detail view), and picks the logging level (logging/setLevel in the legacy era,
 // the per-request _meta logLevel in the modern era).
 type ServerLog struct {
 	theme   *themes.Theme
@@ -32,6 +40,7 @@ type ServerLog struct {
 	pick    int
 	gate    Gate
 	modern  bool
+	list    *list.Model
 }
 
 // logLine is one notifications/message: its params are a view of the
@@ -40,6 +49,7 @@ type ServerLog struct {
 type logLine struct {
 	at     time.Time
 	params json.RawMessage
+	frame  *mcp.Frame // the notification, opened by enter; nil if unknown
 }
 
 // decode reads the level, logger and data (a string's value, or any other
@@ -61,7 +71,11 @@ func (l logLine) decode() (level, logger, data string) {
 
 // NewServerLog makes the server-log pane.
 func NewServerLog(t *themes.Theme, k keymap.KeyMap) *ServerLog {
-	return &ServerLog{theme: t, keys: k, pick: 1, gate: Gate{OK: true}}
+	s := &ServerLog{theme: t, keys: k, pick: 1, gate: Gate{OK: true}}
+	s.list = list.New(k.Scroll, s.line)
+	s.list.SetSelecting(true)
+	s.list.SetFollow(true)
+	return s
 }
 
 func (s *ServerLog) SetTheme(t *themes.Theme) { s.theme = t }
@@ -70,16 +84,42 @@ func (s *ServerLog) Title() string {
 	if lvl == "" {
 		lvl = "not set"
 	}
-	return fmt.Sprintf("Server log (%d) · level %s", len(s.entries), lvl)
+	t := fmt.Sprintf("Server log (%d) · level %s", len(s.entries), lvl)
+	if p := s.list.Position(); p != "" && len(s.entries) > 0 {
+		t += " · " + p
+	}
+	return t
 }
-func (s *ServerLog) SetSize(w, h int) { s.w, s.h = w, h }
-func (s *ServerLog) Focus()           { s.focused = true }
-func (s *ServerLog) Blur()            { s.focused = false; s.picking = false }
-func (s *ServerLog) Capturing() bool  { return s.picking }
+
+// SetSize sets the outer size; the list gets the rows under the gate's
+// warning and a two-cell gutter for the cursor.
+func (s *ServerLog) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.sizeList()
+}
+
+func (s *ServerLog) sizeList() {
+	s.list.SetSize(max(s.w-4, 0), max(s.h-2-len(s.gateLines()), 0))
+}
+
+func (s *ServerLog) gateLines() []string {
+	if s.gate.OK {
+		return nil
+	}
+	t := s.theme
+	return []string{t.Form.Warn.Render("⚠ " + s.gate.Why), t.Form.Hint.Render("l sends the level anyway (this is a debugger)")}
+}
+
+func (s *ServerLog) Focus()          { s.focused = true }
+func (s *ServerLog) Blur()           { s.focused = false; s.picking = false }
+func (s *ServerLog) Capturing() bool { return s.picking }
 
 // SetGate says whether logging was declared; modern says the level goes
 // in each request's _meta rather than logging/setLevel.
-func (s *ServerLog) SetGate(g Gate, modern bool) { s.gate, s.modern = g, modern }
+func (s *ServerLog) SetGate(g Gate, modern bool) {
+	s.gate, s.modern = g, modern
+	s.sizeList()
+}
 
 // SetLevel records the level in effect.
 func (s *ServerLog) SetLevel(l string) { s.level = l }
@@ -87,9 +127,30 @@ func (s *ServerLog) SetLevel(l string) { s.level = l }
 // Len is the number of entries.
 func (s *ServerLog) Len() int { return len(s.entries) }
 
-// Append adds one notifications/message from its params.
-func (s *ServerLog) Append(at time.Time, params json.RawMessage) {
-	s.entries = append(s.entries, logLine{at: at, params: params})
+// Append adds one notifications/message from its params and its frame
+// (nil when it is not known; enter then opens nothing).
+func (s *ServerLog) Append(at time.Time, params json.RawMessage, f *mcp.Frame) {
+	s.entries = append(s.entries, logLine{at: at, params: params, frame: f})
+	s.list.SetLen(len(s.entries))
+}
+
+// Selected is the frame of the entry under the cursor, or nil.
+func (s *ServerLog) Selected() *mcp.Frame {
+	if len(s.entries) == 0 {
+		return nil
+	}
+	return s.entries[s.list.Cursor()].frame
+}
+
+// ClickRow puts the cursor on the entry drawn on row y of the pane
+// (0 is the top border).
+func (s *ServerLog) ClickRow(y int) {
+	if s.picking {
+		return
+	}
+	if i := s.list.ItemAt(y - 1 - len(s.gateLines())); i >= 0 {
+		s.list.Select(i)
+	}
 }
 
 func (s *ServerLog) levelStyle(level string) lipgloss.Style {
@@ -122,6 +183,9 @@ func (s *ServerLog) levelStyle(level string) lipgloss.Style {
 func (s *ServerLog) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		if !s.picking {
+			s.list.Update(msg) // the wheel
+		}
 		return nil
 	}
 	e := s.keys.Explore
@@ -145,6 +209,13 @@ func (s *ServerLog) Update(msg tea.Msg) tea.Cmd {
 		s.picking = true
 	case key.Matches(km, e.Clear):
 		s.entries = nil
+		s.list.SetLen(0)
+	case key.Matches(km, e.Open):
+		if f := s.Selected(); f != nil {
+			return func() tea.Msg { return OpenFrameMsg{Frame: f} }
+		}
+	default:
+		s.list.Update(km)
 	}
 	return nil
 }
@@ -156,17 +227,40 @@ func (s *ServerLog) ShortHelp() []key.Binding {
 		open.SetHelp("enter", "set level")
 		return []key.Binding{e.Up, e.Down, open, e.Back}
 	}
-	return []key.Binding{e.Level, e.Clear}
+	open := e.Open
+	open.SetHelp("enter", "open frame")
+	sc := s.keys.Scroll
+	return []key.Binding{sc.Up, sc.Down, open, e.Level, e.Clear, sc.PageDown, sc.Left, sc.Wrap}
 }
 
-func (s *ServerLog) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+func (s *ServerLog) FullHelp() [][]key.Binding {
+	if s.picking {
+		return [][]key.Binding{s.ShortHelp()}
+	}
+	e := s.keys.Explore
+	open := e.Open
+	open.SetHelp("enter", "open frame")
+	return [][]key.Binding{s.list.FullHelp(), {open, e.Level, e.Clear}}
+}
+
+// line is entry i as one row: time, the level in its column, the logger,
+// the data with its line breaks shown as spaces.
+func (s *ServerLog) line(i int) string {
+	t := s.theme
+	e := s.entries[i]
+	level, logger, data := e.decode()
+	st := s.levelStyle(level)
+	lv := termsafe.String(level)
+	line := t.Log.Time.Render(e.at.Format("15:04:05.000")) + " " + st.Render(lv) + strings.Repeat(" ", max(levelWidth-ansi.StringWidth(lv), 1))
+	if logger != "" {
+		line += t.Detail.Label.Render("[" + termsafe.String(logger) + "] ")
+	}
+	return line + st.Render(termsafe.String(strings.ReplaceAll(data, "\n", " ")))
+}
 
 func (s *ServerLog) View() string {
 	t := s.theme
-	var body []string
-	if !s.gate.OK {
-		body = append(body, t.Form.Warn.Render("⚠ "+s.gate.Why), t.Form.Hint.Render("l sends the level anyway (this is a debugger)"))
-	}
+	body := s.gateLines()
 	if s.picking {
 		how := "logging/setLevel"
 		if s.modern {
@@ -178,21 +272,19 @@ func (s *ServerLog) View() string {
 		}
 		return Box(t, s.Title(), s.focused, s.w, s.h, body)
 	}
-	rows := s.h - 2 - len(body)
-	start := max(len(s.entries)-rows, 0)
-	for _, e := range s.entries[start:] {
-		level, logger, data := e.decode()
-		st := s.levelStyle(level)
-		line := t.Log.Time.Render(e.at.Format("15:04:05.000")) + " " + st.Render(fmt.Sprintf("%-9s", termsafe.String(level)))
-		if logger != "" {
-			line += t.Detail.Label.Render("[" + termsafe.String(logger) + "] ")
-		}
-		line += st.Render(termsafe.String(strings.ReplaceAll(data, "\n", " ")))
-		body = append(body, line)
-	}
 	if len(s.entries) == 0 {
 		hint := "no notifications/message yet; l picks a level"
 		body = append(body, t.Log.Empty.Render(hint))
+		return Box(t, s.Title(), s.focused, s.w, s.h, body)
+	}
+	cursor, prev := s.list.Cursor(), -1
+	for _, r := range s.list.RenderRows() {
+		row := selRow(t, r.Text, s.w-2, s.focused && r.Item == cursor)
+		if r.Item == prev && s.focused && r.Item == cursor {
+			row = t.Tools.Selected.Render(Fit("  "+r.Text, s.w-2)) // a wrapped entry's next rows
+		}
+		prev = r.Item
+		body = append(body, row)
 	}
 	return Box(t, s.Title(), s.focused, s.w, s.h, body)
 }

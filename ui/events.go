@@ -24,7 +24,7 @@ func (m *Model) applySession(ev mcp.Event, stale bool) (cmd tea.Cmd, ok bool) {
 		m.activity.SetNow(ev.Time)
 		m.activity.Progress(ev.Token, ev.Progress, ev.Total, ev.Message)
 	case session.LogMessageEvent:
-		m.serverLog.Append(ev.Time, ev.Params)
+		m.serverLog.Append(ev.Time, ev.Params, ev.Frame)
 	case session.ResourceUpdatedEvent:
 		m.resources.Updated(ev.URI)
 	case session.TaskEvent:

@@ -46,6 +46,8 @@ func press(m *Model, keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyTab}
 		case "up":
 			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case "pgup":
+			msg = tea.KeyPressMsg{Code: tea.KeyPgUp}
 		default:
 			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 		}

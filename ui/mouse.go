@@ -70,6 +70,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		if f == focusLog && mouse.Button == tea.MouseLeft {
 			m.logPane.ClickRow(mouse.Y - l.log.Min.Y)
 		}
+		if f == focusServerLog && mouse.Button == tea.MouseLeft {
+			m.serverLog.ClickRow(mouse.Y - l.tools.Min.Y)
+		}
 		return m.pane(f).Update(msg)
 	case tea.MouseWheelMsg:
 		if f, ok := m.paneAt(pt); ok {

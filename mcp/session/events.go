@@ -191,10 +191,12 @@ type ProgressEvent struct {
 }
 
 // LogMessageEvent is a notifications/message, published right after its
-// frame. Params are the notification's params as sent.
+// frame. Params are the notification's params as sent; Frame is the
+// notification itself, which the server log opens in the detail view.
 type LogMessageEvent struct {
 	Time   time.Time
 	Params json.RawMessage
+	Frame  *mcp.Frame
 }
 
 // ResourceUpdatedEvent is a notifications/resources/updated.

@@ -328,7 +328,7 @@ func derive(f *mcp.Frame) []mcp.Event {
 		}
 		return []mcp.Event{ProgressEvent{Time: f.Time, Token: p.Token, Progress: p.Progress, Total: p.Total, Message: p.Message}}
 	case mcp.NotifyMessage:
-		return []mcp.Event{LogMessageEvent{Time: f.Time, Params: env.Params}}
+		return []mcp.Event{LogMessageEvent{Time: f.Time, Params: env.Params, Frame: f}}
 	case mcp.NotifyResourcesUpdated:
 		var p struct {
 			URI string `json:"uri"`

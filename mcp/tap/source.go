@@ -205,7 +205,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 		}
 	}
 	if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Dir == mcp.Inbound && fe.Frame.Kind == mcp.KindNotification && fe.Frame.Method == mcp.NotifyMessage {
-		group = append(group, session.LogMessageEvent{Time: fe.Frame.Time, Params: params(fe.Frame.Raw)})
+		group = append(group, session.LogMessageEvent{Time: fe.Frame.Time, Params: params(fe.Frame.Raw), Frame: fe.Frame})
 	}
 	s.q.Push(group...)
 }

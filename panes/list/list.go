@@ -361,23 +361,42 @@ func (m *Model) ItemAt(y int) int {
 	return -1
 }
 
+// Row is one drawn row: its text and the item it belongs to.
+type Row struct {
+	Item int
+	Text string
+}
+
 // Render draws the window: at most Rows() lines, each at most Width()
 // cells (the owner's box pads them). Only the items on screen are asked
 // for. A line cut on the right ends in "…"; one scrolled sideways starts
 // with "…".
 func (m *Model) Render() []string {
+	rows := m.RenderRows()
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Text
+	}
+	return out
+}
+
+// RenderRows is Render with the item of each row, so that an owner can
+// mark the cursor's rows or draw a gutter.
+func (m *Model) RenderRows() []Row {
 	if m.rows <= 0 || m.width <= 0 {
 		return nil
 	}
-	out := make([]string, 0, m.rows)
+	out := make([]Row, 0, m.rows)
 	for i, skip := m.top, m.skip; i < m.n && len(out) < m.rows; i, skip = i+1, 0 {
 		if m.wrap {
 			lines := strings.Split(m.wrapped(i), "\n")
 			lines = lines[min(skip, len(lines)):]
-			out = append(out, lines[:min(len(lines), m.rows-len(out))]...)
+			for _, l := range lines[:min(len(lines), m.rows-len(out))] {
+				out = append(out, Row{Item: i, Text: l})
+			}
 			continue
 		}
-		out = append(out, m.cut(m.item(i)))
+		out = append(out, Row{Item: i, Text: m.cut(m.item(i))})
 	}
 	return out
 }

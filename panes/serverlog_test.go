@@ -1,0 +1,168 @@
+package panes
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// logFrame is a notifications/message frame as the session hands it on.
+func logFrame(seq int64, at time.Time, level, data string) (*mcp.Frame, json.RawMessage) {
+	params := json.RawMessage(fmt.Sprintf(`{"level":%q,"data":%q}`, level, data))
+	raw := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":` + string(params) + `}`)
+	return &mcp.Frame{Seq: seq, Time: at, Dir: mcp.Inbound, Kind: mcp.KindNotification, Method: mcp.NotifyMessage, Raw: raw}, params
+}
+
+func keyPress(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	}
+	r := []rune(s)[0]
+	if r >= 'A' && r <= 'Z' {
+		return tea.KeyPressMsg{Code: r, Text: s, Mod: tea.ModShift}
+	}
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func newServerLog(n int, data func(i int) string) *ServerLog {
+	s := NewServerLog(themes.Dark(), keymap.Default())
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i := range n {
+		f, p := logFrame(int64(i+1), t0.Add(time.Duration(i)*time.Millisecond), LogLevels[i%len(LogLevels)], data(i))
+		s.Append(f.Time, p, f)
+	}
+	s.SetSize(80, 12)
+	s.Focus()
+	return s
+}
+
+// The level is a column: "emergency" (the longest) is not run into the
+// message.
+func TestServerLogLevelIsAColumn(t *testing.T) {
+	s := newServerLog(8, func(i int) string { return LogLevels[i%8] + "-level message" })
+	v := ansi.Strip(s.View())
+	for _, l := range LogLevels {
+		if !strings.Contains(v, l+" ") || strings.Contains(v, l+l) {
+			t.Fatalf("level %q runs into its message:\n%s", l, v)
+		}
+	}
+}
+
+// The server log is a list: g goes to the first entry, enter opens its
+// frame, G and the wheel move, and new entries follow only at the end.
+func TestServerLogScrollsAndOpens(t *testing.T) {
+	s := newServerLog(1000, func(i int) string { return fmt.Sprintf("message %04d", i) })
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "message 0999") || strings.Contains(v, "message 0000") {
+		t.Fatalf("the newest entries are not shown first:\n%s", v)
+	}
+	s.Update(keyPress("g"))
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "▸ ") || !strings.Contains(v, "message 0000") {
+		t.Fatalf("g did not go to the first entry:\n%s", v)
+	}
+	msg := s.Update(keyPress("enter"))
+	if msg == nil {
+		t.Fatal("enter opened nothing")
+	}
+	open, ok := msg().(OpenFrameMsg)
+	if !ok || open.Frame == nil || open.Frame.Seq != 1 {
+		t.Fatalf("enter sent %#v, want the first entry's frame", msg())
+	}
+	s.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "▸ "+"03:04:05.003") {
+		t.Fatalf("the wheel did not move the cursor by 3:\n%s", v)
+	}
+	f, p := logFrame(1001, time.Now(), "info", "late")
+	s.Append(f.Time, p, f)
+	if v := ansi.Strip(s.View()); strings.Contains(v, "late") {
+		t.Fatalf("a new entry scrolled the list away from where the user is:\n%s", v)
+	}
+	s.Update(keyPress("G"))
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "late") {
+		t.Fatalf("G did not go to the end:\n%s", v)
+	}
+	f, p = logFrame(1002, time.Now(), "info", "later")
+	s.Append(f.Time, p, f)
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "later") {
+		t.Fatalf("at the end, a new entry did not follow:\n%s", v)
+	}
+}
+
+// A long entry can be wrapped (W) or scrolled sideways (→).
+func TestServerLogLongLines(t *testing.T) {
+	long := strings.Repeat("word ", 40) + "END"
+	s := newServerLog(3, func(int) string { return long })
+	if v := ansi.Strip(s.View()); strings.Contains(v, "END") {
+		t.Fatalf("the long line was not cut:\n%s", v)
+	}
+	for range 4 {
+		s.Update(keyPress("right"))
+	}
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "END") {
+		t.Fatalf("→ did not scroll sideways:\n%s", v)
+	}
+	s.Update(keyPress("W"))
+	if v := ansi.Strip(s.View()); !strings.Contains(v, "END") || !strings.Contains(v, "03:04:05.002") || strings.Count(v, "▸") != 1 {
+		t.Fatalf("W did not wrap:\n%s", v)
+	}
+	for _, want := range []string{"enter", "W", "←/→", "g"} {
+		found := false
+		for _, b := range s.FullHelp() {
+			for _, k := range b {
+				if k.Help().Key == want {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q is not in the help", want)
+		}
+	}
+}
+
+// Goldens of the server log as a list: focused, the cursor moved up from
+// the end, a long entry cut, then the same wrapped, at 60×15, 80×24 and
+// 120×35, dark and light.
+func TestServerLogGoldens(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		for _, sz := range []struct{ w, h int }{{60, 15}, {80, 24}, {120, 35}} {
+			for _, wrap := range []bool{false, true} {
+				t.Run(fmt.Sprintf("dark=%t/%dx%d/wrap=%t", dark, sz.w, sz.h, wrap), func(t *testing.T) {
+					s := NewServerLog(themes.Default(dark), keymap.Default())
+					t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+					for i := range 40 {
+						data := fmt.Sprintf("message %d", i)
+						if i%7 == 3 {
+							data = "a long entry: " + strings.Repeat("lorem ipsum dolor sit amet ", 8) + "END"
+						}
+						f, p := logFrame(int64(i+1), t0.Add(time.Duration(i)*time.Second), LogLevels[i%len(LogLevels)], data)
+						s.Append(f.Time, p, f)
+					}
+					s.SetLevel("debug")
+					s.SetSize(sz.w, sz.h)
+					s.Focus()
+					for range 3 {
+						s.Update(keyPress("k"))
+					}
+					if wrap {
+						s.Update(keyPress("W"))
+					}
+					golden.RequireEqual(t, s.View())
+				})
+			}
+		}
+	}
+}
