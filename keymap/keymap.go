@@ -29,8 +29,14 @@ type Log struct {
 	Filter       key.Binding
 	Open         key.Binding
 	ToggleStderr key.Binding
-	ClearFilter  key.Binding
-	ApplyFilter  key.Binding
+	// ToggleTransport hides or shows the transport rows (HTTP exchanges,
+	// SSE events, reconnects, OAuth steps).
+	ToggleTransport key.Binding
+	// Pairs switches between one row per frame and one row per exchange
+	// (a request with its answer).
+	Pairs       key.Binding
+	ClearFilter key.Binding
+	ApplyFilter key.Binding
 }
 
 // Detail keys drive the frame detail view.
@@ -184,18 +190,20 @@ func Default() KeyMap {
 		Handshake: bind(k("H"), "H", "handshake"),
 	}
 	m.Log = Log{
-		Up:           bind(k("up", "k"), "↑/k", "up"),
-		Down:         bind(k("down", "j"), "↓/j", "down"),
-		PageUp:       bind(k("pgup", "ctrl+u"), "pgup", "page up"),
-		PageDown:     bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
-		Top:          bind(k("g", "home"), "g", "top"),
-		Bottom:       bind(k("G", "end"), "G", "bottom"),
-		Follow:       bind(k("f"), "f", "follow"),
-		Filter:       bind(k("/"), "/", "filter"),
-		Open:         bind(k("enter"), "enter", "open"),
-		ToggleStderr: bind(k("s"), "s", "stderr"),
-		ClearFilter:  bind(k("esc"), "esc", "clear filter"),
-		ApplyFilter:  bind(k("enter"), "enter", "apply"),
+		Up:              bind(k("up", "k"), "↑/k", "up"),
+		Down:            bind(k("down", "j"), "↓/j", "down"),
+		PageUp:          bind(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown:        bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
+		Top:             bind(k("g", "home"), "g", "top"),
+		Bottom:          bind(k("G", "end"), "G", "bottom"),
+		Follow:          bind(k("f"), "f", "follow"),
+		Filter:          bind(k("/"), "/", "filter"),
+		Open:            bind(k("enter"), "enter", "open"),
+		ToggleStderr:    bind(k("s"), "s", "stderr"),
+		ToggleTransport: bind(k("t"), "t", "transport rows"),
+		Pairs:           bind(k("x"), "x", "exchanges/frames"),
+		ClearFilter:     bind(k("esc"), "esc", "clear filter"),
+		ApplyFilter:     bind(k("enter"), "enter", "apply"),
 	}
 	m.Detail = Detail{
 		Up:        bind(k("up", "k"), "↑/k", "up"),

@@ -35,7 +35,8 @@ func TestNoConflicts(t *testing.T) {
 	panes := map[string]map[string]key.Binding{
 		"Log": {"Up": m.Log.Up, "Down": m.Log.Down, "PageUp": m.Log.PageUp, "PageDown": m.Log.PageDown,
 			"Top": m.Log.Top, "Bottom": m.Log.Bottom, "Follow": m.Log.Follow, "Filter": m.Log.Filter,
-			"Open": m.Log.Open, "ToggleStderr": m.Log.ToggleStderr},
+			"Open": m.Log.Open, "ToggleStderr": m.Log.ToggleStderr,
+			"ToggleTransport": m.Log.ToggleTransport, "Pairs": m.Log.Pairs},
 		"Caps": {"Up": m.Caps.Up, "Down": m.Caps.Down, "Toggle": m.Caps.Toggle, "Expand": m.Caps.Expand, "Collapse": m.Caps.Collapse},
 		"Tools": {"Up": m.Tools.Up, "Down": m.Tools.Down, "Filter": m.Tools.Filter, "Open": m.Tools.Open,
 			"Details": m.Tools.Details, "ScrollUp": m.Tools.ScrollUp, "ScrollDown": m.Tools.ScrollDown},

@@ -370,11 +370,11 @@ func (p *Diagnostics) renderRow(r diagRow, w int, selected bool) string {
 			arrow = "▾"
 		}
 		segs = []segment{
-			{arrow, t.Log.Time},
-			{SeverityLetter(g.sev), SeverityStyle(t, g.sev)},
-			{fmt.Sprintf("%3d×", len(g.occ)), t.Caps.Count},
-			{termsafe.String(g.rule), t.Diag.Rule},
-			{termsafe.String(g.occ[0].d.Message), t.Tools.Description},
+			{text: arrow, style: t.Log.Time},
+			{text: SeverityLetter(g.sev), style: SeverityStyle(t, g.sev)},
+			{text: fmt.Sprintf("%3d×", len(g.occ)), style: t.Caps.Count},
+			{text: termsafe.String(g.rule), style: t.Diag.Rule},
+			{text: termsafe.String(g.occ[0].d.Message), style: t.Tools.Description},
 		}
 	} else {
 		o := g.occ[r.occ]
@@ -388,9 +388,9 @@ func (p *Diagnostics) renderRow(r diagRow, w int, selected bool) string {
 			}
 		}
 		segs = []segment{
-			{"   ", lipgloss.NewStyle()},
-			{where, st},
-			{termsafe.String(o.d.Message), t.Log.Method},
+			{text: "   ", style: lipgloss.NewStyle()},
+			{text: where, style: st},
+			{text: termsafe.String(o.d.Message), style: t.Log.Method},
 		}
 	}
 	var b strings.Builder

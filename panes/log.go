@@ -64,8 +64,17 @@ type Log struct {
 	cur   int // cursor, an index into shown
 	top   int // first row drawn, an index into shown
 
-	follow     bool
-	hideStderr bool
+	follow        bool
+	hideStderr    bool
+	hideTransport bool
+	// paired shows one row per exchange (a request and its answer or its
+	// local error) instead of one per frame; see log_pairs.go.
+	paired bool
+	// rowCount is how many entries are rows in the current view (every
+	// entry with frames; without the answers and local errors folded into
+	// their request with exchanges): shown is at most rowCount, and the
+	// difference is what the toggles and the filter hide.
+	rowCount int
 
 	filter      logFilter
 	filterText  string
@@ -73,10 +82,18 @@ type Log struct {
 	filterInput textinput.Model
 
 	// Per-session bookkeeping: the time origin for "+1.234s" and the
-	// request frames by seq, to pair responses with their requests.
+	// entry index of each unanswered request by seq, to pair responses
+	// (and local errors) with their requests.
 	origin   time.Time
-	requests map[int64]*mcp.Frame
+	requests map[int64]int32
 	pairs    map[*mcp.Frame]*mcp.Frame
+	// locals are the local errors (timeout, cancel, lost) that ended a
+	// request, both ways: request -> error, error -> request.
+	localOf  map[*mcp.Frame]*mcp.LocalError
+	localReq map[*mcp.LocalError]*mcp.Frame
+	// toolErr memoises whether a tools/call result says isError (it is
+	// found by scanning the result, once, when its row is first drawn).
+	toolErr map[*mcp.Frame]bool
 
 	// rowCache holds rendered unselected rows by entry index: an entry
 	// never changes once logged, so a row is styled once per width and
@@ -111,6 +128,9 @@ func (l *Log) SelectFrame(f *mcp.Frame) bool {
 			l.filterText, l.hideStderr = "", false
 			l.SetFilter("")
 		}
+		if l.paired && (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && l.pairs[f] != nil {
+			f = l.pairs[f] // the answer is part of its request's row
+		}
 	}
 	return false
 }
@@ -119,15 +139,18 @@ func (l *Log) SelectFrame(f *mcp.Frame) bool {
 func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
 	ti := textinput.New()
 	ti.Prompt = "/ "
-	ti.Placeholder = "method:tools/ dir:in kind:error id:3 text"
+	ti.Placeholder = "method:tools/ dir:in kind:error -kind:http id:3 text"
 	ti.SetStyles(t.TextInput)
 	return &Log{
 		theme:       t,
 		keys:        k,
 		follow:      true,
 		filterInput: ti,
-		requests:    map[int64]*mcp.Frame{},
+		requests:    map[int64]int32{},
 		pairs:       map[*mcp.Frame]*mcp.Frame{},
+		localOf:     map[*mcp.Frame]*mcp.LocalError{},
+		localReq:    map[*mcp.LocalError]*mcp.Frame{},
+		toolErr:     map[*mcp.Frame]bool{},
 		rowCache:    map[int32]string{},
 	}
 }
@@ -139,14 +162,23 @@ func (l *Log) SetTheme(t *themes.Theme) {
 	clear(l.rowCache)
 }
 
-// Title names the pane with its frame count.
+// Title names the pane with its counts: the frames logged (every frame
+// on the wire, whatever is shown) and, when rows are hidden, how many:
+// the rows of the current view (frames or exchanges) that the stderr and
+// transport toggles and the filter leave out. Hidden rows are never more
+// than the rows, so the counts cannot contradict each other.
 func (l *Log) Title() string {
-	s := fmt.Sprintf("Log · %d frames", l.frames)
-	if l.frames == 1 {
-		s = "Log · 1 frame"
+	s := "Log · "
+	if l.paired {
+		s += "exchanges · "
 	}
-	if l.filter.active() || l.hideStderr {
-		s += fmt.Sprintf(" · %d shown", len(l.shown))
+	if l.frames == 1 {
+		s += "1 frame"
+	} else {
+		s += fmt.Sprintf("%d frames", l.frames)
+	}
+	if n := l.Hidden(); n > 0 {
+		s += fmt.Sprintf(" · %d hidden", n)
 	}
 	if l.follow {
 		s += " · following"
@@ -171,6 +203,17 @@ func (l *Log) Capturing() bool { return l.filtering }
 // Len is the number of entries (frames and other rows).
 func (l *Log) Len() int { return len(l.entries) }
 
+// Rows is the number of rows of the current view: every entry with
+// frames; with exchanges, one per exchange (an answer and a local error
+// are part of their request's row), one per notification and other row.
+func (l *Log) Rows() int { return l.rowCount }
+
+// Shown is the number of rows drawn from (at most Rows).
+func (l *Log) Shown() int { return len(l.shown) }
+
+// Hidden is the number of rows the toggles and the filter leave out.
+func (l *Log) Hidden() int { return l.rowCount - len(l.shown) }
+
 // Frames is the number of frames logged.
 func (l *Log) Frames() int { return l.frames }
 
@@ -184,17 +227,19 @@ func (l *Log) Append(ev mcp.Event) {
 		l.origin = ev.At()
 	}
 	e := logEntry{rel: ev.At().Sub(l.origin)}
+	req := int32(-1) // the request entry this one completes
 	switch ev := ev.(type) {
 	case mcp.FrameEvent:
 		e.kind, e.frame = entryFrame, ev.Frame
 		l.frames++
-		l.pair(ev.Frame)
+		req = l.pair(ev.Frame, int32(len(l.entries)))
 	case mcp.StderrEvent:
 		e.kind, e.text = entryStderr, ev.Line
 	case mcp.StateEvent:
 		e.kind, e.state, e.text = entryState, ev.State, ev.Detail
 	case mcp.LocalErrorEvent:
 		e.kind, e.local = entryLocalError, ev.Err
+		req = l.pairLocal(ev.Err)
 	case mcp.ExitEvent:
 		e.kind, e.exit = entryExit, ev.Exit
 	case mcp.TransportEvent:
@@ -203,6 +248,9 @@ func (l *Log) Append(ev mcp.Event) {
 		return
 	}
 	l.push(e)
+	if req >= 0 {
+		l.completed(req)
+	}
 }
 
 // AppendSeparator ends a session in the log (on reconnect): a separator row,
@@ -211,7 +259,7 @@ func (l *Log) Append(ev mcp.Event) {
 func (l *Log) AppendSeparator(at time.Time, text string) {
 	l.push(logEntry{kind: entrySeparator, rel: at.Sub(l.origin), text: text})
 	l.origin = time.Time{}
-	l.requests = map[int64]*mcp.Frame{}
+	l.requests = map[int64]int32{}
 }
 
 // AppendNote adds a note to the timeline without ending the session: what
@@ -225,7 +273,11 @@ func (l *Log) AppendNote(at time.Time, text string) {
 
 func (l *Log) push(e logEntry) {
 	l.entries = append(l.entries, e)
-	if l.visible(&l.entries[len(l.entries)-1]) {
+	last := &l.entries[len(l.entries)-1]
+	if l.isRow(last) {
+		l.rowCount++
+	}
+	if l.visible(last) {
 		l.shown = append(l.shown, int32(len(l.entries)-1))
 	}
 	if l.follow {
@@ -234,25 +286,29 @@ func (l *Log) push(e logEntry) {
 }
 
 // pair links a response with its request, both ways, for the detail view's
-// "paired frame" key.
-func (l *Log) pair(f *mcp.Frame) {
+// "paired frame" key and the exchanges view. idx is the frame's entry. It
+// returns the request's entry when f answers one, else -1.
+func (l *Log) pair(f *mcp.Frame, idx int32) int32 {
 	switch f.Kind {
 	case mcp.KindRequest:
 		if f.Dir == mcp.Outbound || f.Dir == mcp.Inbound {
-			l.requests[f.Seq] = f
+			l.requests[f.Seq] = idx
 		}
 	case mcp.KindResponse, mcp.KindErrorResponse:
 		if f.ReplyTo == 0 {
-			return
+			return -1
 		}
-		if req, ok := l.requests[f.ReplyTo]; ok {
+		if ri, ok := l.requests[f.ReplyTo]; ok {
+			req := l.entries[ri].frame
 			delete(l.requests, f.ReplyTo)
 			l.pairs[f] = req
 			if _, dup := l.pairs[req]; !dup { // the first answer is the pair
 				l.pairs[req] = f
 			}
+			return ri
 		}
 	}
+	return -1
 }
 
 // Paired is the request of a response or the response of a request, or nil.
@@ -266,12 +322,28 @@ func (l *Log) Selected() *mcp.Frame {
 	return l.entries[l.shown[l.cur]].frame
 }
 
-// visible applies the stderr toggle and the filter to one entry.
+// visible applies the view, the toggles and the filter to one entry.
 func (l *Log) visible(e *logEntry) bool {
 	if l.hideStderr && e.kind == entryStderr {
 		return false
 	}
-	return l.filter.match(e)
+	if l.hideTransport && e.kind == entryTransport {
+		return false
+	}
+	if !l.isRow(e) {
+		return false
+	}
+	if l.filter.match(e) {
+		return true
+	}
+	// An exchange's row shows when either of its frames matches: kind:error
+	// finds the calls the server refused.
+	if l.paired && e.kind == entryFrame && e.frame.Kind == mcp.KindRequest {
+		if resp := l.pairs[e.frame]; resp != nil {
+			return l.filter.match(&logEntry{kind: entryFrame, frame: resp})
+		}
+	}
+	return false
 }
 
 // rebuild recomputes the shown index after the filter or toggle changed,
@@ -283,7 +355,11 @@ func (l *Log) rebuild() {
 	}
 	l.shown = l.shown[:0]
 	l.cur = 0
+	l.rowCount = 0
 	for i := range l.entries {
+		if l.isRow(&l.entries[i]) {
+			l.rowCount++
+		}
 		if l.visible(&l.entries[i]) {
 			if int32(i) <= keep {
 				l.cur = len(l.shown)
@@ -297,13 +373,20 @@ func (l *Log) rebuild() {
 	l.clamp()
 }
 
-// rows is how many log rows fit inside the border (and under the filter).
+// rows is how many log rows fit inside the border (and above the filter
+// line).
 func (l *Log) rows() int {
 	n := l.h - 2
-	if l.filtering || l.filterText != "" {
+	if l.statusLine() {
 		n--
 	}
 	return max(n, 0)
+}
+
+// statusLine reports whether the bottom line (the filter, and what is
+// hidden) is drawn.
+func (l *Log) statusLine() bool {
+	return l.filtering || l.filterText != "" || l.hideStderr || l.hideTransport
 }
 
 func (l *Log) toBottom() {
@@ -371,6 +454,32 @@ func (l *Log) ToggleStderr() {
 	l.rebuild()
 }
 
+// ToggleTransport hides or shows the transport rows: HTTP exchanges, SSE
+// events, reconnects, OAuth steps, process states.
+func (l *Log) ToggleTransport() {
+	l.hideTransport = !l.hideTransport
+	l.rebuild()
+}
+
+// TogglePaired switches between one row per frame and one per exchange,
+// keeping the cursor on the same exchange.
+func (l *Log) TogglePaired() {
+	l.paired = !l.paired
+	clear(l.rowCache)
+	if l.paired && l.cur >= 0 && l.cur < len(l.shown) {
+		// An answer's row folds into its request's: keep the cursor there.
+		if e := &l.entries[l.shown[l.cur]]; !l.isRow(e) {
+			if idx, ok := l.entryOfRequest(e); ok {
+				l.shown[l.cur] = idx
+			}
+		}
+	}
+	l.rebuild()
+}
+
+// Paired reports whether the log shows exchanges rather than frames.
+func (l *Log) PairedView() bool { return l.paired }
+
 func (l *Log) startFiltering() tea.Cmd {
 	l.filtering = true
 	l.filterInput.SetValue(l.filterText)
@@ -423,11 +532,20 @@ func (l *Log) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return l.startFiltering()
 	case key.Matches(msg, k.ToggleStderr):
 		l.ToggleStderr()
+	case key.Matches(msg, k.ToggleTransport):
+		l.ToggleTransport()
+	case key.Matches(msg, k.Pairs):
+		l.TogglePaired()
 	case key.Matches(msg, k.ClearFilter):
 		if l.filterText != "" {
 			l.SetFilter("")
 		}
 	case key.Matches(msg, k.Open):
+		if l.paired {
+			if cmd := l.openExchange(); cmd != nil {
+				return cmd
+			}
+		}
 		if f := l.Selected(); f != nil {
 			return func() tea.Msg { return OpenFrameMsg{Frame: f} }
 		}
@@ -499,7 +617,7 @@ func (l *Log) ShortHelp() []key.Binding {
 	if l.filtering {
 		return []key.Binding{k.ApplyFilter, k.ClearFilter}
 	}
-	b := []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Follow, k.ToggleStderr}
+	b := []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Pairs, k.ToggleTransport, k.ToggleStderr, k.Follow}
 	if l.filterText != "" {
 		b = append(b, k.ClearFilter)
 	}
@@ -511,7 +629,7 @@ func (l *Log) FullHelp() [][]key.Binding {
 	k := l.keys.Log
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Filter, k.ClearFilter, k.Follow, k.ToggleStderr},
+		{k.Open, k.Filter, k.ClearFilter, k.Follow, k.Pairs, k.ToggleTransport, k.ToggleStderr},
 	}
 }
 
@@ -548,14 +666,14 @@ func (l *Log) View() string {
 		}
 		body = append(body, row)
 	}
-	if l.filtering || l.filterText != "" {
+	if l.statusLine() {
 		for len(body) < rows {
 			body = append(body, "")
 		}
 		if l.filtering {
 			body = append(body, termsafe.Rendered(l.filterInput.View()))
 		} else {
-			body = append(body, l.theme.Log.FilterPrompt.Render("/ ")+l.theme.Log.Method.Render(termsafe.String(l.filterText)))
+			body = append(body, l.hiddenLine())
 		}
 	}
 	return Box(l.theme, l.Title(), l.focused, l.w, l.h, body)
@@ -566,10 +684,15 @@ func (l *Log) View() string {
 type segment struct {
 	text  string
 	style lipgloss.Style
+	// flex marks the piece that gives way when the row is too wide (a
+	// request's subject), so the pieces after it (id, size, latency) stay
+	// on screen; tail marks the pieces after those (an error message),
+	// which are cut at the row's end instead.
+	flex, tail bool
 }
 
 func (l *Log) renderRow(e *logEntry, w int, selected bool) string {
-	segs := l.rowSegments(e)
+	segs := fitFlex(l.rowSegments(e), w)
 	var b strings.Builder
 	left := w
 	sel := l.theme.Log.Selected
@@ -601,30 +724,65 @@ func (l *Log) renderRow(e *logEntry, w int, selected bool) string {
 	return b.String()
 }
 
+// fitFlex shortens the flexible pieces of a row (with an ellipsis), the
+// last first (a subject before the method), so that the pieces up to the
+// tail fit in w cells; each keeps at least one cell, and what still does
+// not fit is cut at the row's end.
+func fitFlex(segs []segment, w int) []segment {
+	var flex []int
+	need := 0
+	for i, s := range segs {
+		if s.tail {
+			break
+		}
+		if s.flex {
+			flex = append(flex, i)
+		}
+		need += ansi.StringWidth(s.text)
+		if i > 0 {
+			need++
+		}
+	}
+	for j := len(flex) - 1; j >= 0 && need > w; j-- {
+		i := flex[j]
+		fw := ansi.StringWidth(segs[i].text)
+		keep := max(fw-(need-w), 1)
+		if keep >= fw {
+			continue
+		}
+		segs[i].text = ansi.Truncate(segs[i].text, keep, "…")
+		need -= fw - ansi.StringWidth(segs[i].text)
+	}
+	return segs
+}
+
 func (l *Log) rowSegments(e *logEntry) []segment {
 	t := &l.theme.Log
 	segs := make([]segment, 0, 9)
-	segs = append(segs, segment{fmt.Sprintf("%9s", relTime(e.rel)), t.Time})
+	segs = append(segs, segment{text: fmt.Sprintf("%9s", relTime(e.rel)), style: t.Time})
 	switch e.kind {
 	case entryFrame:
+		if l.paired && e.frame.Kind == mcp.KindRequest {
+			return append(segs, l.exchangeSegments(e.frame)...)
+		}
 		return append(segs, l.frameSegments(e.frame)...)
 	case entryStderr:
-		return append(segs, segment{"»", t.Stderr}, segment{"stderr", t.Stderr}, segment{termsafe.String(e.text), t.Stderr})
+		return append(segs, segment{text: "»", style: t.Stderr}, segment{text: "stderr", style: t.Stderr}, segment{text: termsafe.String(e.text), style: t.Stderr})
 	case entryState:
-		return append(segs, segment{"●", t.State}, segment{e.state.String(), t.State.Bold(true)}, segment{termsafe.String(firstLine(e.text)), t.State})
+		return append(segs, segment{text: "●", style: t.State}, segment{text: e.state.String(), style: t.State.Bold(true)}, segment{text: termsafe.String(firstLine(e.text)), style: t.State})
 	case entryLocalError:
 		le := e.local
 		return append(segs,
-			segment{"✗", t.LocalError},
-			segment{" " + strings.ToUpper(le.Kind.String()) + " ", t.BadgeLocalError},
-			segment{termsafe.String(le.Method), t.LocalError},
-			segment{"#" + termsafe.String(le.ID.String()), t.ID},
-			segment{"no answer from the server after " + fmtLatency(le.Elapsed) + " (local)", t.LocalError})
+			segment{text: "✗", style: t.LocalError},
+			segment{text: " " + strings.ToUpper(le.Kind.String()) + " ", style: t.BadgeLocalError},
+			segment{text: termsafe.String(le.Method), style: t.LocalError},
+			segment{text: "#" + termsafe.String(le.ID.String()), style: t.ID},
+			segment{text: "no answer from the server after " + fmtLatency(le.Elapsed) + " (local)", style: t.LocalError, tail: true})
 	case entryExit:
 		text := termsafe.String(exitSummary(e.exit))
-		return append(segs, segment{"■", t.Exit}, segment{text, t.Exit})
+		return append(segs, segment{text: "■", style: t.Exit}, segment{text: text, style: t.Exit})
 	case entryNote:
-		return append(segs, segment{"◆", t.Notification}, segment{"note", t.Notification.Bold(true)}, segment{termsafe.String(e.text), t.Notification})
+		return append(segs, segment{text: "◆", style: t.Notification}, segment{text: "note", style: t.Notification.Bold(true)}, segment{text: termsafe.String(e.text), style: t.Notification})
 	case entryTransport:
 		// Transport steps are not JSON-RPC frames: a symbol and style of
 		// their own, and errors in the local-error style (nothing the
@@ -634,9 +792,9 @@ func (l *Log) rowSegments(e *logEntry) []segment {
 			st = t.LocalError
 			text += ": " + termsafe.String(e.tr.Err.Error())
 		}
-		return append(segs, segment{"⇄", st}, segment{fmt.Sprintf("%-6s", e.tr.Kind), st.Bold(true)}, segment{text, st})
+		return append(segs, segment{text: "⇄", style: st}, segment{text: fmt.Sprintf("%-6s", e.tr.Kind), style: st.Bold(true)}, segment{text: text, style: st})
 	case entrySeparator:
-		return append(segs, segment{"──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 400), t.Separator})
+		return append(segs, segment{text: "──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 400), style: t.Separator})
 	}
 	return segs
 }
@@ -647,46 +805,64 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 	if f.Dir == mcp.Outbound {
 		dir = t.Outgoing
 	}
+	// With exchanges, the kind column is as wide as an exchange's status,
+	// so the methods line up.
+	kindColumn := "%-6s"
+	if l.paired {
+		kindColumn = "%-9s"
+	}
 	kindStyle := dir
 	if f.Kind == mcp.KindNotification {
 		kindStyle = t.Notification
 	}
 	segs := []segment{
-		{f.Dir.Arrow(), dir},
-		{fmt.Sprintf("%-6s", kindShort(f.Kind)), kindStyle},
+		{text: f.Dir.Arrow(), style: dir},
+		{text: fmt.Sprintf(kindColumn, kindShort(f.Kind)), style: kindStyle},
 	}
 	// Badges come before the method so a narrow pane never cuts them off.
 	switch f.Kind {
 	case mcp.KindErrorResponse:
-		segs = append(segs, segment{fmt.Sprintf("ERR %d", f.ErrorCode), t.BadgeError})
+		segs = append(segs, segment{text: fmt.Sprintf("ERR %d", f.ErrorCode), style: t.BadgeError})
 	case mcp.KindInvalid:
-		segs = append(segs, segment{"INVALID", t.BadgeInvalid})
+		segs = append(segs, segment{text: "INVALID", style: t.BadgeInvalid})
 	}
 	if f.UnknownID {
-		segs = append(segs, segment{"UNKNOWN-ID", t.BadgeUnknown})
+		segs = append(segs, segment{text: "UNKNOWN-ID", style: t.BadgeUnknown})
 	}
 	if f.Duplicate {
-		segs = append(segs, segment{"DUP", t.BadgeUnknown})
+		segs = append(segs, segment{text: "DUP", style: t.BadgeUnknown})
 	}
 	if f.Probe {
-		segs = append(segs, segment{"PROBE", t.BadgeProbe})
+		segs = append(segs, segment{text: "PROBE", style: t.BadgeProbe})
 	}
 	segs = append(segs, l.diagBadges(f)...)
-	segs = append(segs, segment{termsafe.String(f.Label()), t.Method})
-	if !f.ID.IsZero() {
-		segs = append(segs, segment{"#" + termsafe.String(f.ID.String()), t.ID})
+	segs = append(segs, segment{text: termsafe.String(f.Label()), style: t.Method, flex: true})
+	if subj := l.subject(f); subj != "" {
+		segs = append(segs, segment{text: subj, style: t.Method.Bold(true), flex: true})
 	}
-	segs = append(segs, segment{fmtSize(f.Size()), t.Size})
+	if !f.ID.IsZero() {
+		segs = append(segs, segment{text: "#" + termsafe.String(f.ID.String()), style: t.ID})
+	}
+	segs = append(segs, segment{text: fmtSize(f.Size()), style: t.Size})
 	if (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Latency > 0 {
-		segs = append(segs, segment{fmtLatency(f.Latency), t.Latency})
+		segs = append(segs, segment{text: fmtLatency(f.Latency), style: t.Latency})
 	}
 	switch {
 	case f.Kind == mcp.KindErrorResponse && f.ErrorMessage != "":
-		segs = append(segs, segment{termsafe.String(f.ErrorMessage), t.BadgeError.UnsetBold()})
+		segs = append(segs, segment{text: termsafe.String(f.ErrorMessage), style: t.BadgeError.UnsetBold(), tail: true})
 	case f.Problem != "":
-		segs = append(segs, segment{termsafe.String(f.Problem), t.BadgeInvalid.UnsetBold().UnsetUnderline()})
+		segs = append(segs, segment{text: termsafe.String(f.Problem), style: t.BadgeInvalid.UnsetBold().UnsetUnderline(), tail: true})
 	}
 	return segs
+}
+
+// subject names what a frame is about, sanitised: a request's tool,
+// resource, prompt or reference, and for an answer its request's.
+func (l *Log) subject(f *mcp.Frame) string {
+	if f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse {
+		f = l.pairs[f]
+	}
+	return termsafe.String(mcp.Subject(f))
 }
 
 // diagBadges is one badge per severity among the frame's diagnostics,
@@ -714,7 +890,7 @@ func (l *Log) diagBadges(f *mcp.Frame) []segment {
 		if n[s] > 1 {
 			text += fmt.Sprint(n[s])
 		}
-		segs = append(segs, segment{text, SeverityStyle(l.theme, s)})
+		segs = append(segs, segment{text: text, style: SeverityStyle(l.theme, s)})
 	}
 	return segs
 }

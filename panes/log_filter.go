@@ -12,17 +12,25 @@ import (
 //
 //	method:tools/      method (or replied-to method) contains "tools/"
 //	dir:in | dir:out   direction
-//	kind:request|response|error|notification|invalid|batch
+//	kind:request|response|error|notification|invalid|batch   frames
+//	kind:transport|http|sse|reconnect|oauth|websocket|process  transport rows
+//	kind:stderr|state|note|local|exit                          other rows
 //	id:3               the JSON-RPC id, exactly
+//	-field:value       leaves out what field:value matches (-kind:http hides
+//	                   the HTTP exchanges, -method:notifications/ the
+//	                   notifications); a row without that field stays
 //	anything else      case-insensitive text in the method, error message,
 //	                   problem, stderr line or state detail, or (for frames
 //	                   up to 64 kB) the raw bytes
 type logFilter struct {
 	methods []string
 	dirs    []mcp.Direction
-	kinds   []mcp.Kind
+	kinds   []string // canonical kind names, see canonicalKind
 	ids     []string
 	words   []string // lower-cased
+
+	// not holds the negated terms (its words are unused).
+	not *logFilter
 }
 
 // maxRawSearch bounds free-text search in raw bytes, so typing in the
@@ -32,62 +40,120 @@ const maxRawSearch = 64 << 10
 func parseLogFilter(expr string) logFilter {
 	var f logFilter
 	for _, term := range strings.Fields(expr) {
-		name, val, ok := strings.Cut(term, ":")
-		if ok && val != "" {
-			switch strings.ToLower(name) {
-			case "method", "m":
-				f.methods = append(f.methods, strings.ToLower(val))
-				continue
-			case "dir", "d":
-				switch strings.ToLower(val) {
-				case "in", "inbound", "<", "←":
-					f.dirs = append(f.dirs, mcp.Inbound)
-					continue
-				case "out", "outbound", ">", "→":
-					f.dirs = append(f.dirs, mcp.Outbound)
-					continue
-				}
-			case "kind", "k":
-				if k, ok := parseKind(val); ok {
-					f.kinds = append(f.kinds, k)
-					continue
-				}
-			case "id":
-				f.ids = append(f.ids, val)
-				continue
+		into := &f
+		field := term
+		if neg, ok := strings.CutPrefix(term, "-"); ok && strings.Contains(neg, ":") {
+			if f.not == nil {
+				f.not = &logFilter{}
 			}
+			into, field = f.not, neg
+		}
+		if into.addField(field) {
+			continue
 		}
 		f.words = append(f.words, strings.ToLower(term))
 	}
 	return f
 }
 
-func parseKind(s string) (mcp.Kind, bool) {
+// addField adds a field:value term, reporting false for anything else.
+func (f *logFilter) addField(term string) bool {
+	name, val, ok := strings.Cut(term, ":")
+	if !ok || val == "" {
+		return false
+	}
+	switch strings.ToLower(name) {
+	case "method", "m":
+		f.methods = append(f.methods, strings.ToLower(val))
+		return true
+	case "dir", "d":
+		switch strings.ToLower(val) {
+		case "in", "inbound", "<", "←":
+			f.dirs = append(f.dirs, mcp.Inbound)
+			return true
+		case "out", "outbound", ">", "→":
+			f.dirs = append(f.dirs, mcp.Outbound)
+			return true
+		}
+	case "kind", "k":
+		if k, ok := canonicalKind(val); ok {
+			f.kinds = append(f.kinds, k)
+			return true
+		}
+	case "id":
+		f.ids = append(f.ids, val)
+		return true
+	}
+	return false
+}
+
+// canonicalKind names a row kind: a frame's ("request", "error", ...), a
+// transport step's ("transport" for all of them, or "http", "sse", ...),
+// or another row's ("stderr", "state", "note", "local", "exit").
+func canonicalKind(s string) (string, bool) {
 	switch strings.ToLower(s) {
 	case "request", "req":
-		return mcp.KindRequest, true
+		return "request", true
 	case "response", "resp", "result":
-		return mcp.KindResponse, true
+		return "response", true
 	case "error", "err":
-		return mcp.KindErrorResponse, true
-	case "notification", "notif", "note":
-		return mcp.KindNotification, true
+		return "error", true
+	case "notification", "notif":
+		return "notification", true
 	case "invalid", "inval":
-		return mcp.KindInvalid, true
+		return "invalid", true
 	case "batch":
-		return mcp.KindBatch, true
+		return "batch", true
+	case "transport", "tr":
+		return "transport", true
+	case "http", "sse", "reconnect", "oauth", "websocket", "process":
+		return strings.ToLower(s), true
+	case "ws":
+		return "websocket", true
+	case "stderr":
+		return "stderr", true
+	case "state":
+		return "state", true
+	case "note":
+		return "note", true
+	case "local", "timeout", "cancelled":
+		return "local", true
+	case "exit":
+		return "exit", true
 	}
-	return 0, false
+	return "", false
+}
+
+// kindOf is the entry's kind as canonicalKind names it, and for a
+// transport step also "transport".
+func (e *logEntry) kindOf() (string, string) {
+	switch e.kind {
+	case entryFrame:
+		return e.frame.Kind.String(), ""
+	case entryTransport:
+		return strings.ToLower(e.tr.Kind), "transport"
+	case entryStderr:
+		return "stderr", ""
+	case entryState:
+		return "state", ""
+	case entryNote:
+		return "note", ""
+	case entryLocalError:
+		return "local", ""
+	case entryExit:
+		return "exit", ""
+	}
+	return "", ""
 }
 
 func (f *logFilter) active() bool {
-	return len(f.methods)+len(f.dirs)+len(f.kinds)+len(f.ids)+len(f.words) > 0
+	return len(f.methods)+len(f.dirs)+len(f.kinds)+len(f.ids)+len(f.words) > 0 || f.not != nil
 }
 
-// fieldTokens reports whether the filter names frame fields, which only
-// frames can match.
-func (f *logFilter) fieldTokens() bool {
-	return len(f.methods)+len(f.dirs)+len(f.kinds)+len(f.ids) > 0
+// frameFields reports whether the filter names frame fields (method,
+// direction, id), which only frames can match.
+func (f *logFilter) frameFields() bool {
+	return len(f.methods)+len(f.dirs)+len(f.ids) > 0
 }
 
 func (f *logFilter) match(e *logEntry) bool {
@@ -97,17 +163,23 @@ func (f *logFilter) match(e *logEntry) bool {
 	if e.kind == entrySeparator {
 		return true // sessions stay visibly apart whatever the filter
 	}
+	if f.not != nil && f.not.matchesAnyField(e) {
+		return false
+	}
+	if len(f.kinds) > 0 {
+		k, group := e.kindOf()
+		if !containsString(f.kinds, k) && (group == "" || !containsString(f.kinds, group)) {
+			return false
+		}
+	}
 	fr := e.frame
 	if fr == nil {
-		if f.fieldTokens() {
+		if f.frameFields() {
 			return false
 		}
 		return f.matchWords(e.entryText(), nil)
 	}
 	if len(f.dirs) > 0 && !containsDir(f.dirs, fr.Dir) {
-		return false
-	}
-	if len(f.kinds) > 0 && !containsKind(f.kinds, fr.Kind) {
 		return false
 	}
 	if len(f.ids) > 0 && !containsString(f.ids, fr.ID.String()) {
@@ -179,10 +251,27 @@ func containsDir(s []mcp.Direction, d mcp.Direction) bool {
 	return false
 }
 
-func containsKind(s []mcp.Kind, k mcp.Kind) bool {
-	for _, x := range s {
-		if x == k {
-			return true
+// matchesAnyField reports whether any of the (negated) field terms
+// matches the entry. A term about a field the entry lacks (the method of
+// a stderr line) does not match it: -method:ping hides pings, not stderr.
+func (f *logFilter) matchesAnyField(e *logEntry) bool {
+	k, group := e.kindOf()
+	if containsString(f.kinds, k) || (group != "" && containsString(f.kinds, group)) {
+		return true
+	}
+	fr := e.frame
+	if fr == nil {
+		return false
+	}
+	if containsDir(f.dirs, fr.Dir) || (len(f.ids) > 0 && containsString(f.ids, fr.ID.String())) {
+		return true
+	}
+	if len(f.methods) > 0 {
+		m := strings.ToLower(fr.Method + " " + fr.ReplyToMethod)
+		for _, want := range f.methods {
+			if strings.Contains(m, want) {
+				return true
+			}
 		}
 	}
 	return false

@@ -59,3 +59,72 @@ func logFixtureEvents() []mcp.Event {
 		mcp.StateEvent{Time: logAt(2800), State: mcp.StateFailed, Detail: "server exited with status 2"},
 	}
 }
+
+// logExchangeEvents is a Streamable HTTP session as a person reads it:
+// transport rows around each exchange, requests that name their subject
+// (a tool, a resource, a prompt, a completion's reference), each way an
+// exchange ends (a result, the server's error, a tool's isError, a local
+// timeout, still pending) and notifications between them.
+func logExchangeEvents() []mcp.Event {
+	n := int64(0)
+	fr := func(ms int, dir mcp.Direction, kind mcp.Kind, method, id, raw string) *mcp.Frame {
+		n++
+		return &mcp.Frame{Seq: n, Time: logAt(ms), Dir: dir, Kind: kind, Method: method, ID: mcp.ID(id), Transport: "http", Raw: []byte(raw)}
+	}
+	resp := func(ms int, req *mcp.Frame, raw string) *mcp.Frame {
+		f := fr(ms, mcp.Inbound, mcp.KindResponse, "", string(req.ID), raw)
+		f.ReplyTo, f.ReplyToMethod, f.Latency = req.Seq, req.Method, f.Time.Sub(req.Time)
+		return f
+	}
+	http := func(ms int, summary string) mcp.Event {
+		return mcp.TransportEvent{Time: logAt(ms), Kind: "http", Summary: summary}
+	}
+	sse := func(ms int, summary string) mcp.Event {
+		return mcp.TransportEvent{Time: logAt(ms), Kind: "sse", Summary: summary}
+	}
+	initReq := fr(2, mcp.Outbound, mcp.KindRequest, "initialize", "1", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcpscope","version":"dev"}}}`)
+	initRes := resp(14, initReq, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"everything","version":"2.0.0"}}}`)
+	initd := fr(15, mcp.Outbound, mcp.KindNotification, "notifications/initialized", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	echo := fr(100, mcp.Outbound, mcp.KindRequest, "tools/call", "2", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}}`)
+	echoRes := resp(121, echo, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"Echo: hello"}]}}`)
+	read := fr(200, mcp.Outbound, mcp.KindRequest, "resources/read", "3", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"file:///home/someone/projects/a-rather-long-directory-name/and/a/file.txt"}}`)
+	readErr := resp(230, read, `{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found"}}`)
+	readErr.Kind, readErr.ErrorCode, readErr.ErrorMessage = mcp.KindErrorResponse, -32002, "Resource not found"
+	prompt := fr(300, mcp.Outbound, mcp.KindRequest, "prompts/get", "4", `{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet","arguments":{"style":"warm"}}}`)
+	msg := fr(310, mcp.Inbound, mcp.KindNotification, "notifications/message", "", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"greeter","data":"greeting"}}`)
+	promptRes := resp(320, prompt, `{"jsonrpc":"2.0","id":4,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Say hi warmly"}}]}}`)
+	complete := fr(400, mcp.Outbound, mcp.KindRequest, "completion/complete", "5", `{"jsonrpc":"2.0","id":5,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"style","value":"w"}}}`)
+	completeRes := resp(410, complete, `{"jsonrpc":"2.0","id":5,"result":{"completion":{"values":["warm"]}}}`)
+	fail := fr(500, mcp.Outbound, mcp.KindRequest, "tools/call", "6", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"fail\u001b[2J","arguments":{}}}`)
+	failRes := resp(520, fail, `{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"it broke"}],"isError":true}}`)
+	slow := fr(600, mcp.Outbound, mcp.KindRequest, "tools/call", "7", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":5000}}}`)
+	pending := fr(1700, mcp.Outbound, mcp.KindRequest, "tools/call", "8", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"longRunningOperation","arguments":{}}}`)
+	return []mcp.Event{
+		mcp.StateEvent{Time: logAt(0), State: mcp.StateConnecting, Detail: "starting http transport"},
+		mcp.FrameEvent{Frame: initReq},
+		http(13, "POST /mcp → 200 application/json 11ms"),
+		mcp.FrameEvent{Frame: initRes},
+		mcp.FrameEvent{Frame: initd},
+		http(16, "POST /mcp → 202 1ms"),
+		mcp.StateEvent{Time: logAt(16), State: mcp.StateReady, Detail: "legacy era, protocol 2025-11-25"},
+		mcp.FrameEvent{Frame: echo},
+		http(120, "POST /mcp → 200 text/event-stream 20ms"),
+		sse(120, "SSE priming event, id 3a8c675b on POST #2"),
+		mcp.FrameEvent{Frame: echoRes},
+		mcp.FrameEvent{Frame: read},
+		http(230, "POST /mcp → 200 application/json 30ms"),
+		mcp.FrameEvent{Frame: readErr},
+		mcp.FrameEvent{Frame: prompt},
+		http(309, "POST /mcp → 200 text/event-stream 9ms"),
+		mcp.FrameEvent{Frame: msg},
+		mcp.FrameEvent{Frame: promptRes},
+		mcp.FrameEvent{Frame: complete},
+		mcp.FrameEvent{Frame: completeRes},
+		mcp.FrameEvent{Frame: fail},
+		mcp.FrameEvent{Frame: failRes},
+		mcp.FrameEvent{Frame: slow},
+		mcp.LocalErrorEvent{Time: logAt(1600), Err: &mcp.LocalError{Kind: mcp.Timeout, Method: "tools/call", ID: "7", ReqSeq: slow.Seq, Elapsed: time.Second}},
+		mcp.FrameEvent{Frame: pending},
+		mcp.StderrEvent{Time: logAt(1750), Line: "still working"},
+	}
+}

@@ -122,8 +122,8 @@ func TestLogFilterTyping(t *testing.T) {
 	if len(l.shown) != 1 || l.entries[l.shown[0]].frame.Kind != mcp.KindErrorResponse {
 		t.Fatalf("typed filter shows %d rows, want the one error", len(l.shown))
 	}
-	if !strings.Contains(l.Title(), "1 shown") {
-		t.Errorf("title %q does not say how many are shown", l.Title())
+	if want := fmt.Sprintf("%d hidden", len(l.entries)-1); !strings.Contains(l.Title(), want) {
+		t.Errorf("title %q does not say how many are hidden (%s)", l.Title(), want)
 	}
 	l.Update(logKey("esc"))
 	if len(l.shown) != len(l.entries) {

@@ -104,6 +104,12 @@ type Theme struct {
 		LocalError      lipgloss.Style // the text of a local error line
 		Exit            lipgloss.Style // the server's exit line
 
+		// The status of an exchange in the paired view: answered, still
+		// waiting. Its failures use BadgeError (the server's) and
+		// LocalError (mcpscope's).
+		StatusOK      lipgloss.Style
+		StatusPending lipgloss.Style
+
 		FilterPrompt lipgloss.Style
 	}
 	Detail struct {
@@ -275,6 +281,8 @@ func New(p Palette, isDark bool) *Theme {
 	t.Log.BadgeLocalError = fg(p.LocalError).Bold(true).Reverse(true)
 	t.Log.LocalError = fg(p.LocalError)
 	t.Log.Exit = fg(p.Error).Bold(true)
+	t.Log.StatusOK = fg(p.OK)
+	t.Log.StatusPending = fg(p.Warn)
 	t.Log.FilterPrompt = fg(p.Primary).Bold(true)
 
 	t.Detail.Title = fg(p.Primary).Bold(true)

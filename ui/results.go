@@ -85,6 +85,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.OpenLinesMsg:
 		m.content.Set(msg.Title, msg.Lines)
 		m.openOver(modalContent)
+	case panes.OpenExchangeMsg:
+		m.content.Set(panes.ExchangeLines(m.theme, msg))
+		m.openOver(modalContent)
 	case panes.OpenFrameMsg:
 		cmd := m.detail.SetFrame(msg.Frame)
 		m.openModal(modalDetail)

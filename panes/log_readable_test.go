@@ -1,0 +1,348 @@
+package panes
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+func newExchangeLog(dark bool, w, h int) *Log {
+	l := NewLog(themes.Default(dark), keymap.Default())
+	l.SetSize(w, h)
+	l.Focus()
+	for _, ev := range logExchangeEvents() {
+		l.Append(ev)
+	}
+	return l
+}
+
+// rowText is the text of every shown row, drawn at the log's width.
+func logRowText(l *Log) []string {
+	var out []string
+	for _, idx := range l.shown {
+		out = append(out, ansi.Strip(l.renderRow(&l.entries[idx], max(l.w-2, 0), false)))
+	}
+	return out
+}
+
+func rowWith(t *testing.T, rows []string, parts ...string) string {
+	t.Helper()
+	for _, r := range rows {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(r, p)
+		}
+		if ok {
+			return r
+		}
+	}
+	t.Fatalf("no row has all of %q:\n%s", parts, strings.Join(rows, "\n"))
+	return ""
+}
+
+// Rows name their subject: the tool, resource, prompt or reference, and
+// an answer its request's; a server's name is shown escaped.
+func TestLogRowsNameTheirSubject(t *testing.T) {
+	l := newExchangeLog(true, 160, 40)
+	rows := logRowText(l)
+	rowWith(t, rows, "→ req", "tools/call echo #2")
+	rowWith(t, rows, "← resp", "result of tools/call echo #2")
+	rowWith(t, rows, "resources/read file:///home/someone/projects/a-rather-long-directory-name/and/a/file.txt #3")
+	rowWith(t, rows, "ERR -32002", "result of resources/read file:///home/someone/")
+	rowWith(t, rows, "prompts/get greet #4")
+	rowWith(t, rows, "completion/complete prompt greet · style #5")
+	rowWith(t, rows, "notifications/message info greeter")
+	rowWith(t, rows, `tools/call fail\x1b[2J #6`)
+}
+
+// A long subject is cut to fit: the id, the size and the latency after it
+// stay on screen at any width a row can hold them.
+func TestLogSubjectGivesWay(t *testing.T) {
+	for _, w := range []int{50, 60, 80} {
+		l := newExchangeLog(true, w, 40)
+		rows := logRowText(l)
+		req := rowWith(t, rows, "resources/read", "#3")
+		if !strings.Contains(req, "…") || !regexp.MustCompile(`#3 \d+B$`).MatchString(strings.TrimRight(req, " ")) {
+			t.Errorf("width %d: the request row does not end with its id and size, subject cut: %q", w, req)
+		}
+		resp := rowWith(t, rows, "ERR -32002", "#3")
+		if !regexp.MustCompile(`#3 \d+B 30ms`).MatchString(resp) {
+			t.Errorf("width %d: the answer's size and latency were pushed off: %q", w, resp)
+		}
+		for _, r := range rows {
+			if ansi.StringWidth(r) > w-2 {
+				t.Errorf("width %d: row wider than the pane: %q", w, r)
+			}
+		}
+	}
+}
+
+// The exchanges view: one row per request with its status, latency and
+// size; answers and the local error fold into their request's row;
+// notifications, transport and stderr rows stay.
+func TestLogExchangesView(t *testing.T) {
+	l := newExchangeLog(true, 160, 40)
+	frames := len(l.shown)
+	l.Update(logKey("x"))
+	if !l.PairedView() || !strings.Contains(l.Title(), "exchanges") {
+		t.Fatalf("x did not switch to exchanges: %q", l.Title())
+	}
+	rows := logRowText(l)
+	rowWith(t, rows, "→ ✓", "initialize #1", "155B→147B", "12ms")
+	rowWith(t, rows, "→ ✓", "tools/call echo #2", "21ms")
+	rowWith(t, rows, "→ ✗ error", "resources/read file:///", "#3", "30ms", "-32002 Resource not found")
+	rowWith(t, rows, "→ ✓", "prompts/get greet #4")
+	rowWith(t, rows, "→ ✓", "completion/complete prompt greet · style #5")
+	rowWith(t, rows, "→ ✗ error", `tools/call fail\x1b[2J #6`, "isError")
+	rowWith(t, rows, "→ ✗ local", "tools/call sleep #7", "1.00s", "timeout (local)")
+	rowWith(t, rows, "→ … pending", "tools/call longRunningOperation #8")
+	rowWith(t, rows, "← notif", "notifications/message info greeter")
+	rowWith(t, rows, "→ notif", "notifications/initialized")
+	rowWith(t, rows, "⇄ sse", "SSE priming event")
+	rowWith(t, rows, "stderr still working")
+	for _, r := range rows {
+		if strings.Contains(r, "← resp") || strings.Contains(r, "TIMEOUT") {
+			t.Errorf("an answer or a local error kept a row of its own: %q", r)
+		}
+	}
+	// 6 answers and one local error folded; nothing is hidden.
+	if got, want := len(l.shown), frames-7; got != want || l.Hidden() != 0 || l.Rows() != want {
+		t.Errorf("exchanges: %d rows shown of %d (%d hidden), want %d and none hidden", got, l.Rows(), l.Hidden(), want)
+	}
+	// A server's error and a local one look different.
+	v := l.View()
+	if strings.Count(v, l.theme.Log.BadgeLocalError.Render(" ✗ local")) != 1 || !strings.Contains(v, l.theme.Log.BadgeError.Render(" ✗ error  ")) {
+		t.Error("the server's error and the local error are not drawn in their own styles")
+	}
+	l.Update(logKey("x"))
+	if l.PairedView() || len(l.shown) != frames {
+		t.Fatalf("x again: %d rows, want the %d of the frames view", len(l.shown), frames)
+	}
+}
+
+// In the exchanges view an answer arriving later turns the row from
+// pending to done in place, and a filter matching the answer shows it.
+func TestLogExchangeCompletesInPlace(t *testing.T) {
+	l := NewLog(themes.Dark(), keymap.Default())
+	l.SetSize(120, 10)
+	l.TogglePaired()
+	l.SetFilter("kind:error")
+	req := &mcp.Frame{Seq: 1, Time: logAt(0), Dir: mcp.Outbound, Kind: mcp.KindRequest, Method: "tools/call", ID: "1",
+		Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`)}
+	l.Append(mcp.FrameEvent{Frame: req})
+	if len(l.shown) != 0 {
+		t.Fatal("a pending request matched kind:error")
+	}
+	l.SetFilter("")
+	if r := logRowText(l); len(r) != 1 || !strings.Contains(r[0], "pending") {
+		t.Fatalf("pending row: %q", r)
+	}
+	_ = l.View() // the pending row is now cached
+	l.SetFilter("kind:error")
+	l.Append(mcp.FrameEvent{Frame: &mcp.Frame{Seq: 2, Time: logAt(5), Dir: mcp.Inbound, Kind: mcp.KindErrorResponse, ID: "1",
+		ReplyTo: 1, ReplyToMethod: "tools/call", Latency: 5e6, ErrorCode: -32603, ErrorMessage: "boom",
+		Raw: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}`)}})
+	if r := logRowText(l); len(r) != 1 || !strings.Contains(r[0], "✗ error") || !strings.Contains(r[0], "boom") {
+		t.Fatalf("after the error answer under kind:error: %q", r)
+	}
+	if v := ansi.Strip(l.View()); strings.Contains(v, "pending") || !strings.Contains(v, "-32603 boom") {
+		t.Errorf("the row was not redrawn:\n%s", v)
+	}
+}
+
+// Enter on an exchange opens both frames: the request's JSON, then the
+// answer's; a local error says it was mcpscope's doing.
+func TestLogOpensExchange(t *testing.T) {
+	l := newExchangeLog(true, 120, 40)
+	l.TogglePaired()
+	l.SetFilter("id:3")
+	cmd := l.Update(logKey("enter"))
+	if cmd == nil {
+		t.Fatal("enter on an exchange opened nothing")
+	}
+	msg, ok := cmd().(OpenExchangeMsg)
+	if !ok || msg.Request.Method != "resources/read" || msg.Response == nil || msg.Response.Kind != mcp.KindErrorResponse {
+		t.Fatalf("enter gave %#v", cmd())
+	}
+	title, lines := ExchangeLines(l.theme, msg)
+	text := ansi.Strip(strings.Join(lines, "\n"))
+	if !strings.Contains(title, "resources/read file:///home/") || !strings.Contains(title, "#3") {
+		t.Errorf("title %q", title)
+	}
+	for _, want := range []string{"→ request", `"method": "resources/read"`, "← error", "server error -32002: Resource not found", `"code": -32002`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("exchange lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Index(text, `"method": "resources/read"`) > strings.Index(text, `"code": -32002`) {
+		t.Error("the answer is shown before the request")
+	}
+	l.SetFilter("id:7")
+	msg = l.Update(logKey("enter"))().(OpenExchangeMsg)
+	_, lines = ExchangeLines(l.theme, msg)
+	if text := ansi.Strip(strings.Join(lines, "\n")); !strings.Contains(text, "TIMEOUT") || !strings.Contains(text, "local; the server sent no error") {
+		t.Errorf("a timed-out exchange:\n%s", text)
+	}
+	// A notification's row opens its frame, as in the frames view.
+	l.SetFilter("kind:notification dir:in")
+	if _, ok := l.Update(logKey("enter"))().(OpenFrameMsg); !ok {
+		t.Error("enter on a notification in the exchanges view did not open its frame")
+	}
+}
+
+// t hides the transport rows, and -kind:http the HTTP ones only; the
+// title and the bottom line say how many rows are hidden and by what.
+func TestLogHidesTransportRows(t *testing.T) {
+	l := newExchangeLog(true, 120, 40)
+	total := len(l.shown)
+	transport, httpRows := 0, 0
+	for _, e := range l.entries {
+		if e.kind == entryTransport {
+			transport++
+			if e.tr.Kind == "http" {
+				httpRows++
+			}
+		}
+	}
+	l.Update(logKey("t"))
+	if got := len(l.shown); got != total-transport {
+		t.Fatalf("t left %d rows, want %d", got, total-transport)
+	}
+	want := fmt.Sprintf("%d hidden", transport)
+	if !strings.Contains(l.Title(), want) {
+		t.Errorf("title %q lacks %q", l.Title(), want)
+	}
+	v := ansi.Strip(l.View())
+	if strings.Contains(v, "⇄") || !strings.Contains(v, want+": transport (t)") {
+		t.Errorf("transport rows drawn, or the bottom line does not say why rows are hidden:\n%s", v)
+	}
+	l.Update(logKey("t"))
+	l.SetFilter("-kind:http")
+	if got := len(l.shown); got != total-httpRows {
+		t.Fatalf("-kind:http left %d rows, want %d", got, total-httpRows)
+	}
+	rows := logRowText(l)
+	rowWith(t, rows, "⇄ sse")
+	for _, r := range rows {
+		if strings.Contains(r, "⇄ http") {
+			t.Errorf("-kind:http kept %q", r)
+		}
+	}
+	if v := ansi.Strip(l.View()); !strings.Contains(v, fmt.Sprintf("/ -kind:http  %d hidden: filter", httpRows)) {
+		t.Errorf("the filter line does not say what it hides:\n%s", v)
+	}
+	// Negation in general: -field:value leaves out what field:value finds.
+	for _, c := range []struct {
+		neg, pos string
+	}{{"-method:tools/call", "method:tools/call"}, {"-dir:in", "dir:in"}, {"-id:3", "id:3"}, {"-kind:stderr", "kind:stderr"}, {"-kind:transport", "kind:transport"}} {
+		l.SetFilter(c.pos)
+		pos := len(l.shown)
+		l.SetFilter(c.neg)
+		if pos == 0 || len(l.shown)+pos != total {
+			t.Errorf("%s shows %d rows and %s %d, of %d", c.pos, pos, c.neg, len(l.shown), total)
+		}
+	}
+	// Text that merely starts with a minus is text: an error code.
+	l.SetFilter("-32002")
+	if len(l.shown) != 1 { // the error answer (its request does not hold the code)
+		t.Errorf("-32002 as text shows %d rows:\n%s", len(l.shown), strings.Join(logRowText(l), "\n"))
+	}
+}
+
+// The counts say what they count: frames are the frames logged, hidden
+// are the rows of this view that the toggles and the filter leave out; so
+// shown can never exceed the total, whatever is toggled (after s, the
+// title once read "23 frames · 28 shown").
+func TestLogCountsAreRight(t *testing.T) {
+	l := newExchangeLog(true, 120, 40)
+	stderr := 0
+	for _, e := range l.entries {
+		if e.kind == entryStderr {
+			stderr++
+		}
+	}
+	l.Update(logKey("s"))
+	if want := fmt.Sprintf("Log · %d frames · %d hidden · following", l.Frames(), stderr); l.Title() != want {
+		t.Errorf("after s the title is %q, want %q", l.Title(), want)
+	}
+	for _, paired := range []bool{false, true} {
+		for _, tr := range []bool{false, true} {
+			for _, filter := range []string{"", "tools", "kind:error", "-kind:sse"} {
+				l.paired, l.hideTransport = paired, tr
+				l.SetFilter(filter)
+				if l.Shown() > l.Rows() || l.Hidden() < 0 || l.Rows() > len(l.entries) {
+					t.Errorf("paired %v, transport hidden %v, filter %q: %d shown of %d rows (%d entries)", paired, tr, filter, l.Shown(), l.Rows(), len(l.entries))
+				}
+				// Hidden counts exactly the rows of this view not shown.
+				rows := 0
+				for i := range l.entries {
+					if l.isRow(&l.entries[i]) {
+						rows++
+					}
+				}
+				if rows != l.Rows() {
+					t.Errorf("paired %v: Rows() is %d, the view has %d", paired, l.Rows(), rows)
+				}
+			}
+		}
+	}
+}
+
+// Every log key is in the help: the short bar and the full help.
+func TestLogKeysInHelp(t *testing.T) {
+	l := newExchangeLog(true, 120, 40)
+	k := l.keys.Log
+	has := func(bs []key.Binding, b key.Binding) bool {
+		for _, x := range bs {
+			if x.Help() == b.Help() {
+				return true
+			}
+		}
+		return false
+	}
+	var full []key.Binding
+	for _, col := range l.FullHelp() {
+		full = append(full, col...)
+	}
+	for _, b := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Follow, k.Filter, k.Open, k.ToggleStderr, k.ToggleTransport, k.Pairs, k.ClearFilter} {
+		if !has(full, b) {
+			t.Errorf("%q is not in the log's full help", b.Help().Key)
+		}
+	}
+	for _, b := range []key.Binding{k.Pairs, k.ToggleTransport} {
+		if !has(l.ShortHelp(), b) {
+			t.Errorf("%q is not in the log's help bar", b.Help().Key)
+		}
+	}
+}
+
+// Goldens of the readable log: frames with subjects, exchanges, and
+// exchanges with the transport rows hidden.
+func TestLogReadableView(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		for _, sz := range logSizes {
+			for _, mode := range []string{"frames", "exchanges", "exchanges-no-transport"} {
+				t.Run(fmt.Sprintf("%s/dark=%t/%dx%d", mode, dark, sz.w, sz.h), func(t *testing.T) {
+					l := newExchangeLog(dark, sz.w, sz.h)
+					if mode != "frames" {
+						l.TogglePaired()
+					}
+					if mode == "exchanges-no-transport" {
+						l.ToggleTransport()
+					}
+					v := l.View()
+					logAssertSize(t, v, sz.w, sz.h)
+					golden.RequireEqual(t, v)
+				})
+			}
+		}
+	}
+}
