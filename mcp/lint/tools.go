@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
 
 var (
-	specToolName   = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-	claudeToolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	specToolName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
+	claudeToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 )
 
 // tool checks one tools/list entry.
@@ -30,13 +31,13 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 	}
 	// One finding per name: a name the spec already rejects is not
 	// reported again by the Claude profile; its message says Claude too.
-	if !specToolName.MatchString(name) {
+	if !specToolName().MatchString(name) {
 		msg := fmt.Sprintf("Tool name %s (%d characters) is outside [A-Za-z0-9_.-]{1,128}.", label, len(name))
 		if l.opts.Profile == ProfileClaude {
 			msg += " The Anthropic API, which allows only [a-zA-Z0-9_-]{1,64}, rejects it too."
 		}
 		l.report("tools/name-characters", msg, f.Seq)
-	} else if !claudeToolName.MatchString(name) {
+	} else if !claudeToolName().MatchString(name) {
 		l.report("profile/claude-tool-name", fmt.Sprintf("Tool name %s does not match [a-zA-Z0-9_-]{1,64}, which the Anthropic API requires.", label), f.Seq)
 	}
 	if first, dup := ls.names[name]; dup {

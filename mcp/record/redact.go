@@ -3,10 +3,11 @@ package record
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // secretParam finds a query (or fragment) parameter: its name and value.
-var secretParam = regexp.MustCompile(`([?&;#])([^=&;#?\s"'<>]{1,128})=([^&;#\s"'<>]*)`)
+var secretParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([?&;#])([^=&;#?\s"'<>]{1,128})=([^&;#\s"'<>]*)`) })
 
 // secretNames are parts of parameter names that carry credentials:
 // api_key, access_token, client_secret, password, X-Amz-Signature, sig,
@@ -33,8 +34,8 @@ func RedactQuerySecrets(s string) string {
 	if !strings.ContainsRune(s, '=') {
 		return s
 	}
-	return secretParam.ReplaceAllStringFunc(s, func(m string) string {
-		sub := secretParam.FindStringSubmatch(m)
+	return secretParam().ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretParam().FindStringSubmatch(m)
 		if !IsSecretParam(sub[2]) || sub[3] == "" || sub[3] == Redacted {
 			return m
 		}

@@ -7,7 +7,9 @@
 // and says so in the same words: the form shows "is required" next to
 // /traveller/name, and `mcpscope call` prints "/traveller/name is required".
 //
-// Schemas are compiled with santhosh-tekuri/jsonschema/v6: 2020-12 is the
+// Schemas are compiled with santhosh-tekuri/jsonschema/v6 (kept as
+// internal/jsonschema, whose draft meta-schemas compile on first use rather
+// than at every process's start; see its README.md): 2020-12 is the
 // default dialect (MCP's), $schema picks another (draft-07 is common), and
 // $ref resolves only inside the document. Every other URL is refused, so a
 // server can never make mcpscope fetch from the network or read local
@@ -22,7 +24,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpscope/mcpscope/mcp/schema/internal/jsonschema"
 )
 
 // documentURL is the location a schema is compiled under. Its made-up scheme
