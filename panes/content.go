@@ -9,7 +9,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -265,10 +264,7 @@ func Highlight(t *themes.Theme, text, mime, uri string) []string {
 			continue
 		}
 		var b strings.Builder
-		if formatters.TTY16m.Format(&b, style, it) != nil {
-			out = append(out, l)
-			continue
-		}
+		writeTrueColour(&b, style, it)
 		out = append(out, strings.TrimRight(b.String(), "\n"))
 	}
 	return out

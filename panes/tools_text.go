@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -61,9 +60,7 @@ func colorJSON(t *themes.Theme, line string) string {
 		return line
 	}
 	var b strings.Builder
-	if err := formatters.TTY16m.Format(&b, style, it); err != nil {
-		return line
-	}
+	writeTrueColour(&b, style, it)
 	return b.String()
 }
 
