@@ -133,14 +133,22 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 	}
 	early.stop()
 	connected = true
-	if f.method == mcp.MethodToolsCall && len(f.toolArgs) > 0 {
-		if params, err = f.convertToolArgs(ctx, client, params); err != nil {
+	if f.method == mcp.MethodToolsCall && (len(f.toolArgs) > 0 || !f.noValidate) {
+		// One tools/list serves both: typing --tool-arg values and checking
+		// the arguments against the inputSchema.
+		tools, err := listTools(ctx, client, f.toolName)
+		if err != nil {
 			return err
 		}
-	}
-	if f.method == mcp.MethodToolsCall && !f.noValidate {
-		if err := f.validateToolArgs(ctx, client, params); err != nil {
-			return err
+		if len(f.toolArgs) > 0 {
+			if params, err = f.convertToolArgs(tools, params); err != nil {
+				return err
+			}
+		}
+		if !f.noValidate {
+			if err := f.validateToolArgs(tools, params); err != nil {
+				return err
+			}
 		}
 	}
 	result, err := f.send(ctx, client, params)
@@ -306,15 +314,19 @@ func (f *callFlags) buildParams() (map[string]any, error) {
 	return params, nil
 }
 
-// convertToolArgs turns each --tool-arg value into the type the tool's
-// inputSchema gives its property, which needs the tool list.
-func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params map[string]any) (map[string]any, error) {
+// listTools lists every tool (all pages), to read toolName's inputSchema.
+func listTools(ctx context.Context, c *mcp.Client, toolName string) ([]mcp.Tool, error) {
 	items, _, err := c.ListAll(ctx, mcp.MethodToolsList)
 	if err != nil {
-		return nil, requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", f.toolName, err), io.Discard)
+		return nil, requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", toolName, err), io.Discard)
 	}
+	return mcp.ParseTools(items), nil
+}
+
+// convertToolArgs turns each --tool-arg value into the type the tool's
+// inputSchema gives its property, which needs the tool list.
+func (f *callFlags) convertToolArgs(tools []mcp.Tool, params map[string]any) (map[string]any, error) {
 	var tool *mcp.Tool
-	tools := mcp.ParseTools(items)
 	names := make([]string, 0, len(tools))
 	for i := range tools {
 		names = append(names, tools[i].Name)
@@ -342,13 +354,8 @@ func (f *callFlags) convertToolArgs(ctx context.Context, c *mcp.Client, params m
 // before they are sent, with the validator and the wording of the TUI's
 // form (mcp/schema). Invalid arguments are a usage error (exit 2) naming
 // each failing JSON pointer; --no-validate skips this.
-func (f *callFlags) validateToolArgs(ctx context.Context, c *mcp.Client, params map[string]any) error {
-	items, _, err := c.ListAll(ctx, mcp.MethodToolsList)
-	if err != nil {
-		return requestError(fmt.Errorf("listing tools to read %q's inputSchema: %w", f.toolName, err), io.Discard)
-	}
+func (f *callFlags) validateToolArgs(tools []mcp.Tool, params map[string]any) error {
 	var tool *mcp.Tool
-	tools := mcp.ParseTools(items)
 	for i := range tools {
 		if tools[i].Name == f.toolName {
 			tool = &tools[i]

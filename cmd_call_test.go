@@ -186,3 +186,40 @@ func TestCallMalformedPageIsReported(t *testing.T) {
 		t.Errorf("the pages before the malformed one were printed as if they were the list:\n%s", out)
 	}
 }
+
+// A tools/call with --tool-arg values lists the tools once: the same list
+// types the values and validates the arguments (it was listed twice,
+// issue 16).
+func TestCallToolsCallListsToolsOnce(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	out, err, code := runCLI(t, "call", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1.5", "--tool-arg", "b=2", "--record", rec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	if !strings.Contains(out, `"sum": 3.5`) {
+		t.Errorf("result = %s", out)
+	}
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }() // read-only
+	entries, err := record.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, calls := 0, 0
+	for _, e := range entries {
+		if e.Type == "frame" && e.Dir == "out" {
+			switch e.Method {
+			case "tools/list":
+				lists++
+			case "tools/call":
+				calls++
+			}
+		}
+	}
+	if lists != 1 || calls != 1 {
+		t.Errorf("sent tools/list %d times and tools/call %d times; want once each", lists, calls)
+	}
+}
