@@ -18,6 +18,9 @@ import (
 // the demo server (spawned as "<self> demo-server") and the fake server.
 func TestMain(m *testing.M) {
 	mcptest.MaybeRunServer() // when re-executed as the fake or the demo server
+	if n, ok := os.LookupEnv(floodVar); ok {
+		os.Exit(floodServer(n)) // cmd_tap_rss_test.go
+	}
 	if os.Getenv(asCLIVar) == "1" {
 		main() // the tests that send signals run mcpscope as a process
 		os.Exit(0)

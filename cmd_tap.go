@@ -73,6 +73,7 @@ through but their messages are not recorded.`,
 // runStdioTap runs the tap and ends the process the way the server ended:
 // with its status, or killed by the same signal. It never returns.
 func runStdioTap(o tapOptions, args []string) {
+	tap.Lean()
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, tap.ForwardedSignals...)
 	// Signals are the server's to act on: the tap forwards them and keeps
@@ -92,6 +93,7 @@ func runStdioTap(o tapOptions, args []string) {
 
 // runHTTPTap proxies until Ctrl+C.
 func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
+	tap.Lean()
 	stderr := cmd.ErrOrStderr()
 	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
 		Name: o.name, Listen: o.listen, Target: target,

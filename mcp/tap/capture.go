@@ -113,7 +113,11 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 		notify = c.hub.notify
 	}
 	_ = c.w.Flush()
-	c.rec = newRecorder(info.Transport, c.w, notify, opt.KeepSecrets)
+	spillDir := "" // the recorder's overflow: next to the record, which is private
+	if info.File != "" {
+		spillDir = filepath.Dir(info.File)
+	}
+	c.rec = newRecorder(info.Transport, c.w, notify, opt.KeepSecrets, spillDir)
 	return c
 }
 

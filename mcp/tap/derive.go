@@ -21,7 +21,9 @@ type deriver struct {
 func (d *deriver) frame(f *mcp.Frame) []mcp.Event {
 	switch {
 	case f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover):
-		d.hsReq = f
+		req := *f
+		req.Raw = append([]byte(nil), f.Raw...) // f.Raw is the recorder's spool
+		d.hsReq = &req
 	case f.Dir != mcp.Inbound || f.Kind != mcp.KindResponse || f.ReplyTo == 0:
 	case d.hsReq != nil && f.ReplyTo == d.hsReq.Seq:
 		hs := handshakeOf(d.hsReq, f)

@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 	mcptest.MaybeRunServer()
 	if os.Getenv(asTapEnv) != "" {
 		_ = os.Unsetenv(asTapEnv)
+		Lean()
 		out, _ := RunStdio(context.Background(), StdioOptions{Name: "bench", Command: os.Args[1], Args: os.Args[2:]})
 		os.Exit(out.Code)
 	}

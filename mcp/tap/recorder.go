@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,14 +37,13 @@ type chunk struct {
 }
 
 // recorder turns the copied bytes into frames and session-file entries. It
-// runs on its own goroutine behind an unbounded queue: the copiers hand it
-// chunks and never wait for it.
+// runs on its own goroutine at the lowest priority behind a spool (a
+// bounded ring that overflows to a temporary file): the copiers hand it
+// their bytes and never wait for it.
 type recorder struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	items  []chunk
-	closed bool
-	// closing is closed's lock-free twin, read between chunks by the loop.
+	q  *spool
+	sr spoolReader
+	// closing tells the low-priority loop to hand over to close.
 	closing atomic.Bool
 	done    chan struct{}
 
@@ -60,28 +58,36 @@ type recorder struct {
 	// keepSecrets leaves URL query secrets in stream names.
 	keepSecrets bool
 	line        []byte // the frame encoder's buffer
+	unflushed   int    // entries written since the last flush
 }
 
-func newRecorder(transport string, w *record.Writer, onFlush func(), keepSecrets bool) *recorder {
-	r := &recorder{obs: mcp.NewObserver(transport), w: w, onFlush: onFlush, keepSecrets: keepSecrets, done: make(chan struct{})}
-	r.cond = sync.NewCond(&r.mu)
+// newRecorder starts a recorder; spillDir is where its overflow file goes
+// ("" for the system's temporary directory).
+func newRecorder(transport string, w *record.Writer, onFlush func(), keepSecrets bool, spillDir string) *recorder {
+	r := &recorder{q: newSpool(ringSize, spillDir), obs: mcp.NewObserver(transport), w: w, onFlush: onFlush, keepSecrets: keepSecrets, done: make(chan struct{})}
+	r.sr = spoolReader{s: r.q, note: func(s string) {
+		r.w.Event(mcp.TransportEvent{Time: time.Now(), Kind: "tap", Summary: s})
+	}}
 	go r.run()
 	return r
 }
 
-// push queues chunks; it never blocks on the recorder.
+// push queues an event or a whole message; it never blocks on the recorder.
 func (r *recorder) push(c chunk) {
-	r.mu.Lock()
-	if !r.closed {
-		r.items = append(r.items, c)
-		r.cond.Signal()
+	switch c.kind {
+	case chunkEOF:
+		r.q.putData(chunkEOF, c.dir, nil, c.at)
+	case chunkData, chunkStderr:
+		r.q.putData(c.kind, c.dir, c.data, c.at)
+	default:
+		r.q.putObj(c)
 	}
-	r.mu.Unlock()
 }
 
-// data queues a copy of bytes that crossed the tap.
+// data queues bytes that crossed the tap; they are copied into the
+// spool, so the caller's buffer is its own again when data returns.
 func (r *recorder) data(dir mcp.Direction, b []byte, at time.Time) {
-	r.push(chunk{kind: chunkData, dir: dir, data: bytes.Clone(b), at: at})
+	r.q.putData(chunkData, dir, b, at)
 }
 
 // close records what is queued, flushes and waits. The low-priority loop
@@ -90,55 +96,25 @@ func (r *recorder) data(dir mcp.Direction, b []byte, at time.Time) {
 // conversation ends even when the machine is busy.
 func (r *recorder) close() {
 	r.closing.Store(true)
-	r.mu.Lock()
-	r.closed = true
-	r.cond.Signal()
-	r.mu.Unlock()
+	r.q.close()
 	<-r.done
-	r.mu.Lock()
-	rest := r.items
-	r.items = nil
-	r.mu.Unlock()
-	for i := range rest {
-		r.handle(&rest[i])
-	}
+	_ = r.sr.drain(func() bool { return false }, r.handle, nil)
+	r.q.release()
 	r.finish()
 }
 
 func (r *recorder) run() {
 	defer close(r.done)
 	lowerPriority()
-	for {
-		r.mu.Lock()
-		for len(r.items) == 0 && !r.closed {
-			r.cond.Wait()
-		}
-		if r.closed {
-			// close drains what is left at normal priority: on a busy
-			// machine this thread may get almost no CPU, and a client
-			// that kills the tap soon after closing stdin would find the
-			// end of the conversation missing from the record.
-			r.mu.Unlock()
-			return
-		}
-		batch := r.items
-		r.items = nil
-		r.mu.Unlock()
-		for i := range batch {
-			if r.closing.Load() {
-				// Hand the rest back, in order, for close to write.
-				r.mu.Lock()
-				r.items = append(batch[i:len(batch):len(batch)], r.items...)
-				r.mu.Unlock()
-				return
-			}
-			r.handle(&batch[i])
-			batch[i] = chunk{}
-		}
-		_ = r.w.Flush()
-		if r.onFlush != nil {
-			r.onFlush()
-		}
+	_ = r.sr.drain(r.closing.Load, r.handle, r.flush)
+}
+
+// flush writes out what is buffered and wakes the viewers.
+func (r *recorder) flush() {
+	r.unflushed = 0
+	_ = r.w.Flush()
+	if r.onFlush != nil {
+		r.onFlush()
 	}
 }
 
@@ -157,6 +133,10 @@ func (r *recorder) finish() {
 }
 
 func (r *recorder) handle(c *chunk) {
+	// A long backlog is flushed as it goes, so a viewer follows it.
+	if r.unflushed++; r.unflushed >= 4096 {
+		r.flush()
+	}
 	switch c.kind {
 	case chunkData:
 		r.lines(c.dir, c.data, c.at)
@@ -206,7 +186,9 @@ func (r *recorder) endOf(dir mcp.Direction, at time.Time) {
 func (r *recorder) frames(dir mcp.Direction, raw []byte, problem, stream string, at time.Time) {
 	for _, f := range r.obs.Frames(dir, raw, problem, stream, at) {
 		if r.onFrame != nil {
-			r.onFrame(f)
+			g := *f
+			g.Raw = bytes.Clone(f.Raw) // f.Raw is the spool's
+			r.onFrame(&g)
 		}
 		stream := f.Stream
 		if stream != "" && !r.keepSecrets {
