@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // Direction says which way a frame travelled.
@@ -170,7 +172,7 @@ func classify(raw []byte) parsed {
 		return parsed{kind: KindBatch, batch: elems}
 	case '{':
 	default:
-		if json.Valid(trimmed) {
+		if jsonview.Valid(trimmed) {
 			return parsed{kind: KindInvalid, problem: "a JSON value that is not a JSON-RPC object"}
 		}
 		return parsed{kind: KindInvalid, problem: "not JSON (a log line on stdout?)"}

@@ -1,0 +1,580 @@
+// Package jsonview reads JSON without copying it: the members of an object
+// and the elements of an array are views (sub-slices) of the input, a
+// string is decoded once, and Valid checks a whole message in one fast
+// pass. encoding/json decodes through a per-byte state machine and copies
+// what it keeps, so a 20 MB result read member by member with
+// json.Unmarshal was scanned and copied a dozen times on its way to the
+// screen; with views, the reader checks it once and each later step looks
+// only at what it needs.
+//
+// Object, Member, Array and String expect valid JSON: a frame's bytes that
+// the reader has checked (mcp's classify), or a part of them. On anything
+// else their answers are unspecified, but they never panic and never read
+// outside the input.
+package jsonview
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxDepth is encoding/json's nesting limit: Valid agrees with json.Valid
+// on messages nested deeper.
+const maxDepth = 10000
+
+// Valid reports whether data is exactly one JSON value, surrounded by
+// optional whitespace: json.Valid's answer (FuzzValid compares them), at
+// several times its speed on long strings.
+func Valid(data []byte) bool {
+	i := skipSpace(data, 0)
+	i, ok := validValue(data, i, 0)
+	if !ok {
+		return false
+	}
+	return skipSpace(data, i) == len(data)
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// validValue checks the value at data[i] and returns the index after it.
+func validValue(data []byte, i, depth int) (int, bool) {
+	if i >= len(data) {
+		return i, false
+	}
+	switch c := data[i]; {
+	case c == '"':
+		return validString(data, i)
+	case c == '{':
+		if depth+1 > maxDepth {
+			return i, false
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if i >= len(data) || data[i] != '"' {
+				return i, false
+			}
+			var ok bool
+			if i, ok = validString(data, i); !ok {
+				return i, false
+			}
+			i = skipSpace(data, i)
+			if i >= len(data) || data[i] != ':' {
+				return i, false
+			}
+			if i, ok = validValue(data, skipSpace(data, i+1), depth+1); !ok {
+				return i, false
+			}
+			i = skipSpace(data, i)
+			if i >= len(data) {
+				return i, false
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case '}':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '[':
+		if depth+1 > maxDepth {
+			return i, false
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = validValue(data, i, depth+1); !ok {
+				return i, false
+			}
+			i = skipSpace(data, i)
+			if i >= len(data) {
+				return i, false
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case ']':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		return validNumber(data, i)
+	case c == 't':
+		return literal(data, i, "true")
+	case c == 'f':
+		return literal(data, i, "false")
+	case c == 'n':
+		return literal(data, i, "null")
+	}
+	return i, false
+}
+
+func literal(data []byte, i int, word string) (int, bool) {
+	if len(data)-i >= len(word) && string(data[i:i+len(word)]) == word {
+		return i + len(word), true
+	}
+	return i, false
+}
+
+// plain marks the bytes a string holds as they are: not a quote, not a
+// backslash, not a control character.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// validString checks the string at data[i] ('"') and returns the index
+// after its closing quote.
+func validString(data []byte, i int) (int, bool) {
+	i++
+	for {
+		i = plainRun(data, i)
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			return i, false
+		}
+		switch data[i] {
+		case '"':
+			return i + 1, true
+		case '\\':
+			if i+1 >= len(data) {
+				return i, false
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(data)-i < 6 || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
+					return i, false
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		default: // a control character
+			return i, false
+		}
+	}
+}
+
+// Eight bytes at a time: lanes is a byte in every lane, high its top bit.
+const (
+	lanes = 0x0101010101010101
+	high  = 0x8080808080808080
+)
+
+// plainRun skips from data[i] the whole eight-byte words that hold no
+// quote, backslash or control character (a string's usual bytes), so long
+// strings are checked a word at a time.
+func plainRun(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		q, bs := w^(lanes*'"'), w^(lanes*'\\')
+		if ((w-lanes*0x20)|(q-lanes)|(bs-lanes))&^w&high != 0 {
+			return i
+		}
+	}
+	return i
+}
+
+// quoteRun is plainRun for skipString: it stops only at a quote or a
+// backslash.
+func quoteRun(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		q, bs := w^(lanes*'"'), w^(lanes*'\\')
+		if ((q-lanes)&^q|(bs-lanes)&^bs)&high != 0 {
+			return i
+		}
+	}
+	return i
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func validNumber(data []byte, i int) (int, bool) {
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		i = digits(data, i)
+	default:
+		return i, false
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digits(data, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digits(data, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string at data[i] ('"'), or
+// len(data) when it is not closed.
+func skipString(data []byte, i int) int {
+	i++
+	for i < len(data) {
+		i = quoteRun(data, i)
+		for i < len(data) && data[i] != '"' && data[i] != '\\' {
+			i++
+		}
+		if i >= len(data) {
+			return len(data)
+		}
+		if data[i] == '"' {
+			return i + 1
+		}
+		i += 2 // a backslash and the byte it escapes
+	}
+	return len(data)
+}
+
+// skipValue returns the index after the value at data[i], trusting it to
+// be valid; never more than len(data).
+func skipValue(data []byte, i int) int {
+	if i >= len(data) {
+		return len(data)
+	}
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for i < len(data) {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(data)
+	}
+	for i < len(data) {
+		switch data[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// Each calls fn with each member of the object raw, in order: the key as
+// written (still escaped, without its quotes) and the value as a view of
+// raw. It stops when fn returns false, and reports whether raw is an
+// object.
+func Each(raw []byte, fn func(key []byte, value json.RawMessage) bool) bool {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return false
+	}
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] == '"' {
+		kEnd := skipString(raw, i)
+		key := raw[i+1 : max(kEnd-1, i+1)]
+		i = skipSpace(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return true
+		}
+		i = skipSpace(raw, i+1)
+		vEnd := skipValue(raw, i)
+		if !fn(key, json.RawMessage(raw[i:vEnd:vEnd])) {
+			return true
+		}
+		i = skipSpace(raw, vEnd)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return true
+}
+
+// Key decodes a key that Each gave: the same bytes unless it holds an
+// escape or a non-ASCII byte, which json.Unmarshal decodes as a map key
+// would be.
+func Key(key []byte) string {
+	if needsDecoding(key) {
+		if s, ok := String(append(append([]byte{'"'}, key...), '"')); ok {
+			return s
+		}
+	}
+	return string(key)
+}
+
+// needsDecoding reports whether a key as written may differ from its
+// decoded text: it holds an escape or a non-ASCII byte.
+func needsDecoding(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// Object returns the members of the object raw as views of raw, as
+// json.Unmarshal into a map[string]json.RawMessage would give them (the
+// last of duplicate keys wins), but without copying the values. ok is
+// false, and the map nil, when raw is not an object.
+func Object(raw []byte) (members map[string]json.RawMessage, ok bool) {
+	m := map[string]json.RawMessage{}
+	if !Each(raw, func(k []byte, v json.RawMessage) bool { m[Key(k)] = v; return true }) {
+		return nil, false
+	}
+	return m, true
+}
+
+// Member returns the member key of the object raw (the last one, if the
+// key repeats), as a view of raw. It builds no map: one member of a large
+// result costs a scan, not a decode.
+func Member(raw []byte, key string) (value json.RawMessage, ok bool) {
+	Each(raw, func(k []byte, v json.RawMessage) bool {
+		if string(k) == key || needsDecoding(k) && Key(k) == key {
+			value, ok = v, true
+		}
+		return true
+	})
+	return value, ok
+}
+
+// MemberFold is Member for a key matched as json.Unmarshal matches a
+// struct field's name: case-insensitively, the last match winning.
+func MemberFold(raw []byte, key string) (value json.RawMessage, ok bool) {
+	Each(raw, func(k []byte, v json.RawMessage) bool {
+		if bytes.EqualFold(k, []byte(key)) || needsDecoding(k) && bytes.EqualFold([]byte(Key(k)), []byte(key)) {
+			value, ok = v, true
+		}
+		return true
+	})
+	return value, ok
+}
+
+// Pick returns a new object holding only the members of the object raw
+// whose names match one of names as json.Unmarshal matches a struct
+// field's (case-insensitively), copied as written and in order. Decoding
+// it into a struct of those fields gives what decoding raw would, at the
+// cost of those members alone: a 20 MB tool result's isError is one
+// scan, not one decode. ok is false when raw is not an object.
+func Pick(raw []byte, names ...string) (picked []byte, ok bool) {
+	out := []byte{'{'}
+	ok = Each(raw, func(k []byte, v json.RawMessage) bool {
+		for _, n := range names {
+			if bytes.EqualFold(k, []byte(n)) || needsDecoding(k) && bytes.EqualFold([]byte(Key(k)), []byte(n)) {
+				if len(out) > 1 {
+					out = append(out, ',')
+				}
+				out = append(append(append(append(out, '"'), k...), '"', ':'), v...)
+				break
+			}
+		}
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	return append(out, '}'), true
+}
+
+// Array returns the elements of the array raw as views of raw; ok is
+// false when raw is not an array.
+func Array(raw []byte) (elems []json.RawMessage, ok bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	elems = []json.RawMessage{}
+	i = skipSpace(raw, i+1)
+	for i < len(raw) && raw[i] != ']' {
+		end := skipValue(raw, i)
+		if end == i {
+			break // not valid JSON; stop rather than loop
+		}
+		elems = append(elems, json.RawMessage(raw[i:end:end]))
+		i = skipSpace(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return elems, true
+}
+
+// String decodes the JSON string raw as json.Unmarshal into a string
+// would (invalid UTF-8 and lone surrogates become U+FFFD); ok is false
+// when raw is not a string. A string without escapes costs one copy.
+func String(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	s := raw[1 : len(raw)-1]
+	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		return string(s), true
+	}
+	return unquote(s)
+}
+
+// unquote decodes the inside of a JSON string: encoding/json's
+// unquoteBytes.
+func unquote(s []byte) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(s))
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			r++
+			if r >= len(s) {
+				return "", false
+			}
+			switch s[r] {
+			case '"', '\\', '/', '\'':
+				b.WriteByte(s[r])
+				r++
+			case 'b':
+				b.WriteByte('\b')
+				r++
+			case 'f':
+				b.WriteByte('\f')
+				r++
+			case 'n':
+				b.WriteByte('\n')
+				r++
+			case 'r':
+				b.WriteByte('\r')
+				r++
+			case 't':
+				b.WriteByte('\t')
+				r++
+			case 'u':
+				r--
+				rr := getu4(s[r:])
+				if rr < 0 {
+					return "", false
+				}
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					rr1 := getu4(s[r:])
+					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+						r += 6
+						b.WriteRune(dec)
+						break
+					}
+					rr = unicode.ReplacementChar
+				}
+				b.WriteRune(rr)
+			default:
+				return "", false
+			}
+		default:
+			// Up to the next escape at once: valid UTF-8 as it is, each
+			// invalid byte as U+FFFD.
+			j := bytes.IndexByte(s[r:], '\\')
+			if j < 0 {
+				j = len(s) - r
+			}
+			for chunk := s[r : r+j]; len(chunk) > 0; {
+				if utf8.Valid(chunk) {
+					b.Write(chunk)
+					break
+				}
+				k := 0
+				for k < len(chunk) {
+					rr, size := utf8.DecodeRune(chunk[k:])
+					if rr == utf8.RuneError && size == 1 {
+						break
+					}
+					k += size
+				}
+				b.Write(chunk[:k])
+				b.WriteRune(utf8.RuneError)
+				chunk = chunk[k+1:]
+			}
+			r += j
+		}
+	}
+	return b.String(), true
+}
+
+// getu4 decodes \uXXXX from the beginning of s, returning the hex value,
+// or -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c = c - '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}

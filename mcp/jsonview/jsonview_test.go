@@ -1,0 +1,201 @@
+package jsonview
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+var samples = []string{
+	`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi\n\"there\" \u00e9 \ud83d\ude00"}]}}`,
+	`{"a":1,"a":2,"b":[1,2.5e-3,-0,true,false,null],"c":{},"d":[]}`,
+	` { "k\u0041y" : "v" , "\u00e9" : [ { } ] } `,
+	`"plain"`, `"\ud800"`, `"\ud800\u0041"`, "\"\xff\xfe\"", `"a\/b"`,
+	`[]`, `[1,[2,[3]]]`, `0`, `-1.5E+10`, `true`, `null`,
+	// invalid
+	``, ` `, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `01`, `1.`, `-`, `1e`, `.5`, `+1`,
+	`"\x"`, `"\u12"`, "\"a\nb\"", `"unterminated`, `tru`, `nul`, `{"a":1}x`, `[1 2]`, `{"a" 1}`, `{1:2}`,
+	`"\'"`,
+	`{"A":1,"a":[2],"bc":[1,2],"BC":"x","other":{"a":1}}`, `{"b\u0063":[3]}`,
+}
+
+func TestValidAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range samples {
+		if got, want := Valid([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("Valid(%q) = %v, json.Valid says %v", s, got, want)
+		}
+	}
+}
+
+// Nesting deeper than encoding/json allows is invalid for both.
+func TestValidDepthLimit(t *testing.T) {
+	for _, n := range []int{maxDepth, maxDepth + 1} {
+		for _, open := range []string{"[", `{"a":`} {
+			close := "]"
+			if open != "[" {
+				close = "}"
+			}
+			s := []byte(strings.Repeat(open, n) + "1" + strings.Repeat(close, n))
+			if got, want := Valid(s), json.Valid(s); got != want {
+				t.Errorf("depth %d of %q: Valid %v, json.Valid %v", n, open, got, want)
+			}
+		}
+	}
+	if Valid([]byte(strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1))) {
+		t.Error("the test does not reach the limit")
+	}
+}
+
+// checkViews compares every view with what json.Unmarshal gives for a
+// valid input.
+func checkViews(t *testing.T, data []byte) {
+	t.Helper()
+	if !json.Valid(data) {
+		return
+	}
+	var wantObj map[string]json.RawMessage
+	objErr := json.Unmarshal(data, &wantObj)
+	gotObj, ok := Object(data)
+	if ok != (objErr == nil && wantObj != nil) {
+		t.Fatalf("Object(%q) ok=%v, json.Unmarshal: %v %v", data, ok, objErr, wantObj)
+	}
+	if ok {
+		if len(gotObj) != len(wantObj) {
+			t.Fatalf("Object(%q) = %q, want %q", data, gotObj, wantObj)
+		}
+		for k, v := range wantObj {
+			if !bytes.Equal(gotObj[k], v) {
+				t.Fatalf("Object(%q)[%q] = %q, want %q", data, k, gotObj[k], v)
+			}
+			if m, ok := Member(data, k); !ok || !bytes.Equal(m, v) {
+				t.Fatalf("Member(%q, %q) = %q %v, want %q", data, k, m, ok, v)
+			}
+		}
+	}
+	var wantArr []json.RawMessage
+	arrErr := json.Unmarshal(data, &wantArr)
+	gotArr, ok := Array(data)
+	if ok != (arrErr == nil && wantArr != nil) {
+		t.Fatalf("Array(%q) ok=%v, json.Unmarshal: %v %v", data, ok, arrErr, wantArr)
+	}
+	if ok && fmt.Sprintf("%q", gotArr) != fmt.Sprintf("%q", wantArr) {
+		t.Fatalf("Array(%q) = %q, want %q", data, gotArr, wantArr)
+	}
+	type picked struct {
+		A  any
+		Bc []int
+	}
+	var wantPick, gotPick picked
+	pickErr := json.Unmarshal(data, &wantPick)
+	if small, ok := Pick(data, "a", "bc"); ok {
+		if err := json.Unmarshal(small, &gotPick); (err == nil) != (pickErr == nil) || fmt.Sprint(gotPick) != fmt.Sprint(wantPick) {
+			t.Fatalf("Pick(%q) = %q decodes to %v (%v), the whole to %v (%v)", data, small, gotPick, err, wantPick, pickErr)
+		}
+	} else if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		t.Fatalf("Pick(%q) says it is not an object", data)
+	}
+	var wantStr string
+	strErr := json.Unmarshal(data, &wantStr)
+	gotStr, ok := String(data)
+	isStr := bytes.HasPrefix(bytes.TrimSpace(data), []byte(`"`))
+	if ok != isStr || isStr && (strErr != nil || gotStr != wantStr) {
+		t.Fatalf("String(%q) = %q %v, json.Unmarshal gives %q %v", data, gotStr, ok, wantStr, strErr)
+	}
+}
+
+func TestViewsAgreeWithEncodingJSON(t *testing.T) {
+	for _, s := range samples {
+		checkViews(t, []byte(s))
+	}
+	// The case-insensitive match json.Unmarshal makes for a struct field.
+	var st struct {
+		IsError bool `json:"isError"`
+	}
+	raw := []byte(`{"isError":false,"ISERROR":true,"x":1}`)
+	_ = json.Unmarshal(raw, &st)
+	if v, ok := MemberFold(raw, "isError"); !ok || string(v) != "true" || !st.IsError {
+		t.Fatalf("MemberFold = %q %v; encoding/json decoded %v", v, ok, st.IsError)
+	}
+}
+
+func FuzzValid(f *testing.F) {
+	for _, s := range samples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid says %v", data, got, want)
+		}
+		checkViews(t, data)
+		// Views of anything never panic.
+		_, _ = Object(data)
+		_, _ = Array(data)
+		_, _ = String(data)
+		_, _ = MemberFold(data, "a")
+		_, _ = Pick(data, "a")
+	})
+}
+
+func hugeMessage() []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < 20<<20; i++ {
+		fmt.Fprintf(&b, `line %07d: the quick brown fox jumps over the \"lazy\" dog\n`, i)
+	}
+	return []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + b.String() + `"}]}}`)
+}
+
+// BenchmarkValid20MB against json.Valid on the same 20 MB result.
+func BenchmarkValid20MB(b *testing.B) {
+	data := hugeMessage()
+	b.Run("jsonview", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if !Valid(data) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if !json.Valid(data) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
+
+// BenchmarkText20MB reads the text of the 20 MB result's first content
+// block: views down to it, then one decode, against json.Unmarshal.
+func BenchmarkText20MB(b *testing.B) {
+	data := hugeMessage()
+	b.Run("jsonview", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, _ := Member(data, "result")
+			content, _ := Member(res, "content")
+			blocks, _ := Array(content)
+			text, _ := Member(blocks[0], "text")
+			if s, ok := String(text); !ok || len(s) < 15<<20 {
+				b.Fatal("no text")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v struct {
+				Result struct {
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(data, &v) != nil || len(v.Result.Content[0].Text) < 15<<20 {
+				b.Fatal("no text")
+			}
+		}
+	})
+}
