@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // ClientVersion is sent as clientInfo.version; main sets it at start-up.
@@ -444,6 +446,14 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 	}
 	resp, err := call(raw)
 	for round := 1; err == nil && c.isModern(); round++ {
+		// Most results are not input requests: look at resultType alone
+		// before decoding the whole result (which can be 20 MB).
+		var kind struct {
+			ResultType string `json:"resultType"`
+		}
+		if small, ok := jsonview.Pick(resp.Result, "resultType"); !ok || json.Unmarshal(small, &kind) != nil || kind.ResultType != "input_required" {
+			break
+		}
 		var rr struct {
 			ResultType    string                     `json:"resultType"`
 			InputRequests map[string]json.RawMessage `json:"inputRequests"`

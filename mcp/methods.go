@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // Method names, spelled once. A misspelt method is a request the server
@@ -125,7 +127,9 @@ func IsToolError(result json.RawMessage) bool {
 	var r struct {
 		IsError bool `json:"isError"`
 	}
-	return json.Unmarshal(result, &r) == nil && r.IsError
+	// isError alone is decoded, not the whole (possibly huge) result.
+	small, ok := jsonview.Pick(result, "isError")
+	return ok && json.Unmarshal(small, &r) == nil && r.IsError
 }
 
 // ParseProgress decodes the params of a notifications/progress. A string

@@ -11,6 +11,7 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	gomime "mime"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -379,10 +381,142 @@ type callResult struct {
 	Meta              json.RawMessage   `json:"_meta"`
 }
 
+// decodeCallResult reads a CallToolResult as json.Unmarshal into
+// callResult would, in one scan of raw: the content blocks and the raw
+// members are views of raw (jsonview), and only isError is decoded. A
+// 20 MB result was decoded here twice more after the reader and the
+// doctor had each read it.
+func decodeCallResult(raw []byte) (callResult, error) {
+	var res callResult
+	isError := []byte{'{'}
+	var content json.RawMessage
+	var contentErr bool
+	ok := jsonview.Each(raw, func(k []byte, v json.RawMessage) bool {
+		// Names match as encoding/json matches a field's: any case.
+		switch name := jsonview.Key(k); {
+		case strings.EqualFold(name, "isError"):
+			if len(isError) > 1 {
+				isError = append(isError, ',')
+			}
+			isError = append(append(isError, `"isError":`...), v...)
+		case strings.EqualFold(name, "content"):
+			content = v // the last wins; null empties it
+			contentErr = contentErr || (len(v) == 0 || v[0] != '[') && !isNullJSON(v)
+		case strings.EqualFold(name, "structuredContent"):
+			res.StructuredContent = v
+		case strings.EqualFold(name, "_meta"):
+			res.Meta = v
+		}
+		return true
+	})
+	if !ok {
+		return callResult{}, json.Unmarshal(raw, &res) // not an object: its own error
+	}
+	if err := json.Unmarshal(append(isError, '}'), &res); err != nil {
+		return res, err
+	}
+	if contentErr {
+		return res, fmt.Errorf("json: cannot unmarshal a non-array content into Go struct field callResult.content of type []json.RawMessage")
+	}
+	res.Content, _ = jsonview.Array(content)
+	return res, nil
+}
+
+func isNullJSON(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// contentFields is a content block's members as the result view reads
+// them.
+type contentFields struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text"`
+	Data     string          `json:"data"`
+	MimeType string          `json:"mimeType"`
+	URI      string          `json:"uri"`
+	Name     string          `json:"name"`
+	Resource json.RawMessage `json:"resource"`
+}
+
+// decodeContent reads a content block as json.Unmarshal into
+// contentFields would: the short members decoded, the text or data (the
+// big ones) decoded once from their views, the embedded resource a view.
+func decodeContent(raw []byte) (contentFields, error) {
+	var c contentFields
+	// One scan: the short members are copied into small and decoded; of
+	// text and data the last non-null one counts (null leaves a Go string
+	// as it was) and only it is decoded; any of them that is not a string
+	// is json.Unmarshal's error.
+	small := []byte{'{'}
+	var text, data json.RawMessage
+	var typeErr error
+	ok := jsonview.Each(raw, func(k []byte, v json.RawMessage) bool {
+		name := jsonview.Key(k)
+		switch {
+		case strings.EqualFold(name, "type"), strings.EqualFold(name, "mimeType"), strings.EqualFold(name, "uri"), strings.EqualFold(name, "name"):
+			if len(small) > 1 {
+				small = append(small, ',')
+			}
+			small = append(append(append(append(small, '"'), k...), '"', ':'), v...)
+		case strings.EqualFold(name, "resource"):
+			c.Resource = v
+		case strings.EqualFold(name, "text"), strings.EqualFold(name, "data"):
+			if isNullJSON(v) {
+				break
+			}
+			if (len(v) == 0 || v[0] != '"') && typeErr == nil {
+				typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field .%s of type string", jsonKindOf(v), strings.ToLower(name))
+			}
+			if strings.EqualFold(name, "text") {
+				text = v
+			} else {
+				data = v
+			}
+		}
+		return true
+	})
+	if !ok {
+		return contentFields{}, json.Unmarshal(raw, &c)
+	}
+	if err := json.Unmarshal(append(small, '}'), &c); err != nil {
+		return c, err
+	}
+	if typeErr != nil {
+		return c, typeErr
+	}
+	for _, f := range []struct {
+		v  json.RawMessage
+		to *string
+	}{{text, &c.Text}, {data, &c.Data}} {
+		if f.v == nil {
+			continue
+		}
+		*f.to, _ = jsonview.String(f.v)
+	}
+	return c, nil
+}
+
+// jsonKindOf names a JSON value's type as encoding/json's errors do.
+func jsonKindOf(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	case '"':
+		return "string"
+	}
+	return "number"
+}
+
 func (r *Result) parseResult(summary string) {
 	th := r.theme
-	var res callResult
-	if err := json.Unmarshal(r.msg.Result, &res); err != nil {
+	res, err := decodeCallResult(r.msg.Result)
+	if err != nil {
 		r.header = append(r.header, summary, th.Detail.Problem.Render("the result is not a CallToolResult: "+termsafe.String(err.Error())))
 		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("raw result"), text: string(r.msg.Result)})
 		return
@@ -446,25 +580,17 @@ func prettyLines(raw []byte) []string {
 // contentBlock describes one content block as the spec defines its type.
 func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 	th := r.theme
-	var c struct {
-		Type     string          `json:"type"`
-		Text     string          `json:"text"`
-		Data     string          `json:"data"`
-		MimeType string          `json:"mimeType"`
-		URI      string          `json:"uri"`
-		Name     string          `json:"name"`
-		Resource json.RawMessage `json:"resource"`
-	}
 	heading := func(s string) string { return th.Detail.Title.Render(fmt.Sprintf("[%d] %s", i, s)) }
 	label := th.Detail.Label.Render
 	value := func(s string) string { return th.Detail.Value.Render(termsafe.String(s)) }
-	if err := json.Unmarshal(raw, &c); err != nil {
+	c, err := decodeContent(raw)
+	if err != nil {
 		return resultBlock{heading: heading("undecodable content block"), json: prettyLines(raw), text: string(raw)}
 	}
 	switch c.Type {
 	case "text":
 		b := resultBlock{heading: heading("text"), text: c.Text}
-		if t := strings.TrimSpace(c.Text); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+		if t := strings.TrimSpace(c.Text); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && jsonview.Valid([]byte(t)) {
 			b.heading = heading("text (JSON)")
 			b.json = prettyLines([]byte(t))
 		}
@@ -581,7 +707,12 @@ func (r *Result) layout() {
 				r.lines = append(r.lines, resultLine{kind: lineJSON, text: l})
 			}
 		case len(b.text) > bigBlockBytes:
-			for _, l := range strings.Split(b.text, "\n") {
+			// One allocation for the index, and no []string of the
+			// lines in between: a 20 MB text is 260,000 lines.
+			r.lines = slices.Grow(r.lines, strings.Count(b.text, "\n")+1)
+			for rest, more := b.text, true; more; {
+				var l string
+				l, rest, more = strings.Cut(rest, "\n")
 				r.lines = append(r.lines, resultLine{kind: lineText, text: l})
 			}
 		case b.text != "":

@@ -22,7 +22,7 @@ func (l *Linter) contentBlocks(f *mcp.Frame, where string, blocks []json.RawMess
 		typ, _ := str(b, "type")
 		switch typ {
 		case "text":
-			if _, ok := str(b, "text"); !ok {
+			if !isStr(b, "text") {
 				problems = append(problems, fmt.Sprintf("text block %d has no string text", i))
 			}
 		case "image", "audio":

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // initializeResult checks the legacy handshake's answer: its fields and
@@ -183,8 +184,7 @@ func (l *Linter) logMessage(f *mcp.Frame, params map[string]json.RawMessage) {
 	if !slices.Contains(logLevels, level) {
 		l.report("logging/invalid-level", fmt.Sprintf("Log level %s is not one of %s.", compact(params["level"]), strings.Join(logLevels, ", ")), f.Seq)
 	}
-	var data string
-	if json.Unmarshal(params["data"], &data) == nil {
+	if data, ok := jsonview.String(params["data"]); ok {
 		l.controlChars(f, "log message", data)
 	}
 }

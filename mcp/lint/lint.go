@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // Profile names a client whose documented behaviour adds warnings.
@@ -284,15 +285,12 @@ func (l *Linter) hasClientCap(path ...string) bool {
 }
 
 // hasPath follows keys through nested objects; a value counts when it is
-// neither false nor null.
+// neither false nor null. It scans (jsonview.Member) rather than decodes:
+// a flood of notifications asks it once per frame.
 func hasPath(raw json.RawMessage, path ...string) bool {
 	cur := raw
 	for _, key := range path {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(cur, &obj) != nil {
-			return false
-		}
-		v, ok := obj[key]
+		v, ok := jsonview.Member(cur, key)
 		if !ok {
 			return false
 		}
@@ -313,12 +311,47 @@ type envelope struct {
 	Error   json.RawMessage `json:"error"`
 }
 
+// parseEnvelope reads a message's members as json.Unmarshal into envelope
+// would (names matched case-insensitively, the last one winning), each a
+// view of raw: a frame's bytes, checked once by the reader, are not
+// decoded again here (a 20 MB result was, twice). false when raw is not
+// an object.
 func parseEnvelope(raw []byte) (envelope, bool) {
 	var e envelope
-	if json.Unmarshal(raw, &e) != nil {
-		return e, false
-	}
-	return e, true
+	ok := jsonview.Each(raw, func(k []byte, v json.RawMessage) bool {
+		switch {
+		case bytes.EqualFold(k, []byte("jsonrpc")):
+			e.JSONRPC = v
+		case bytes.EqualFold(k, []byte("id")):
+			e.ID = v
+		case bytes.EqualFold(k, []byte("method")):
+			e.Method = v
+		case bytes.EqualFold(k, []byte("params")):
+			e.Params = v
+		case bytes.EqualFold(k, []byte("result")):
+			e.Result = v
+		case bytes.EqualFold(k, []byte("error")):
+			e.Error = v
+		case bytes.IndexByte(k, '\\') >= 0:
+			// An escaped name: decoded, as encoding/json matches it.
+			switch strings.ToLower(jsonview.Key(k)) {
+			case "jsonrpc":
+				e.JSONRPC = v
+			case "id":
+				e.ID = v
+			case "method":
+				e.Method = v
+			case "params":
+				e.Params = v
+			case "result":
+				e.Result = v
+			case "error":
+				e.Error = v
+			}
+		}
+		return true
+	})
+	return e, ok
 }
 
 func compact(raw json.RawMessage) string {
@@ -329,27 +362,34 @@ func compact(raw json.RawMessage) string {
 	return b.String()
 }
 
-// object decodes raw as a JSON object, or returns nil.
+// object reads raw as a JSON object, its members views of raw, or
+// returns nil.
 func object(raw json.RawMessage) map[string]json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
+	m, _ := jsonview.Object(raw)
 	return m
 }
 
-// str decodes a JSON string member; ok is false when absent or not a string.
+// str decodes a JSON string member; ok is false when absent or not a
+// string. null reads as "" (as json.Unmarshal into a string leaves it).
 func str(m map[string]json.RawMessage, key string) (string, bool) {
 	raw, ok := m[key]
 	if !ok {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
+	if isNull(raw) {
+		return "", true
 	}
-	return s, true
+	return jsonview.String(raw)
 }
+
+// isStr reports what str's ok would, without decoding the string (a
+// 20 MB text block need not be copied to know it is text).
+func isStr(m map[string]json.RawMessage, key string) bool {
+	raw := bytes.TrimSpace(m[key])
+	return len(raw) > 0 && raw[0] == '"' || isNull(raw)
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // jsonKind names the JSON type of a raw value for messages.
 func jsonKind(raw json.RawMessage) string {

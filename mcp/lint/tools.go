@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 var (
@@ -114,7 +115,8 @@ func (l *Linter) schemaRules(f *mcp.Frame, label, which string, raw json.RawMess
 func (l *Linter) toolResult(f *mcp.Frame, req *outRequest, res map[string]json.RawMessage) {
 	var blocks []json.RawMessage
 	if raw, ok := res["content"]; ok {
-		if json.Unmarshal(raw, &blocks) != nil {
+		var isArray bool
+		if blocks, isArray = jsonview.Array(raw); !isArray && !isNull(raw) {
 			l.report("content/invalid", fmt.Sprintf("The result of tools/call %q has content that is %s, not an array.", req.toolName, jsonKind(raw)), f.Seq, f.ReplyTo)
 		}
 	} else if _, modernTask := res["resultType"]; !modernTask {

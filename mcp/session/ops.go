@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // listenLifetime bounds a subscriptions/listen stream: it has no answer
@@ -172,7 +173,13 @@ func (s *Session) CallTool(name string, args json.RawMessage) (Op, error) {
 			var body struct {
 				IsError bool `json:"isError"`
 			}
-			if err := json.Unmarshal(raw, &body); err != nil {
+			// Only isError is decoded: the content (20 MB, say) is the
+			// result pane's to read.
+			small, ok := jsonview.Pick(raw, "isError")
+			if !ok {
+				small = raw // not an object: json.Unmarshal says why
+			}
+			if err := json.Unmarshal(small, &body); err != nil {
 				return tr, nil, fmt.Errorf("tools/call %s: the result is not a CallToolResult object: %w", name, err)
 			}
 			tr.IsError = body.IsError

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 )
 
 // Poll intervals are the server's pollInterval, kept within bounds so that
@@ -29,7 +30,12 @@ func decodeTask(raw json.RawMessage) (Task, bool) {
 		Task *fields `json:"task"`
 		fields
 	}
-	if json.Unmarshal(raw, &t) != nil {
+	// Only the task's members are decoded: raw can be a whole tool result.
+	small, ok := jsonview.Pick(raw, "task", "taskId", "status", "statusMessage", "pollInterval")
+	if !ok {
+		small = raw
+	}
+	if json.Unmarshal(small, &t) != nil {
 		return Task{}, false
 	}
 	if t.Task != nil {

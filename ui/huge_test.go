@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/panes"
+)
+
+// memServer is an MCP server in memory for the huge-result benchmark: its
+// answers reach the client's sink as a transport's reader hands them over
+// (one goroutine, wire order), with no pipe or process in the way. It
+// serves one tool, "big", whose result is fixed.
+type memServer struct {
+	result string // the tools/call result member
+
+	mu     sync.Mutex
+	handed time.Time // when the last tools/call answer went to the sink
+}
+
+// handedAt is when the last tools/call answer was handed to the client.
+func (s *memServer) handedAt() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handed
+}
+
+func (s *memServer) Name() string { return "stdio" }
+
+func (s *memServer) Start(_ context.Context, sink mcp.Sink) (mcp.Conn, error) {
+	c := &memConn{s: s, sink: sink, lines: make(chan memLine, 16), done: make(chan struct{})}
+	go func() {
+		for l := range c.lines {
+			if l.call {
+				s.mu.Lock()
+				s.handed = time.Now()
+				s.mu.Unlock()
+			}
+			sink.Receive(l.raw, "", "")
+		}
+		sink.Closed(nil)
+		close(c.done)
+	}()
+	return c, nil
+}
+
+type memLine struct {
+	raw  []byte
+	call bool // the answer to tools/call
+}
+
+type memConn struct {
+	s     *memServer
+	sink  mcp.Sink
+	mu    sync.Mutex
+	shut  bool
+	lines chan memLine
+	done  chan struct{}
+}
+
+func (c *memConn) Write(_ context.Context, raw []byte) error {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return err
+	}
+	if req.ID == nil {
+		return nil
+	}
+	var result string
+	switch req.Method {
+	case "initialize":
+		result = `{"protocolVersion":"` + req.Params.ProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"mem","version":"1"}}`
+	case "tools/list":
+		result = `{"tools":[{"name":"big","inputSchema":{"type":"object"}}]}`
+	case "tools/call":
+		result = c.s.result
+	default:
+		result = `{}`
+	}
+	// One allocation of the line's size, so a test can tell the server's
+	// bytes from what the client allocates.
+	line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(req.ID)+len(result))
+	line = append(append(append(append(append(line, `{"jsonrpc":"2.0","id":`...), req.ID...), `,"result":`...), result...), '}')
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.shut {
+		return mcp.ErrClosed
+	}
+	c.lines <- memLine{raw: line, call: req.Method == "tools/call"}
+	return nil
+}
+
+func (c *memConn) Close(context.Context) error {
+	c.mu.Lock()
+	if !c.shut {
+		c.shut = true
+		close(c.lines)
+	}
+	c.mu.Unlock()
+	<-c.done
+	return nil
+}
+
+// hugeText is n bytes of text in lines of about 80 bytes.
+func hugeText(n int) string {
+	var b strings.Builder
+	b.Grow(n + 100)
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "line %07d: the quick brown fox jumps over the lazy dog, again and again\\n", i)
+	}
+	return b.String()
+}
+
+// pacedLoop plays the program loop without a terminal through the Paced
+// wrapper: commands run on goroutines, their messages go to Update, and
+// View follows every Update as in Bubble Tea, until done(view) holds.
+type pacedLoop struct {
+	p    *Paced
+	msgs chan tea.Msg
+}
+
+func newPacedLoop(m *Model) *pacedLoop {
+	return &pacedLoop{p: m.Paced(), msgs: make(chan tea.Msg, 256)}
+}
+
+func (l *pacedLoop) run(c tea.Cmd) {
+	if c == nil {
+		return
+	}
+	go func() {
+		msg := c()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				l.run(c)
+			}
+			return
+		}
+		if msg != nil {
+			l.msgs <- msg
+		}
+	}()
+}
+
+func (l *pacedLoop) until(tb testing.TB, limit time.Duration, done func(tea.View) bool) {
+	tb.Helper()
+	deadline := time.After(limit)
+	for {
+		select {
+		case msg := <-l.msgs:
+			_, c := l.p.Update(msg)
+			l.run(c)
+			if done(l.p.View()) {
+				return
+			}
+		case <-deadline:
+			tb.Fatalf("timed out; screen:\n%s", l.p.View().Content)
+		}
+	}
+}
+
+// startMem connects a model to a memServer and waits for its tool list.
+func startMem(tb testing.TB, result string) (*Model, *memServer, *pacedLoop) {
+	srv := &memServer{result: result}
+	m := New(Config{Target: "mem", Theme: "dark", NewClient: func() *mcp.Client {
+		// As runTUI makes it: the doctor reads every frame.
+		return mcp.NewClient(srv, mcp.Options{Discover: true, Timeout: 30 * time.Second, Analyzer: lint.New(lint.Options{})})
+	}})
+	tb.Cleanup(m.Close)
+	l := newPacedLoop(m)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	l.run(m.Init())
+	l.until(tb, 10*time.Second, func(tea.View) bool { return len(m.lists[mcp.MethodToolsList]) == 1 })
+	return m, srv, l
+}
+
+// callHuge calls "big" through the UI, as the tools pane does, and
+// returns how long after the response frame arrived its first line was on
+// screen.
+func callHuge(tb testing.TB, srv *memServer, l *pacedLoop, firstLine string) time.Duration {
+	_, cmd := l.p.Update(panes.CallToolMsg{Name: "big", Args: json.RawMessage(`{}`)})
+	l.run(cmd)
+	l.until(tb, 60*time.Second, func(v tea.View) bool { return strings.Contains(v.Content, firstLine) })
+	return time.Since(srv.handedAt())
+}
+
+// BenchmarkHugeResultToScreen is issue 16's 20 MB result: from the
+// response's bytes handed to the client to its first lines drawn in the
+// result view (reader checks, doctor, session, UI, result pane), with its
+// allocations. ms-to-screen is the time from the frame's arrival to the
+// frame drawn that shows it.
+func BenchmarkHugeResultToScreen(b *testing.B) {
+	text := hugeText(20 << 20)
+	result := `{"content":[{"type":"text","text":"` + text + `"}]}`
+	m, srv, l := startMem(b, result)
+	b.SetBytes(int64(len(result)))
+	b.ReportAllocs()
+	var total time.Duration
+	for b.Loop() {
+		total += callHuge(b, srv, l, "line 0000000: the quick brown fox")
+		m.closeModal()
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms-to-screen")
+}
+
+// A huge result is read without copies on its way to the screen: the
+// frame's bytes (the reader's), the text decoded once for the view, and
+// small change. Before, encoding/json decoded and copied it about a dozen
+// times (12.4x its size allocated); each copy is a decode this test
+// catches. ms-to-screen is logged; BenchmarkHugeResultToScreen measures it.
+func TestHugeResultIsDecodedOnceToShow(t *testing.T) {
+	const size = 8 << 20
+	text := hugeText(size)
+	result := `{"content":[{"type":"text","text":"` + text + `"}]}`
+	m, srv, l := startMem(t, result)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	took := callHuge(t, srv, l, "line 0000000: the quick brown fox")
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc - uint64(len(result)) // the server's line
+	ratio := float64(allocated) / float64(len(result))
+	t.Logf("a %d MB result: on screen %v after it was handed over; %.1f MB allocated on the way (%.2fx its size)",
+		len(result)>>20, took.Round(time.Millisecond), float64(allocated)/(1<<20), ratio)
+	// The frame (1x) and the decoded text (under 1x: its escapes are
+	// gone) are needed, and the line index (0.3x for 80-byte lines).
+	if ratio > 2 {
+		t.Errorf("%.2fx the result's size allocated between its bytes and the screen: something decodes or copies it again", ratio)
+	}
+	if !strings.Contains(m.result.View(), "line 0000001: the quick brown fox") {
+		t.Fatalf("the result view does not show the text's lines:\n%s", m.result.View())
+	}
+}
