@@ -110,6 +110,7 @@ type Client struct {
 	modern    bool
 	meta      json.RawMessage // _meta object for modern requests
 	connected bool
+	lost      bool // StateLost was published and no exchange has reached the server since
 	closeErr  error
 
 	done      chan struct{} // closed when the connection ended
@@ -214,8 +215,51 @@ func (c *Client) SetHandler(h Handler) {
 	c.mu.Unlock()
 }
 
-// TransportName is the transport's short name.
-func (c *Client) TransportName() string { return c.transport.Name() }
+// TransportName is the short name of the transport in use: the
+// transport's Name, or what the connection fell back to ("sse (fallback)"
+// once a Streamable HTTP server was found to speak only HTTP+SSE).
+func (c *Client) TransportName() string {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if u, ok := conn.(interface{ TransportInUse() string }); ok {
+		if name := u.TransportInUse(); name != "" {
+			return name
+		}
+	}
+	return c.transport.Name()
+}
+
+// markLost publishes StateLost once, with the cause, when the server of an
+// open, handshaken connection could not be reached. Before the handshake
+// a failure ends the connection anyway (StateFailed).
+func (c *Client) markLost(cause *UnreachableError) {
+	c.pubMu.Lock()
+	defer c.pubMu.Unlock()
+	c.mu.Lock()
+	publish := c.handshake != nil && c.closeErr == nil && !c.lost
+	if publish {
+		c.lost = true
+	}
+	c.mu.Unlock()
+	if publish {
+		c.publishLocked(StateEvent{Time: time.Now(), State: StateLost, Detail: "server unreachable: " + cause.Reason() + " (" + cause.Op + ")"})
+	}
+}
+
+// markReachable brings a lost connection back to StateReady once an
+// exchange reached the server again; how brings the exchange's summary.
+func (c *Client) markReachable(how string) {
+	c.pubMu.Lock()
+	defer c.pubMu.Unlock()
+	c.mu.Lock()
+	publish := c.lost && c.closeErr == nil
+	c.lost = false
+	c.mu.Unlock()
+	if publish {
+		c.publishLocked(StateEvent{Time: time.Now(), State: StateReady, Detail: "the server answers again (" + how + ")"})
+	}
+}
 
 func (c *Client) publish(ev Event) {
 	c.pubMu.Lock()
@@ -931,6 +975,13 @@ func (s clientSink) Transport(ev TransportEvent) {
 		ev.Time = time.Now()
 	}
 	s.c.publish(ev)
+	var unreachable *UnreachableError
+	switch {
+	case errors.As(ev.Err, &unreachable):
+		s.c.markLost(unreachable)
+	case ev.Kind == "http" && ev.Field("status") != "":
+		s.c.markReachable(ev.Summary)
+	}
 }
 
 func (s clientSink) Receive(raw []byte, problem, stream string) {

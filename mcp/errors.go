@@ -151,6 +151,35 @@ func (e *HandshakeError) Error() string {
 
 func (e *HandshakeError) Unwrap() error { return e.Err }
 
+// UnreachableError says the server could not be reached at all: an HTTP
+// request found nobody to answer it (connection refused, reset, a name
+// that does not resolve), or a write to a server's input failed. The
+// client then shows its state as [StateLost] until the server answers
+// again.
+type UnreachableError struct {
+	// Op is what could not be done: "GET http://host/mcp", "write to
+	// server stdin".
+	Op  string
+	Err error
+}
+
+func (e *UnreachableError) Error() string { return e.Err.Error() }
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Reason is the innermost cause, short enough for a status line:
+// "connection refused", "EOF", "broken pipe".
+func (e *UnreachableError) Reason() string {
+	err := e.Err
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
+}
+
 // ErrClosed is returned for requests made after the client was closed.
 var ErrClosed = errors.New("mcp: client closed")
 

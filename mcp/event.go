@@ -34,6 +34,11 @@ const (
 	StateReady                        // handshake done; requests may be sent
 	StateClosed                       // closed by mcpscope
 	StateFailed                       // the server exited, the handshake failed, or the transport broke
+	// StateLost means the connection is still open on mcpscope's side but
+	// the server cannot be reached: an HTTP request or the standalone GET
+	// stream could not connect, or a write failed. A later exchange that
+	// reaches the server brings the state back to StateReady.
+	StateLost
 )
 
 func (s State) String() string {
@@ -48,6 +53,8 @@ func (s State) String() string {
 		return "closed"
 	case StateFailed:
 		return "failed"
+	case StateLost:
+		return "lost"
 	}
 	return "unknown"
 }
@@ -110,6 +117,16 @@ type TransportEvent struct {
 
 // Field is one named detail of a TransportEvent.
 type Field struct{ Key, Value string }
+
+// Field is the value of the event's first field named key, or "".
+func (e TransportEvent) Field(key string) string {
+	for _, f := range e.Fields {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return ""
+}
 
 // DiagnosticEvent carries a protocol problem found by an [Analyzer]. It is
 // published right after the event that revealed it.

@@ -293,6 +293,16 @@ func (c *streamableConn) deliver(raw []byte, problem, stream string) {
 	c.receive(raw, problem, stream)
 }
 
+// TransportInUse names the transport the connection speaks now: "http",
+// or "sse (fallback)" once the server refused Streamable HTTP and the
+// session moved to the 2024-11-05 HTTP+SSE transport.
+func (c *streamableConn) TransportInUse() string {
+	if c.sse() != nil {
+		return "sse (fallback)"
+	}
+	return "http"
+}
+
 func (c *streamableConn) sse() *sseSession {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -234,7 +234,7 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 			if errors.As(err, &ue) {
 				err = ue.Err // it repeats the method and the URL
 			}
-			err = fmt.Errorf("%s %s: %w (is the server running, and is the URL right?)", method, redactURL(target), err)
+			err = &UnreachableError{Op: method + " " + redactURL(target), Err: fmt.Errorf("%s %s: %w (is the server running, and is the URL right?)", method, redactURL(target), err)}
 			b.event(exchangeEvent(req, nil, elapsed, err))
 			return nil, err
 		}

@@ -24,6 +24,10 @@ type scriptedHTTPServer struct {
 	// noEventIDs drops the priming event: a dropped stream then cannot be
 	// resumed.
 	noEventIDs bool
+	// standaloneGET answers a GET without Last-Event-ID with an SSE stream
+	// that stays open (sending nothing) until the client or the server
+	// drops it, as a server offering server-initiated messages does.
+	standaloneGET bool
 
 	// modernHeaders records the modern headers of every POST:
 	// "MCP-Protocol-Version Mcp-Method Mcp-Name".
@@ -146,6 +150,13 @@ func (s *scriptedHTTPServer) serveGET(w http.ResponseWriter, r *http.Request) {
 		s.resumeAt, s.lastEventID = time.Now(), last
 	}
 	s.mu.Unlock()
+	if last == "" && s.standaloneGET {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+		return
+	}
 	if last == "" || pending == nil {
 		w.WriteHeader(http.StatusMethodNotAllowed)
 		return

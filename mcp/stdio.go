@@ -169,14 +169,14 @@ func (c *stdioConn) Write(ctx context.Context, raw []byte) error {
 	}
 	select {
 	case <-c.exited:
-		return errors.New("server process has exited")
+		return &UnreachableError{Op: "write to server stdin", Err: errors.New("server process has exited")}
 	default:
 	}
 	buf := make([]byte, 0, len(raw)+1)
 	buf = append(append(buf, raw...), '\n')
 	_, err := c.stdin.Write(buf)
 	if err != nil {
-		return fmt.Errorf("write to server stdin: %w", err)
+		return &UnreachableError{Op: "write to server stdin", Err: fmt.Errorf("write to server stdin: %w", err)}
 	}
 	return nil
 }

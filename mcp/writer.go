@@ -110,17 +110,27 @@ func (c *Client) writeOne(conn Conn, j *writeJob) {
 	if sw, ok := conn.(splitWriter); ok {
 		wait, err := sw.writeStart(j.ctx, j.frame.Raw)
 		if err != nil || wait == nil {
-			j.done <- err
+			j.done <- c.noteWriteErr(err)
 			return
 		}
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
-			j.done <- wait()
+			j.done <- c.noteWriteErr(wait())
 		}()
 		return
 	}
-	j.done <- conn.Write(j.ctx, j.frame.Raw)
+	j.done <- c.noteWriteErr(conn.Write(j.ctx, j.frame.Raw))
+}
+
+// noteWriteErr shows a write that could not reach the server as a lost
+// connection, at once, and passes err on.
+func (c *Client) noteWriteErr(err error) error {
+	var unreachable *UnreachableError
+	if errors.As(err, &unreachable) {
+		c.markLost(unreachable)
+	}
+	return err
 }
 
 // stopWriter fails the messages still queued once the connection ended;

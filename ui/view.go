@@ -181,6 +181,8 @@ func (m *Model) stateBadge() string {
 		return h.Failed.Render("■ failed")
 	case mcp.StateClosed:
 		return h.Failed.Render("■ closed")
+	case mcp.StateLost:
+		return h.Failed.Render("■ lost")
 	case 0:
 		if m.cfg.NewSource == nil {
 			return h.Pending.Render("○ no server")
@@ -301,6 +303,9 @@ func (m *Model) renderStatus() string {
 		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
 	case m.state == mcp.StateFailed:
 		line = s.Error.Render(termsafe.String(m.stateDetail)) + s.Info.Render("  (r to restart)")
+	case m.state == mcp.StateLost:
+		// The cause is cut to leave room for the way out; the log has it whole.
+		line = s.Error.Render(ansi.Truncate("✗ "+termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render("  (r to reconnect)")
 	case m.activity.Running() != nil:
 		o := m.activity.Running()
 		line = m.activity.OpLine(o, m.w-20) + s.Info.Render("  X cancels")

@@ -53,6 +53,8 @@ const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 //	close-stdout       tools/call: close stdout and keep running (reading stdin until it ends)
 //	stop-on-call       tools/call: stop itself with SIGSTOP (unix)
 //	slow-exit          take 400 ms to exit after stdin ends (a server tidying up)
+//	close-stdin        after notifications/initialized, close stdin and stay alive
+//	                   (the client's next write fails: a broken pipe)
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -182,6 +184,12 @@ func (s *server) handle(line []byte) (int, bool) {
 		if s.has["deaf"] {
 			for {
 				time.Sleep(time.Hour) // stdin is never read again
+			}
+		}
+		if s.has["close-stdin"] {
+			_ = os.Stdin.Close()
+			for {
+				time.Sleep(time.Hour) // alive, but nothing can reach it
 			}
 		}
 		if s.has["ask"] {

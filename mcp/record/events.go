@@ -298,7 +298,7 @@ func parseKind(s string) mcp.Kind {
 }
 
 func parseState(s string) mcp.State {
-	for st := mcp.StateConnecting; st <= mcp.StateFailed; st++ {
+	for st := mcp.StateConnecting; st <= mcp.StateLost; st++ {
 		if st.String() == s {
 			return st
 		}

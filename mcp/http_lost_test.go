@@ -1,0 +1,113 @@
+package mcp_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/demo"
+)
+
+// lostWithin polls the collected events for a StateLost until d passes.
+func lostWithin(col *collector, d time.Duration) (mcp.StateEvent, time.Duration, bool) {
+	start := time.Now()
+	for time.Since(start) < d {
+		col.mu.Lock()
+		for _, ev := range col.events {
+			if st, ok := ev.(mcp.StateEvent); ok && st.State == mcp.StateLost {
+				col.mu.Unlock()
+				return st, time.Since(start), true
+			}
+		}
+		col.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+	return mcp.StateEvent{}, d, false
+}
+
+// killHTTP stops a test server the way a killed process does: nobody
+// listens any more and every open connection drops.
+func killHTTP(srv *httptest.Server) {
+	_ = srv.Listener.Close()
+	srv.CloseClientConnections()
+}
+
+// An idle Streamable HTTP session whose server dies is lost within 5 s:
+// the standalone GET stream breaks and cannot be reopened, and the state
+// says so with the cause (issue 12: the header said ready while the log
+// showed "connection refused").
+func TestHTTPServerKilledWhileIdleIsLost(t *testing.T) {
+	srv := httptest.NewServer(&scriptedHTTPServer{standaloneGET: true})
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second})
+	defer func() { _ = c.Close() }()
+	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
+		t.Fatal(err)
+	}
+	killHTTP(srv)
+	st, took, ok := lostWithin(col, 5*time.Second)
+	if !ok {
+		t.Fatal("no StateLost within 5 s of the server going away")
+	}
+	if !strings.Contains(st.Detail, "connection refused") || !strings.Contains(st.Detail, "server unreachable") {
+		t.Errorf("StateLost detail %q does not give the cause", st.Detail)
+	}
+	t.Logf("lost after %s: %s", took.Round(time.Millisecond), st.Detail)
+}
+
+// Without a standalone GET stream, the first request that cannot reach the
+// server shows the loss at once.
+func TestHTTPFailedRequestIsLostAtOnce(t *testing.T) {
+	srv := httptest.NewServer(&scriptedHTTPServer{}) // answers GET with 405
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second})
+	defer func() { _ = c.Close() }()
+	killHTTP(srv)
+	if _, err := c.Call(context.Background(), "ping", nil); err == nil {
+		t.Fatal("ping to a dead server succeeded")
+	}
+	st, _, ok := lostWithin(col, 100*time.Millisecond)
+	if !ok {
+		t.Fatal("the failed ping did not make the state lost")
+	}
+	if !strings.Contains(st.Detail, "connection refused") {
+		t.Errorf("detail %q", st.Detail)
+	}
+}
+
+// After the fallback to HTTP+SSE, the client names the transport it uses.
+func TestHTTPFallbackNamesTheTransportInUse(t *testing.T) {
+	srv := httptest.NewServer(demo.HTTPHandler())
+	defer srv.Close()
+	direct, _ := connect(t, &mcp.HTTPTransport{URL: srv.URL + "/mcp"}, mcp.Options{})
+	if got := direct.TransportName(); got != "http" {
+		t.Errorf("Streamable HTTP: TransportName %q, want http", got)
+	}
+	_ = direct.Close()
+	c, _ := connect(t, &mcp.HTTPTransport{URL: srv.URL + "/sse"}, mcp.Options{})
+	defer func() { _ = c.Close() }()
+	if got := c.TransportName(); got != "sse (fallback)" {
+		t.Errorf("after the fallback: TransportName %q, want %q", got, "sse (fallback)")
+	}
+}
+
+// A stdio server that closed its input is alive but unreachable: the first
+// write that fails shows the connection as lost, with the cause.
+func TestFailedWriteIsLost(t *testing.T) {
+	c, col := connect(t, fake("close-stdin"), mcp.Options{Timeout: 2 * time.Second})
+	defer func() { _ = c.Close() }()
+	time.Sleep(100 * time.Millisecond) // the fake closes its stdin after notifications/initialized
+	if _, err := c.Call(context.Background(), "ping", nil); err == nil {
+		t.Fatal("ping reached a server whose stdin is closed")
+	}
+	st, _, ok := lostWithin(col, 100*time.Millisecond)
+	if !ok {
+		t.Fatal("the failed write did not make the state lost")
+	}
+	if !strings.Contains(st.Detail, "broken pipe") || !strings.Contains(st.Detail, "stdin") {
+		t.Errorf("detail %q", st.Detail)
+	}
+}
