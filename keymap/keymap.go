@@ -15,6 +15,9 @@ type Global struct {
 	Reconnect key.Binding
 	Back      key.Binding
 	Handshake key.Binding
+	// Split moves the wide layout's split between the log and the right
+	// column: < widens the right column, > the log.
+	Split key.Binding
 }
 
 // Log keys drive the message log.
@@ -188,6 +191,7 @@ func Default() KeyMap {
 		Reconnect: bind(k("r"), "r", "reconnect"),
 		Back:      bind(k("esc"), "esc", "back"),
 		Handshake: bind(k("H"), "H", "handshake"),
+		Split:     bind(k("<", ">"), "</>", "move split"),
 	}
 	m.Log = Log{
 		Up:              bind(k("up", "k"), "↑/k", "up"),

@@ -29,6 +29,7 @@ func TestNoConflicts(t *testing.T) {
 	global := keysOf(t, "Global", map[string]key.Binding{
 		"Quit": m.Global.Quit, "Help": m.Global.Help, "NextPane": m.Global.NextPane,
 		"PrevPane": m.Global.PrevPane, "Reconnect": m.Global.Reconnect, "Handshake": m.Global.Handshake,
+		"Split": m.Global.Split,
 	})
 	// Keys of panes that sit under the global keys must not be shadowed.
 	// (Filter-mode keys and esc are handled while the pane captures input.)

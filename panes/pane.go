@@ -41,6 +41,17 @@ type Capturing interface {
 	Capturing() bool
 }
 
+// Measured is implemented by a pane that can say how wide it would like to
+// be, border included: need is the width below which it cuts what matters
+// (the tools list's names and badges, or its schema no longer fits beside
+// them), want the width at which nothing is cut; 0, 0 when it has no
+// opinion. The wide layout sizes its right column from them, so the split
+// follows what the pane holds. It is called after every message: keep it
+// cheap (measure when the content changes, not per call).
+type Measured interface {
+	ContentWidth() (need, want int)
+}
+
 // OpenFrameMsg asks the root model to open a frame in the detail view.
 // It carries the frame itself: sequence numbers restart on reconnect.
 type OpenFrameMsg struct{ Frame *mcp.Frame }

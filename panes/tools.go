@@ -58,6 +58,12 @@ type Tools struct {
 	detailLines []string
 	detailKey   string
 
+	// The widths the list needs, measured when the list changes (never per
+	// frame): the widest name, the widest title (with its two-space gap),
+	// the widest badges (short form), and the widest line of the input
+	// schemas as the details print them.
+	nameW, titleW, badgeW, longBadgeW, schemaW int
+
 	editor   *JSONEdit
 	lastArgs map[string]json.RawMessage // per tool: reopening the editor resumes them
 
@@ -120,6 +126,7 @@ func (p *Tools) SetTools(tools []mcp.Tool) {
 	selected, hadSelection := p.Selected()
 	p.tools = tools
 	p.loaded = true
+	p.measure()
 	p.refilter()
 	if hadSelection {
 		for i, idx := range p.shown {
@@ -179,14 +186,93 @@ func (p *Tools) SetFilter(s string) {
 }
 
 // rowText is the plain text the filter matches and the row shows: the
-// display name, then the real name when the two differ.
+// name (what a call names, so it comes first and is never cut while there
+// is room), then the title when the server gave one that differs.
 func rowText(t *mcp.Tool) string {
 	name := termsafe.String(t.Name)
 	display := termsafe.String(t.DisplayName())
 	if display == name {
 		return name
 	}
-	return display + "  " + name
+	return name + "  " + display
+}
+
+// Widths inside the pane: the details beside the list need at least
+// minDetailW columns (else they go under it), and ask for the widest schema
+// line within [minDetailW, maxDetailW].
+const (
+	minDetailW = 30
+	maxDetailW = 72
+)
+
+// measure records the widths the list and the details need (see nameW).
+func (p *Tools) measure() {
+	p.nameW, p.titleW, p.badgeW, p.longBadgeW, p.schemaW = 0, 0, 0, 0, 0
+	for i := range p.tools {
+		t := &p.tools[i]
+		name := termsafe.String(t.Name)
+		p.nameW = max(p.nameW, ansi.StringWidth(name))
+		if d := termsafe.String(t.DisplayName()); d != name {
+			p.titleW = max(p.titleW, 2+ansi.StringWidth(d))
+		}
+		short, long := 0, 0
+		for _, b := range toolBadges(t) {
+			short += len(b.short) + 1
+			long += len(b.long) + 1
+		}
+		p.badgeW = max(p.badgeW, short)
+		p.longBadgeW = max(p.longBadgeW, long)
+		if p.schemaW < maxDetailW {
+			lines, _ := prettyJSON(t.InputSchema)
+			for _, l := range lines {
+				p.schemaW = max(p.schemaW, 2+ansi.StringWidth(termsafe.String(clipLine(l))))
+			}
+		}
+	}
+}
+
+// listWant is the list's width for every name and badge uncut: the cursor
+// mark, the widest name, and the widest badges after a space.
+func (p *Tools) listWant() int {
+	return 2 + max(p.nameW, 8) + p.badgeW
+}
+
+// listExtra is what the list would use beyond listWant: the titles, and
+// the badges spelled out.
+func (p *Tools) listExtra() int { return p.titleW + p.longBadgeW - p.badgeW }
+
+// detailWant is the width the details ask for beside the list.
+func (p *Tools) detailWant() int {
+	return max(minDetailW, min(p.schemaW, maxDetailW))
+}
+
+// ContentWidth (Measured): the list uncut with the narrowest details
+// beside it, and with the widest schema line beside it; 0, 0 until the
+// list is known.
+func (p *Tools) ContentWidth() (need, want int) {
+	if !p.loaded || len(p.tools) == 0 {
+		return 0, 0
+	}
+	return 2 + p.listWant() + 1 + minDetailW, 2 + p.listWant() + p.listExtra() + 1 + p.detailWant()
+}
+
+// columns splits the inner width: the list, then the details beside it
+// (detailW 0: the details go under the list, for want of room, or are
+// hidden). Room beyond what both want goes to the titles and the badges
+// spelled out, then to the details.
+func (p *Tools) columns() (listW, detailW int) {
+	inner := max(p.w-2, 0)
+	if !p.showDetails || len(p.shown) == 0 {
+		return inner, 0
+	}
+	lw := p.listWant()
+	if inner-lw-1 < minDetailW {
+		return inner, 0
+	}
+	if extra := inner - lw - 1 - p.detailWant(); extra > 0 {
+		lw += min(extra, p.listExtra())
+	}
+	return lw, inner - lw - 1
 }
 
 func (p *Tools) refilter() {
@@ -254,13 +340,17 @@ func (p *Tools) Blur() {
 }
 
 // layout splits the inner rows between the filter line, the list and the
-// details.
+// details: beside the list they get every row, under it what the list
+// leaves.
 func (p *Tools) layout() (filterRows, listRows, detailRows int) {
 	inner := max(p.h-2, 0)
 	if p.filtering || p.filterText != "" {
 		filterRows = 1
 	}
 	rest := inner - filterRows
+	if _, dw := p.columns(); dw > 0 {
+		return filterRows, rest, rest
+	}
 	if !p.showDetails || rest < 8 {
 		return filterRows, rest, 0
 	}
@@ -541,6 +631,7 @@ func (p *Tools) View() string {
 	}
 	inner := p.w - 2
 	filterRows, listRows, detailRows := p.layout()
+	listW, detailW := p.columns()
 	var body []string
 	if filterRows > 0 {
 		if p.filtering {
@@ -560,9 +651,23 @@ func (p *Tools) View() string {
 		body = append(body, p.theme.Log.Empty.Render("no tool matches the filter"))
 	}
 	for i := p.top; i < len(p.shown) && i < p.top+listRows; i++ {
-		body = append(body, p.renderRow(i, inner))
+		body = append(body, p.renderRow(i, listW))
 	}
-	if detailRows > 0 {
+	if detailW > 0 {
+		// The details beside the list, a rule between them.
+		for len(body) < filterRows+listRows {
+			body = append(body, "")
+		}
+		details := sliceWindow(p.details(), p.detailTop, detailRows)
+		rule := p.theme.Caps.Missing.Render("│")
+		for i := range listRows {
+			d := ""
+			if i < len(details) {
+				d = details[i]
+			}
+			body[filterRows+i] = Fit(body[filterRows+i], listW) + rule + d
+		}
+	} else if detailRows > 0 {
 		for len(body) < filterRows+listRows {
 			body = append(body, "")
 		}
@@ -573,13 +678,15 @@ func (p *Tools) View() string {
 }
 
 // renderRow draws one list row: cursor mark, name (matched characters
-// underlined), the real name when a title hides it, and badges on the right.
+// underlined), the title when the server gave one, and badges on the right.
+// What does not fit is cut from the title's end: the name goes only when
+// the row cannot hold it and the badges.
 func (p *Tools) renderRow(i, w int) string {
 	idx := p.shown[i]
 	t := &p.tools[idx]
 	selected := i == p.cur
 	text := rowText(t)
-	display := termsafe.String(t.DisplayName())
+	display := termsafe.String(t.Name)
 
 	nameStyle, subtle := p.theme.Tools.Name, p.theme.Tools.Title
 	var b strings.Builder
@@ -614,17 +721,34 @@ func (p *Tools) renderRow(i, w int) string {
 		}
 	}
 	row := b.String()
-	badges := p.badges(t, w >= 70)
+	badges := p.badges(t, false)
+	if long := p.badges(t, true); w-2-p.nameW-ansi.StringWidth(long)-1 >= p.titleW {
+		badges = long
+	}
 	if p.HasDraft(t.Name) {
 		// A kept draft waits for this tool: say so where it is chosen.
 		badges = strings.TrimSpace(p.theme.Tools.Badge.Render("✎ draft") + " " + badges)
 	}
+	room := w
 	if badges != "" {
-		room := w - ansi.StringWidth(badges) - 1
-		if room >= 12 {
-			row = ansi.Truncate(row, room, "…")
-			row += strings.Repeat(" ", max(room-ansi.StringWidth(row), 0)) + " " + badges
+		if room = w - ansi.StringWidth(badges) - 1; room < 12 {
+			room, badges = w, ""
 		}
+	}
+	// The title is cut first, and goes whole rather than leave a stub; the
+	// name is cut only when the row cannot hold it.
+	nameEnd := 2 + ansi.StringWidth(display)
+	switch rw := ansi.StringWidth(row); {
+	case rw <= room:
+	case room >= nameEnd+2+6: // the gap and at least five cells of title, then …
+		row = ansi.Truncate(row, room, "…")
+	case room >= nameEnd:
+		row = ansi.Truncate(row, nameEnd, "")
+	default:
+		row = ansi.Truncate(row, room, "…")
+	}
+	if badges != "" {
+		row += strings.Repeat(" ", max(room-ansi.StringWidth(row), 0)) + " " + badges
 	}
 	row = Fit(row, w)
 	if selected {
@@ -695,6 +819,9 @@ func (p *Tools) details() []string {
 		return nil
 	}
 	w := max(p.w-2, 1)
+	if _, dw := p.columns(); dw > 0 {
+		w = dw
+	}
 	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.shown[p.cur]])
 	if cacheKey == p.detailKey {
 		return p.detailLines
@@ -716,7 +843,9 @@ func (p *Tools) renderDetails(t *mcp.Tool, w int) []string {
 	if t.Title != "" && t.Annotations != nil && t.Annotations.Title != "" && t.Annotations.Title != t.Title {
 		out = append(out, label.Render("annotations.title ")+th.Detail.Value.Render(termsafe.String(t.Annotations.Title)))
 	}
-	out = append(out, p.annotationLines(t)...)
+	// The description and the input schema come first: they are what a
+	// caller reads, and the schema must show without scrolling at 120×35.
+	// The annotations' badges are on the list row already.
 	if t.Description != "" {
 		out = append(out, "", section.Render("Description"))
 		out = append(out, wrapBlock(t.Description, w, 2)...)
@@ -725,30 +854,33 @@ func (p *Tools) renderDetails(t *mcp.Tool, w int) []string {
 	if len(t.InputSchema) == 0 {
 		out = append(out, "  "+th.Detail.Problem.Render("missing (the spec requires inputSchema)"))
 	} else {
-		out = append(out, highlightJSON(th, t.InputSchema, 2)...)
+		out = append(out, wrapJSON(th, t.InputSchema, 2, w)...)
 	}
+	out = append(out, "", section.Render("Annotations"))
+	out = append(out, p.annotationLines(t, w)...)
 	if len(t.OutputSchema) > 0 {
 		out = append(out, "", section.Render("Output schema"))
-		out = append(out, highlightJSON(th, t.OutputSchema, 2)...)
+		out = append(out, wrapJSON(th, t.OutputSchema, 2, w)...)
 	}
 	if len(t.Execution) > 0 {
 		out = append(out, "", section.Render("Execution"))
-		out = append(out, highlightJSON(th, t.Execution, 2)...)
+		out = append(out, wrapJSON(th, t.Execution, 2, w)...)
 	}
 	if t.Name == "" && len(t.Raw) > 0 {
 		out = append(out, "", th.Detail.Problem.Render("this entry did not decode as a tool; raw:"))
-		out = append(out, highlightJSON(th, t.Raw, 2)...)
+		out = append(out, wrapJSON(th, t.Raw, 2, w)...)
 	}
 	return out
 }
 
 // annotationLines states each hint as what the server claims; an unset
 // hint shows the spec's default so the user knows what a client assumes.
-func (p *Tools) annotationLines(t *mcp.Tool) []string {
+// Two claims share a line when the details are wide enough.
+func (p *Tools) annotationLines(t *mcp.Tool, w int) []string {
 	th := p.theme
 	a := t.Annotations
 	if a == nil {
-		return []string{th.Detail.Hint.Render("no annotations (clients assume: not read-only, destructive, not idempotent, open-world)")}
+		return wrapStyled(th.Detail.Hint, "no annotations (clients assume: not read-only, destructive, not idempotent, open-world)", w, 2)
 	}
 	claim := func(name string, v *bool, dflt bool) string {
 		if v == nil {
@@ -760,13 +892,21 @@ func (p *Tools) annotationLines(t *mcp.Tool) []string {
 		}
 		return st.Render(fmt.Sprintf("%s %t", name, *v))
 	}
-	lines := []string{
-		th.Detail.Label.Render("the server claims (unverified):"),
-		"  " + claim("readOnlyHint", a.ReadOnlyHint, false) + th.Detail.Label.Render(" · ") + claim("destructiveHint", a.DestructiveHint, true),
-		"  " + claim("idempotentHint", a.IdempotentHint, false) + th.Detail.Label.Render(" · ") + claim("openWorldHint", a.OpenWorldHint, true),
+	claims := []string{
+		claim("readOnlyHint", a.ReadOnlyHint, false), claim("destructiveHint", a.DestructiveHint, true),
+		claim("idempotentHint", a.IdempotentHint, false), claim("openWorldHint", a.OpenWorldHint, true),
+	}
+	lines := []string{th.Detail.Label.Render("the server claims (unverified):")}
+	for i := 0; i < len(claims); i += 2 {
+		pair := "  " + claims[i] + th.Detail.Label.Render(" · ") + claims[i+1]
+		if ansi.StringWidth(pair) <= w {
+			lines = append(lines, pair)
+		} else {
+			lines = append(lines, "  "+claims[i], "  "+claims[i+1])
+		}
 	}
 	if a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
-		lines = append(lines, th.Caps.Unknown.Render("  contradictory: destructiveHint only means something when readOnlyHint is false"))
+		lines = append(lines, wrapStyled(th.Caps.Unknown, "contradictory: destructiveHint only means something when readOnlyHint is false", w, 2)...)
 	}
 	return lines
 }

@@ -54,12 +54,11 @@ func TestToolsDisplayNameAndBadges(t *testing.T) {
 	p := newFixtureTools(true, 120, 35)
 	v := ansi.Strip(p.View())
 	for _, want := range []string{
-		"Weather lookup  get_weather", // title first, the real name beside it
-		"Delete a file  delete_file",  // annotations.title when there is no title
+		"get_weather  Weather lookup", // the name first, the title beside it
+		"delete_file  Delete a file",  // annotations.title when there is no title
 		"read-only idempotent open-world",
 		"destructive",
-		"readOnlyHint true",
-		"destructiveHint unset (default true)",
+		`"required": [`, // the input schema, beside the list
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
@@ -68,7 +67,7 @@ func TestToolsDisplayNameAndBadges(t *testing.T) {
 	// The rest of the details is one page down.
 	p.Update(press("pgdown"))
 	v = ansi.Strip(p.View())
-	for _, want := range []string{`"required": [`, "Output schema", `"tempC"`} {
+	for _, want := range []string{"readOnlyHint true", "destructiveHint unset (default true)", "Output schema", `"tempC"`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("details after pgdown lack %q:\n%s", want, v)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -96,6 +97,44 @@ func wrapBlock(s string, w, indent int) []string {
 		}
 	}
 	return lines
+}
+
+// wrapStyled wraps plain text (already safe to show) to w cells, indented,
+// and styles each line.
+func wrapStyled(st lipgloss.Style, s string, w, indent int) []string {
+	lines := wrapBlock(s, w, indent)
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
+}
+
+// wrapJSON is highlightJSON folded to w cells: a line too long is cut into
+// pieces, every character kept in order, the pieces after the first
+// indented two more than the line itself, so a schema stays whole in a
+// narrow column instead of losing its ends at the edge.
+func wrapJSON(t *themes.Theme, raw []byte, indent, w int) []string {
+	lines := highlightJSON(t, raw, indent)
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		lw := ansi.StringWidth(l)
+		if lw <= w {
+			out = append(out, l)
+			continue
+		}
+		plain := ansi.Strip(l)
+		hang := len(plain) - len(strings.TrimLeft(plain, " ")) + 2
+		if w-hang < 8 {
+			out = append(out, l) // too narrow to fold usefully: cut at the edge
+			continue
+		}
+		out = append(out, ansi.Truncate(l, w, ""))
+		pad := strings.Repeat(" ", hang)
+		for from := w; from < lw; from += w - hang {
+			out = append(out, pad+ansi.Cut(l, from, min(from+w-hang, lw)))
+		}
+	}
+	return out
 }
 
 // sliceWindow returns the rows of lines from top, at most n of them.

@@ -52,6 +52,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.Handshake):
 		m.openModal(modalHandshake)
 		return nil
+	case key.Matches(msg, g.Split) && !m.layout.tabbed:
+		if msg.String() == "<" {
+			m.moveSplit(-splitStep)
+		} else {
+			m.moveSplit(splitStep)
+		}
+		return nil
 	case key.Matches(msg, m.keys.Explore.Ping):
 		m.ping()
 		return nil
@@ -105,7 +112,9 @@ func (m *Model) ShortHelp() []key.Binding {
 	e := m.keys.Explore
 	cancel := e.Cancel
 	cancel.SetEnabled(m.activity.Running() != nil)
-	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, g.Reconnect, g.Help, g.Quit)
+	split := g.Split
+	split.SetEnabled(!m.layout.tabbed)
+	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, split, g.Reconnect, g.Help, g.Quit)
 }
 
 // FullHelp is the full help overlay: the focused pane's keys, then the
@@ -114,5 +123,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	g := m.keys.Global
 	groups := m.pane(m.focus).FullHelp()
 	e := m.keys.Explore
-	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, g.Reconnect, g.Back, g.Help, g.Quit})
+	split := g.Split
+	split.SetEnabled(!m.layout.tabbed)
+	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, split, g.Reconnect, g.Back, g.Help, g.Quit})
 }

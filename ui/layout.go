@@ -6,6 +6,38 @@ import "image"
 // they become tabs, one big pane at a time.
 const wideWidth = 120
 
+// The wide layout's columns: the log on the left, the capabilities and the
+// explorer slot on the right. The right column takes defaultRightShare
+// percent, more when the explorer pane shown there says so
+// (panes.Measured): what it needs (names uncut, the schema beside them) up
+// to w - minLogW, then what it wants as far as the log keeps logWantW, the
+// width of a typical log row. The split key moves the result by splitStep
+// columns, never past minColumnW on either side.
+const (
+	minLogW           = 40
+	logWantW          = 60
+	minColumnW        = 30
+	defaultRightShare = 42
+	splitStep         = 4
+)
+
+// rightColumnWidth is the right column's width on a w-column screen for an
+// explorer pane that needs and wants so many columns (0: no opinion),
+// moved by shift columns (the split key). It also returns the shift as it
+// took effect, so a key pressed against a bound changes nothing instead of
+// piling up.
+func rightColumnWidth(w, need, want, shift int) (width, applied int) {
+	base := w - w*(100-defaultRightShare)/100
+	if need > base {
+		base = max(base, min(need, w-minLogW))
+	}
+	if room := w - logWantW; want > base && room > base {
+		base = min(want, room)
+	}
+	width = max(minColumnW, min(base+shift, w-minColumnW))
+	return width, width - base
+}
+
 // layout is the screen cut into named rectangles. It is computed once per
 // window size and serves both drawing (SetSize) and mouse hit tests.
 type layout struct {
@@ -35,8 +67,9 @@ func rect(x, y, w, h int) image.Rectangle {
 // bottom, panes in between (tabs when narrow, log | caps/tools when wide).
 //
 // helpH is the help bar's height: as many rows as the keys need (see
-// Model.helpRows), so that no key is ever cut off.
-func computeLayout(w, h, helpH int) layout {
+// Model.helpRows), so that no key is ever cut off. rightW is the wide
+// layout's right column (see rightColumnWidth).
+func computeLayout(w, h, helpH, rightW int) layout {
 	l := layout{w: w, h: h}
 	l.header = rect(0, 0, w, 1)
 	l.help = rect(0, h-helpH, w, helpH)
@@ -49,8 +82,7 @@ func computeLayout(w, h, helpH int) layout {
 		l.main = rect(0, top+1, w, bodyH-1)
 		l.log, l.caps, l.tools = l.main, l.main, l.main
 	} else {
-		logW := w * 58 / 100
-		rightW := w - logW
+		logW := w - rightW
 		capsH := bodyH * 35 / 100
 		l.log = rect(0, top, logW, bodyH)
 		l.caps = rect(logW, top, rightW, capsH)

@@ -119,6 +119,9 @@ type Model struct {
 	doc   doctor
 	// explorer is the pane shown in the wide layout's lower right slot.
 	explorer focus
+	// splitShift is how far the split key moved the wide layout's right
+	// column from the width its explorer pane asks for (columns, + wider).
+	splitShift int
 	// asks carries server requests from the client's handler goroutines;
 	// queue holds those waiting behind the open modal.
 	asks   chan *pendingAsk
@@ -236,7 +239,8 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if m.w > 0 && (m.helpRows() != m.layout.help.Dy() || m.toolsEditing() != m.toolsWide) {
+	if m.w > 0 && (m.helpRows() != m.layout.help.Dy() || m.toolsEditing() != m.toolsWide ||
+		!m.layout.tabbed && m.rightWidth() != m.layout.caps.Dx()) {
 		m.resize(m.w, m.h)
 	}
 	return m, cmd
@@ -264,7 +268,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 func (m *Model) resize(w, h int) {
 	m.w, m.h = w, h
-	m.layout = computeLayout(w, h, m.helpRows())
+	m.layout = computeLayout(w, h, m.helpRows(), m.rightWidth())
 	l := m.layout
 	m.logPane.SetSize(l.log.Dx(), l.log.Dy())
 	m.caps.SetSize(l.caps.Dx(), l.caps.Dy())
@@ -283,6 +287,29 @@ func (m *Model) resize(w, h int) {
 	m.hsPane.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.result.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.help.SetWidth(w)
+}
+
+// rightWidth is the wide layout's right column for the explorer pane shown
+// there: what it asks for (panes.Measured), moved by the split key.
+func (m *Model) rightWidth() int {
+	need, want := m.explorerWidths()
+	r, _ := rightColumnWidth(m.w, need, want, m.splitShift)
+	return r
+}
+
+func (m *Model) explorerWidths() (need, want int) {
+	if p, ok := m.pane(m.explorer).(panes.Measured); ok {
+		return p.ContentWidth()
+	}
+	return 0, 0
+}
+
+// moveSplit moves the wide layout's split by delta columns (negative: to
+// the left, widening the right column).
+func (m *Model) moveSplit(delta int) {
+	need, want := m.explorerWidths()
+	_, m.splitShift = rightColumnWidth(m.w, need, want, m.splitShift-delta)
+	m.resize(m.w, m.h)
 }
 
 func (m *Model) setTheme(t *themes.Theme) {
