@@ -8,8 +8,8 @@ const wideWidth = 120
 
 // The wide layout's columns: the log on the left, the capabilities and the
 // explorer slot on the right. The right column takes defaultRightShare
-// percent, more when the explorer pane shown there says so
-// (panes.Measured): what it needs (names uncut, the schema beside them) up
+// percent, more while the keyboard is in it and the explorer pane shown
+// there says so (panes.Measured): what it needs (names uncut, the schema beside them) up
 // to w - minLogW, then what it wants as far as the log keeps logWantW, the
 // width of a typical log row. The split key moves the result by splitStep
 // columns, never past minColumnW on either side.

@@ -168,3 +168,24 @@ func TestRightColumnWidth(t *testing.T) {
 		}
 	}
 }
+
+// The column with the keyboard gets the room: the log its share while it
+// is focused (its rows are cut first otherwise), the tools what their
+// names and schema need once the keyboard moves there.
+func TestFocusedColumnGetsTheRoom(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	feed(m, everythingTools(t))
+	logW := m.layout.log.Dx()
+	if logW != 120*58/100 {
+		t.Fatalf("with the log focused it is %d wide, want its share %d", logW, 120*58/100)
+	}
+	press(m, "3")
+	if got := m.layout.log.Dx(); got >= logW || m.layout.tools.Dx() <= 120-logW {
+		t.Fatalf("focused, the tools got %d columns (log %d): no more than before", m.layout.tools.Dx(), got)
+	}
+	press(m, "1")
+	if got := m.layout.log.Dx(); got != logW {
+		t.Fatalf("back on the log it is %d wide, want %d", got, logW)
+	}
+}

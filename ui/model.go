@@ -289,8 +289,9 @@ func (m *Model) resize(w, h int) {
 	m.help.SetWidth(w)
 }
 
-// rightWidth is the wide layout's right column for the explorer pane shown
-// there: what it asks for (panes.Measured), moved by the split key.
+// rightWidth is the wide layout's right column: while the keyboard is in
+// it, what the explorer pane shown there asks for (panes.Measured); while
+// the log has it, the log's share. Either is moved by the split key.
 func (m *Model) rightWidth() int {
 	need, want := m.explorerWidths()
 	r, _ := rightColumnWidth(m.w, need, want, m.splitShift)
@@ -298,6 +299,9 @@ func (m *Model) rightWidth() int {
 }
 
 func (m *Model) explorerWidths() (need, want int) {
+	if m.focus == focusLog {
+		return 0, 0
+	}
 	if p, ok := m.pane(m.explorer).(panes.Measured); ok {
 		return p.ContentWidth()
 	}
