@@ -39,8 +39,10 @@ With --listen ADDR URL, the tap is a reverse proxy for a remote server: point th
 client at http://ADDR/ instead of URL. Streamable HTTP (POST answers in JSON or
 SSE, flushed event by event; the GET stream; Mcp-Session-Id, Last-Event-ID) and
 the legacy HTTP+SSE transport pass through, as do OAuth and every header;
-Authorization values are redacted in what is recorded. WebSocket upgrades pass
-through but their messages are not recorded.`,
+Authorization values are redacted in what is recorded. WebSocket messages are
+recorded as frames, both ways (inflated when permessage-deflate was agreed). A
+legacy server's absolute endpoint URL (its SSE endpoint event) is rewritten to
+the tap's address so the client's messages come through it; the record says so.`,
 		Example: `  # in claude_desktop_config.json: "command": "mcpscope",
   #   "args": ["tap", "--name", "weather", "--", "node", "build/index.js"]
   mcpscope tap --name weather -- node build/index.js

@@ -100,12 +100,13 @@ type ctxKey struct{}
 type exchange struct {
 	n      int64
 	path   string
+	host   string // the address the client reached the tap at
 	method string // the JSON-RPC method of the POSTed message
 	id     string
 }
 
 func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{n: h.n.Add(1), path: pathOf(r.URL)}
+	x := &exchange{n: h.n.Add(1), path: pathOf(r.URL), host: r.Host}
 	if r.Method == http.MethodPost && r.Body != nil && !isUpgrade(r) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 		if err != nil {
@@ -129,10 +130,6 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
 		Summary: r.Method + " " + x.path, Fields: h.fields(r.Method, x.path, r.Header)}})
-	if isUpgrade(r) {
-		h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "websocket",
-			Summary: "WebSocket upgrade passed through; its messages are not recorded"}})
-	}
 	h.proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, x)))
 }
 
@@ -207,7 +204,17 @@ func (h *httpTap) response(resp *http.Response) error {
 	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
 		Summary: fmt.Sprintf("%s %s → %s %s", resp.Request.Method, x.path, resp.Status[:3], ct),
 		Fields:  append(h.fields(resp.Request.Method, x.path, resp.Header), mcp.Field{Key: "status", Value: resp.Status})}})
-	if resp.StatusCode == http.StatusSwitchingProtocols || resp.Body == nil {
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// The proxy copies an upgraded connection both ways through the
+		// body; a WebSocket's messages are recorded on the way.
+		if rwc, ok := resp.Body.(io.ReadWriteCloser); ok && strings.EqualFold(resp.Header.Get("Upgrade"), "websocket") {
+			resp.Body = newWSConn(rwc, h.rec, "WebSocket "+x.path, resp)
+			h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "websocket",
+				Summary: "WebSocket opened: its messages are recorded as frames", Fields: wsFields(resp.Header)}})
+		}
+		return nil
+	}
+	if resp.Body == nil {
 		return nil
 	}
 	var stream string
@@ -224,7 +231,32 @@ func (h *httpTap) response(resp *http.Response) error {
 	}
 	sse := strings.HasPrefix(strings.ToLower(ct), "text/event-stream")
 	resp.Body = &teeBody{ReadCloser: resp.Body, rec: h.rec, stream: stream, sse: sse, json: !sse && strings.Contains(strings.ToLower(ct), "json")}
+	if sse && resp.Request.Method == http.MethodGet {
+		// A legacy HTTP+SSE stream names, in its endpoint event, where the
+		// client is to POST; an absolute URL there would send the client
+		// past the tap.
+		resp.Body = &endpointRewriter{ReadCloser: resp.Body, rewrite: func(data string) (string, bool) {
+			to, ok := tapEndpoint(h.target, x.host, data)
+			if ok {
+				h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "sse",
+					Summary: "the tap rewrote the endpoint event's absolute URL to its own address, so that the client's POSTs come through it (only that event's data was changed)",
+					Fields:  []mcp.Field{{Key: "stream", Value: stream}, {Key: "sent by the server", Value: h.redactURL(data)}, {Key: "passed to the client", Value: h.redactURL(to)}}}})
+			}
+			return to, ok
+		}}
+	}
 	return nil
+}
+
+// wsFields are the details of a WebSocket's opening that matter.
+func wsFields(hd http.Header) []mcp.Field {
+	var out []mcp.Field
+	for _, k := range []string{"Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions"} {
+		if v := hd.Get(k); v != "" {
+			out = append(out, mcp.Field{Key: k, Value: v})
+		}
+	}
+	return out
 }
 
 func (h *httpTap) failed(w http.ResponseWriter, r *http.Request, err error) {
@@ -245,6 +277,7 @@ type teeBody struct {
 	mu      sync.Mutex
 	buf     []byte // JSON: the body so far; SSE: the unfinished line
 	data    []byte // SSE: the event's data so far
+	event   string // SSE: the event's type
 	hasData bool
 	done    bool
 }
@@ -293,14 +326,24 @@ func (t *teeBody) feed(b []byte) {
 // sseLine follows the SSE format far enough to find each event's data.
 func (t *teeBody) sseLine(line []byte, at time.Time) {
 	if len(line) == 0 {
-		if t.hasData {
+		switch {
+		case t.hasData && t.event == "endpoint":
+			// The legacy transport's endpoint event carries a URL, not a
+			// message: recorded as mcpscope's own client records it.
+			t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: at, Kind: "sse",
+				Summary: "SSE endpoint event: POST to " + strings.TrimSpace(string(t.data)),
+				Fields:  []mcp.Field{{Key: "stream", Value: t.stream}, {Key: "event", Value: "endpoint"}, {Key: "data", Value: string(t.data)}}}})
+		case t.hasData:
 			t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.data, at: at, stream: t.stream})
 		}
-		t.data, t.hasData = nil, false
+		t.data, t.hasData, t.event = nil, false, ""
 		return
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
 	value = bytes.TrimPrefix(value, []byte(" "))
+	if string(field) == "event" {
+		t.event = string(value)
+	}
 	if string(field) == "data" {
 		if t.hasData {
 			t.data = append(t.data, '\n')
