@@ -18,7 +18,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.modal == modalHelp {
 		if key.Matches(msg, g.Help) || key.Matches(msg, g.Back) || key.Matches(msg, g.Quit) {
 			m.modal = modalNone
+			return nil
 		}
+		m.helpList.Update(msg)
 		return nil
 	}
 	if p := m.modalPane(); p != nil {
@@ -40,6 +42,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(msg, g.Help):
 		m.modal = modalHelp
+		m.helpList.Reset()
 		return nil
 	case key.Matches(msg, g.NextPane):
 		m.setFocus((m.focus + 1) % numFocus)
@@ -92,7 +95,8 @@ func capturing(p panes.Pane) bool {
 func (m *Model) ShortHelp() []key.Binding {
 	g := m.keys.Global
 	if m.modal == modalHelp {
-		return []key.Binding{g.Help, g.Back}
+		s := m.keys.Scroll
+		return []key.Binding{s.Up, s.Down, s.PageDown, s.Top, s.Bottom, g.Help, g.Back}
 	}
 	if p := m.modalPane(); p != nil {
 		b := p.ShortHelp()

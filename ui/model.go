@@ -25,6 +25,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -105,6 +106,10 @@ type Model struct {
 	result  *panes.Result
 	help    help.Model
 	helpBar helpCache // the help bar's last layout, kept while its keys do not change
+	// helpList scrolls the help overlay's rows (helpRows): at 60×15 they
+	// do not fit.
+	helpList  *list.Model
+	helpLines []string
 
 	// The protocol explorer (issue 6).
 	resources *panes.Resources
@@ -184,6 +189,7 @@ func New(cfg Config) *Model {
 	m.lists = map[string][]json.RawMessage{}
 	m.help = help.New()
 	m.help.Styles = m.theme.Help
+	m.helpList = list.New(m.keys.Scroll, func(i int) string { return m.helpLines[i] })
 	m.setFocus(focusLog)
 	return m
 }

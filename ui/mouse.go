@@ -13,6 +13,10 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	pt := image.Pt(mouse.X, mouse.Y)
 	l := m.layout
 	if m.modal != modalNone {
+		if _, wheel := msg.(tea.MouseWheelMsg); wheel && m.modal == modalHelp {
+			m.helpList.Update(msg)
+			return nil
+		}
 		if p := m.modalPane(); p != nil {
 			if _, wheel := msg.(tea.MouseWheelMsg); wheel {
 				return p.Update(msg)

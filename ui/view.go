@@ -329,17 +329,55 @@ func (m *Model) renderStatus() string {
 	return panes.Fit(" "+line, m.w)
 }
 
-// renderFullHelp is the "?" overlay.
+// renderFullHelp is the "?" overlay: one key a row, the focused pane's
+// groups then the global keys, in a list that scrolls (panes/list) when
+// the overlay cannot hold them all, with its position in the title.
 func (m *Model) renderFullHelp() string {
-	hm := m.help
-	hm.ShowAll = true
-	hm.SetWidth(m.layout.modal.Dx() - 4)
-	body := strings.Split(hm.FullHelpView(m.FullHelp()), "\n")
-	body = append([]string{"", m.theme.Detail.Hint.Render(" keys for the " + m.focus.String() + " pane and global keys; ? or esc to close"), ""}, body...)
-	for i := 3; i < len(body); i++ {
-		body[i] = " " + body[i]
+	w, h := m.layout.modal.Dx(), m.layout.modal.Dy()
+	m.helpLines = m.fullHelpLines()
+	head := []string{"", m.theme.Detail.Hint.Render(" keys for the " + m.focus.String() + " pane and global keys; ? or esc to close"), ""}
+	if h-2-len(head) < len(m.helpLines) {
+		head = head[1:2] // no room to spare: the blank rows go first
 	}
-	return panes.Box(m.theme, "Help", true, m.layout.modal.Dx(), min(m.layout.modal.Dy(), len(body)+3), body)
+	rows := max(min(h-2-len(head), len(m.helpLines)), 0)
+	m.helpList.SetSize(max(w-3, 0), rows)
+	m.helpList.SetLen(len(m.helpLines))
+	body := head
+	for _, l := range m.helpList.Render() {
+		body = append(body, " "+l)
+	}
+	title := "Help"
+	if p := m.helpList.Position(); p != "" {
+		title += " · " + p
+	}
+	return panes.Box(m.theme, title, true, w, min(h, len(body)+2), body)
+}
+
+// fullHelpLines lays the full help out one binding a row, the keys in a
+// column, a blank row between groups.
+func (m *Model) fullHelpLines() []string {
+	st := m.theme.Help
+	groups := m.FullHelp()
+	keyW := 0
+	for _, g := range groups {
+		for _, b := range g {
+			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+		}
+	}
+	var out []string
+	for _, g := range groups {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			k := b.Help().Key
+			out = append(out, st.FullKey.Render(k+strings.Repeat(" ", keyW-ansi.StringWidth(k)))+"  "+st.FullDesc.Render(b.Help().Desc))
+		}
+	}
+	return out
 }
 
 // helpBindings are the enabled bindings of the help bar.
