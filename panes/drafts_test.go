@@ -2,6 +2,7 @@ package panes
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,9 +55,15 @@ func TestToolDraftsAreKeptPerTool(t *testing.T) {
 	if p.Editing() || !p.HasDraft("get_weather") {
 		t.Fatalf("keep: editing %v, draft %v", p.Editing(), p.HasDraft("get_weather"))
 	}
-	if !strings.Contains(ansi.Strip(p.View()), "✎ draft") {
-		t.Errorf("the list does not mark the tool with a draft:\n%s", ansi.Strip(p.View()))
+	// At every width, the list beside the details included (where the
+	// badges once left no room and went, the draft's with them).
+	for _, w := range []int{100, 80, 60, 40} {
+		p.SetSize(w, 24)
+		if !regexp.MustCompile(`get_weather .*✎ draft`).MatchString(ansi.Strip(p.View())) {
+			t.Errorf("at %d columns the list does not mark the tool with a draft:\n%s", w, ansi.Strip(p.View()))
+		}
 	}
+	p.SetSize(100, 30)
 	// Another tool's form is its own.
 	p.Select("echo")
 	toolsDo(p, "enter")

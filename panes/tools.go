@@ -231,10 +231,18 @@ func (p *Tools) measure() {
 	}
 }
 
+// draftBadge marks a tool with a kept draft.
+const draftBadge = "✎ draft"
+
 // listWant is the list's width for every name and badge uncut: the cursor
-// mark, the widest name, and the widest badges after a space.
+// mark, the widest name, and the widest badges after a space (and the
+// draft badge when a draft is kept).
 func (p *Tools) listWant() int {
-	return 2 + max(p.nameW, 8) + p.badgeW
+	w := 2 + max(p.nameW, 8) + p.badgeW
+	if len(p.drafts) > 0 {
+		w += ansi.StringWidth(draftBadge) + 1
+	}
+	return w
 }
 
 // listExtra is what the list would use beyond listWant: the titles, and
@@ -725,19 +733,27 @@ func (p *Tools) renderRow(i, w int) string {
 	if long := p.badges(t, true); w-2-p.nameW-ansi.StringWidth(long)-1 >= p.titleW {
 		badges = long
 	}
+	draft := ""
 	if p.HasDraft(t.Name) {
 		// A kept draft waits for this tool: say so where it is chosen.
-		badges = strings.TrimSpace(p.theme.Tools.Badge.Render("✎ draft") + " " + badges)
+		draft = p.theme.Tools.Badge.Render(draftBadge)
+		badges = strings.TrimSpace(draft + " " + badges)
 	}
+	// The name comes before the badges: when the row cannot hold both, the
+	// annotation badges go (they are in the details), then the draft's.
+	nameEnd := 2 + ansi.StringWidth(display)
 	room := w
 	if badges != "" {
-		if room = w - ansi.StringWidth(badges) - 1; room < 12 {
+		if room = w - ansi.StringWidth(badges) - 1; room < nameEnd && draft != "" {
+			badges = draft
+			room = w - ansi.StringWidth(badges) - 1
+		}
+		if room < nameEnd {
 			room, badges = w, ""
 		}
 	}
 	// The title is cut first, and goes whole rather than leave a stub; the
 	// name is cut only when the row cannot hold it.
-	nameEnd := 2 + ansi.StringWidth(display)
 	switch rw := ansi.StringWidth(row); {
 	case rw <= room:
 	case room >= nameEnd+2+6: // the gap and at least five cells of title, then …
