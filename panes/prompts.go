@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
@@ -31,6 +32,9 @@ type Prompts struct {
 	// drafts are the forms closed with "keep draft", by prompt name, for
 	// as long as mcpscope runs.
 	drafts map[string]*ArgsForm
+	// wantW is the widest row (see ContentWidth), measured when a page
+	// arrives.
+	wantW int
 }
 
 // NewPrompts makes the prompts pane.
@@ -86,6 +90,27 @@ func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string
 		p.prompts = append(p.prompts, pr)
 	}
 	p.cur = max(min(p.cur, len(p.prompts)-1), 0)
+	p.wantW = 0
+	for _, pr := range p.prompts {
+		w := 2 + ansi.StringWidth(termsafe.String(pr.Name)) + len(" 99 arg(s) ✎ draft")
+		if pr.Title != "" {
+			w += 1 + ansi.StringWidth(termsafe.String(pr.Title))
+		}
+		if pr.Description != "" {
+			w += 1 + ansi.StringWidth(termsafe.String(firstLine(pr.Description)))
+		}
+		p.wantW = max(p.wantW, w)
+	}
+}
+
+// ContentWidth (Measured): the widest row, its description included,
+// border included, as what the pane wants; it needs nothing beyond the
+// default share.
+func (p *Prompts) ContentWidth() (need, want int) {
+	if p.wantW > 0 {
+		return 0, p.wantW + 2
+	}
+	return 0, 0
 }
 
 // Prompts is what is listed.

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
@@ -39,6 +40,9 @@ type Resources struct {
 	lastBlob  []byte
 	lastURI   string
 	completes bool
+	// wantW is each section's widest row (see ContentWidth), measured when
+	// a page arrives.
+	wantW [2]int
 }
 
 // NewResources makes the resources pane.
@@ -111,7 +115,39 @@ func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, 
 			r.templates = append(r.templates, t)
 		}
 	}
+	r.measure()
 	r.clamp()
+}
+
+// measure records each section's widest row: mark, name, URI (or URI
+// template) and MIME type.
+func (r *Resources) measure() {
+	r.wantW = [2]int{}
+	for _, res := range r.resources {
+		w := 2 + ansi.StringWidth(termsafe.String(res.Name)) + 1 + ansi.StringWidth(termsafe.String(res.URI))
+		if res.MimeType != "" {
+			w += 1 + ansi.StringWidth(termsafe.String(res.MimeType))
+		}
+		r.wantW[0] = max(r.wantW[0], w)
+	}
+	for _, t := range r.templates {
+		r.wantW[1] = max(r.wantW[1], 2+ansi.StringWidth(termsafe.String(t.Name))+1+ansi.StringWidth(termsafe.String(t.URITemplate)))
+	}
+}
+
+// ContentWidth (Measured): the widest row of the section shown, border
+// included, with room for the subscription badges once there are any, as
+// what the pane wants; it needs nothing beyond the default share (a long
+// URI is cut at the edge, the badge before it stays).
+func (r *Resources) ContentWidth() (need, want int) {
+	w := r.wantW[r.section]
+	if w == 0 {
+		return 0, 0
+	}
+	if r.section == 0 && (len(r.subs) > 0 || len(r.updates) > 0) {
+		w += len(" ● sub 999 upd")
+	}
+	return 0, w + 2
 }
 
 // Resources and Templates are what is listed.

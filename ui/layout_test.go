@@ -189,3 +189,21 @@ func TestFocusedColumnGetsTheRoom(t *testing.T) {
 		t.Fatalf("back on the log it is %d wide, want %d", got, logW)
 	}
 }
+
+// The resources pane asks for its widest row: a URI that the default share
+// cut is whole once the keyboard is in the right column.
+func TestResourcesWidenTheColumn(t *testing.T) {
+	const uri = "file:///project/docs/README.md"
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	feed(m, []mcp.Event{mcp.ListEvent{Time: at(41), Method: "resources/list", Pages: 1, Items: []json.RawMessage{
+		json.RawMessage(`{"name":"readme","uri":"` + uri + `","mimeType":"text/markdown"}`),
+	}}})
+	press(m, "4")
+	if !strings.Contains(ansi.Strip(content(m)), uri+" text/markdown") {
+		t.Fatalf("the resource's URI and type are cut:\n%s", ansi.Strip(content(m)))
+	}
+	if lw := m.layout.log.Dx(); lw < logWantW {
+		t.Fatalf("the log was left %d columns, want at least %d", lw, logWantW)
+	}
+}
