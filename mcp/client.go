@@ -94,6 +94,9 @@ type Client struct {
 
 	pubMu sync.Mutex // orders seq numbers with the event stream
 	seq   int64
+	// lastAt is the time of the last event published (under pubMu): the
+	// stream's times never run backwards (see clockLocked).
+	lastAt time.Time
 
 	conn   Conn
 	outbox *fifo[*writeJob] // messages waiting for the writer goroutine
@@ -271,7 +274,60 @@ func (c *Client) publishLocked(ev Event) {
 	if fe, ok := ev.(FrameEvent); ok {
 		c.numberLocked(fe.Frame)
 	}
-	c.q.push(ev)
+	c.q.push(restamp(ev, c.clockLocked(ev.At())))
+}
+
+// clockLocked keeps the stream's times in the stream's order; the caller
+// holds pubMu. Events are stamped where they happen, on several
+// goroutines (an HTTP response's reader, the standalone stream's, the
+// writer), and published one at a time: one stamped a moment before
+// another can take the lock after it. The log shows the stream in order
+// with each event's time, so a time earlier than the last one published
+// is raised to it: by what the event waited for the lock, and the order
+// and the times agree.
+func (c *Client) clockLocked(t time.Time) time.Time {
+	if t.Before(c.lastAt) {
+		return c.lastAt
+	}
+	c.lastAt = t
+	return t
+}
+
+// restamp is ev with its time set to t (a frame's, in place: it is not
+// published yet).
+func restamp(ev Event, t time.Time) Event {
+	if ev.At().Equal(t) {
+		return ev
+	}
+	switch e := ev.(type) {
+	case FrameEvent:
+		e.Frame.Time = t
+	case StderrEvent:
+		e.Time = t
+		return e
+	case StateEvent:
+		e.Time = t
+		return e
+	case HandshakeEvent:
+		e.Time = t
+		return e
+	case ListEvent:
+		e.Time = t
+		return e
+	case ExitEvent:
+		e.Time = t
+		return e
+	case LocalErrorEvent:
+		e.Time = t
+		return e
+	case TransportEvent:
+		e.Time = t
+		return e
+	case DiagnosticEvent:
+		e.Time = t
+		return e
+	}
+	return ev
 }
 
 // numberLocked gives a frame the next Seq; the caller holds pubMu.
@@ -1045,6 +1101,7 @@ func (c *Client) inboundResponse(f *Frame, p parsed) {
 			}
 		}
 		c.finished[f.ID] = finished{seq: pd.seq, method: pd.method}
+		f.Time = c.clockLocked(f.Time) // before the latency is measured from it
 		f.ReplyTo, f.ReplyToMethod, f.Latency = pd.seq, pd.method, f.Time.Sub(pd.sent)
 		f.Probe = pd.probe
 	} else if done, was := c.finished[f.ID]; was {

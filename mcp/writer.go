@@ -96,7 +96,7 @@ func (c *Client) writeOne(conn Conn, j *writeJob) {
 		j.done <- errWriterStopped
 		return
 	}
-	j.frame.Time = time.Now()
+	j.frame.Time = c.clockLocked(time.Now())
 	// The frame gets its Seq and started runs before the event is queued:
 	// once queued, the recorder and the analyzer read the frame on their
 	// own goroutine, so nothing may write to it after that.

@@ -15,7 +15,10 @@ import (
 // tools/list_changed in a row right after initialized). A correct client
 // never calls what the server did not declare; the doctor flags such a
 // notification, and the user can still list by hand.
-func (s *Session) relistLocked(method string) []mcp.Event {
+//
+// at is the time of the event that asked for it: an ignored list_changed
+// is reported at its notification's time.
+func (s *Session) relistLocked(method string, at time.Time) []mcp.Event {
 	l, _ := mcp.LookupList(method)
 	capability := l.Capability
 	if s.handshake == nil {
@@ -26,7 +29,7 @@ func (s *Session) relistLocked(method string) []mcp.Event {
 		return nil
 	}
 	if !s.handshake.HasCapability(capability) {
-		return []mcp.Event{ListChangeIgnoredEvent{Time: time.Now(), Method: method, Capability: capability}}
+		return []mcp.Event{ListChangeIgnoredEvent{Time: at, Method: method, Capability: capability}}
 	}
 	if s.listing[method] {
 		s.relistAgain[method] = true
@@ -49,7 +52,8 @@ func (s *Session) relist(method string) {
 	s.mu.Lock()
 	s.listing[method] = false
 	prev, known := s.lists[method]
-	ev := ListChangedEvent{Time: time.Now(), Method: method, Items: items, Err: err, Known: known}
+	at := s.atLocked(last)
+	ev := ListChangedEvent{Time: at, Method: method, Items: items, Err: err, Known: known}
 	if err == nil {
 		ev.Diff = diffLists(method, prev, items)
 	}
@@ -58,7 +62,7 @@ func (s *Session) relist(method string) {
 	s.publishAfterLocked(last, ev)
 	if s.relistAgain[method] {
 		s.relistAgain[method] = false
-		s.publishAfterLocked(last, s.relistLocked(method)...)
+		s.publishAfterLocked(last, s.relistLocked(method, at)...)
 	}
 	s.mu.Unlock()
 }

@@ -55,6 +55,9 @@ type Session struct {
 	// whose response frame is not on it yet wait in parked.
 	forwarded int64
 	parked    []parkedEvent
+	// streamAt is the time of the last client event put on the stream:
+	// what the session adds in between is stamped from it (see atLocked).
+	streamAt  time.Time
 	handshake *mcp.Handshake
 	// lists are the lists as last seen (discovery, a first page, a
 	// re-list), for the next diff; listing and relistAgain coalesce
@@ -166,6 +169,9 @@ func (s *Session) Shutdown(ctx context.Context) error {
 func (s *Session) forward(in <-chan mcp.Event) {
 	for ev := range in {
 		s.mu.Lock()
+		if at := ev.At(); at.After(s.streamAt) {
+			s.streamAt = at
+		}
 		derived := s.observeLocked(ev)
 		s.q.Push(ev)
 		s.q.Push(derived...)
@@ -216,6 +222,23 @@ func (s *Session) publishAfterLocked(f *mcp.Frame, evs ...mcp.Event) {
 	}
 }
 
+// atLocked is the time of an event the session puts on the stream after
+// the frame f (nil: at the stream's end). The session learns things (a
+// re-list's outcome) a moment after the frame that told it, while frames
+// read meanwhile may still be on their way through the client's stream,
+// to be put after it: stamped with the clock, the event would show a time
+// later than the frames below it. Its time is the stream's where it is
+// put: f's when it waits for f, else the last event's forwarded.
+func (s *Session) atLocked(f *mcp.Frame) time.Time {
+	switch {
+	case f != nil && f.Seq > s.forwarded && !s.ended:
+		return f.Time
+	case !s.streamAt.IsZero():
+		return s.streamAt
+	}
+	return time.Now()
+}
+
 func (s *Session) flushParkedLocked(all bool) {
 	kept := s.parked[:0]
 	for _, p := range s.parked {
@@ -237,7 +260,7 @@ func (s *Session) observeLocked(ev mcp.Event) []mcp.Event {
 		var evs []mcp.Event
 		for _, l := range mcp.DiscoveryLists() { // the lists a list_changed names, in order
 			if s.early[l.Method] {
-				evs = append(evs, s.relistLocked(l.Method)...)
+				evs = append(evs, s.relistLocked(l.Method, ev.Time)...)
 			}
 		}
 		s.early = nil
@@ -261,7 +284,7 @@ func (s *Session) notificationLocked(f *mcp.Frame) []mcp.Event {
 	if lists := mcp.ListsChangedBy(f.Method); len(lists) > 0 {
 		var evs []mcp.Event
 		for _, l := range lists {
-			evs = append(evs, s.relistLocked(l.Method)...)
+			evs = append(evs, s.relistLocked(l.Method, f.Time)...)
 		}
 		return evs
 	}

@@ -32,6 +32,9 @@ type script struct {
 	once   sync.Once
 	// follow are messages pushed right after the answer to a method.
 	follow map[string][]string
+	// raw, when set, may answer a request with a whole message of its
+	// own (a batch, say) instead of answer's result.
+	raw func(id json.RawMessage, method string) string
 }
 
 func newScript(answer func(method string, params json.RawMessage) string) *script {
@@ -78,6 +81,12 @@ func (s *script) Write(_ context.Context, raw []byte) error {
 	s.mu.Lock()
 	s.sent = append(s.sent, req.Method)
 	s.mu.Unlock()
+	if s.raw != nil {
+		if msg := s.raw(req.ID, req.Method); msg != "" {
+			s.push(msg)
+			return nil
+		}
+	}
 	if res := s.answer(req.Method, req.Params); res != "" {
 		s.push(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + res + `}`)
 	}
