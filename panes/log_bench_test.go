@@ -24,20 +24,62 @@ func logWith(n int) *Log {
 	return l
 }
 
+// logExchangesWith makes a focused 120×35 log of n frames as a Streamable
+// HTTP session makes them: tools/call requests (each naming its tool), an
+// HTTP exchange row, the answer (every fifth a tool's isError, every
+// seventh the server's error), in the exchanges view, with the cursor
+// mid-way.
+func logExchangesWith(n int) *Log {
+	l := NewLog(themes.Dark(), keymap.Default())
+	l.SetSize(120, 35)
+	l.Focus()
+	l.TogglePaired()
+	for i := 0; i < n; i += 2 {
+		id := fmt.Sprint(i/2 + 1)
+		req := &mcp.Frame{Seq: int64(i + 1), Time: logAt(i), Dir: mcp.Outbound, Kind: mcp.KindRequest, Method: "tools/call", ID: mcp.ID(id),
+			Raw: []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}}`)}
+		l.Append(mcp.FrameEvent{Frame: req})
+		l.Append(mcp.TransportEvent{Time: logAt(i), Kind: "http", Summary: "POST /mcp → 200 text/event-stream 1ms"})
+		resp := &mcp.Frame{Seq: int64(i + 2), Time: logAt(i + 1), Dir: mcp.Inbound, Kind: mcp.KindResponse, ID: mcp.ID(id),
+			ReplyTo: req.Seq, ReplyToMethod: "tools/call", Latency: time.Millisecond,
+			Raw: []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"Echo: hello"}],"isError":` + fmt.Sprint(i%10 == 0) + `}}`)}
+		if i%14 == 0 {
+			resp.Kind, resp.ErrorCode, resp.ErrorMessage = mcp.KindErrorResponse, -32603, "boom"
+			resp.Raw = []byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32603,"message":"boom"}}`)
+		}
+		l.Append(mcp.FrameEvent{Frame: resp})
+	}
+	l.MoveBy(-len(l.shown) / 2)
+	return l
+}
+
 func BenchmarkLogView(b *testing.B) {
-	for _, n := range []int{100, 100000} {
-		b.Run(fmt.Sprintf("frames=%d", n), func(b *testing.B) {
-			l := logWith(n)
-			i := 0
-			b.ResetTimer()
-			for b.Loop() {
-				// Scroll a row each time: a cold row gets styled, as when
-				// the log scrolls or frames arrive.
-				l.MoveBy(1 - 2*((i/100)%2))
-				i++
-				_ = l.View()
-			}
-		})
+	views := map[string]func(int) *Log{"frames": logWith, "exchanges": logExchangesWith}
+	for _, view := range []string{"frames", "exchanges"} {
+		for _, n := range []int{100, 100000} {
+			b.Run(fmt.Sprintf("%s/frames=%d", view, n), func(b *testing.B) {
+				l := views[view](n)
+				i := 0
+				b.ResetTimer()
+				for b.Loop() {
+					// Scroll a row each time: a cold row gets styled, as when
+					// the log scrolls or frames arrive.
+					l.MoveBy(1 - 2*((i/100)%2))
+					i++
+					_ = l.View()
+				}
+			})
+		}
+	}
+}
+
+// Switching views re-indexes the log once: a pass over the entries,
+// drawing nothing but the rows on screen.
+func BenchmarkLogTogglePaired(b *testing.B) {
+	l := logExchangesWith(100000)
+	for b.Loop() {
+		l.TogglePaired()
+		_ = l.View()
 	}
 }
 
@@ -51,7 +93,7 @@ func TestLogViewCostIndependentOfLength(t *testing.T) {
 	}
 	// Each round scrolls one row, so rows are styled as in real use rather
 	// than all served from the row cache.
-	measure := func(n int) float64 {
+	measure := func(logWith func(int) *Log, n int) float64 {
 		l := logWith(n)
 		best := 0.0
 		for range 5 { // best of five, against scheduler noise
@@ -67,10 +109,16 @@ func TestLogViewCostIndependentOfLength(t *testing.T) {
 		}
 		return best
 	}
-	small, large := measure(100), measure(100000)
-	ratio := large / small
-	t.Logf("View: 100 frames %.0f ns/op, 100000 frames %.0f ns/op, ratio %.2f", small, large, ratio)
-	if ratio > 3 {
-		t.Errorf("View with 100,000 frames is %.1f× slower than with 100", ratio)
+	for _, view := range []struct {
+		name string
+		make func(int) *Log
+	}{{"frames", logWith}, {"exchanges", logExchangesWith}} {
+		logWith := view.make
+		small, large := measure(logWith, 100), measure(logWith, 100000)
+		ratio := large / small
+		t.Logf("%s View: 100 frames %.0f ns/op, 100000 frames %.0f ns/op, ratio %.2f", view.name, small, large, ratio)
+		if ratio > 3 {
+			t.Errorf("%s: View with 100,000 frames is %.1f× slower than with 100", view.name, ratio)
+		}
 	}
 }

@@ -272,6 +272,18 @@ func ExchangeLines(t *themes.Theme, msg OpenExchangeMsg) (string, []string) {
 	if !req.ID.IsZero() {
 		title += " #" + termsafe.String(req.ID.String())
 	}
+	switch resp := msg.Response; {
+	case msg.Local != nil:
+		title += " · ✗ local " + msg.Local.Kind.String()
+	case resp == nil:
+		title += " · pending"
+	case resp.Kind == mcp.KindErrorResponse:
+		title += fmt.Sprintf(" · ✗ error %d · %s", resp.ErrorCode, fmtLatency(resp.Latency))
+	case resp.ReplyToMethod == mcp.MethodToolsCall && mcp.ResultIsError(resp):
+		title += " · ✗ error isError · " + fmtLatency(resp.Latency)
+	default:
+		title += " · ✓ " + fmtLatency(resp.Latency)
+	}
 	d := t.Detail
 	lines := []string{d.Title.Render(fmt.Sprintf("%s request", req.Dir.Arrow())) +
 		d.Label.Render(fmt.Sprintf("  frame #%d · %s · at %s", req.Seq, fmtSize(req.Size()), req.Time.Format("15:04:05.000")))}

@@ -174,7 +174,7 @@ func TestLogOpensExchange(t *testing.T) {
 	}
 	title, lines := ExchangeLines(l.theme, msg)
 	text := ansi.Strip(strings.Join(lines, "\n"))
-	if !strings.Contains(title, "resources/read file:///home/") || !strings.Contains(title, "#3") {
+	if !strings.Contains(title, "resources/read file:///home/") || !strings.Contains(title, "#3 · ✗ error -32002 · 30ms") {
 		t.Errorf("title %q", title)
 	}
 	for _, want := range []string{"→ request", `"method": "resources/read"`, "← error", "server error -32002: Resource not found", `"code": -32002`} {

@@ -467,3 +467,30 @@ func TestTabClick(t *testing.T) {
 		t.Fatalf("click on the Tools tab focused %v", m.focus)
 	}
 }
+
+// In the log's exchanges view (x) enter shows the request and its answer
+// together, over the body like every modal; esc goes back to the log.
+func TestExchangeOpensBothFrames(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	press(m, "x")
+	if !m.logPane.PairedView() {
+		t.Fatal("x did not switch the log to exchanges")
+	}
+	// The last row is the tools/list exchange: its answer is folded in.
+	press(m, "enter")
+	if m.modal != modalContent {
+		t.Fatalf("enter on an exchange opened modal %d", m.modal)
+	}
+	v := ansi.Strip(content(m))
+	for _, want := range []string{"tools/list #2 · ✓ 3ms", `"method": "tools/list"`, `"name": "echo"`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the exchange lacks %q:\n%s", want, v)
+		}
+	}
+	requireScreen(t, content(m), 120, 35)
+	press(m, "esc")
+	if m.modal != modalNone || !m.logPane.PairedView() {
+		t.Fatal("esc did not go back to the exchanges")
+	}
+}
