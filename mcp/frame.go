@@ -117,6 +117,11 @@ type Frame struct {
 	// undeclared-capability checks) rather than on the user's behalf, and
 	// the answers to them, which are judged as answers to probes.
 	Probe bool
+
+	// home and ref name the FrameStore that rebuilt this frame and its
+	// index there plus one (zero for a frame not rebuilt by a store).
+	home uint32
+	ref  int32
 }
 
 // Size is the frame's length in bytes.
