@@ -421,7 +421,7 @@ func (s *FrameStore) forget(i int32) {
 // Index is the index of a frame rebuilt by this store, or -1 for any
 // other frame.
 func (s *FrameStore) Index(f *Frame) int {
-	if f == nil || f.home != s.id || f.ref == 0 {
+	if s == nil || f == nil || f.home != s.id || f.ref == 0 {
 		return -1
 	}
 	return int(f.ref) - 1
@@ -451,4 +451,10 @@ func (s *FrameStore) FindSeq(from int, seq int64) int {
 		}
 	}
 	return -1
+}
+
+// Kind is frame i's kind, read without rebuilding the frame.
+func (s *FrameStore) Kind(i int) Kind {
+	r := s.record(i)
+	return Kind(r.b[0] >> 2 & 7)
 }

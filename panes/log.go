@@ -33,12 +33,14 @@ const (
 
 // logEntry is one row of the log. It stores the event, not rendered text:
 // rendering happens only for the rows on screen, so a long log costs memory
-// for its data and nothing per frame drawn.
+// for its data and nothing per frame drawn. A frame is kept in the log's
+// FrameStore (about its size in bytes, outside the Go heap) and rebuilt
+// when its row is drawn (frameOf).
 type logEntry struct {
 	kind  entryKind
+	ref   int32         // a frame's index in the log's store
 	rel   time.Duration // since the session's first event
-	frame *mcp.Frame
-	text  string // stderr line, state detail, separator text (raw; sanitised when drawn)
+	text  string        // stderr line, state detail, separator text (raw; sanitised when drawn)
 	state mcp.State
 	local *mcp.LocalError
 	exit  *mcp.ExitError
@@ -56,6 +58,12 @@ type Log struct {
 
 	entries []logEntry
 	frames  int // frame entries, for the title
+
+	// store holds every logged frame; sessionStart is the index there of
+	// the current connection's first frame (Seq restarts on reconnect).
+	store        *mcp.FrameStore
+	sessionStart int
+	scratch      [2]mcp.Frame // frames read for the filter, not kept
 
 	// shown holds the indices into entries that pass the filter and the
 	// stderr toggle. It is extended as entries arrive and rebuilt only when
@@ -86,14 +94,17 @@ type Log struct {
 	// (and local errors) with their requests.
 	origin   time.Time
 	requests map[int64]int32
-	pairs    map[*mcp.Frame]*mcp.Frame
+	// partner pairs frames by store index, plus one (0: none): a
+	// response's request, and a request's first response.
+	partner []int32
 	// locals are the local errors (timeout, cancel, lost) that ended a
-	// request, both ways: request -> error, error -> request.
-	localOf  map[*mcp.Frame]*mcp.LocalError
-	localReq map[*mcp.LocalError]*mcp.Frame
+	// request, both ways: request -> error, error -> request (by the
+	// request's store index).
+	localOf  map[int32]*mcp.LocalError
+	localReq map[*mcp.LocalError]int32
 	// toolErr memoises whether a tools/call result says isError (it is
 	// found by scanning the result, once, when its row is first drawn).
-	toolErr map[*mcp.Frame]bool
+	toolErr map[int32]bool
 
 	// rowCache holds rendered unselected rows by entry index: an entry
 	// never changes once logged, so a row is styled once per width and
@@ -116,9 +127,13 @@ func (l *Log) Invalidate() { clear(l.rowCache) }
 // SelectFrame puts the cursor on a frame (leaving follow mode), clearing
 // the filter if it hides the frame. It reports whether the frame is logged.
 func (l *Log) SelectFrame(f *mcp.Frame) bool {
+	ref := int32(l.indexOf(f))
+	if ref < 0 {
+		return false
+	}
 	for pass := 0; pass < 2; pass++ {
 		for i, idx := range l.shown {
-			if l.entries[idx].frame == f {
+			if e := &l.entries[idx]; e.kind == entryFrame && e.ref == ref {
 				l.cur, l.follow = i, false
 				l.clamp()
 				return true
@@ -128,8 +143,8 @@ func (l *Log) SelectFrame(f *mcp.Frame) bool {
 			l.filterText, l.hideStderr = "", false
 			l.SetFilter("")
 		}
-		if l.paired && (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && l.pairs[f] != nil {
-			f = l.pairs[f] // the answer is part of its request's row
+		if l.paired && (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && l.partner[ref] != 0 {
+			ref = l.partner[ref] - 1 // the answer is part of its request's row
 		}
 	}
 	return false
@@ -146,11 +161,11 @@ func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
 		keys:        k,
 		follow:      true,
 		filterInput: ti,
+		store:       mcp.NewFrameStore(),
 		requests:    map[int64]int32{},
-		pairs:       map[*mcp.Frame]*mcp.Frame{},
-		localOf:     map[*mcp.Frame]*mcp.LocalError{},
-		localReq:    map[*mcp.LocalError]*mcp.Frame{},
-		toolErr:     map[*mcp.Frame]bool{},
+		localOf:     map[int32]*mcp.LocalError{},
+		localReq:    map[*mcp.LocalError]int32{},
+		toolErr:     map[int32]bool{},
 		rowCache:    map[int32]string{},
 	}
 }
@@ -230,9 +245,10 @@ func (l *Log) Append(ev mcp.Event) {
 	req := int32(-1) // the request entry this one completes
 	switch ev := ev.(type) {
 	case mcp.FrameEvent:
-		e.kind, e.frame = entryFrame, ev.Frame
+		e.kind, e.ref = entryFrame, int32(l.store.Add(ev.Frame))
+		l.partner = append(l.partner, 0)
 		l.frames++
-		req = l.pair(ev.Frame, int32(len(l.entries)))
+		req = l.pair(ev.Frame, int32(len(l.entries)), e.ref)
 	case mcp.StderrEvent:
 		e.kind, e.text = entryStderr, ev.Line
 	case mcp.StateEvent:
@@ -260,6 +276,7 @@ func (l *Log) AppendSeparator(at time.Time, text string) {
 	l.push(logEntry{kind: entrySeparator, rel: at.Sub(l.origin), text: text})
 	l.origin = time.Time{}
 	l.requests = map[int64]int32{}
+	l.sessionStart = l.store.Len()
 }
 
 // AppendNote adds a note to the timeline without ending the session: what
@@ -286,9 +303,10 @@ func (l *Log) push(e logEntry) {
 }
 
 // pair links a response with its request, both ways, for the detail view's
-// "paired frame" key and the exchanges view. idx is the frame's entry. It
-// returns the request's entry when f answers one, else -1.
-func (l *Log) pair(f *mcp.Frame, idx int32) int32 {
+// "paired frame" key and the exchanges view. idx is the frame's entry, ref
+// its index in the store. It returns the request's entry when f answers
+// one, else -1.
+func (l *Log) pair(f *mcp.Frame, idx, ref int32) int32 {
 	switch f.Kind {
 	case mcp.KindRequest:
 		if f.Dir == mcp.Outbound || f.Dir == mcp.Inbound {
@@ -299,11 +317,11 @@ func (l *Log) pair(f *mcp.Frame, idx int32) int32 {
 			return -1
 		}
 		if ri, ok := l.requests[f.ReplyTo]; ok {
-			req := l.entries[ri].frame
+			req := l.entries[ri].ref
 			delete(l.requests, f.ReplyTo)
-			l.pairs[f] = req
-			if _, dup := l.pairs[req]; !dup { // the first answer is the pair
-				l.pairs[req] = f
+			l.partner[ref] = req + 1
+			if l.partner[req] == 0 { // the first answer is the pair
+				l.partner[req] = ref + 1
 			}
 			return ri
 		}
@@ -311,15 +329,91 @@ func (l *Log) pair(f *mcp.Frame, idx int32) int32 {
 	return -1
 }
 
+// indexOf is where a frame is in the store: a frame the log gave out
+// knows it; any other (the client's own, from an operation) is looked up
+// by its seq in the current connection and must have the same bytes.
+func (l *Log) indexOf(f *mcp.Frame) int {
+	if f == nil {
+		return -1
+	}
+	if i := l.store.Index(f); i >= 0 {
+		return i
+	}
+	i := l.store.FindSeq(l.sessionStart, f.Seq)
+	if i < 0 {
+		return -1
+	}
+	var v mcp.Frame
+	l.store.View(i, &v)
+	if v.Dir != f.Dir || v.Kind != f.Kind || string(v.Raw) != string(f.Raw) {
+		return -1
+	}
+	return i
+}
+
 // Paired is the request of a response or the response of a request, or nil.
-func (l *Log) Paired(f *mcp.Frame) *mcp.Frame { return l.pairs[f] }
+func (l *Log) Paired(f *mcp.Frame) *mcp.Frame {
+	i := l.indexOf(f)
+	if i < 0 || l.partner[i] == 0 {
+		return nil
+	}
+	return l.store.Frame(int(l.partner[i] - 1))
+}
+
+// FrameBySeq is the current connection's frame with this seq, or nil.
+func (l *Log) FrameBySeq(seq int64) *mcp.Frame {
+	i := l.store.FindSeq(l.sessionStart, seq)
+	if i < 0 {
+		return nil
+	}
+	return l.store.Frame(i)
+}
+
+// Logged is the log's own copy of a frame it was given (nil if it was
+// not): a frame the store rebuilt, which it can find again at no cost.
+func (l *Log) Logged(f *mcp.Frame) *mcp.Frame {
+	i := l.indexOf(f)
+	if i < 0 {
+		return nil
+	}
+	return l.store.Frame(i)
+}
+
+// Store is where the log keeps its frames, for panes that show some of
+// them again (the server log) without a copy of their own.
+func (l *Log) Store() *mcp.FrameStore { return l.store }
+
+// frameOf is a frame entry's frame, rebuilt from the store.
+func (l *Log) frameOf(e *logEntry) *mcp.Frame {
+	if e.kind != entryFrame {
+		return nil
+	}
+	return l.store.Frame(int(e.ref))
+}
+
+// entryView is an entry with its frame read from the store (not kept),
+// for the filter.
+type entryView struct {
+	*logEntry
+	frame *mcp.Frame // nil unless the entry is a frame
+}
+
+// view reads an entry's frame into f for the filter.
+func (l *Log) view(e *logEntry, f *mcp.Frame) *entryView {
+	v := &entryView{logEntry: e}
+	if e.kind == entryFrame {
+		l.store.View(int(e.ref), f)
+		v.frame = f
+	}
+	return v
+}
 
 // Selected is the frame under the cursor, or nil.
 func (l *Log) Selected() *mcp.Frame {
 	if l.cur < 0 || l.cur >= len(l.shown) {
 		return nil
 	}
-	return l.entries[l.shown[l.cur]].frame
+	return l.frameOf(&l.entries[l.shown[l.cur]])
 }
 
 // visible applies the view, the toggles and the filter to one entry.
@@ -333,14 +427,18 @@ func (l *Log) visible(e *logEntry) bool {
 	if !l.isRow(e) {
 		return false
 	}
-	if l.filter.match(e) {
+	if !l.filter.active() {
+		return true
+	}
+	v := l.view(e, &l.scratch[0])
+	if l.filter.match(v) {
 		return true
 	}
 	// An exchange's row shows when either of its frames matches: kind:error
 	// finds the calls the server refused.
-	if l.paired && e.kind == entryFrame && e.frame.Kind == mcp.KindRequest {
-		if resp := l.pairs[e.frame]; resp != nil {
-			return l.filter.match(&logEntry{kind: entryFrame, frame: resp})
+	if l.paired && e.kind == entryFrame && v.frame.Kind == mcp.KindRequest {
+		if p := l.partner[e.ref]; p != 0 {
+			return l.filter.match(l.view(&logEntry{kind: entryFrame, ref: p - 1}, &l.scratch[1]))
 		}
 	}
 	return false
@@ -762,10 +860,11 @@ func (l *Log) rowSegments(e *logEntry) []segment {
 	segs = append(segs, segment{text: fmt.Sprintf("%9s", relTime(e.rel)), style: t.Time})
 	switch e.kind {
 	case entryFrame:
-		if l.paired && e.frame.Kind == mcp.KindRequest {
-			return append(segs, l.exchangeSegments(e.frame)...)
+		f := l.frameOf(e)
+		if l.paired && f.Kind == mcp.KindRequest {
+			return append(segs, l.exchangeSegments(f)...)
 		}
-		return append(segs, l.frameSegments(e.frame)...)
+		return append(segs, l.frameSegments(f)...)
 	case entryStderr:
 		return append(segs, segment{text: "»", style: t.Stderr}, segment{text: "stderr", style: t.Stderr}, segment{text: termsafe.String(e.text), style: t.Stderr})
 	case entryState:
@@ -860,7 +959,7 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 // resource, prompt or reference, and for an answer its request's.
 func (l *Log) subject(f *mcp.Frame) string {
 	if f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse {
-		f = l.pairs[f]
+		f = l.Paired(f)
 	}
 	return termsafe.String(mcp.Subject(f))
 }

@@ -126,7 +126,7 @@ func canonicalKind(s string) (string, bool) {
 
 // kindOf is the entry's kind as canonicalKind names it, and for a
 // transport step also "transport".
-func (e *logEntry) kindOf() (string, string) {
+func (e *entryView) kindOf() (string, string) {
 	switch e.kind {
 	case entryFrame:
 		return e.frame.Kind.String(), ""
@@ -156,7 +156,7 @@ func (f *logFilter) frameFields() bool {
 	return len(f.methods)+len(f.dirs)+len(f.ids) > 0
 }
 
-func (f *logFilter) match(e *logEntry) bool {
+func (f *logFilter) match(e *entryView) bool {
 	if !f.active() {
 		return true
 	}
@@ -254,7 +254,7 @@ func containsDir(s []mcp.Direction, d mcp.Direction) bool {
 // matchesAnyField reports whether any of the (negated) field terms
 // matches the entry. A term about a field the entry lacks (the method of
 // a stderr line) does not match it: -method:ping hides pings, not stderr.
-func (f *logFilter) matchesAnyField(e *logEntry) bool {
+func (f *logFilter) matchesAnyField(e *entryView) bool {
 	k, group := e.kindOf()
 	if containsString(f.kinds, k) || (group != "" && containsString(f.kinds, group)) {
 		return true

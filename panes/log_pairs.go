@@ -38,34 +38,38 @@ func (l *Log) isRow(e *logEntry) bool {
 	}
 	switch e.kind {
 	case entryFrame:
-		f := e.frame
-		return !((f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && l.pairs[f] != nil && l.pairs[l.pairs[f]] == f)
+		k, p := l.store.Kind(int(e.ref)), l.partner[e.ref]
+		return !((k == mcp.KindResponse || k == mcp.KindErrorResponse) && p != 0 && l.partner[p-1] == e.ref+1)
 	case entryLocalError:
-		return l.localReq[e.local] == nil
+		_, folded := l.localReq[e.local]
+		return !folded
 	}
 	return true
 }
 
-// requestOf is the request whose row a folded entry belongs to.
-func (l *Log) requestOf(e *logEntry) *mcp.Frame {
+// requestOf is the store index of the request whose row a folded entry
+// belongs to, or -1.
+func (l *Log) requestOf(e *logEntry) int32 {
 	switch e.kind {
 	case entryFrame:
-		return l.pairs[e.frame]
+		return l.partner[e.ref] - 1
 	case entryLocalError:
-		return l.localReq[e.local]
+		if req, ok := l.localReq[e.local]; ok {
+			return req
+		}
 	}
-	return nil
+	return -1
 }
 
 // entryOfRequest finds the entry of the request a folded entry belongs
 // to, looking back from it (the request always comes first).
 func (l *Log) entryOfRequest(e *logEntry) (int32, bool) {
 	req := l.requestOf(e)
-	if req == nil {
+	if req < 0 {
 		return 0, false
 	}
 	for i := len(l.entries) - 1; i >= 0; i-- {
-		if l.entries[i].frame == req {
+		if l.entries[i].kind == entryFrame && l.entries[i].ref == req {
 			return int32(i), true
 		}
 	}
@@ -83,7 +87,7 @@ func (l *Log) pairLocal(le *mcp.LocalError) int32 {
 	if !ok {
 		return -1
 	}
-	req := l.entries[ri].frame
+	req := l.entries[ri].ref
 	l.localOf[req], l.localReq[le] = le, req
 	return ri
 }
@@ -121,7 +125,7 @@ func (l *Log) completed(ri int32) {
 
 // exchange is what became of a request.
 func (l *Log) exchange(req *mcp.Frame) (exchangeStatus, *mcp.Frame, *mcp.LocalError) {
-	resp, le := l.pairs[req], l.localOf[req]
+	resp, le := l.Paired(req), l.localOf[int32(l.indexOf(req))]
 	switch {
 	case le != nil:
 		return exLocal, resp, le
@@ -141,10 +145,14 @@ func (l *Log) toolError(resp *mcp.Frame) bool {
 	if resp.ReplyToMethod != mcp.MethodToolsCall {
 		return false
 	}
-	bad, ok := l.toolErr[resp]
+	i := int32(l.indexOf(resp))
+	if i < 0 {
+		return mcp.ResultIsError(resp)
+	}
+	bad, ok := l.toolErr[i]
 	if !ok {
 		bad = mcp.ResultIsError(resp)
-		l.toolErr[resp] = bad
+		l.toolErr[i] = bad
 	}
 	return bad
 }
@@ -251,7 +259,7 @@ func (l *Log) openExchange() tea.Cmd {
 	if f == nil || f.Kind != mcp.KindRequest {
 		return nil
 	}
-	msg := OpenExchangeMsg{Request: f, Response: l.pairs[f], Local: l.localOf[f]}
+	msg := OpenExchangeMsg{Request: f, Response: l.Paired(f), Local: l.localOf[int32(l.indexOf(f))]}
 	return func() tea.Msg { return msg }
 }
 

@@ -119,7 +119,7 @@ func TestLogFilterTyping(t *testing.T) {
 	if l.Capturing() {
 		t.Fatal("enter did not close the filter input")
 	}
-	if len(l.shown) != 1 || l.entries[l.shown[0]].frame.Kind != mcp.KindErrorResponse {
+	if len(l.shown) != 1 || l.frameOf(&l.entries[l.shown[0]]).Kind != mcp.KindErrorResponse {
 		t.Fatalf("typed filter shows %d rows, want the one error", len(l.shown))
 	}
 	if want := fmt.Sprintf("%d hidden", len(l.entries)-1); !strings.Contains(l.Title(), want) {
@@ -231,5 +231,54 @@ func TestLogOpensTransportEvents(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("detail lacks %q:\n%s", want, text)
 		}
+	}
+}
+// The log keeps its frames in a store and rebuilds them; a frame it did
+// not give out (an operation's own request frame, from the client) is
+// still found, paired and selected, by its seq in the current connection
+// and its bytes, never a frame of an earlier connection with the same seq.
+func TestLogFindsFramesItDidNotGiveOut(t *testing.T) {
+	l := NewLog(themes.Default(true), keymap.Default())
+	l.SetSize(100, 20)
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	req := func(seq int64, id string) *mcp.Frame {
+		return &mcp.Frame{Seq: seq, Time: at, Dir: mcp.Outbound, Transport: "stdio", Kind: mcp.KindRequest, Method: "tools/call", ID: mcp.ID(id),
+			Raw: []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call"}`)}
+	}
+	resp := func(seq, replyTo int64, id string) *mcp.Frame {
+		return &mcp.Frame{Seq: seq, Time: at, Dir: mcp.Inbound, Transport: "stdio", Kind: mcp.KindResponse, ID: mcp.ID(id), ReplyTo: replyTo, ReplyToMethod: "tools/call",
+			Raw: []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)}
+	}
+	old := req(1, "1")
+	l.Append(mcp.FrameEvent{Frame: old})
+	l.Append(mcp.FrameEvent{Frame: resp(2, 1, "1")})
+	l.AppendSeparator(at, "reconnected")
+	cur, ans := req(1, "7"), resp(2, 1, "7")
+	l.Append(mcp.FrameEvent{Frame: cur})
+	l.Append(mcp.FrameEvent{Frame: ans})
+
+	if p := l.Paired(cur); p == nil || p.ID != "7" || p.Kind != mcp.KindResponse {
+		t.Fatalf("Paired(the client's own request) = %+v", p)
+	}
+	if p := l.Paired(ans); p == nil || string(p.Raw) != string(cur.Raw) {
+		t.Fatalf("Paired(the client's own response) = %+v", p)
+	}
+	if l.Paired(old) != nil {
+		t.Fatal("a frame of the earlier connection (same seq, other bytes) was taken for the current one")
+	}
+	if !l.SelectFrame(cur) {
+		t.Fatal("SelectFrame did not find the client's own frame")
+	}
+	if s := l.Selected(); s == nil || string(s.Raw) != string(cur.Raw) || s.Seq != cur.Seq {
+		t.Fatalf("selected %+v, want the current connection's request", s)
+	}
+	if s := l.Selected(); l.Selected() != s || l.Paired(l.Paired(s)) != s {
+		t.Fatal("a rebuilt frame changed identity while held")
+	}
+	if l.SelectFrame(&mcp.Frame{Seq: 9, Raw: []byte("{}")}) {
+		t.Fatal("SelectFrame found a frame that was never logged")
+	}
+	if f := l.FrameBySeq(2); f == nil || f.ID != "7" {
+		t.Fatalf("FrameBySeq(2) = %+v, want the current connection's response", f)
 	}
 }

@@ -1,6 +1,7 @@
 package panes
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"image/color"
@@ -41,26 +42,55 @@ type ServerLog struct {
 	gate    Gate
 	modern  bool
 	list    *list.Model
+
+	// frames is the log's store: a line whose notification is there is
+	// read from it (12 bytes a line); loose holds the others.
+	frames *mcp.FrameStore
+	loose  []looseLine
 }
 
-// logLine is one notifications/message: its params are a view of the
-// frame's bytes (kept once, by the frame), decoded only when the line is
-// drawn. A flood of 200,000 log messages keeps no second copy of them.
+// logLine is one notifications/message: the index of its frame in the
+// log's store and where its params are in the frame's bytes (kept once,
+// by the store), decoded only when the line is drawn. A flood of 200,000
+// log messages keeps no second copy of them. When ref is -1, off indexes
+// loose.
 type logLine struct {
+	ref    int32
+	off, n uint32
+}
+
+// looseLine is a line whose frame is not in the store.
+type looseLine struct {
 	at     time.Time
 	params json.RawMessage
 	frame  *mcp.Frame // the notification, opened by enter; nil if unknown
 }
 
-// decode reads the level, logger and data (a string's value, or any other
-// JSON as it was sent).
-func (l logLine) decode() (level, logger, data string) {
+// SetStore says where the log keeps its frames: lines whose frame is
+// there are read from it.
+func (s *ServerLog) SetStore(frames *mcp.FrameStore) { s.frames = frames }
+
+// lineAt is when line i arrived and its params as sent.
+func (s *ServerLog) lineAt(i int) (time.Time, json.RawMessage) {
+	e := s.entries[i]
+	if e.ref < 0 {
+		l := s.loose[e.off]
+		return l.at, l.params
+	}
+	var f mcp.Frame
+	s.frames.View(int(e.ref), &f)
+	return f.Time, f.Raw[e.off : e.off+e.n : e.off+e.n]
+}
+
+// decodeParams reads the level, logger and data (a string's value, or any
+// other JSON as it was sent).
+func decodeParams(params json.RawMessage) (level, logger, data string) {
 	var p struct {
 		Level  string          `json:"level"`
 		Logger string          `json:"logger"`
 		Data   json.RawMessage `json:"data"`
 	}
-	_ = json.Unmarshal(l.params, &p)
+	_ = json.Unmarshal(params, &p)
 	data = string(p.Data)
 	var str string
 	if json.Unmarshal(p.Data, &str) == nil {
@@ -128,9 +158,19 @@ func (s *ServerLog) SetLevel(l string) { s.level = l }
 func (s *ServerLog) Len() int { return len(s.entries) }
 
 // Append adds one notifications/message from its params and its frame
-// (nil when it is not known; enter then opens nothing).
+// (nil when it is not known; enter then opens nothing). A frame from the
+// store (SetStore) whose bytes hold the params, at the same time, is
+// referred to rather than kept.
 func (s *ServerLog) Append(at time.Time, params json.RawMessage, f *mcp.Frame) {
-	s.entries = append(s.entries, logLine{at: at, params: params, frame: f})
+	if i := s.frames.Index(f); i >= 0 && len(params) > 0 && f.Time.Equal(at) {
+		if off := bytes.Index(f.Raw, params); off >= 0 {
+			s.entries = append(s.entries, logLine{ref: int32(i), off: uint32(off), n: uint32(len(params))})
+			s.list.SetLen(len(s.entries))
+			return
+		}
+	}
+	s.entries = append(s.entries, logLine{ref: -1, off: uint32(len(s.loose))})
+	s.loose = append(s.loose, looseLine{at: at, params: params, frame: f})
 	s.list.SetLen(len(s.entries))
 }
 
@@ -139,7 +179,11 @@ func (s *ServerLog) Selected() *mcp.Frame {
 	if len(s.entries) == 0 {
 		return nil
 	}
-	return s.entries[s.list.Cursor()].frame
+	e := s.entries[s.list.Cursor()]
+	if e.ref < 0 {
+		return s.loose[e.off].frame
+	}
+	return s.frames.Frame(int(e.ref))
 }
 
 // ClickRow puts the cursor on the entry drawn on row y of the pane
@@ -247,11 +291,11 @@ func (s *ServerLog) FullHelp() [][]key.Binding {
 // the data with its line breaks shown as spaces.
 func (s *ServerLog) line(i int) string {
 	t := s.theme
-	e := s.entries[i]
-	level, logger, data := e.decode()
+	at, params := s.lineAt(i)
+	level, logger, data := decodeParams(params)
 	st := s.levelStyle(level)
 	lv := termsafe.String(level)
-	line := t.Log.Time.Render(e.at.Format("15:04:05.000")) + " " + st.Render(lv) + strings.Repeat(" ", max(levelWidth-ansi.StringWidth(lv), 1))
+	line := t.Log.Time.Render(at.Format("15:04:05.000")) + " " + st.Render(lv) + strings.Repeat(" ", max(levelWidth-ansi.StringWidth(lv), 1))
 	if logger != "" {
 		line += t.Detail.Label.Render("[" + termsafe.String(logger) + "] ")
 	}

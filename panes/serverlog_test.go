@@ -166,3 +166,44 @@ func TestServerLogGoldens(t *testing.T) {
 		}
 	}
 }
+
+// Lines whose frame is in the log's store are read from it: the pane
+// draws exactly what it draws from lines it holds itself, opens the log's
+// own frame, and keeps no copy (its loose lines stay empty).
+func TestServerLogReadsTheLogsStore(t *testing.T) {
+	data := func(i int) string { return fmt.Sprintf("message %04d \x1b[31m", i) }
+	own := newServerLog(40, data)
+	l := NewLog(themes.Dark(), keymap.Default())
+	s := NewServerLog(themes.Dark(), keymap.Default())
+	s.SetStore(l.Store())
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i := range 40 {
+		f, p := logFrame(int64(i+1), t0.Add(time.Duration(i)*time.Millisecond), LogLevels[i%len(LogLevels)], data(i))
+		l.Append(mcp.FrameEvent{Frame: f})
+		s.Append(f.Time, p, l.Logged(f))
+	}
+	s.SetSize(80, 12)
+	s.Focus()
+	if len(s.loose) != 0 {
+		t.Fatalf("%d of 40 lines kept their own copy", len(s.loose))
+	}
+	for _, k := range []string{"", "g", "j", "W", "G"} {
+		if k != "" {
+			own.Update(keyPress(k))
+			s.Update(keyPress(k))
+		}
+		if got, want := s.View(), own.View(); got != want {
+			t.Fatalf("after %q the store-backed pane draws\n%s\nwant\n%s", k, got, want)
+		}
+	}
+	s.Update(keyPress("g"))
+	if sel := s.Selected(); sel == nil || sel != l.FrameBySeq(1) {
+		t.Fatalf("the first line opens %+v, not the log's frame", sel)
+	}
+	// A frame the store does not know is kept as given.
+	f, p := logFrame(99, t0, "info", "loose")
+	s.Append(f.Time, p, f)
+	if len(s.loose) != 1 {
+		t.Fatalf("a frame from elsewhere was not kept (%d loose lines)", len(s.loose))
+	}
+}

@@ -16,11 +16,11 @@ import (
 const maxDoctorEvents = 512
 
 // doctor is the root model's record of the current connection for the
-// protocol doctor: its frames by sequence number (diagnostics name frames
-// by Seq, which restarts on reconnect) and, until the handshake is done,
-// its events, which the connection doctor reads when connecting fails.
+// protocol doctor: until the handshake is done, its events, which the
+// connection doctor reads when connecting fails. (Diagnostics name frames
+// by Seq, which restarts on reconnect: the log finds them among the
+// current connection's frames, FrameBySeq.)
 type doctor struct {
-	frames map[int64]*mcp.Frame
 	events []mcp.Event
 	// err is the failed Connect's error; cause and fix explain it.
 	err        error
@@ -31,16 +31,11 @@ type doctor struct {
 	ready bool
 }
 
-func (d *doctor) reset() { *d = doctor{frames: map[int64]*mcp.Frame{}} }
+func (d *doctor) reset() { *d = doctor{} }
 
 // observe records one event of the current connection.
 func (d *doctor) observe(ev mcp.Event) {
-	switch ev := ev.(type) {
-	case mcp.FrameEvent:
-		if d.frames == nil {
-			d.frames = map[int64]*mcp.Frame{}
-		}
-		d.frames[ev.Frame.Seq] = ev.Frame
+	switch ev.(type) {
 	case mcp.HandshakeEvent:
 		d.ready, d.events = true, nil
 	}
@@ -63,7 +58,7 @@ func (m *Model) addDiagnostic(d *mcp.Diagnostic) {
 	}
 	frames := make([]*mcp.Frame, len(d.Frames))
 	for i, seq := range d.Frames {
-		frames[i] = m.doc.frames[seq]
+		frames[i] = m.logPane.FrameBySeq(seq)
 	}
 	m.diags.Add(d, frames)
 	m.logPane.Invalidate()

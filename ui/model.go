@@ -178,6 +178,7 @@ func New(cfg Config) *Model {
 	m.resources = panes.NewResources(m.theme, m.keys)
 	m.prompts = panes.NewPrompts(m.theme, m.keys)
 	m.serverLog = panes.NewServerLog(m.theme, m.keys)
+	m.serverLog.SetStore(m.logPane.Store())
 	m.activity = panes.NewActivity(m.theme, m.keys)
 	m.roots = panes.NewRoots(m.theme, m.keys, cfg.Roots)
 	m.ask = panes.NewAsk(m.theme, m.keys)
