@@ -233,6 +233,7 @@ func TestLogOpensTransportEvents(t *testing.T) {
 		}
 	}
 }
+
 // The log keeps its frames in a store and rebuilds them; a frame it did
 // not give out (an operation's own request frame, from the client) is
 // still found, paired and selected, by its seq in the current connection
