@@ -458,3 +458,7 @@ func (s *FrameStore) Kind(i int) Kind {
 	r := s.record(i)
 	return Kind(r.b[0] >> 2 & 7)
 }
+
+// Mapped is the arena's size: the memory the store holds outside the Go
+// heap (what runtime.MemStats does not see).
+func (s *FrameStore) Mapped() int64 { return s.mapped }

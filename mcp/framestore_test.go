@@ -194,8 +194,8 @@ func storeCost(n int) (perFrame, rawPerFrame float64) {
 }
 
 // TestFrameStoreMemoryPerFrame bounds what a stored notification costs,
-// heap and arena together: about its bytes plus 25 (measured: 128 bytes for
-// the flood's 101-byte notifications; a *Frame with its own bytes is 391
+// heap and arena together: about its bytes plus 20 (measured: 126 bytes for
+// the flood's 107-byte notifications; a *Frame with its own bytes is 391
 // on the heap, which the collector lets grow to twice that).
 func TestFrameStoreMemoryPerFrame(t *testing.T) {
 	per, raw := storeCost(100_000)

@@ -31,21 +31,29 @@ const (
 	entryTransport // an HTTP exchange, SSE event, reconnect or OAuth step
 )
 
-// logEntry is one row of the log. It stores the event, not rendered text:
-// rendering happens only for the rows on screen, so a long log costs memory
-// for its data and nothing per frame drawn. A frame is kept in the log's
-// FrameStore (about its size in bytes, outside the Go heap) and rebuilt
-// when its row is drawn (frameOf).
+// logEntry is one row of the log, 16 bytes. It stores the event, not
+// rendered text: rendering happens only for the rows on screen, so a long
+// log costs memory for its data and nothing per frame drawn. A frame is
+// kept in the log's FrameStore (about its size in bytes, outside the Go
+// heap) and rebuilt when its row is drawn (frameOf); any other entry's
+// event is in the log's others.
 type logEntry struct {
-	kind  entryKind
-	ref   int32         // a frame's index in the log's store
-	rel   time.Duration // since the session's first event
-	text  string        // stderr line, state detail, separator text (raw; sanitised when drawn)
+	kind entryKind
+	ref  int32         // a frame's index in the log's store; any other entry's in others
+	rel  time.Duration // since the session's first event
+}
+
+// entryData is what an entry other than a frame holds.
+type entryData struct {
+	text  string // stderr line, state detail, separator text (raw; sanitised when drawn)
 	state mcp.State
 	local *mcp.LocalError
 	exit  *mcp.ExitError
 	tr    *mcp.TransportEvent
 }
+
+// noData is a frame's entryData: empty.
+var noData entryData
 
 // Log is the message log: every frame, stderr line and connection event in
 // order, one row each, with a cursor, follow mode and a filter.
@@ -57,7 +65,8 @@ type Log struct {
 	focused bool
 
 	entries []logEntry
-	frames  int // frame entries, for the title
+	others  []entryData // the events of the entries that are not frames
+	frames  int         // frame entries, for the title
 
 	// store holds every logged frame; sessionStart is the index there of
 	// the current connection's first frame (Seq restarts on reconnect).
@@ -242,6 +251,7 @@ func (l *Log) Append(ev mcp.Event) {
 		l.origin = ev.At()
 	}
 	e := logEntry{rel: ev.At().Sub(l.origin)}
+	var d entryData
 	req := int32(-1) // the request entry this one completes
 	switch ev := ev.(type) {
 	case mcp.FrameEvent:
@@ -250,20 +260,24 @@ func (l *Log) Append(ev mcp.Event) {
 		l.frames++
 		req = l.pair(ev.Frame, int32(len(l.entries)), e.ref)
 	case mcp.StderrEvent:
-		e.kind, e.text = entryStderr, ev.Line
+		e.kind, d.text = entryStderr, ev.Line
 	case mcp.StateEvent:
-		e.kind, e.state, e.text = entryState, ev.State, ev.Detail
+		e.kind, d.state, d.text = entryState, ev.State, ev.Detail
 	case mcp.LocalErrorEvent:
-		e.kind, e.local = entryLocalError, ev.Err
+		e.kind, d.local = entryLocalError, ev.Err
 		req = l.pairLocal(ev.Err)
 	case mcp.ExitEvent:
-		e.kind, e.exit = entryExit, ev.Exit
+		e.kind, d.exit = entryExit, ev.Exit
 	case mcp.TransportEvent:
-		e.kind, e.tr = entryTransport, &ev
+		e.kind, d.tr = entryTransport, &ev
 	default:
 		return
 	}
-	l.push(e)
+	if e.kind == entryFrame {
+		l.push(e)
+	} else {
+		l.pushData(e, d)
+	}
 	if req >= 0 {
 		l.completed(req)
 	}
@@ -273,7 +287,7 @@ func (l *Log) Append(ev mcp.Event) {
 // and a fresh time origin and request table for the next session, whose
 // sequence numbers start again at 1.
 func (l *Log) AppendSeparator(at time.Time, text string) {
-	l.push(logEntry{kind: entrySeparator, rel: at.Sub(l.origin), text: text})
+	l.pushData(logEntry{kind: entrySeparator, rel: at.Sub(l.origin)}, entryData{text: text})
 	l.origin = time.Time{}
 	l.requests = map[int64]int32{}
 	l.sessionStart = l.store.Len()
@@ -285,7 +299,22 @@ func (l *Log) AppendNote(at time.Time, text string) {
 	if l.origin.IsZero() {
 		l.origin = at
 	}
-	l.push(logEntry{kind: entryNote, rel: at.Sub(l.origin), text: text})
+	l.pushData(logEntry{kind: entryNote, rel: at.Sub(l.origin)}, entryData{text: text})
+}
+
+// pushData logs an entry that is not a frame with its event.
+func (l *Log) pushData(e logEntry, d entryData) {
+	e.ref = int32(len(l.others))
+	l.others = append(l.others, d)
+	l.push(e)
+}
+
+// data is an entry's event (empty for a frame).
+func (l *Log) data(e *logEntry) *entryData {
+	if e.kind == entryFrame {
+		return &noData
+	}
+	return &l.others[e.ref]
 }
 
 func (l *Log) push(e logEntry) {
@@ -391,21 +420,27 @@ func (l *Log) frameOf(e *logEntry) *mcp.Frame {
 	return l.store.Frame(int(e.ref))
 }
 
-// entryView is an entry with its frame read from the store (not kept),
-// for the filter.
+// entryView is an entry with its event, and its frame read from the
+// store, for the filter and the row.
 type entryView struct {
 	*logEntry
+	*entryData
 	frame *mcp.Frame // nil unless the entry is a frame
 }
 
-// view reads an entry's frame into f for the filter.
+// view reads an entry's frame into f (not kept) for the filter.
 func (l *Log) view(e *logEntry, f *mcp.Frame) *entryView {
-	v := &entryView{logEntry: e}
+	v := &entryView{logEntry: e, entryData: l.data(e)}
 	if e.kind == entryFrame {
 		l.store.View(int(e.ref), f)
 		v.frame = f
 	}
 	return v
+}
+
+// rowView is an entry with its event and its frame rebuilt, for drawing.
+func (l *Log) rowView(e *logEntry) *entryView {
+	return &entryView{logEntry: e, entryData: l.data(e), frame: l.frameOf(e)}
 }
 
 // Selected is the frame under the cursor, or nil.
@@ -660,7 +695,7 @@ func (l *Log) selectedTransport() *mcp.TransportEvent {
 	if l.cur < 0 || l.cur >= len(l.shown) {
 		return nil
 	}
-	return l.entries[l.shown[l.cur]].tr
+	return l.data(&l.entries[l.shown[l.cur]]).tr
 }
 
 // OpenLinesMsg asks the root model to show ready lines in a modal: the
@@ -790,7 +825,7 @@ type segment struct {
 }
 
 func (l *Log) renderRow(e *logEntry, w int, selected bool) string {
-	segs := fitFlex(l.rowSegments(e), w)
+	segs := fitFlex(l.rowSegments(l.rowView(e)), w)
 	var b strings.Builder
 	left := w
 	sel := l.theme.Log.Selected
@@ -854,13 +889,13 @@ func fitFlex(segs []segment, w int) []segment {
 	return segs
 }
 
-func (l *Log) rowSegments(e *logEntry) []segment {
+func (l *Log) rowSegments(e *entryView) []segment {
 	t := &l.theme.Log
 	segs := make([]segment, 0, 9)
 	segs = append(segs, segment{text: fmt.Sprintf("%9s", relTime(e.rel)), style: t.Time})
 	switch e.kind {
 	case entryFrame:
-		f := l.frameOf(e)
+		f := e.frame
 		if l.paired && f.Kind == mcp.KindRequest {
 			return append(segs, l.exchangeSegments(f)...)
 		}

@@ -218,7 +218,7 @@ func (f *logFilter) matchWords(text string, raw []byte) bool {
 	return true
 }
 
-func (e *logEntry) entryText() string {
+func (e *entryView) entryText() string {
 	switch e.kind {
 	case entryStderr:
 		return "stderr " + e.text

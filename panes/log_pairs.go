@@ -41,7 +41,7 @@ func (l *Log) isRow(e *logEntry) bool {
 		k, p := l.store.Kind(int(e.ref)), l.partner[e.ref]
 		return !((k == mcp.KindResponse || k == mcp.KindErrorResponse) && p != 0 && l.partner[p-1] == e.ref+1)
 	case entryLocalError:
-		_, folded := l.localReq[e.local]
+		_, folded := l.localReq[l.data(e).local]
 		return !folded
 	}
 	return true
@@ -54,7 +54,7 @@ func (l *Log) requestOf(e *logEntry) int32 {
 	case entryFrame:
 		return l.partner[e.ref] - 1
 	case entryLocalError:
-		if req, ok := l.localReq[e.local]; ok {
+		if req, ok := l.localReq[l.data(e).local]; ok {
 			return req
 		}
 	}

@@ -207,7 +207,7 @@ func TestLogHidesTransportRows(t *testing.T) {
 	for _, e := range l.entries {
 		if e.kind == entryTransport {
 			transport++
-			if e.tr.Kind == "http" {
+			if l.data(&e).tr.Kind == "http" {
 				httpRows++
 			}
 		}
