@@ -126,8 +126,12 @@ func trimSpace(b []byte) []byte {
 // reply from its request, a list's items from its response pages, the
 // handshake's client side and full result from its frames.
 type Rebuilder struct {
-	// requests: seq -> method of every request frame seen.
-	requests map[int64]string
+	// requests: seq -> method of every request frame seen, as an index in
+	// methods (a file of 250,000 tools/call requests keeps one string,
+	// not 250,000, and 16-byte map slots).
+	requests map[int64]uint32
+	methods  []string
+	methodID map[string]uint32
 	// pages: list method -> the items of the pages answered since that
 	// list's last list entry.
 	pages map[string][]json.RawMessage
@@ -141,7 +145,7 @@ type Rebuilder struct {
 
 // NewRebuilder starts with no history.
 func NewRebuilder() *Rebuilder {
-	return &Rebuilder{requests: map[int64]string{}, pages: map[string][]json.RawMessage{}}
+	return &Rebuilder{requests: map[int64]uint32{}, methodID: map[string]uint32{}, pages: map[string][]json.RawMessage{}}
 }
 
 // Event rebuilds one entry; nil for the session header and for entry types
@@ -205,13 +209,21 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 	case mcp.KindRequest:
 		// Both ways: the client's answers to the server's requests (a
 		// tap records them) name their method too.
-		b.requests[f.Seq] = f.Method
+		id, ok := b.methodID[f.Method]
+		if !ok {
+			id = uint32(len(b.methods))
+			b.methods = append(b.methods, f.Method)
+			b.methodID[f.Method] = id
+		}
+		b.requests[f.Seq] = id
 		if f.Dir == mcp.Outbound && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover) {
 			b.hsRequest = params(raw)
 		}
 	case mcp.KindResponse, mcp.KindErrorResponse:
 		if f.ReplyTo != 0 {
-			f.ReplyToMethod = b.requests[f.ReplyTo]
+			if id, ok := b.requests[f.ReplyTo]; ok {
+				f.ReplyToMethod = b.methods[id]
+			}
 		}
 		var env struct {
 			Result json.RawMessage `json:"result"`
