@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -143,6 +144,24 @@ func (f *Frame) Label() string {
 	return "invalid"
 }
 
+// knownMethods maps the spec's method names, as JSON strings spelled
+// plainly, to the one string each: a flood of notifications/message
+// shares one, and classify skips decoding it.
+var knownMethods = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, name := range []string{MethodInitialize, MethodPing, MethodServerDiscover, MethodToolsList, MethodToolsCall,
+		MethodPromptsList, MethodPromptsGet, MethodResourcesList, MethodResourceTemplatesList, MethodResourcesRead,
+		MethodResourcesSubscribe, MethodResourcesUnsubscribe, MethodSubscriptionsListen, MethodLoggingSetLevel,
+		MethodCompletionComplete, MethodTasksList, MethodTasksGet, MethodTasksResult, MethodTasksCancel,
+		MethodSamplingCreateMessage, MethodElicitationCreate, MethodRootsList,
+		NotifyInitialized, NotifyCancelled, NotifyProgress, NotifyMessage, NotifyToolsListChanged,
+		NotifyPromptsListChanged, NotifyResourcesListChanged, NotifyResourcesUpdated, NotifyRootsListChanged,
+		NotifyTasksStatus, NotifyElicitationComplete, NotifySubscriptionsAcknowledged} {
+		m[`"`+name+`"`] = name
+	}
+	return m
+})
+
 // parsed is the result of classifying one JSON value.
 type parsed struct {
 	kind    Kind
@@ -202,7 +221,9 @@ func classify(raw []byte) parsed {
 	}
 	switch {
 	case env.Method != nil:
-		if err := json.Unmarshal(env.Method, &p.method); err != nil {
+		if m, ok := knownMethods()[string(env.Method)]; ok {
+			p.method = m // no string per frame for the methods of the spec
+		} else if err := json.Unmarshal(env.Method, &p.method); err != nil {
 			return parsed{kind: KindInvalid, id: p.id, problem: `"method" is not a string`}
 		}
 		if env.ID != nil {

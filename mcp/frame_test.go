@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 )
 
 func TestClassify(t *testing.T) {
@@ -96,5 +97,28 @@ func TestReadLine(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The spec's methods are shared strings, not decoded per frame; any other
+// spelling (escapes, unknown names) is decoded as before.
+func TestClassifySharesKnownMethods(t *testing.T) {
+	for quoted, name := range knownMethods() {
+		p := classify([]byte(`{"jsonrpc":"2.0","method":` + quoted + `}`))
+		if p.method != name || p.kind != KindNotification {
+			t.Fatalf("%s classified as %q (%v)", quoted, p.method, p.kind)
+		}
+		if unsafe.StringData(p.method) != unsafe.StringData(name) {
+			t.Fatalf("%s: a new string, not the shared one", quoted)
+		}
+	}
+	for raw, want := range map[string]string{
+		`{"jsonrpc":"2.0","method":"notifications\/message"}`:     "notifications/message",
+		`{"jsonrpc":"2.0","method":"notifications\u002fmessage"}`: "notifications/message",
+		`{"jsonrpc":"2.0","method":"x-custom/thing"}`:             "x-custom/thing",
+	} {
+		if p := classify([]byte(raw)); p.method != want {
+			t.Errorf("%s classified as method %q, want %q", raw, p.method, want)
+		}
 	}
 }
