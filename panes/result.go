@@ -489,7 +489,7 @@ func decodeContent(raw []byte) (contentFields, error) {
 		if f.v == nil {
 			continue
 		}
-		*f.to, _ = jsonview.String(f.v)
+		*f.to, _ = jsonview.StringView(f.v) // the text stays in the frame's bytes
 	}
 	return c, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"unsafe"
 )
 
 var resultDecodeSeeds = []string{
@@ -58,4 +59,23 @@ func FuzzResultDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) { checkResultDecode(t, raw) })
+}
+
+// A text block without escapes is kept once: the decoded text is the
+// frame's own bytes, not a copy (a 100 MB result held two copies).
+func TestContentTextIsAViewOfTheFrame(t *testing.T) {
+	text := "plain text " + fmt.Sprint(1<<20)
+	raw := []byte(`{"type":"text","text":"` + text + `"}`)
+	c, err := decodeContent(raw)
+	if err != nil || c.Text != text {
+		t.Fatalf("decoded %q, %v", c.Text, err)
+	}
+	start := uintptr(unsafe.Pointer(&raw[0]))
+	if p := uintptr(unsafe.Pointer(unsafe.StringData(c.Text))); p < start || p >= start+uintptr(len(raw)) {
+		t.Fatal("the text was copied out of the frame's bytes")
+	}
+	esc, err := decodeContent([]byte(`{"type":"text","text":"a\nb"}`))
+	if err != nil || esc.Text != "a\nb" {
+		t.Fatalf("an escaped text decoded as %q, %v", esc.Text, err)
+	}
 }

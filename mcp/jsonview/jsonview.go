@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxDepth is encoding/json's nesting limit: Valid agrees with json.Valid
@@ -470,6 +471,25 @@ func String(raw []byte) (string, bool) {
 	s := raw[1 : len(raw)-1]
 	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
 		return string(s), true
+	}
+	return unquote(s)
+}
+
+// StringView is String without the copy: a string without escapes is
+// raw's own bytes, viewed as a string. Only for bytes nobody changes
+// afterwards, such as a frame's (frames are immutable once published): a
+// 100 MB text result is then kept once, by its frame, not twice.
+func StringView(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	s := raw[1 : len(raw)-1]
+	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		if len(s) == 0 {
+			return "", true
+		}
+		return unsafe.String(&s[0], len(s)), true
 	}
 	return unquote(s)
 }

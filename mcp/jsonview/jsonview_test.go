@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 var samples = []string{
@@ -198,4 +199,25 @@ func BenchmarkText20MB(b *testing.B) {
 			}
 		}
 	})
+}
+
+// StringView decodes as String does; a string without escapes is the
+// input's own bytes (no copy), any other a decoded copy.
+func TestStringViewSharesPlainStrings(t *testing.T) {
+	for _, raw := range []string{`"plain text"`, ` "padded" `, `""`, `"with \"escapes\" \u00e9\n"`, `"bad utf8 ` + "\xff" + `"`, `"\ud800"`, `42`, `"`, `"unterminated`} {
+		b := []byte(raw)
+		got, ok := StringView(b)
+		want, wantOK := String([]byte(raw))
+		if got != want || ok != wantOK {
+			t.Errorf("StringView(%q) = %q, %v; String gives %q, %v", raw, got, ok, want, wantOK)
+		}
+	}
+	b := []byte(`"` + strings.Repeat("x", 1<<20) + `"`)
+	s, ok := StringView(b)
+	if !ok || len(s) != 1<<20 {
+		t.Fatalf("StringView of a 1 MiB string: %d bytes, %v", len(s), ok)
+	}
+	if unsafe.StringData(s) != &b[1] {
+		t.Fatal("a string without escapes was copied")
+	}
 }
