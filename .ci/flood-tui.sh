@@ -3,8 +3,8 @@
 # server that sends 50,000 notifications right after the handshake; the
 # script reports when all frames are on screen (after the first, and after
 # the server wrote the last one), the CPU time mcpscope spent, how long a
-# key then takes, and the process's peak RSS. Needs tmux and python3; not
-# run by CI.
+# key then takes, and the process's peak RSS. Needs tmux and python3;
+# .ci/run reports it for 200,000.
 #
 # Usage: .ci/flood-tui.sh MCPSCOPE_BINARY [N]   (N notifications, 50,000 by default)
 set -euo pipefail
