@@ -35,13 +35,13 @@ func (c *wsConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Write is the client's side: its bytes on their way to the server.
+// Write is the client's side: its bytes on their way to the server. They
+// are recorded before they are sent: recorded after, a fast server's
+// answer, read on the other goroutine, could reach the record before the
+// request it answers. A write that fails has lost the connection anyway.
 func (c *wsConn) Write(p []byte) (int, error) {
-	n, err := c.ReadWriteCloser.Write(p)
-	if n > 0 {
-		c.toServer.feed(p[:n])
-	}
-	return n, err
+	c.toServer.feed(p)
+	return c.ReadWriteCloser.Write(p)
 }
 
 func (c *wsConn) Close() error {
