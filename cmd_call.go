@@ -124,6 +124,10 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		}
 	}()
 
+	// The doctor compiles the tools' schemas when tools/list comes back;
+	// the JSON Schema meta-schema it needs first is compiled meanwhile,
+	// while the server starts (a few ms off the call's critical path).
+	go schema.Prewarm()
 	if _, err := client.Connect(ctx); err != nil {
 		// Explain from everything the connection saw (its stderr, what it
 		// printed on stdout), which is complete once the stream has closed.
