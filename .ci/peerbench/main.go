@@ -43,7 +43,13 @@ var (
 	runs        = flag.Int("n", 11, "runs of each fast measurement (start-up takes 3n)")
 	ciDir       = flag.String("ci", ".ci", "the .ci folder (bare-client.sh, big_result_server.py, the flood server)")
 	floodN      = flag.Int("flood", 50000, "notifications in the flood")
+	only        = flag.String("only", "", "measure only these rows, comma-separated: startup, call, idle, flood, big")
 )
+
+// want reports whether the rows named name are measured.
+func want(name string) bool {
+	return *only == "" || strings.Contains(","+*only+",", ","+name+",")
+}
 
 func main() {
 	flag.Parse()
@@ -82,101 +88,133 @@ func main() {
 	var t table
 
 	// Start-up.
-	t.section("start-up: `--version`, wall time (CPU)")
-	startup := []job{{label: "mcpscope", argv: []string{*mcpscopeBin, "--version"}}}
-	if *helloBin != "" {
-		startup = append(startup, job{label: "Go hello-world (floor)", argv: []string{*helloBin}})
-	}
-	startup = append(startup, peerJob(mcptui, "--version"), peerJob(mcptools, "version"), peerJob(inspector, "--cli", "--version"))
-	for _, r := range measure(startup, 3**runs, env) {
-		t.row(r.label, r.cell(true))
+	if want("startup") {
+		t.section("start-up: `--version`, wall time (CPU)")
+		startup := []job{{label: "mcpscope", argv: []string{*mcpscopeBin, "--version"}}}
+		if *helloBin != "" {
+			startup = append(startup, job{label: "Go hello-world (floor)", argv: []string{*helloBin}})
+		}
+		startup = append(startup, peerJob(mcptui, "--version"), peerJob(mcptools, "version"), peerJob(inspector, "--cli", "--version"))
+		for _, r := range measure(startup, 3**runs, env) {
+			t.row(r.label, r.cell(true))
+		}
 	}
 
 	// tools/list against two servers, each against the bare client.
-	for _, srv := range []struct {
-		name string
-		argv []string
-	}{{"server-everything (Node)", []string{"node", se}}, {"the demo server (mcpscope demo-server)", demo}} {
-		t.section("call tools/list against " + srv.name + ": wall time, ratio to the bare client")
-		jobs := []job{
-			{label: "bare shell client (floor)", argv: bare(srv.argv...)},
-			{label: "mcpscope call", argv: append([]string{*mcpscopeBin, "call", "--method", "tools/list", "--"}, srv.argv...)},
-			peerJob(mcptools, append([]string{"tools"}, srv.argv...)...),
-			peerJob(mcptui, append(mcptuiTarget(srv.argv), "tool", "list")...),
-			peerJob(inspector, append(append([]string{"--cli"}, srv.argv...), "--method", "tools/list")...),
-		}
-		res := measure(jobs, *runs, env)
-		floor := res[0].median()
-		for _, r := range res {
-			c := r.cell(false)
-			if r.ok() && r.label != res[0].label {
-				c += fmt.Sprintf("  %.2f×", r.median()/floor)
+	if want("call") {
+		for _, srv := range []struct {
+			name string
+			argv []string
+		}{{"server-everything (Node)", []string{"node", se}}, {"the demo server (mcpscope demo-server)", demo}} {
+			t.section("call tools/list against " + srv.name + ": wall time, ratio to the bare client")
+			jobs := []job{
+				{label: "bare shell client (floor)", argv: bare(srv.argv...)},
+				{label: "mcpscope call", argv: append([]string{*mcpscopeBin, "call", "--method", "tools/list", "--"}, srv.argv...)},
+				peerJob(mcptools, append([]string{"tools"}, srv.argv...)...),
+				peerJob(mcptui, append(mcptuiTarget(srv.argv), "tool", "list")...),
+				peerJob(inspector, append(append([]string{"--cli"}, srv.argv...), "--method", "tools/list")...),
 			}
-			t.row(r.label, c)
+			res := measure(jobs, *runs, env)
+			floor := res[0].median()
+			for _, r := range res {
+				c := r.cell(false)
+				if r.ok() && r.label != res[0].label {
+					c += fmt.Sprintf("  %.2f×", r.median()/floor)
+				}
+				t.row(r.label, c)
+			}
 		}
 	}
 
 	// Idle memory in the TUI.
-	t.section("TUI idle: RSS 5 s after starting on the demo server (anonymous + file-backed)")
-	inspectorTUI := peerJob(inspector, "--tui", *mcpscopeBin, "demo-server")
-	inspectorTUI.connect = "c" // it starts disconnected
-	tuis := []job{
-		{label: "mcpscope", argv: []string{*mcpscopeBin, "--", *mcpscopeBin, "demo-server"}},
-		peerJob(mcptui, mcptuiTarget(demo)...),
-		inspectorTUI,
-	}
-	for _, j := range tuis {
-		if j.argv == nil {
-			t.row(j.label, j.missing)
-			continue
+	if want("idle") {
+		t.section("TUI idle: RSS 5 s after connecting to the demo server (anonymous + file-backed; the server's process left out)")
+		inspectorTUI := peerJob(inspector, "--tui", *mcpscopeBin, "demo-server")
+		// It starts disconnected; c connects the server it was given.
+		inspectorTUI.connectWhen, inspectorTUI.connectKey, inspectorTUI.connected = "[Connect]", "c", "● connected"
+		tuis := []job{
+			{label: "mcpscope", argv: []string{*mcpscopeBin, "--", *mcpscopeBin, "demo-server"}, connected: "● ready"},
+			peerJob(mcptui, mcptuiTarget(demo)...),
+			inspectorTUI,
 		}
-		var rss, anon, file []float64
-		connected := true
-		for i := 0; i < 3; i++ {
-			m, err := idleRSS(j, env, 5*time.Second)
-			if err != nil {
-				t.row(j.label, "failed: "+err.Error())
-				connected = false
-				break
+		for _, j := range tuis {
+			if j.argv == nil {
+				t.row(j.label, j.missing)
+				continue
 			}
-			connected = connected && m.serverUp
-			rss, anon, file = append(rss, m.rss), append(anon, m.anon), append(file, m.file)
-		}
-		if len(rss) == 3 {
-			note := ""
-			if !connected {
-				note = "  (the server was not running 5 s in: not connected)"
+			var rss, anon, file []float64
+			connected := true
+			for i := 0; i < 3; i++ {
+				m, err := idleRSS(j, env, 5*time.Second)
+				if err != nil {
+					t.row(j.label, "failed: "+err.Error())
+					connected = false
+					break
+				}
+				connected = connected && m.serverUp
+				rss, anon, file = append(rss, m.rss), append(anon, m.anon), append(file, m.file)
 			}
-			t.row(j.label, fmt.Sprintf("%.1f MiB (%s)  = %.1f anon + %.1f file%s", med(rss), spread(rss, "%.1f"), med(anon), med(file), note))
+			if len(rss) == 3 {
+				note := ""
+				if !connected {
+					note = "  (the server was not running 5 s in: not connected)"
+				}
+				t.row(j.label, fmt.Sprintf("%.1f MiB (%s)  = %.1f anon + %.1f file%s", med(rss), spread(rss, "%.1f"), med(anon), med(file), note))
+			}
 		}
 	}
 
 	// The flood, in mcpscope's TUI (the peers show no count to wait for).
-	t.section(fmt.Sprintf("TUI flood: %d notifications after the handshake", *floodN))
-	for i := 0; i < 2; i++ {
-		f, err := flood(env)
-		if err != nil {
-			t.row("mcpscope", "failed: "+err.Error())
-			break
+	if want("flood") {
+		t.section(fmt.Sprintf("TUI flood: %d notifications after the handshake", *floodN))
+		for i := 0; i < 2; i++ {
+			f, err := flood(env)
+			if err != nil {
+				t.row("mcpscope", "failed: "+err.Error())
+				break
+			}
+			t.row(fmt.Sprintf("mcpscope, run %d", i+1), fmt.Sprintf("all %d frames on screen %.2f s after the server's last; %.2f s CPU; peak RSS %.1f MiB", *floodN+3, f.lag, f.cpu, f.peak))
 		}
-		t.row(fmt.Sprintf("mcpscope, run %d", i+1), fmt.Sprintf("all %d frames on screen %.2f s after the server's last; %.2f s CPU; peak RSS %.1f MiB", *floodN+3, f.lag, f.cpu, f.peak))
+		// A peer shows no count of frames to wait for: its cost is taken
+		// once it has been quiet for a second after the server's last frame.
+		inspectorFlood := func(server []string) job {
+			j := peerJob(inspector, append([]string{"--tui"}, server...)...)
+			j.connectWhen, j.connectKey = "[Connect]", "c"
+			return j
+		}
+		mcptuiFlood := func(server []string) job { return peerJob(mcptui, mcptuiTarget(server)...) }
+		for _, mk := range []func([]string) job{mcptuiFlood, inspectorFlood} {
+			j := mk([]string{"python3"})
+			if j.argv == nil {
+				t.row(j.label, j.missing)
+				continue
+			}
+			f, err := floodPeer(mk, env)
+			if err != nil {
+				t.row(j.label, "failed: "+err.Error())
+				continue
+			}
+			t.row(j.label, fmt.Sprintf("%.2f s CPU; peak RSS %.1f MiB (quiet %.1f s after the server's last frame)", f.cpu, f.peak, f.lag))
+		}
 	}
-	t.row("the peers", "not measured: mcp-tui and the Inspector TUI keep no count of frames to wait for")
 
 	// A 20 MB result, headless.
-	t.section("call tools/call with a 20,000,000-byte text result (headless): wall time, peak RSS")
-	big := []string{"python3", filepath.Join(*ciDir, "big_result_server.py")}
-	bigJobs := []job{
-		{label: "mcpscope call", argv: append([]string{*mcpscopeBin, "call", "--method", "tools/call", "--tool-name", "big", "--"}, big...)},
-		peerJob(mcptools, append([]string{"call", "big", "--params", "{}"}, big...)...),
-		peerJob(inspector, append(append([]string{"--cli"}, big...), "--method", "tools/call", "--tool-name", "big")...),
-	}
-	for _, r := range measure(bigJobs, 3, env) {
-		c := r.cell(false)
-		if r.ok() {
-			c += fmt.Sprintf(", peak RSS %.0f MiB", med(r.peak))
+	if want("big") {
+		t.section("call tools/call with a 20,000,000-byte text result (headless): wall time, peak RSS")
+		big := []string{"python3", filepath.Join(*ciDir, "big_result_server.py")}
+		bigJobs := []job{
+			{label: "mcpscope call", argv: append([]string{*mcpscopeBin, "call", "--method", "tools/call", "--tool-name", "big", "--"}, big...)},
+			peerJob(mcptools, append([]string{"call", "big", "--params", "{}"}, big...)...),
+			peerJob(inspector, append(append([]string{"--cli"}, big...), "--method", "tools/call", "--tool-name", "big")...),
 		}
-		t.row(r.label, c)
+		for _, r := range measure(bigJobs, 3, env) {
+			c := r.cell(false)
+			if r.ok() {
+				c += fmt.Sprintf(", peak RSS %.0f MiB", med(r.peak))
+			}
+			t.row(r.label, c)
+		}
+
 	}
 
 	t.print(os.Stdout)
@@ -210,7 +248,10 @@ type job struct {
 	label   string
 	argv    []string
 	missing string
-	connect string // for a TUI: the keys that connect it (sent after 2 s), if it does not on its own
+	// For a TUI that does not connect on its own: the text on its screen
+	// that says it is ready for the key, the key, and the text that says
+	// it connected.
+	connectWhen, connectKey, connected string
 }
 
 // result is a job's runs.
@@ -403,14 +444,19 @@ type memory struct {
 // waits, and adds up the RSS of its process tree, leaving out the server
 // (the subtree whose command line ends in "demo-server").
 func idleRSS(j job, env []string, wait time.Duration) (memory, error) {
-	pid, _, stop, keys, err := tmux(j.argv, env)
+	pid, capture, stop, keys, err := tmux(j.argv, env)
 	if err != nil {
 		return memory{}, err
 	}
 	defer stop()
-	if j.connect != "" {
-		time.Sleep(2 * time.Second)
-		keys(j.connect)
+	if j.connectKey != "" {
+		if !waitFor(capture, j.connectWhen, 30*time.Second) {
+			return memory{}, fmt.Errorf("%q never showed", j.connectWhen)
+		}
+		keys(j.connectKey)
+	}
+	if j.connected != "" && !waitFor(capture, j.connected, 30*time.Second) {
+		return memory{}, fmt.Errorf("%q never showed", j.connected)
 	}
 	time.Sleep(wait)
 	var m memory
@@ -434,6 +480,16 @@ func idleRSS(j job, env []string, wait time.Duration) (memory, error) {
 		return m, fmt.Errorf("the process had ended")
 	}
 	return m, nil
+}
+
+// waitFor reports whether text shows on the screen within limit.
+func waitFor(capture func() string, text string, limit time.Duration) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if strings.Contains(capture(), text) {
+			return true
+		}
+	}
+	return false
 }
 
 type floodResult struct{ lag, cpu, peak float64 }
@@ -474,6 +530,71 @@ func flood(env []string) (floodResult, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return floodResult{}, fmt.Errorf("not all %d frames showed within 60 s", want)
+}
+
+// floodPeer runs a peer's TUI on the flood server, connects it, and waits
+// until the server has sent its last frame and the peer's CPU time has not
+// grown for a second; it reports the peer's CPU time and peak RSS (its
+// process tree, the server left out) and when it went quiet.
+//
+// The server's settings go on its command line (through env): a peer may
+// not pass its own environment on to the server.
+func floodPeer(mk func(server []string) job, env []string) (floodResult, error) {
+	stamp, err := os.CreateTemp("", "peerbench-flood")
+	if err != nil {
+		return floodResult{}, err
+	}
+	stamp.Close()
+	defer os.Remove(stamp.Name())
+	j := mk([]string{"env", fmt.Sprintf("FLOOD_N=%d", *floodN), "FLOOD_STAMP=" + stamp.Name(), "python3",
+		filepath.Join(*ciDir, "..", "mcp/mcptest/testdata/flood_server.py")})
+	pid, capture, stop, keys, err := tmux(j.argv, env)
+	if err != nil {
+		return floodResult{}, err
+	}
+	defer stop()
+	if j.connectKey != "" {
+		if !waitFor(capture, j.connectWhen, 30*time.Second) {
+			return floodResult{}, fmt.Errorf("%q never showed", j.connectWhen)
+		}
+		keys(j.connectKey)
+	}
+	tree := func() (cpu, peak float64) {
+		kids := children()
+		var walk func(int)
+		walk = func(p int) {
+			if p != pid && strings.Contains(cmdline(p), "flood_server.py") {
+				return
+			}
+			cpu += cpuSeconds(p)
+			peak += procStatus(p)["VmHWM"]
+			for _, c := range kids[p] {
+				walk(c)
+			}
+		}
+		walk(pid)
+		return cpu, peak
+	}
+	var last float64
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) && last == 0 {
+		b, _ := os.ReadFile(stamp.Name())
+		last, _ = strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+		time.Sleep(50 * time.Millisecond)
+	}
+	if last == 0 {
+		return floodResult{}, fmt.Errorf("the flood server never finished")
+	}
+	prev, _ := tree()
+	for time.Now().Before(deadline) {
+		time.Sleep(time.Second)
+		cpu, peak := tree()
+		if cpu-prev < 0.02 {
+			return floodResult{lag: float64(time.Now().Add(-time.Second).UnixNano())/1e9 - last, cpu: cpu, peak: peak}, nil
+		}
+		prev = cpu
+	}
+	return floodResult{}, fmt.Errorf("still busy 90 s in")
 }
 
 // cpuSeconds is the process's user and system time so far.
