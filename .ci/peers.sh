@@ -12,11 +12,12 @@
 #   - the official Inspector 2.12.0 (CLI and TUI), from npm into NODE_PREFIX
 #     (.ci/run installs it into .ci/npm);
 #   - mcp-tui (standardbeagle) and mcptools (f/mcptools), Go programs built
-#     from the Go module proxy into .ci/peers/bin. When the proxy does not
-#     serve one (mcp-tui, here), its rows say so.
+#     from the Go module proxy into .ci/peers/bin the way the README builds
+#     mcpscope (static, -ldflags="-s -w", as release builds usually are).
+#     When the proxy does not serve one (mcp-tui, here), its rows say so.
 #
 # Usage: .ci/peers.sh MCPSCOPE_BINARY NODE_PREFIX [N]   (N runs of each call; 11 by default)
-# Needs Go, Node, python3 and tmux. Takes about 2-3 minutes on two cores.
+# Needs Go, Node, python3 and tmux. Takes about 3-4 minutes on two cores.
 set -uo pipefail
 started=$SECONDS
 ci=$(cd "$(dirname "$0")" && pwd)
@@ -38,15 +39,15 @@ MCPTOOLS_VERSION=v0.7.1
 # prints the binary's path, or nothing and the reason on fd 3.
 install() {
 	local name=$1 module=$2 package=$3 version=$4 out dir=$peers/build-$1
-	if [ -x "$peers/bin/$name" ] && [ "$(cat "$peers/bin/$name.version" 2>/dev/null)" = "$version" ]; then
+	if [ -x "$peers/bin/$name" ] && [ "$(cat "$peers/bin/$name.version" 2>/dev/null)" = "$version static" ]; then
 		echo "$peers/bin/$name"
 		return
 	fi
 	rm -rf "$dir" && mkdir -p "$dir"
 	if out=$(cd "$dir" && go mod init peer >/dev/null 2>&1 &&
 		GOFLAGS=-mod=mod timeout 300 go get "$module@$version" 2>&1 &&
-		GOFLAGS=-mod=mod timeout 300 go build -o "$peers/bin/$name" "$package" 2>&1); then
-		echo "$version" >"$peers/bin/$name.version"
+		CGO_ENABLED=0 GOFLAGS=-mod=mod timeout 300 go build -ldflags="-s -w" -o "$peers/bin/$name" "$package" 2>&1); then
+		echo "$version static" >"$peers/bin/$name.version"
 		echo "$peers/bin/$name"
 	elif echo "$out" | grep -q '403 Forbidden'; then
 		echo "not built: the Go module proxy does not serve $module@$version here" >&3
@@ -62,7 +63,7 @@ mcptools=$(install mcptools "$MCPTOOLS_MODULE" "$MCPTOOLS_MODULE/cmd/mcptools" "
 mkdir -p "$peers/hello"
 printf 'package main\n\nfunc main() {}\n' >"$peers/hello/main.go"
 printf 'module hello\n\ngo 1.26\n' >"$peers/hello/go.mod"
-(cd "$peers/hello" && go build -o "$peers/bin/hello" .) || true
+(cd "$peers/hello" && CGO_ENABLED=0 go build -ldflags="-s -w" -o "$peers/bin/hello" .) || true
 
 (cd "$ci/.." && go build -o "$peers/bin/peerbench" ./.ci/peerbench) || { echo "peers.sh: peerbench does not build"; exit 1; }
 "$peers/bin/peerbench" -mcpscope "$bin" -npm "$prefix" -ci "$ci" -n "$n" -hello "$peers/bin/hello" \
