@@ -584,10 +584,10 @@ func flowModalsKeepTheChrome(t *testing.T, a *accept) {
 				}
 			}()
 			s.keys("?")
-			s.see("─ Help ─")
+			s.see("╭─ Help")
 			check("help")
 			s.keys("?")
-			s.gone("─ Help ─")
+			s.gone("╭─ Help")
 
 			s.keys("H")
 			s.see("─ Handshake")
