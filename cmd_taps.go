@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -33,7 +34,10 @@ func newTapsCommand() *cobra.Command {
 (recent captures, newest first). Pick one to open it in the TUI: the log,
 handshake, capabilities, the lists the client was given, and the doctor on the
 real traffic, with the client's profile. Attaching late shows everything from
-the start. Nothing can be sent into a client's conversation.
+the start. Nothing can be sent into a client's conversation; L opens a
+separate live session on the same server for experiments (its command, run
+where the tap ran it, or its URL; with your environment, as the client's is
+not recorded), and the view comes back when it ends.
 
 With --list (or when stdout is not a terminal) the list is printed instead.
 An ID (or a unique prefix of one, or a tap's name) opens that tap directly.`,
@@ -143,6 +147,53 @@ func printTaps(out io.Writer, taps []tap.Listed) {
 	}
 }
 
+// liveSessionCommand is a new mcpscope, in the terminal, on the server a
+// tap watches (the viewer's live-session key): the same command, run
+// where the tap ran it, or the same URL. It runs with the viewer's
+// environment: the client's environment values are not recorded.
+func liveSessionCommand(l tap.Listed, theme string) (*exec.Cmd, error) {
+	target, dir, err := tap.LiveTarget(l)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("no mcpscope to run: %w", err)
+	}
+	cmd := exec.Command(exe, append([]string{"--theme", theme}, target...)...)
+	cmd.Dir = dir
+	return cmd, nil
+}
+
+// execCmd lends the terminal to a command (tea.ExecCommand).
+type execCmd struct{ *exec.Cmd }
+
+func (c execCmd) SetStdin(r io.Reader) {
+	if c.Stdin == nil {
+		c.Stdin = r
+	}
+}
+
+func (c execCmd) SetStdout(w io.Writer) {
+	if c.Stdout == nil {
+		c.Stdout = w
+	}
+}
+
+func (c execCmd) SetStderr(w io.Writer) {
+	if c.Stderr == nil {
+		c.Stderr = w
+	}
+}
+
+// failedExec says why no live session could be started.
+type failedExec struct{ err error }
+
+func (f failedExec) Run() error        { return f.err }
+func (failedExec) SetStdin(io.Reader)  {}
+func (failedExec) SetStdout(io.Writer) {}
+func (failedExec) SetStderr(io.Writer) {}
+
 // watchTap opens the TUI on one tap.
 func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
 	logger, closeLog, err := openDebugLog(o.logFile)
@@ -161,6 +212,14 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
 		NoColor:   os.Getenv("NO_COLOR") != "",
 		Logger:    logger,
 		Context:   ctx,
+		LiveSession: func() tea.ExecCommand {
+			cmd, err := liveSessionCommand(l, o.theme)
+			if err != nil {
+				logger.Debug("No live session", "err", err)
+				return failedExec{err}
+			}
+			return execCmd{cmd}
+		},
 	})
 	defer m.Close()
 	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {

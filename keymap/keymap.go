@@ -18,6 +18,9 @@ type Global struct {
 	// Split moves the wide layout's split between the log and the right
 	// column: < widens the right column, > the log.
 	Split key.Binding
+	// LiveSession opens a separate live session on the server a read-only
+	// view watches (a tap): the view comes back when it ends.
+	LiveSession key.Binding
 }
 
 // Log keys drive the message log.
@@ -184,14 +187,15 @@ func k(keys ...string) []string { return keys }
 func Default() KeyMap {
 	var m KeyMap
 	m.Global = Global{
-		Quit:      bind(k("q", "ctrl+c"), "q", "quit"),
-		Help:      bind(k("?"), "?", "help"),
-		NextPane:  bind(k("tab"), "tab", "next pane"),
-		PrevPane:  bind(k("shift+tab"), "shift+tab", "prev pane"),
-		Reconnect: bind(k("r"), "r", "reconnect"),
-		Back:      bind(k("esc"), "esc", "back"),
-		Handshake: bind(k("H"), "H", "handshake"),
-		Split:     bind(k("<", ">"), "</>", "move split"),
+		Quit:        bind(k("q", "ctrl+c"), "q", "quit"),
+		Help:        bind(k("?"), "?", "help"),
+		NextPane:    bind(k("tab"), "tab", "next pane"),
+		PrevPane:    bind(k("shift+tab"), "shift+tab", "prev pane"),
+		Reconnect:   bind(k("r"), "r", "reconnect"),
+		Back:        bind(k("esc"), "esc", "back"),
+		Handshake:   bind(k("H"), "H", "handshake"),
+		Split:       bind(k("<", ">"), "</>", "move split"),
+		LiveSession: bind(k("L"), "L", "live session"),
 	}
 	m.Log = Log{
 		Up:              bind(k("up", "k"), "↑/k", "up"),

@@ -29,7 +29,8 @@ func TestNoConflicts(t *testing.T) {
 	global := keysOf(t, "Global", map[string]key.Binding{
 		"Quit": m.Global.Quit, "Help": m.Global.Help, "NextPane": m.Global.NextPane,
 		"PrevPane": m.Global.PrevPane, "Reconnect": m.Global.Reconnect, "Handshake": m.Global.Handshake,
-		"Split": m.Global.Split,
+		"Split":       m.Global.Split,
+		"LiveSession": m.Global.LiveSession,
 	})
 	// Keys of panes that sit under the global keys must not be shadowed.
 	// (Filter-mode keys and esc are handled while the pane captures input.)

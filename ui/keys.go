@@ -62,6 +62,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.moveSplit(splitStep)
 		}
 		return nil
+	case key.Matches(msg, g.LiveSession) && m.cfg.LiveSession != nil:
+		return m.openLiveSession()
 	case key.Matches(msg, m.keys.Explore.Ping):
 		m.ping()
 		return nil
@@ -118,7 +120,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	cancel.SetEnabled(m.activity.Running() != nil)
 	split := g.Split
 	split.SetEnabled(!m.layout.tabbed)
-	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, split, g.Reconnect, g.Help, g.Quit)
+	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, split, m.liveSessionKey(), g.Reconnect, g.Help, g.Quit)
 }
 
 // FullHelp is the full help overlay: the focused pane's keys, then the
@@ -129,5 +131,5 @@ func (m *Model) FullHelp() [][]key.Binding {
 	e := m.keys.Explore
 	split := g.Split
 	split.SetEnabled(!m.layout.tabbed)
-	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, split, g.Reconnect, g.Back, g.Help, g.Quit})
+	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, split, m.liveSessionKey(), g.Reconnect, g.Back, g.Help, g.Quit})
 }

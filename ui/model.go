@@ -60,6 +60,10 @@ type Config struct {
 	// RequestTimeout is the per-request timeout for requests started from
 	// the UI (it restarts on progress); 60 s when zero.
 	RequestTimeout time.Duration
+	// LiveSession, when set, makes a separate live session on the server a
+	// read-only source watches (a tap's command or URL): the LiveSession key
+	// runs it in the terminal, and this view comes back when it ends.
+	LiveSession func() tea.ExecCommand
 }
 
 // Model is the root model. Use it through a pointer.

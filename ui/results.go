@@ -38,6 +38,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		}
 	case closedMsg:
 		m.log.Debug("Old client closed", "gen", msg.gen)
+	case liveSessionDoneMsg:
+		m.liveSessionDone(msg)
 	case tickMsg:
 		m.ticking = false
 		m.now = time.Time(msg)

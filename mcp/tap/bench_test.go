@@ -143,10 +143,34 @@ func BenchmarkStdioTapAddedLatency(b *testing.B) {
 	b.ReportMetric(float64(percentile(direct, 0.5))/1e6, "direct-p50-ms")
 }
 
-// memory is what a process holds, in bytes.
+// memory is what a process holds, in bytes, and the CPU it used.
 type memory struct {
 	peak       int64 // VmHWM: the resident set's high-water mark
 	anon, file int64 // the largest RssAnon and RssFile seen while sampling
+	// cpu is the tap's CPU time (all its threads) during the flood, until
+	// the client had all of it: what the copy cost, and whatever the
+	// recorder did meanwhile. Unlike the rate, it hardly depends on what
+	// else the machine runs.
+	cpu time.Duration
+}
+
+// cpuTime is a process's CPU time so far, summed over its threads (Linux
+// schedstat; 0 elsewhere).
+func cpuTime(pid int) time.Duration {
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "schedstat"))
+	var sum time.Duration
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
 }
 
 // floodRun times n notifications from the server to the client, and
@@ -170,10 +194,17 @@ func floodRun(tb testing.TB, tapped bool, n int) (time.Duration, memory) {
 			if m.peak == 0 {
 				return
 			}
-			mem = memory{peak: max(mem.peak, m.peak), anon: max(mem.anon, m.anon), file: max(mem.file, m.file)}
+			mem.peak, mem.anon, mem.file = max(mem.peak, m.peak), max(mem.anon, m.anon), max(mem.file, m.file)
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
+	var cpu0 time.Duration
+	if tapped {
+		// The tap's start-up (a 28 MB binary's initialisation) is not the
+		// flood's: the CPU it used before the flood is taken off.
+		time.Sleep(200 * time.Millisecond)
+		cpu0 = cpuTime(p.cmd.Process.Pid)
+	}
 	start := time.Now()
 	if _, err := p.in.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"go"}` + "\n")); err != nil {
 		tb.Fatal(err)
@@ -184,6 +215,9 @@ func floodRun(tb testing.TB, tapped bool, n int) (time.Duration, memory) {
 		}
 	}
 	d := time.Since(start)
+	if tapped {
+		mem.cpu = cpuTime(p.cmd.Process.Pid) - cpu0
+	}
 	_ = p.in.Close() // the server ends; the tap finishes its record and exits
 	<-sampled
 	p.stop()
@@ -231,7 +265,7 @@ func BenchmarkStdioTapFlood(b *testing.B) {
 	useTapBinary(b)
 	const n = 50000
 	var ratios []float64
-	var tapped time.Duration
+	var tapped, cpu time.Duration
 	var mem memory
 	runs := max(b.N, 5)
 	for i := 0; i < runs; i++ {
@@ -240,11 +274,13 @@ func BenchmarkStdioTapFlood(b *testing.B) {
 		ratios = append(ratios, float64(d)/float64(t))
 		tapped += t
 		mem = memory{peak: max(mem.peak, m.peak), anon: max(mem.anon, m.anon), file: max(mem.file, m.file)}
+		cpu += m.cpu
 	}
 	sort.Float64s(ratios)
 	b.ReportMetric(ratios[len(ratios)/2]*100, "%-of-direct-rate")
 	b.ReportMetric(ratios[0]*100, "%-worst-run")
 	b.ReportMetric(float64(n)*float64(runs)/tapped.Seconds(), "msgs/s-tapped")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(runs)/n, "tap-cpu-ns/msg")
 	b.ReportMetric(float64(mem.peak)/(1<<20), "tap-peak-RSS-MiB")
 	b.ReportMetric(float64(mem.anon)/(1<<20), "tap-anon-MiB")
 	b.ReportMetric(float64(mem.file)/(1<<20), "tap-file-MiB")

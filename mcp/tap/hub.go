@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpscope/mcpscope/mcp/record"
 )
 
 // Info describes one tap. The hub writes it next to its socket (id.json)
@@ -269,18 +268,8 @@ func List() ([]Listed, error) {
 
 // describe fills a capture's name and command from its session header.
 func describe(l *Listed) {
-	f, err := os.Open(l.File)
+	e, err := sessionHeader(l.File)
 	if err != nil {
-		return
-	}
-	defer func() { _ = f.Close() }()
-	br := bufio.NewReader(f)
-	line, err := br.ReadBytes('\n')
-	if err != nil && len(line) == 0 {
-		return
-	}
-	var e record.Entry
-	if json.Unmarshal(line, &e) != nil || e.Type != "session" {
 		return
 	}
 	l.Name, l.Command, l.Started = e.Target, e.Command, e.Time
