@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // Info describes one tap. The hub writes it next to its socket (id.json)
