@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -363,6 +364,12 @@ func TestClientsOverStreamableHTTPThroughTapAreByteIdentical(t *testing.T) {
 // fall between the client's exchanges differs from run to run, direct or
 // not; the notifications are left out, the server's requests and the
 // client's answers to them are compared as a set.
+//
+// The client's exchanges are put in id order, each request before its
+// answer: the client waits for each answer before its next request, but
+// over HTTP the LoggingTransport logs a POST's "write" when the POST
+// returns, which can be after the answer it carried was read and logged
+// (seen directly, without the tap, once in a dozen runs on a busy machine).
 func conversation(log string) []byte {
 	var driven, serverSide []string
 	for _, line := range strings.Split(log, "\n") {
@@ -377,6 +384,42 @@ func conversation(log string) []byte {
 			driven = append(driven, line)
 		}
 	}
+	sort.SliceStable(driven, func(i, j int) bool {
+		ii, ij := logID(driven[i]), logID(driven[j])
+		if ii != ij {
+			return ii < ij
+		}
+		return strings.HasPrefix(driven[i], "write: ") && strings.HasPrefix(driven[j], "read: ")
+	})
 	sort.Strings(serverSide)
 	return []byte(strings.Join(driven, "\n") + "\n--- started by the server\n" + strings.Join(serverSide, "\n") + "\n")
+}
+
+// logID is the JSON-RPC id of a LoggingTransport line's message (-1 when
+// it has none, or it is not a number).
+func logID(line string) int64 {
+	_, msg, _ := strings.Cut(line, ": ")
+	var m struct {
+		ID *int64 `json:"id"`
+	}
+	if json.Unmarshal([]byte(msg), &m) != nil || m.ID == nil {
+		return -1
+	}
+	return *m.ID
+}
+
+// A POST's write logged after the answer it carried (the LoggingTransport
+// over HTTP) compares equal to the same exchange logged in order.
+func TestConversationOrdersTheClientsExchanges(t *testing.T) {
+	inOrder := "write: {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\"}\nread: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n" +
+		"write: {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}\nread: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n"
+	swapped := "read: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\nwrite: {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\"}\n" +
+		"write: {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}\nread: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n"
+	if a, b := conversation(inOrder), conversation(swapped); !bytes.Equal(a, b) {
+		t.Errorf("the same exchange logged in two orders compares unequal:\n%s\n---\n%s", a, b)
+	}
+	other := strings.Replace(inOrder, "tools/list", "prompts/list", 1)
+	if bytes.Equal(conversation(inOrder), conversation(other)) {
+		t.Error("two different exchanges compare equal")
+	}
 }
