@@ -299,9 +299,9 @@ func Default() KeyMap {
 		Top:      bind(k("g", "home"), "g", "top"),
 		Bottom:   bind(k("G", "end"), "G", "bottom"),
 		// One help entry names both directions: the bar stays short.
-		Left:  bind(k("left"), "←/→", "scroll sideways"),
+		Left:  bind(k("left"), "←/→", "sideways"),
 		Right: bind(k("right"), "→", "scroll right"),
-		Wrap:  bind(k("W"), "W", "wrap lines"),
+		Wrap:  bind(k("W"), "W", "wrap"),
 	}
 	m.Explore = defaultExplore()
 	m.Diag = defaultDiagnostics()

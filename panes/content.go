@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -25,78 +26,73 @@ type Content struct {
 	focused bool
 	title   string
 	lines   []string
-	off     int
+	// body scrolls the lines (panes/list): paging, g/G, the wheel, W to
+	// wrap a resource's long lines, ←/→ to scroll them sideways.
+	body *list.Model
 }
 
 // NewContent makes an empty content view.
-func NewContent(t *themes.Theme, k keymap.KeyMap) *Content { return &Content{theme: t, keys: k} }
+func NewContent(t *themes.Theme, k keymap.KeyMap) *Content {
+	c := &Content{theme: t, keys: k}
+	c.body = list.New(resultScroll(k), func(i int) string { return c.lines[i] })
+	return c
+}
+
+// resultScroll is the Result group's movement keys with the shared
+// sideways and wrap keys: what the result and content views scroll with.
+func resultScroll(k keymap.KeyMap) keymap.Scroll {
+	r := k.Result
+	return keymap.Scroll{Up: r.Up, Down: r.Down, PageUp: r.PageUp, PageDown: r.PageDown,
+		Top: r.Top, Bottom: r.Bottom, Left: k.Scroll.Left, Right: k.Scroll.Right, Wrap: k.Scroll.Wrap}
+}
 
 // SetTheme switches theme.
 func (c *Content) SetTheme(t *themes.Theme) { c.theme = t }
 
 // Set replaces what is shown.
-func (c *Content) Set(title string, lines []string) { c.title, c.lines, c.off = title, lines, 0 }
+func (c *Content) Set(title string, lines []string) {
+	c.title, c.lines = title, lines
+	c.body.SetLen(len(lines))
+	c.body.Reset()
+}
 
 // Lines is the rendered body (for tests).
 func (c *Content) Lines() []string { return c.lines }
 
-func (c *Content) Title() string    { return termsafe.String(c.title) }
-func (c *Content) SetSize(w, h int) { c.w, c.h = w, h }
-func (c *Content) Focus()           { c.focused = true }
-func (c *Content) Blur()            { c.focused = false }
+func (c *Content) Title() string { return termsafe.String(c.title) }
+func (c *Content) SetSize(w, h int) {
+	c.w, c.h = w, h
+	c.body.SetSize(max(w-2, 0), c.rows())
+}
+func (c *Content) Focus() { c.focused = true }
+func (c *Content) Blur()  { c.focused = false }
 
 func (c *Content) rows() int { return max(c.h-2, 0) }
 
 // Update scrolls and closes.
 func (c *Content) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		r := c.keys.Result
-		switch {
-		case key.Matches(msg, r.Up):
-			c.off--
-		case key.Matches(msg, r.Down):
-			c.off++
-		case key.Matches(msg, r.PageUp):
-			c.off -= c.rows()
-		case key.Matches(msg, r.PageDown):
-			c.off += c.rows()
-		case key.Matches(msg, r.Top):
-			c.off = 0
-		case key.Matches(msg, r.Bottom):
-			c.off = len(c.lines)
-		case key.Matches(msg, r.Close):
-			return func() tea.Msg { return CloseMsg{} }
-		}
-	case tea.MouseWheelMsg:
-		if msg.Button == tea.MouseWheelUp {
-			c.off -= 3
-		} else {
-			c.off += 3
-		}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Close) {
+		return func() tea.Msg { return CloseMsg{} }
 	}
-	c.off = max(min(c.off, len(c.lines)-c.rows()), 0)
+	c.body.Update(msg)
 	return nil
 }
 
 func (c *Content) ShortHelp() []key.Binding {
 	r := c.keys.Result
-	return []key.Binding{r.Up, r.Down, r.PageDown, r.Close}
+	return []key.Binding{r.Up, r.Down, r.PageDown, c.keys.Scroll.Left, c.keys.Scroll.Wrap, r.Close}
 }
 
 func (c *Content) FullHelp() [][]key.Binding {
-	r := c.keys.Result
-	return [][]key.Binding{{r.Up, r.Down, r.PageUp, r.PageDown, r.Top, r.Bottom, r.Close}}
+	return [][]key.Binding{c.body.FullHelp(), {c.keys.Result.Close}}
 }
 
 func (c *Content) View() string {
-	end := min(c.off+c.rows(), len(c.lines))
-	body := c.lines[min(c.off, end):end]
 	title := c.Title()
-	if len(c.lines) > c.rows() {
-		title += fmt.Sprintf(" (%d-%d of %d)", c.off+1, end, len(c.lines))
+	if p := c.body.Position(); p != "" {
+		title += " (" + p + ")"
 	}
-	return Box(c.theme, title, c.focused, c.w, c.h, body)
+	return Box(c.theme, title, c.focused, c.w, c.h, c.body.Render())
 }
 
 // ReadResultLines renders a resources/read result: each content's URI and

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -54,7 +55,9 @@ type Detail struct {
 	rawWidth  int
 	formatted bool // pretty is ready
 	showRaw   bool
-	top       int
+	// body scrolls the diagnostics and the frame's lines (panes/list):
+	// paging, g/G, the wheel, W to wrap long lines, ←/→ to scroll them.
+	body *list.Model
 
 	// highlighted caches styled lines of the current frame and mode by line
 	// number; it is bounded (reset when large) and dropped on any change.
@@ -65,7 +68,11 @@ type Detail struct {
 // NewDetail makes an empty detail view. pairOf finds a frame's paired
 // request or response (the log knows).
 func NewDetail(t *themes.Theme, k keymap.KeyMap, pairOf func(*mcp.Frame) *mcp.Frame) *Detail {
-	return &Detail{theme: t, keys: k, pairOf: pairOf, highlighted: map[int]string{}}
+	d := &Detail{theme: t, keys: k, pairOf: pairOf, highlighted: map[int]string{}}
+	kd := k.Detail
+	d.body = list.New(keymap.Scroll{Up: kd.Up, Down: kd.Down, PageUp: kd.PageUp, PageDown: kd.PageDown,
+		Top: kd.Top, Bottom: kd.Bottom, Left: k.Scroll.Left, Right: k.Scroll.Right, Wrap: k.Scroll.Wrap}, d.bodyLine)
+	return d
 }
 
 // SetTheme switches the theme.
@@ -115,6 +122,9 @@ func (d *Detail) Title() string {
 		mode = "raw"
 	}
 	t := fmt.Sprintf("Frame #%d · %s", d.frame.Seq, mode)
+	if p := d.body.Position(); p != "" {
+		t += " · " + p
+	}
 	if d.note != "" {
 		t += " · " + d.note
 	}
@@ -140,7 +150,7 @@ func (d *Detail) SetFrame(f *mcp.Frame) tea.Cmd {
 	d.frame = f
 	d.pretty, d.prettyOK, d.formatted = nil, false, false
 	d.rawLines, d.rawWidth = nil, 0
-	d.top = 0
+	d.body.Reset()
 	d.note = ""
 	d.highlighted = map[int]string{}
 	d.diagKey = [3]int{}
@@ -346,14 +356,31 @@ func wrapRunes(s string, w int) []string {
 	return lines
 }
 
+// clamp tells the body list its size and length, which follow the frame,
+// the mode, the width and the diagnostics that arrive after the frame.
 func (d *Detail) clamp() {
-	d.top = min(max(d.top, 0), max(d.lineCount()-d.bodyRows(), 0))
+	d.body.SetSize(max(d.w-2, 0), d.bodyRows())
+	d.body.SetLen(d.lineCount())
 }
 
-// ScrollBy scrolls the body.
-func (d *Detail) ScrollBy(n int) {
-	d.top += n
-	d.clamp()
+// bodyLine is body line i: a diagnostic's line, or the frame's line
+// sanitised and highlighted (cached by line number).
+func (d *Detail) bodyLine(i int) string {
+	diags := d.diagLines()
+	if i < len(diags) {
+		return diags[i]
+	}
+	i -= len(diags)
+	if s, ok := d.highlighted[i]; ok {
+		return s
+	}
+	if len(d.highlighted) > 4096 {
+		d.highlighted = map[int]string{}
+	}
+	pretty := d.showing()
+	s := d.renderLine(d.line(i, pretty), pretty != nil)
+	d.highlighted[i] = s
+	return s
 }
 
 // Update handles the detail's keys and its formatting result.
@@ -364,12 +391,8 @@ func (d *Detail) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return d.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			d.ScrollBy(-3)
-		case tea.MouseWheelDown:
-			d.ScrollBy(3)
-		}
+		d.clamp()
+		d.body.Update(msg)
 	}
 	return nil
 }
@@ -382,24 +405,16 @@ func (d *Detail) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	k := d.keys.Detail
+	d.clamp()
+	if d.body.Update(msg) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		d.ScrollBy(-1)
-	case key.Matches(msg, k.Down):
-		d.ScrollBy(1)
-	case key.Matches(msg, k.PageUp):
-		d.ScrollBy(-max(d.bodyRows()-1, 1))
-	case key.Matches(msg, k.PageDown):
-		d.ScrollBy(max(d.bodyRows()-1, 1))
-	case key.Matches(msg, k.Top):
-		d.top = 0
-	case key.Matches(msg, k.Bottom):
-		d.top = d.lineCount()
-		d.clamp()
 	case key.Matches(msg, k.ToggleRaw):
 		d.showRaw = !d.showRaw
-		d.top = 0
 		d.highlighted = map[int]string{}
+		d.body.Reset()
+		d.clamp()
 	case key.Matches(msg, k.Paired):
 		if p := d.paired(); p != nil {
 			return d.SetFrame(p)
@@ -427,13 +442,13 @@ func (d *Detail) copy() tea.Cmd {
 // ShortHelp lists the detail's main keys.
 func (d *Detail) ShortHelp() []key.Binding {
 	k := d.keys.Detail
-	return []key.Binding{k.Up, k.Down, k.ToggleRaw, k.Paired, k.Copy, k.Close}
+	return []key.Binding{k.Up, k.Down, k.PageDown, d.keys.Scroll.Left, d.keys.Scroll.Wrap, k.ToggleRaw, k.Paired, k.Copy, k.Close}
 }
 
 // FullHelp lists every detail key.
 func (d *Detail) FullHelp() [][]key.Binding {
 	k := d.keys.Detail
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.ToggleRaw, k.Paired, k.Copy, k.Close}}
+	return [][]key.Binding{d.body.FullHelp(), {k.ToggleRaw, k.Paired, k.Copy, k.Close}}
 }
 
 // View draws the header and the visible body lines only; each visible line
@@ -446,26 +461,8 @@ func (d *Detail) View() string {
 		return Box(d.theme, d.Title(), d.focused, d.w, d.h, []string{d.theme.Detail.Hint.Render("no frame selected")})
 	}
 	body := d.header()
-	rows := d.bodyRows()
-	pretty := d.showing()
-	diags := d.diagLines()
-	nd := len(diags)
-	n := d.lineCount()
-	if len(d.highlighted) > 4096 {
-		d.highlighted = map[int]string{}
-	}
-	for i := d.top; i < n && i < d.top+rows; i++ {
-		if i < nd {
-			body = append(body, diags[i])
-			continue
-		}
-		s, ok := d.highlighted[i-nd]
-		if !ok {
-			s = d.renderLine(d.line(i-nd, pretty), pretty != nil)
-			d.highlighted[i-nd] = s
-		}
-		body = append(body, s)
-	}
+	d.clamp()
+	body = append(body, d.body.Render()...)
 	return Box(d.theme, d.Title(), d.focused, d.w, d.h, body)
 }
 

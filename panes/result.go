@@ -22,6 +22,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -68,10 +69,12 @@ type Result struct {
 	msg    *ToolResultMsg
 	header []string // styled summary lines
 	blocks []resultBlock
-	lines  []resultLine // laid out at width
-	width  int          // the width lines were laid out at
-	top    int
+	lines  []resultLine   // laid out at width
+	width  int            // the width lines were laid out at
 	cache  map[int]string // rendered visible lines by index
+	// body scrolls the laid-out lines (panes/list): paging, g/G, the
+	// wheel, W to wrap long JSON and big text lines, ←/→ to scroll them.
+	body *list.Model
 
 	// A big result is parsed and laid out off the UI goroutine; until it
 	// is ready the view says so. gen tells a stale preparation (the user
@@ -102,7 +105,28 @@ type resultReadyMsg struct {
 
 // NewResult makes an empty result view.
 func NewResult(t *themes.Theme, k keymap.KeyMap) *Result {
-	return &Result{theme: t, keys: k, cache: map[int]string{}}
+	r := &Result{theme: t, keys: k, cache: map[int]string{}}
+	r.body = list.New(resultScroll(k), r.bodyLine)
+	return r
+}
+
+// bodyLine is laid-out line i, rendered once and cached.
+func (r *Result) bodyLine(i int) string {
+	if s, ok := r.cache[i]; ok {
+		return s
+	}
+	if len(r.cache) > 1024 {
+		r.cache = map[int]string{}
+	}
+	s := r.renderLine(r.lines[i])
+	r.cache[i] = s
+	return s
+}
+
+// sizeBody tells the body list its window and length.
+func (r *Result) sizeBody() {
+	r.body.SetSize(max(r.w-2, 0), r.rows())
+	r.body.SetLen(len(r.lines))
 }
 
 // SetTheme switches the theme.
@@ -121,7 +145,7 @@ func (r *Result) SetTheme(t *themes.Theme) {
 // it out off the UI goroutine and its message completes the view.
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.msg = &msg
-	r.top = 0
+	r.body.Reset()
 	r.gen++
 	r.cache = map[int]string{}
 	if len(msg.Result) < asyncResultBytes {
@@ -170,7 +194,7 @@ func (r *Result) SetSize(w, h int) {
 	if w != r.width {
 		r.layout()
 	}
-	r.top = max(0, min(r.top, len(r.lines)-r.rows()))
+	r.sizeBody()
 }
 
 func (r *Result) Focus() { r.focused = true }
@@ -202,7 +226,8 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
 		}
 	}
-	scrollKeys(r.keys.Result, msg, &r.top, len(r.lines), r.rows())
+	r.sizeBody()
+	r.body.Update(msg)
 	return nil
 }
 
@@ -227,7 +252,7 @@ func (r *Result) failure() error {
 // ShortHelp lists only the keys that do something for this result.
 func (r *Result) ShortHelp() []key.Binding {
 	k := r.keys.Result
-	out := []key.Binding{k.Up, k.Down, k.PageDown, k.Copy}
+	out := []key.Binding{k.Up, k.Down, k.PageDown, r.keys.Scroll.Left, r.keys.Scroll.Wrap, k.Copy}
 	if r.msg != nil && len(r.payload()) > 0 {
 		out = append(out, k.Save)
 	}
@@ -241,8 +266,7 @@ func (r *Result) ShortHelp() []key.Binding {
 }
 
 func (r *Result) FullHelp() [][]key.Binding {
-	k := r.keys.Result
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, r.ShortHelp()[3:]}
+	return [][]key.Binding{r.body.FullHelp(), r.ShortHelp()[5:]}
 }
 
 // payload is what s saves: the raw result, or the server's error object.
@@ -310,18 +334,13 @@ func (r *Result) View() string {
 		return Box(r.theme, r.Title(), r.focused, r.w, r.h, []string{r.theme.Log.Empty.Render("no tool called yet")})
 	}
 	body := append([]string(nil), r.header...)
-	if len(r.cache) > 1024 {
-		r.cache = map[int]string{}
+	r.sizeBody()
+	body = append(body, r.body.Render()...)
+	title := r.Title()
+	if p := r.body.Position(); p != "" {
+		title += " · " + p
 	}
-	for i := r.top; i < len(r.lines) && i < r.top+r.rows(); i++ {
-		s, ok := r.cache[i]
-		if !ok {
-			s = r.renderLine(r.lines[i])
-			r.cache[i] = s
-		}
-		body = append(body, s)
-	}
-	return Box(r.theme, r.Title(), r.focused, r.w, r.h, body)
+	return Box(r.theme, title, r.focused, r.w, r.h, body)
 }
 
 func (r *Result) renderLine(l resultLine) string {
