@@ -335,7 +335,7 @@ func (m *Model) renderStatus() string {
 func (m *Model) renderFullHelp() string {
 	w, h := m.layout.modal.Dx(), m.layout.modal.Dy()
 	m.helpLines = m.fullHelpLines()
-	head := []string{"", m.theme.Detail.Hint.Render(" keys for the " + m.focus.String() + " pane and global keys; ? or esc to close"), ""}
+	head := []string{"", m.theme.Detail.Hint.Render(" the " + m.focus.String() + " pane, then global keys; ? or esc closes"), ""}
 	if h-2-len(head) < len(m.helpLines) {
 		head = head[1:2] // no room to spare: the blank rows go first
 	}
