@@ -207,3 +207,49 @@ func TestServerLogReadsTheLogsStore(t *testing.T) {
 		t.Fatalf("a frame from elsewhere was not kept (%d loose lines)", len(s.loose))
 	}
 }
+
+// Issue 12 saw j, k, G, PgUp and the wheel do nothing in the Logs pane.
+// Each one on its own moves the cursor (TestServerLogScrollsAndOpens and
+// the root model's flow reach the first entry with g, which would pass
+// even if the others were dead).
+func TestServerLogEveryScrollKeyMoves(t *testing.T) {
+	s := newServerLog(100, func(i int) string { return fmt.Sprintf("message %03d", i) })
+	cursor := func() int {
+		t.Helper()
+		for _, l := range strings.Split(ansi.Strip(s.View()), "\n") {
+			if _, after, ok := strings.Cut(l, "▸ 03:04:05."); ok && len(after) >= 3 {
+				var ms int
+				if _, err := fmt.Sscanf(after[:3], "%d", &ms); err == nil {
+					return ms
+				}
+			}
+		}
+		t.Fatalf("no cursor on screen:\n%s", ansi.Strip(s.View()))
+		return -1
+	}
+	if got := cursor(); got != 99 {
+		t.Fatalf("the cursor starts on entry %d, want the newest (99)", got)
+	}
+	steps := []struct {
+		name string
+		msg  tea.Msg
+		want func(before, after int) bool
+	}{
+		{"k", keyPress("k"), func(b, a int) bool { return a == b-1 }},
+		{"up", tea.KeyPressMsg{Code: tea.KeyUp}, func(b, a int) bool { return a == b-1 }},
+		{"j", keyPress("j"), func(b, a int) bool { return a == b+1 }},
+		{"pgup", keyPress("pgup"), func(b, a int) bool { return a <= b-5 }},
+		{"pgdown", tea.KeyPressMsg{Code: tea.KeyPgDown}, func(b, a int) bool { return a >= b+5 }},
+		{"wheel up", tea.MouseWheelMsg{Button: tea.MouseWheelUp}, func(b, a int) bool { return a < b }},
+		{"wheel down", tea.MouseWheelMsg{Button: tea.MouseWheelDown}, func(b, a int) bool { return a > b }},
+		{"g", keyPress("g"), func(_, a int) bool { return a == 0 }},
+		{"G", keyPress("G"), func(_, a int) bool { return a == 99 }},
+	}
+	for _, st := range steps {
+		before := cursor()
+		s.Update(st.msg)
+		if after := cursor(); !st.want(before, after) {
+			t.Errorf("%s moved the cursor from entry %d to %d", st.name, before, after)
+		}
+	}
+}
