@@ -906,10 +906,16 @@ func (l *Log) rowSegments(e *entryView) []segment {
 		return append(segs, segment{text: "●", style: t.State}, segment{text: e.state.String(), style: t.State.Bold(true)}, segment{text: termsafe.String(firstLine(e.text)), style: t.State})
 	case entryLocalError:
 		le := e.local
-		return append(segs,
+		segs = append(segs,
 			segment{text: "✗", style: t.LocalError},
 			segment{text: " " + strings.ToUpper(le.Kind.String()) + " ", style: t.BadgeLocalError},
-			segment{text: termsafe.String(le.Method), style: t.LocalError},
+			segment{text: termsafe.String(le.Method), style: t.LocalError, flex: true})
+		if req, ok := l.localReq[le]; ok {
+			if subj := l.subject(l.store.Frame(int(req))); subj != "" {
+				segs = append(segs, segment{text: subj, style: t.LocalError.Bold(true), flex: true})
+			}
+		}
+		return append(segs,
 			segment{text: "#" + termsafe.String(le.ID.String()), style: t.ID},
 			segment{text: "no answer from the server after " + fmtLatency(le.Elapsed) + " (local)", style: t.LocalError, tail: true})
 	case entryExit:

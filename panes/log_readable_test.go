@@ -61,6 +61,7 @@ func TestLogRowsNameTheirSubject(t *testing.T) {
 	rowWith(t, rows, "completion/complete prompt greet · style #5")
 	rowWith(t, rows, "notifications/message info greeter")
 	rowWith(t, rows, `tools/call fail\x1b[2J #6`)
+	rowWith(t, rows, "TIMEOUT", "tools/call sleep #7", "(local)")
 }
 
 // A long subject is cut to fit: the id, the size and the latency after it
