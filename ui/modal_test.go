@@ -307,3 +307,37 @@ func TestClickOnAFormRowFocusesIt(t *testing.T) {
 		t.Fatalf("a third click did not toggle it: %s", v)
 	}
 }
+
+// A click outside a sampling dialog leaves it exactly as it was: the
+// reply typed so far is still there and is what the server gets. (Closing
+// the dialog and showing the queued request again passes the test above,
+// since the request stays queued, but starts the dialog afresh and loses
+// what was typed.)
+func TestClickOutsideAskKeepsTheTypedReply(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	a := queueAsk(m, "sampling/createMessage", samplingParams)
+	for _, r := range "Hello there" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if got := m.ask.Reply(); got != "Hello there" {
+		t.Fatalf("the reply holds %q before the click", got)
+	}
+	for _, pt := range [][2]int{{0, 0}, {5, m.layout.status.Min.Y}, {70, m.layout.help.Min.Y}} {
+		m.Update(tea.MouseClickMsg{X: pt[0], Y: pt[1], Button: tea.MouseLeft})
+	}
+	if m.modal != modalAsk {
+		t.Fatalf("a click outside closed the dialog (modal %d)", m.modal)
+	}
+	if got := m.ask.Reply(); got != "Hello there" {
+		t.Fatalf("after a click outside the reply holds %q, want what was typed", got)
+	}
+	if s := ansi.Strip(content(m)); !strings.Contains(s, "Hello there") {
+		t.Fatalf("the typed reply is not on screen after the click:\n%s", s)
+	}
+	select {
+	case r := <-a.reply:
+		t.Fatalf("the click answered the server: %+v", r)
+	default:
+	}
+}
