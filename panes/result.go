@@ -609,9 +609,11 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 	switch c.Type {
 	case "text":
 		b := resultBlock{heading: heading("text"), text: c.Text}
-		if t := strings.TrimSpace(c.Text); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && jsonview.Valid([]byte(t)) {
-			b.heading = heading("text (JSON)")
-			b.json = prettyLines([]byte(t))
+		if t := strings.TrimSpace(c.Text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			if lines, ok := prettyJSON([]byte(t)); ok { // it checks the JSON once
+				b.heading = heading("text (JSON)")
+				b.json = lines
+			}
 		}
 		return b
 	case "image", "audio":
@@ -722,6 +724,7 @@ func (r *Result) layout() {
 		}
 		switch {
 		case b.json != nil:
+			r.lines = slices.Grow(r.lines, len(b.json))
 			for _, l := range b.json {
 				r.lines = append(r.lines, resultLine{kind: lineJSON, text: l})
 			}

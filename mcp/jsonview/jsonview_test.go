@@ -20,6 +20,10 @@ var samples = []string{
 	`"\x"`, `"\u12"`, "\"a\nb\"", `"unterminated`, `tru`, `nul`, `{"a":1}x`, `[1 2]`, `{"a" 1}`, `{1:2}`,
 	`"\'"`,
 	`{"A":1,"a":[2],"bc":[1,2],"BC":"x","other":{"a":1}}`, `{"b\u0063":[3]}`,
+	// Dense escaped quotes (the byte loop takes over) with escaped backslashes before a quote.
+	`{"t":"` + strings.Repeat(`\"x\\`, 40) + `\\\"\\\\","u":1}`,
+	// Long strings (past the byte loop's 32 bytes), an escape at its edge.
+	`["` + strings.Repeat("x", 31) + `\"` + strings.Repeat("y", 100) + `\\","` + strings.Repeat("z", 40) + `"]`,
 }
 
 func TestValidAgreesWithEncodingJSON(t *testing.T) {
@@ -97,6 +101,13 @@ func checkViews(t *testing.T, data []byte) {
 	} else if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 		t.Fatalf("Pick(%q) says it is not an object", data)
 	}
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, data, "", "  "); err != nil {
+		t.Fatalf("json.Indent(%q): %v", data, err)
+	}
+	if got := Indent(nil, data, "  "); string(got) != indented.String() {
+		t.Fatalf("Indent(%q) = %q, json.Indent gives %q", data, got, indented.String())
+	}
 	var wantStr string
 	strErr := json.Unmarshal(data, &wantStr)
 	gotStr, ok := String(data)
@@ -136,6 +147,7 @@ func FuzzValid(f *testing.F) {
 		_, _ = String(data)
 		_, _ = MemberFold(data, "a")
 		_, _ = Pick(data, "a")
+		_ = Indent(nil, data, "  ")
 	})
 }
 
