@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Measures a huge tool result in the real TUI: mcpscope runs in tmux
+# (120x35) on a server whose one tool answers with 20 MB of text (or of
+# JSON with --json); the script calls it (3, enter, ctrl+s) and reports how
+# long after the server wrote the response its first line was on screen,
+# and mcpscope's CPU time for the call. Needs tmux and python3; not run by
+# CI.
+#
+# Usage: .ci/huge-tui.sh MCPSCOPE_BINARY [MB] [--json]
+set -euo pipefail
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+mb=${2:-20}
+json=${3:-}
+server="$(cd "$(dirname "$0")/.." && pwd)/mcp/mcptest/testdata/huge_server.py"
+sock=mcpscope-huge-$$
+stamp=$(mktemp)
+rm -f "$stamp"
+env=(HUGE_MB="$mb" HUGE_STAMP="$stamp")
+[ "$json" = --json ] && env+=(HUGE_JSON=1)
+tmux -L "$sock" new-session -d -s h -x 120 -y 35 "${env[*]} $bin --theme dark -- python3 $server"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "$stamp"' EXIT
+python3 - "$sock" "$(basename "$bin")" "$stamp" "$json" <<'PY'
+import os, subprocess, sys, time
+sock, name, stamp, js = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+want = "row 0000000" if js == "--json" else "line 0000000"
+def cap():
+    return subprocess.run(["tmux", "-L", sock, "capture-pane", "-t", "h", "-p"], capture_output=True, text=True).stdout
+def keys(*k):
+    subprocess.run(["tmux", "-L", sock, "send-keys", "-t", "h", *k])
+def cpu(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+pid = None
+t0 = time.time()
+while pid is None and time.time() - t0 < 5:
+    pid = subprocess.run(["pgrep", "-n", "-x", name[:15]], capture_output=True, text=True).stdout.strip() or None
+    time.sleep(0.02)
+while "Tools · 1" not in cap():
+    if time.time() - t0 > 30:
+        sys.exit("the tool list never showed:\n" + cap())
+    time.sleep(0.05)
+time.sleep(0.3)
+keys("3"); time.sleep(0.2)
+keys("Enter"); time.sleep(0.5)
+c0 = cpu(pid)
+keys("C-s")
+t1 = time.time()
+while want not in cap():
+    if time.time() - t1 > 60:
+        sys.exit("the result never showed:\n" + cap())
+    time.sleep(0.01)
+seen = time.time()
+used = cpu(pid) - c0
+sent = float(open(stamp).read())
+print(f"{'JSON' if js == '--json' else 'text'} result: first line on screen {seen - sent:.2f}s after the server wrote the response (goal 0.3 s; polled every 10 ms); {seen - t1:.2f}s after ctrl+s")
+print(f"mcpscope CPU for the call {used:.2f}s")
+PY
