@@ -24,6 +24,7 @@ type tuiFlags struct {
 	profile     string // --client-profile: the protocol doctor's client
 	record      string // --record: the session file
 	keepSecrets bool
+	saveDir     string      // --save-dir: where s and w save
 	policy      policyFlags // --root, --elicitation, --sampling
 }
 
@@ -33,6 +34,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
 	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
 	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
+	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
 	o.policy.register(fs)
 }
@@ -55,6 +57,11 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	profile, err := lint.ParseProfile(o.profile)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
+	}
+	if o.saveDir != "" {
+		if info, err := os.Stat(o.saveDir); err != nil || !info.IsDir() {
+			return withCode(exitUsage, fmt.Errorf("--save-dir %q: not a directory (create it first)", o.saveDir))
+		}
 	}
 	logger, closeLog, err := openDebugLog(o.logFile)
 	if err != nil {
@@ -93,6 +100,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		Roots:          answers.Roots,
 		AutoAnswer:     answers,
 		RequestTimeout: cf.timeout,
+		SaveDir:        o.saveDir,
 		NewClient:      newClient,
 		Target:         t.description,
 		Theme:          o.theme,

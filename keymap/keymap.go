@@ -129,6 +129,7 @@ type Result struct {
 	Top       key.Binding
 	Bottom    key.Binding
 	Copy      key.Binding
+	Raw       key.Binding // show the response frame's bytes instead of the parsed result
 	Close     key.Binding
 	Save      key.Binding // write the whole result (raw JSON) to a file
 	SaveMedia key.Binding // write image, audio and blob contents to files
@@ -286,6 +287,7 @@ func Default() KeyMap {
 		Top:       bind(k("g", "home"), "g", "top"),
 		Bottom:    bind(k("G", "end"), "G", "bottom"),
 		Copy:      bind(k("c"), "c", "copy"),
+		Raw:       bind(k("v"), "v", "raw response"),
 		Save:      bind(k("s"), "s", "save result"),
 		SaveMedia: bind(k("w"), "w", "write media"),
 		Open:      bind(k("o"), "o", "open resource"),

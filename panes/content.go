@@ -138,25 +138,26 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 }
 
 // BlobOf returns the first blob of a resources/read result, decoded.
-func BlobOf(raw json.RawMessage) ([]byte, string, bool) {
+func BlobOf(raw json.RawMessage) (data []byte, uri, mimeType string, ok bool) {
 	var res struct {
 		Contents []struct {
-			URI  string  `json:"uri"`
-			Blob *string `json:"blob"`
+			URI      string  `json:"uri"`
+			MimeType string  `json:"mimeType"`
+			Blob     *string `json:"blob"`
 		} `json:"contents"`
 	}
 	if json.Unmarshal(raw, &res) != nil {
-		return nil, "", false
+		return nil, "", "", false
 	}
 	for _, c := range res.Contents {
 		if c.Blob != nil {
 			b, err := base64.StdEncoding.DecodeString(*c.Blob)
 			if err == nil {
-				return b, c.URI, true
+				return b, c.URI, c.MimeType, true
 			}
 		}
 	}
-	return nil, "", false
+	return nil, "", "", false
 }
 
 // PromptResultLines renders a prompts/get result: its description, then

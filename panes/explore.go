@@ -27,10 +27,15 @@ type SubscribeMsg struct {
 	On  bool
 }
 
-// SaveBlobMsg asks the root to write a resource's blob to a file.
+// SaveBlobMsg asks the root to write bytes to a new file: a resource's
+// blob, a result, a media block. The file is named from Name (or the last
+// segment of URI when Name is empty), made safe, with an extension from
+// MimeType; URI says what was saved.
 type SaveBlobMsg struct {
-	URI  string
-	Data []byte
+	URI      string
+	Name     string
+	MimeType string
+	Data     []byte
 }
 
 // GetPromptMsg asks for prompts/get.

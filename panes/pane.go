@@ -72,6 +72,7 @@ type ToolResultMsg struct {
 	RPCError error           // an *mcp.RPCError the server sent
 	Err      error           // anything else: *mcp.LocalError, closed client
 	Seq      int64           // the response frame, 0 when there was none
+	Response *mcp.Frame      // the response frame itself (v shows its bytes), nil when there was none
 	Latency  time.Duration   // from the request to its answer or failure
 	// OutputSchema is the tool's declared outputSchema, if any: the result
 	// view validates structuredContent against it.

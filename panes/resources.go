@@ -39,6 +39,7 @@ type Resources struct {
 	status    string
 	lastBlob  []byte
 	lastURI   string
+	lastMime  string
 	completes bool
 	// wantW is each section's widest row (see ContentWidth), measured when
 	// a page arrives.
@@ -188,9 +189,9 @@ func (r *Resources) Subscribed() []string {
 
 // SetRead keeps the last read result's blob for saving.
 func (r *Resources) SetRead(uri string, result json.RawMessage) {
-	r.lastBlob, r.lastURI = nil, uri
-	if b, u, ok := BlobOf(result); ok {
-		r.lastBlob, r.lastURI = b, u
+	r.lastBlob, r.lastURI, r.lastMime = nil, uri, ""
+	if b, u, mt, ok := BlobOf(result); ok {
+		r.lastBlob, r.lastURI, r.lastMime = b, u, mt
 	}
 }
 
@@ -328,8 +329,8 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 			r.status = "no blob to save: read a binary resource first"
 			return nil
 		}
-		b, u := r.lastBlob, r.lastURI
-		return func() tea.Msg { return SaveBlobMsg{URI: u, Data: b} }
+		msg := SaveBlobMsg{URI: r.lastURI, MimeType: r.lastMime, Data: r.lastBlob}
+		return func() tea.Msg { return msg }
 	}
 	r.clamp()
 	return nil

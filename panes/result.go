@@ -10,13 +10,13 @@ import (
 	_ "image/gif" // image.DecodeConfig learns each format by import
 	_ "image/jpeg"
 	_ "image/png"
-	gomime "mime"
 	"slices"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/jsonview"
@@ -40,6 +40,7 @@ const (
 	lineStyled lineKind = iota // already safe and styled
 	lineJSON                   // raw pretty JSON: sanitise and highlight
 	lineText                   // raw server text: sanitise
+	lineSafe                   // server text already sanitised (wrapped after it): style only
 )
 
 type resultLine struct {
@@ -67,7 +68,9 @@ type Result struct {
 	focused bool
 
 	msg    *ToolResultMsg
-	header []string // styled summary lines
+	header []string // styled summary lines, as parsed (no arguments, no rule)
+	head   []string // the lines above the body at the current width: header, arguments, rule
+	raw    bool     // v: the body is the response frame's bytes, not the parsed result
 	blocks []resultBlock
 	lines  []resultLine   // laid out at width
 	width  int            // the width lines were laid out at
@@ -89,7 +92,8 @@ type Result struct {
 
 // mediaBlob is one binary content block the user can write to a file.
 type mediaBlob struct {
-	name string // a file name suggestion, e.g. "add-0.png"
+	name string // a file name stem, e.g. "add-0"; the root adds the extension
+	mime string
 	data string // base64, decoded only when written
 }
 
@@ -146,6 +150,7 @@ func (r *Result) SetTheme(t *themes.Theme) {
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.msg = &msg
 	r.body.Reset()
+	r.raw = false
 	r.gen++
 	r.cache = map[int]string{}
 	if len(msg.Result) < asyncResultBytes {
@@ -157,6 +162,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.loading = true
 	r.blocks, r.lines = nil, nil
 	r.header = []string{r.theme.Detail.Hint.Render(fmt.Sprintf("preparing a %s result…", byteSize(len(msg.Result))))}
+	r.head = r.header
 	// The Cmd works on a copy of its own and never touches r.
 	prep := &Result{theme: r.theme, keys: r.keys, w: r.w, h: r.h, msg: &msg, cache: map[int]string{}}
 	gen := r.gen
@@ -174,11 +180,11 @@ func (r *Result) adopt(msg resultReadyMsg) {
 	}
 	p := msg.prepared
 	r.loading = false
-	r.header, r.blocks, r.lines, r.width = p.header, p.blocks, p.lines, p.width
+	r.header, r.head, r.blocks, r.lines, r.width = p.header, p.head, p.blocks, p.lines, p.width
 	r.media, r.links, r.nextLink = p.media, p.links, 0
 	r.cache = map[int]string{}
-	if r.width != r.w {
-		r.layout() // the pane was resized while the result was prepared
+	if r.width != r.w || r.raw {
+		r.layout() // the pane was resized (or v pressed) while the result was prepared
 	}
 }
 
@@ -200,7 +206,7 @@ func (r *Result) SetSize(w, h int) {
 func (r *Result) Focus() { r.focused = true }
 func (r *Result) Blur()  { r.focused = false }
 
-func (r *Result) rows() int { return max(r.h-2-len(r.header), 0) }
+func (r *Result) rows() int { return max(r.h-2-len(r.head), 0) }
 
 // Lines is the number of laid-out body lines (for tests and the status bar).
 func (r *Result) Lines() int { return len(r.lines) }
@@ -216,6 +222,11 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return CloseMsg{} }
 		case key.Matches(kp, r.keys.Result.Copy) && r.msg != nil:
 			return tea.SetClipboard(string(r.copyPayload()))
+		case key.Matches(kp, r.keys.Result.Raw) && r.msg != nil && !r.loading:
+			r.raw = !r.raw
+			r.body.Reset()
+			r.layout()
+			return nil
 		case key.Matches(kp, r.keys.Result.Save) && r.msg != nil && !r.loading:
 			return r.save()
 		case key.Matches(kp, r.keys.Result.SaveMedia) && len(r.media) > 0:
@@ -231,8 +242,12 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// copyPayload is what c copies: the raw result, or the error text.
+// copyPayload is what c copies: the response frame's bytes in the raw
+// view, else the raw result, or the error text.
 func (r *Result) copyPayload() []byte {
+	if r.raw && r.msg.Response != nil {
+		return r.msg.Response.Raw
+	}
 	if len(r.msg.Result) > 0 {
 		return r.msg.Result
 	}
@@ -252,7 +267,7 @@ func (r *Result) failure() error {
 // ShortHelp lists only the keys that do something for this result.
 func (r *Result) ShortHelp() []key.Binding {
 	k := r.keys.Result
-	out := []key.Binding{k.Up, k.Down, k.PageDown, r.keys.Scroll.Left, r.keys.Scroll.Wrap, k.Copy}
+	out := []key.Binding{k.Up, k.Down, k.PageDown, r.keys.Scroll.Left, r.keys.Scroll.Wrap, k.Copy, k.Raw}
 	if r.msg != nil && len(r.payload()) > 0 {
 		out = append(out, k.Save)
 	}
@@ -267,6 +282,11 @@ func (r *Result) ShortHelp() []key.Binding {
 
 func (r *Result) FullHelp() [][]key.Binding {
 	return [][]key.Binding{r.body.FullHelp(), r.ShortHelp()[5:]}
+}
+
+// Raw reports whether the body shows the response frame's bytes (v).
+func (r *Result) Raw() bool {
+	return r.raw
 }
 
 // payload is what s saves: the raw result, or the server's error object.
@@ -288,8 +308,12 @@ func (r *Result) save() tea.Cmd {
 	if len(data) == 0 {
 		return nil
 	}
-	name := "result-" + fileSafe(r.msg.Name) + ".json"
-	return func() tea.Msg { return SaveBlobMsg{URI: name, Data: data} }
+	what := "the result of tools/call " + r.msg.Name
+	if len(r.msg.Result) == 0 {
+		what = "the error of tools/call " + r.msg.Name
+	}
+	msg := SaveBlobMsg{URI: what, Name: "result-" + r.msg.Name, MimeType: "application/json", Data: data}
+	return func() tea.Msg { return msg }
 }
 
 // saveMedia writes every image, audio and blob content to its own file.
@@ -300,29 +324,10 @@ func (r *Result) saveMedia() tea.Cmd {
 		if err != nil {
 			continue // the view already says the base64 is broken
 		}
-		msg := SaveBlobMsg{URI: m.name, Data: data}
+		msg := SaveBlobMsg{URI: "a " + orDash(m.mime) + " content block of tools/call " + r.msg.Name, Name: m.name, MimeType: m.mime, Data: data}
 		cmds = append(cmds, func() tea.Msg { return msg })
 	}
 	return tea.Batch(cmds...)
-}
-
-// fileSafe keeps a server-chosen name from escaping the working directory
-// or holding characters a file name should not.
-func fileSafe(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
-			b.WriteRune(c)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	out := strings.Trim(b.String(), ".")
-	if out == "" {
-		out = "tool"
-	}
-	return out
 }
 
 // View draws the summary and the visible window of the body.
@@ -333,7 +338,7 @@ func (r *Result) View() string {
 	if r.msg == nil {
 		return Box(r.theme, r.Title(), r.focused, r.w, r.h, []string{r.theme.Log.Empty.Render("no tool called yet")})
 	}
-	body := append([]string(nil), r.header...)
+	body := append([]string(nil), r.head...)
 	r.sizeBody()
 	body = append(body, r.body.Render()...)
 	title := r.Title()
@@ -347,6 +352,8 @@ func (r *Result) renderLine(l resultLine) string {
 	switch l.kind {
 	case lineJSON:
 		return highlightJSONLine(r.theme, l.text)
+	case lineSafe:
+		return r.theme.Result.Content.Render(l.text)
 	case lineText:
 		return r.theme.Result.Content.Render(termsafe.String(clipLine(l.text)))
 	}
@@ -362,7 +369,7 @@ func (r *Result) parse() {
 	r.media, r.links, r.nextLink = nil, nil, 0
 	latency := ""
 	if m.Latency > 0 {
-		latency = " · " + m.Latency.Round(time.Millisecond).String()
+		latency = " · took " + m.Latency.Round(time.Millisecond).String()
 	}
 	summary := th.Detail.Label.Render("tools/call ") + th.Tools.Name.Render(termsafe.String(m.Name)) + th.Detail.Label.Render(latency)
 
@@ -385,10 +392,6 @@ func (r *Result) parse() {
 	default:
 		r.parseResult(summary)
 	}
-	if len(m.Args) > 0 {
-		r.header = append(r.header, th.Detail.Label.Render("arguments ")+th.Detail.Value.Render(termsafe.String(clipLine(string(m.Args)))))
-	}
-	r.header = append(r.header, th.Caps.Missing.Render(strings.Repeat("─", max(r.w-2, 1))))
 }
 
 // callResult is CallToolResult, every field raw so a malformed one is
@@ -621,7 +624,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		if c.Type == "image" {
 			meta += imageDimensions(c.Data, label, value)
 		}
-		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d%s", fileSafe(r.msg.Name), i, extension(c.MimeType)), data: c.Data})
+		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data})
 		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)")}
 	case "resource_link":
 		r.links = append(r.links, c.URI)
@@ -651,7 +654,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			b.text = *res.Text
 		case res.Blob != nil:
 			b.meta += label("  blob ") + value(byteSize(base64Len(*res.Blob)))
-			r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d%s", fileSafe(r.msg.Name), i, extension(res.MimeType)), data: *res.Blob})
+			r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: res.MimeType, data: *res.Blob})
 		}
 		return b
 	}
@@ -671,14 +674,6 @@ func imageDimensions(data string, label func(...string) string, value func(strin
 		return label("  dimensions ") + value("unreadable ("+err.Error()+")")
 	}
 	return label("  dimensions ") + value(fmt.Sprintf("%d×%d %s", cfg.Width, cfg.Height, format))
-}
-
-// extension picks a file extension for a mime type.
-func extension(mime string) string {
-	if exts, _ := gomime.ExtensionsByType(mime); len(exts) > 0 {
-		return exts[0]
-	}
-	return ".bin"
 }
 
 // base64Len is the decoded size of base64 text, without decoding it.
@@ -708,11 +703,15 @@ func (r *Result) layout() {
 	r.cache = map[int]string{}
 	r.lines = r.lines[:0]
 	w := max(r.w-2, 1)
-	if r.msg != nil {
-		// The header's rule depends on the width too.
-		if n := len(r.header); n > 0 {
-			r.header[n-1] = r.theme.Caps.Missing.Render(strings.Repeat("─", w))
-		}
+	r.head = r.header
+	if r.msg == nil || r.loading {
+		return
+	}
+	args := r.argumentLines(w)
+	r.head = append(append(append([]string(nil), r.header...), args.head...), r.theme.Caps.Missing.Render(strings.Repeat("─", w)))
+	if r.raw {
+		r.layoutRaw(w)
+		return
 	}
 	for bi, b := range r.blocks {
 		if bi > 0 {
@@ -743,6 +742,93 @@ func (r *Result) layout() {
 			}
 		}
 	}
+	if len(args.body) > 0 {
+		r.lines = append(r.lines, resultLine{kind: lineStyled}, resultLine{kind: lineStyled, text: r.theme.Detail.Title.Render("arguments sent")})
+		for _, l := range args.body {
+			r.lines = append(r.lines, resultLine{kind: lineStyled, text: l})
+		}
+	}
+}
+
+// maxHeadArgLines is how many wrapped lines of arguments sit above the
+// body at most (fewer in a short pane: a quarter of its rows); longer
+// arguments are shown in full at the end of the body.
+const maxHeadArgLines = 4
+
+type argLines struct{ head, body []string }
+
+// argumentLines wraps the arguments sent (never cut): in the header when
+// they take at most maxHeadArgLines, else at the end of the body with a
+// line in the header saying so.
+func (r *Result) argumentLines(w int) argLines {
+	th := r.theme
+	if len(r.msg.Args) == 0 {
+		return argLines{}
+	}
+	label := "arguments "
+	text := string(r.msg.Args)
+	if len(text) <= bigBlockBytes {
+		wrapped := wrapBlock(text, w, len(label))
+		if len(wrapped) <= max(min(maxHeadArgLines, (r.h-2)/4), 1) {
+			out := make([]string, len(wrapped))
+			for i, l := range wrapped {
+				out[i] = th.Detail.Value.Render(l)
+			}
+			out[0] = th.Detail.Label.Render(label) + th.Detail.Value.Render(strings.TrimPrefix(wrapped[0], strings.Repeat(" ", len(label))))
+			return argLines{head: out}
+		}
+	}
+	note := th.Detail.Label.Render(label) + th.Detail.Value.Render(byteSize(len(text))) + th.Detail.Hint.Render(" · in full at the end (G)")
+	var body []string
+	if len(text) > bigBlockBytes {
+		for _, l := range hardWrap(termsafe.String(text), w) {
+			body = append(body, th.Detail.Value.Render(l))
+		}
+	} else {
+		for _, l := range wrapBlock(text, w, 0) {
+			body = append(body, th.Detail.Value.Render(l))
+		}
+	}
+	return argLines{head: []string{note}, body: body}
+}
+
+// layoutRaw lays the response frame's bytes out as they came, wrapped at
+// the width (v): what the server sent, before any reading of it.
+func (r *Result) layoutRaw(w int) {
+	th := r.theme
+	f := r.msg.Response
+	if f == nil {
+		r.head = append(r.head[:len(r.head)-1], th.Detail.Hint.Render("raw response: none: no response frame came (v back)"), r.head[len(r.head)-1])
+		return
+	}
+	line := th.Detail.Label.Render(fmt.Sprintf("raw response · frame #%d · %s as received", f.Seq, byteSize(len(f.Raw)))) + th.Detail.Hint.Render(" · v back · c copies it")
+	r.head = append(r.head[:len(r.head)-1], line, r.head[len(r.head)-1])
+	for _, l := range hardWrap(termsafe.String(string(f.Raw)), w) {
+		r.lines = append(r.lines, resultLine{kind: lineSafe, text: l})
+	}
+}
+
+// hardWrap cuts s (already sanitised) into lines of at most w cells,
+// keeping its own line breaks. It walks the runes once: a 20 MB frame is
+// cut in one pass, not measured line by line.
+func hardWrap(s string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		start, width := 0, 0
+		for i, c := range para {
+			cw := 1
+			if c >= 0x1100 {
+				cw = ansi.StringWidth(string(c))
+			}
+			if width+cw > w && i > start {
+				out = append(out, para[start:i])
+				start, width = i, 0
+			}
+			width += cw
+		}
+		out = append(out, para[start:])
+	}
+	return out
 }
 
 var _ Pane = (*Result)(nil)

@@ -72,11 +72,13 @@ func TestResultMediaAndLinks(t *testing.T) {
 		msg = batch[0]()
 	}
 	save, ok := msg.(SaveBlobMsg)
-	if !ok || !bytes.Equal(save.Data, pic) || save.URI != "img_.._x-0.png" {
+	// (the root makes the name safe and adds the extension: ui.saveName)
+	if !ok || !bytes.Equal(save.Data, pic) || save.Name != "img/../x-0" || save.MimeType != "image/png" {
 		t.Errorf("w gave %#v", msg)
 	}
-	// s saves the result exactly as received.
-	if got, ok := r.Update(tea.KeyPressMsg{Code: 's', Text: "s"})().(SaveBlobMsg); !ok || !bytes.Equal(got.Data, raw) {
+	// s saves the result exactly as received, as JSON named after the tool.
+	if got, ok := r.Update(tea.KeyPressMsg{Code: 's', Text: "s"})().(SaveBlobMsg); !ok || !bytes.Equal(got.Data, raw) ||
+		got.Name != "result-img/../x" || got.MimeType != "application/json" {
 		t.Errorf("s gave %#v", got)
 	}
 	// o opens the resource link with resources/read.

@@ -42,7 +42,7 @@ func TestResultView(t *testing.T) {
 
 func resultText(r *Result) string {
 	var b strings.Builder
-	for _, h := range r.header {
+	for _, h := range r.head {
 		b.WriteString(ansi.Strip(h) + "\n")
 	}
 	for _, l := range r.lines {
@@ -55,7 +55,7 @@ func TestResultBlocks(t *testing.T) {
 	r := newFixtureResult(true, 120, 35)
 	text := resultText(r)
 	for _, want := range []string{
-		"tools/call get_weather · 123ms · ok · 5 content blocks",
+		"tools/call get_weather · took 123ms · ok · 5 content blocks",
 		`arguments {"city":"Paris"}`,
 		"[0] text", "Paris: 18°C, light rain.",
 		"[1] text (JSON)", `"conditions": "rain"`,

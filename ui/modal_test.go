@@ -77,6 +77,11 @@ var modalCases = []struct {
 			Result: json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`), Latency: 3 * time.Millisecond, Seq: 7}})
 		runCmd(m, cmd)
 	}},
+	{"result-args", func(t testing.TB, m *Model) { openLongResult(m) }},
+	{"result-raw", func(t testing.TB, m *Model) {
+		openLongResult(m)
+		press(m, "v")
+	}},
 	{"content", func(t testing.TB, m *Model) {
 		_, cmd := m.Update(panes.OpenLinesMsg{Title: "resources/read demo://readme", Lines: []string{"# Readme", "", "Hello."}})
 		runCmd(m, cmd)
@@ -339,5 +344,38 @@ func TestClickOutsideAskKeepsTheTypedReply(t *testing.T) {
 	case r := <-a.reply:
 		t.Fatalf("the click answered the server: %+v", r)
 	default:
+	}
+}
+
+// openLongResult opens a result whose arguments wrap over three lines at
+// 80 columns, with its response frame (for v).
+func openLongResult(m *Model) {
+	args := json.RawMessage(`{"destination":"Lisbon, Portugal","travellers":[{"name":"Ada Lovelace","age":36},{"name":"Charles Babbage","age":41}],"notes":"window seats, vegetarian meals, a late check-out if possible"}`)
+	result := `{"content":[{"type":"text","text":"booked: LIS-4471"}],"structuredContent":{"ref":"LIS-4471","total":{"amount":1180,"currency":"EUR"}}}`
+	resp := &mcp.Frame{Seq: 12, Dir: mcp.Inbound, Kind: mcp.KindResponse, ID: "9", Raw: []byte(`{"jsonrpc":"2.0","id":9,"result":` + result + `}`)}
+	_, cmd := m.Update(toolCalledMsg{result: panes.ToolResultMsg{Name: "book_trip", Args: args,
+		Result: json.RawMessage(result), Latency: 1234 * time.Millisecond, Seq: 12, Response: resp}})
+	runCmd(m, cmd)
+}
+
+// In the result view the help bar shows every key it has, v included.
+func TestResultHelpBarShowsEveryKey(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 35}} {
+		m := newTestModel("dark", sz.w, sz.h)
+		feed(m, sessionEvents())
+		openLongResult(m)
+		lines := strings.Split(ansi.Strip(content(m)), "\n")
+		bar := strings.Join(lines[m.layout.help.Min.Y:], "\n")
+		for _, b := range m.ShortHelp() {
+			if !b.Enabled() {
+				continue
+			}
+			if want := b.Help().Key + " " + b.Help().Desc; !strings.Contains(bar, want) {
+				t.Errorf("%dx%d: help bar lacks %q:\n%s", sz.w, sz.h, want, bar)
+			}
+		}
+		if !strings.Contains(bar, "v raw response") {
+			t.Errorf("%dx%d: no v raw response in the help bar:\n%s", sz.w, sz.h, bar)
+		}
 	}
 }

@@ -64,6 +64,9 @@ type Config struct {
 	// read-only source watches (a tap's command or URL): the LiveSession key
 	// runs it in the terminal, and this view comes back when it ends.
 	LiveSession func() tea.ExecCommand
+	// SaveDir is where saved results, media and blobs go (--save-dir);
+	// the working directory when empty.
+	SaveDir string
 }
 
 // Model is the root model. Use it through a pointer.

@@ -4,10 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpscope/mcpscope/mcp/openurl"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
-	"os"
-	"path"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -254,7 +250,7 @@ func (m *Model) outputSchema(name string) []byte {
 func (m *Model) toolDone(v *opView, ev session.OpDoneEvent, r *session.ToolResult) tea.Cmd {
 	res := panes.ToolResultMsg{Name: v.tool.Name, Args: v.tool.Args, Latency: ev.Latency, OutputSchema: m.outputSchema(v.tool.Name)}
 	if ev.Frame != nil {
-		res.Seq = ev.Frame.Seq
+		res.Seq, res.Response = ev.Frame.Seq, ev.Frame
 	}
 	var rpcErr *mcp.RPCError
 	switch {
@@ -325,73 +321,6 @@ func (m *Model) rootsChanged() {
 	default:
 		m.roots.SetNote("roots changed; 2026-07-28 has no roots/list_changed: the next input request gets the new list")
 	}
-}
-
-// saveBlob writes a resource's blob into the working directory.
-func saveBlob(msg panes.SaveBlobMsg) tea.Cmd {
-	return func() tea.Msg {
-		name, err := writeNew("mcpscope-"+SafeFileName(path.Base(msg.URI)), msg.Data)
-		if err != nil {
-			return notedMsg{text: "save: " + err.Error(), ok: false}
-		}
-		return notedMsg{text: fmt.Sprintf("saved %d bytes of %s to ./%s (mode 0600)", len(msg.Data), termsafe.String(msg.URI), name), ok: true}
-	}
-}
-
-// maxFileName bounds a saved file's name (most file systems allow 255 bytes).
-const maxFileName = 100
-
-// SafeFileName makes a server-chosen name (a resource URI's last segment)
-// safe as a file name: only ASCII letters, digits, '.', '-' and '_' are
-// kept (control characters, escape sequences, separators and anything a
-// shell or terminal may read otherwise become '_'), no leading dot, at
-// most 100 bytes; "resource.bin" when nothing is left.
-func SafeFileName(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-		if b.Len() >= maxFileName {
-			break
-		}
-	}
-	out := strings.TrimLeft(b.String(), ".")
-	if strings.Trim(out, "_") == "" {
-		return "resource.bin"
-	}
-	return out
-}
-
-// writeNew writes data to name in the working directory without replacing
-// a file that is already there: name-1.ext, name-2.ext, ... are tried. The
-// file is 0600: it holds what a server returned, which may be about the
-// user.
-func writeNew(name string, data []byte) (string, error) {
-	ext := path.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	for i := 0; i < 1000; i++ {
-		candidate := name
-		if i > 0 {
-			candidate = fmt.Sprintf("%s-%d%s", stem, i, ext)
-		}
-		f, err := os.OpenFile(candidate, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, os.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if _, err := f.Write(data); err != nil {
-			_ = f.Close()
-			return "", err
-		}
-		return candidate, f.Close()
-	}
-	return "", fmt.Errorf("%s and 999 numbered variants already exist", name)
 }
 
 // openURL opens a URL elicitation's page, only ever on the user's key

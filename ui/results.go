@@ -67,7 +67,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.SubscribeMsg:
 		m.sendOrNote("subscribe", func(s session.Sender) (session.Op, error) { return s.Subscribe(msg.URI, msg.On) }, opView{})
 	case panes.SaveBlobMsg:
-		return saveBlob(msg)
+		return saveBlob(m.cfg.SaveDir, msg)
 	case panes.GetPromptMsg:
 		m.sendOrNote(mcp.MethodPromptsGet, func(s session.Sender) (session.Op, error) { return s.GetPrompt(msg.Name, msg.Args) }, opView{})
 	case panes.CompleteMsg:
