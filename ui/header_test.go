@@ -115,3 +115,20 @@ func runPolling(t *testing.T, m *Model, cmd tea.Cmd, done func() bool) {
 		}
 	}
 }
+
+// A long cause never pushes the way out off the status line.
+func TestStatusKeepsTheWayOutVisible(t *testing.T) {
+	long := "the server ended the HTTP+SSE event stream (unexpected EOF); the 2024-11-05 transport cannot resume: reconnect to start a new session"
+	for _, c := range []struct {
+		state mcp.State
+		badge string
+		hint  string
+	}{{mcp.StateFailed, "■ failed", "r to restart"}, {mcp.StateLost, "■ lost", "r to reconnect"}} {
+		m := newTestModel("dark", 80, 24)
+		feed(m, append(sessionEvents(), mcp.StateEvent{Time: at(40), State: c.state, Detail: long}))
+		s := ansi.Strip(content(m))
+		if !strings.Contains(headerLine(m), c.badge) || !strings.Contains(s, c.hint) || !strings.Contains(s, "the server ended the HTTP+SSE") {
+			t.Errorf("%v:\n%s", c.state, s)
+		}
+	}
+}

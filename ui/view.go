@@ -302,7 +302,9 @@ func (m *Model) renderStatus() string {
 	case m.exit != nil:
 		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
 	case m.state == mcp.StateFailed:
-		line = s.Error.Render(termsafe.String(m.stateDetail)) + s.Info.Render("  (r to restart)")
+		// Cut to leave room for the way out (a closed HTTP+SSE stream's
+		// cause is long); the log has it whole.
+		line = s.Error.Render(ansi.Truncate(termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render("  (r to restart)")
 	case m.state == mcp.StateLost:
 		// The cause is cut to leave room for the way out; the log has it whole.
 		line = s.Error.Render(ansi.Truncate("✗ "+termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render("  (r to reconnect)")
