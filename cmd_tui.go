@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
@@ -24,7 +25,8 @@ type tuiFlags struct {
 	profile     string // --client-profile: the protocol doctor's client
 	record      string // --record: the session file
 	keepSecrets bool
-	saveDir     string      // --save-dir: where s and w save
+	saveDir     string // --save-dir: where s and w save
+	keepAlive   time.Duration
 	policy      policyFlags // --root, --elicitation, --sampling
 }
 
@@ -35,6 +37,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
 	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
 	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
+	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
 	o.policy.register(fs)
 }
@@ -87,6 +90,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	newClient := func() *mcp.Client {
 		opts := cf.clientOptions()
 		opts.Discover = true
+		opts.KeepAlive = o.keepAlive
 		opts.OnEvent = onEvent
 		// A linter follows one session: a fresh one per connection.
 		opts.Analyzer = lint.New(lint.Options{Profile: profile})

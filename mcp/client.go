@@ -40,6 +40,14 @@ type Options struct {
 	// Analyzer, when set, sees every event on that same goroutine; its
 	// diagnostics are delivered right after the event.
 	Analyzer Analyzer
+	// KeepAlive, when set, pings a connection that has no other way to
+	// notice the server going away (Streamable HTTP in the legacy era
+	// without an open standalone GET stream) once nothing was sent or
+	// received for this long, so that a lost server shows as StateLost
+	// within about this time. The ping's frames are marked Probe: they are
+	// mcpscope's own, and the doctor judges them as such. The modern era
+	// has no ping, and the other transports notice a loss by themselves.
+	KeepAlive time.Duration
 }
 
 // Handler answers requests the server makes of the client: server→client
@@ -113,7 +121,8 @@ type Client struct {
 	modern    bool
 	meta      json.RawMessage // _meta object for modern requests
 	connected bool
-	lost      bool // StateLost was published and no exchange has reached the server since
+	lost      bool         // StateLost was published and no exchange has reached the server since
+	lastWire  atomic.Int64 // UnixNano of the last frame sent or received (KeepAlive)
 	closeErr  error
 
 	done      chan struct{} // closed when the connection ended
@@ -233,6 +242,41 @@ func (c *Client) TransportName() string {
 	return c.transport.Name()
 }
 
+// keepAlive pings an idle connection that cannot otherwise tell that its
+// server went away (see Options.KeepAlive), until the connection ends.
+func (c *Client) keepAlive(idle time.Duration) {
+	defer c.wg.Done()
+	tick := time.NewTicker(max(idle/4, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-tick.C:
+		}
+		if !c.needsKeepAlive() || time.Since(time.Unix(0, c.lastWire.Load())) < idle {
+			continue
+		}
+		// The outcome is in the events: a ping that cannot reach the
+		// server makes the state lost (markLost), an answer is a frame.
+		// Call returns when the connection ends.
+		_, _ = c.Call(context.Background(), MethodPing, nil, AsProbe(), WithTimeout(max(idle, time.Second)))
+	}
+}
+
+// needsKeepAlive reports whether the connection, now, has no other way to
+// notice that the server went away.
+func (c *Client) needsKeepAlive() bool {
+	c.mu.Lock()
+	conn, modern, lost, ready, closed := c.conn, c.modern, c.lost, c.handshake != nil, c.closeErr != nil
+	c.mu.Unlock()
+	if !ready || modern || lost || closed {
+		return false
+	}
+	k, ok := conn.(interface{ needsKeepAlive() bool })
+	return ok && k.needsKeepAlive()
+}
+
 // markLost publishes StateLost once, with the cause, when the server of an
 // open, handshaken connection could not be reached. Before the handshake
 // a failure ends the connection anyway (StateFailed).
@@ -334,6 +378,9 @@ func restamp(ev Event, t time.Time) Event {
 func (c *Client) numberLocked(f *Frame) {
 	c.seq++
 	f.Seq = c.seq
+	if !f.Time.IsZero() {
+		c.lastWire.Store(f.Time.UnixNano())
+	}
 }
 
 // observe runs the recorder and the analyzer on one event, off the read
@@ -408,6 +455,10 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 	c.mu.Unlock()
 	c.publish(HandshakeEvent{Time: time.Now(), Handshake: hs})
 	c.state(StateReady, fmt.Sprintf("%s era, protocol %s", hs.Era, hs.ProtocolVersion))
+	if c.opts.KeepAlive > 0 {
+		c.wg.Add(1)
+		go c.keepAlive(c.opts.KeepAlive)
+	}
 	if c.opts.Discover {
 		c.DiscoverAll(ctx)
 	}

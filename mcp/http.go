@@ -103,6 +103,7 @@ type streamableConn struct {
 	toolListIDs     map[string]bool               // tools/list requests awaiting their answer
 	paramHeaders    map[string][]paramHeader      // x-mcp-header bindings by tool name
 	sessionMismatch bool
+	getOpen         bool // the standalone GET stream is open: its end tells when the server goes
 }
 
 // outbound is what the transport needs to know about a message it sends.
@@ -749,6 +750,22 @@ func (c *streamableConn) resumeGET(ctx context.Context, lastEventID string) (*ht
 	return c.send(ctx, http.MethodGet, c.t.URL, nil, hdr)
 }
 
+func (c *streamableConn) setGetOpen(open bool) {
+	c.mu.Lock()
+	c.getOpen = open
+	c.mu.Unlock()
+}
+
+// needsKeepAlive reports whether only a ping would notice the server
+// going away: no standalone GET stream is open (the server offers none,
+// or it stopped reopening) and the session did not fall back to HTTP+SSE,
+// whose stream ends with the server.
+func (c *streamableConn) needsKeepAlive() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.getOpen && c.fallback == nil
+}
+
 func (c *streamableConn) isClosing() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -797,7 +814,9 @@ func (c *streamableConn) listen() {
 			switch {
 			case resp.StatusCode == http.StatusOK && mediaType(resp.Header) == "text/event-stream":
 				st.progress = false
+				c.setGetOpen(true)
 				_ = c.consume("GET "+pathOf(resp.Request.URL)+" "+StandaloneStream, resp.Body, "", st, false)
+				c.setGetOpen(false)
 				_ = resp.Body.Close()
 				if st.progress {
 					failures = 0

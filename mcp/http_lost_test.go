@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/demo"
+	"github.com/mcpscope/mcpscope/mcp/lint"
 )
 
 // lostWithin polls the collected events for a StateLost until d passes.
@@ -112,5 +113,65 @@ func TestFailedWriteIsLost(t *testing.T) {
 	}
 	if !strings.Contains(st.Detail, "broken pipe") || !strings.Contains(st.Detail, "stdin") {
 		t.Errorf("detail %q", st.Detail)
+	}
+}
+
+// With KeepAlive, an idle session without a standalone GET stream is
+// pinged, so a server that went away shows as lost within about that
+// time; the pings are marked as mcpscope's own (Probe) and the doctor
+// finds nothing wrong in them.
+func TestKeepAliveFindsALostServerWithoutAGETStream(t *testing.T) {
+	srv := httptest.NewServer(&scriptedHTTPServer{}) // GET → 405: no standalone stream
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second,
+		KeepAlive: 200 * time.Millisecond, Analyzer: lint.New(lint.Options{})})
+	defer func() { _ = c.Close() }()
+	time.Sleep(900 * time.Millisecond)
+	killHTTP(srv)
+	st, took, ok := lostWithin(col, 2*time.Second)
+	if !ok {
+		t.Fatal("an idle session without a GET stream was not found lost")
+	}
+	if !strings.Contains(st.Detail, "server unreachable") {
+		t.Errorf("detail %q", st.Detail)
+	}
+	t.Logf("lost %s after the kill: %s", took.Round(time.Millisecond), st.Detail)
+	_ = c.Close()
+	evs := col.wait(t)
+	pings := map[int64]bool{}
+	for _, f := range frames(evs) {
+		if f.Method == "ping" || f.ReplyToMethod == "ping" {
+			pings[f.Seq] = true
+			if !f.Probe {
+				t.Errorf("keep-alive frame #%d is not marked as mcpscope's own", f.Seq)
+			}
+		}
+	}
+	if len(pings) < 4 { // at least two pings and their answers while idle
+		t.Errorf("%d keep-alive frames in 0.9 s idle at 200 ms", len(pings))
+	}
+	for _, ev := range evs {
+		if d, ok := ev.(mcp.DiagnosticEvent); ok {
+			for _, seq := range d.Diagnostic.Frames {
+				if pings[seq] {
+					t.Errorf("the doctor found fault with a keep-alive ping: %s %s", d.Diagnostic.Rule, d.Diagnostic.Message)
+				}
+			}
+		}
+	}
+}
+
+// An open standalone GET stream tells of the server's end by itself: no
+// keep-alive pings are sent while it is open.
+func TestNoKeepAliveWhileTheGETStreamIsOpen(t *testing.T) {
+	srv := httptest.NewServer(&scriptedHTTPServer{standaloneGET: true})
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second, KeepAlive: 100 * time.Millisecond})
+	time.Sleep(700 * time.Millisecond)
+	_ = c.Close()
+	for _, f := range frames(col.wait(t)) {
+		if f.Method == "ping" {
+			t.Fatalf("ping #%d sent while the GET stream was open", f.Seq)
+		}
 	}
 }

@@ -109,6 +109,8 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "initialize":
 		w.Header().Set("Mcp-Session-Id", scriptedSession)
 		writeJSON(w, msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}`)
+	case "ping":
+		writeJSON(w, msg.ID, `{}`)
 	case "server/discover":
 		writeJSON(w, msg.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"scripted","version":"1"}}}`)
 	case "tools/list":
