@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/mcp/schema/internal/jsonschema"
-	"github.com/mcpscope/mcpscope/mcp/schema/internal/jsonschema/kind"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

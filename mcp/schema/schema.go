@@ -7,9 +7,7 @@
 // and says so in the same words: the form shows "is required" next to
 // /traveller/name, and `mcpscope call` prints "/traveller/name is required".
 //
-// Schemas are compiled with santhosh-tekuri/jsonschema/v6 (kept as
-// internal/jsonschema, whose draft meta-schemas compile on first use rather
-// than at every process's start; see its README.md): 2020-12 is the
+// Schemas are compiled with santhosh-tekuri/jsonschema/v6: 2020-12 is the
 // default dialect (MCP's), $schema picks another (draft-07 is common), and
 // $ref resolves only inside the document. Every other URL is refused, so a
 // server can never make mcpscope fetch from the network or read local
@@ -24,7 +22,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpscope/mcpscope/mcp/schema/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // documentURL is the location a schema is compiled under. Its made-up scheme
@@ -118,10 +116,10 @@ func (s *Schema) Compile() *Compiled {
 	return &Compiled{schema: compiled}
 }
 
-// Prewarm compiles the default dialect's meta-schema (2020-12), which the
-// first Compile would otherwise pay for (about 5 ms; it is compiled once per
-// process, on first use). A command that will compile a server's schemas
-// runs it in a goroutine while it waits for the server to start.
+// Prewarm makes the first Compile's one-time work (the compiler's own
+// set-up) while nothing else is happening. A command that will compile a
+// server's schemas runs it in a goroutine while it waits for the server to
+// start.
 func Prewarm() {
 	_, _ = Compile(json.RawMessage(`{}`))
 }
