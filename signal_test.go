@@ -16,10 +16,6 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
-// asCLIVar makes the test binary run mcpscope's main (see TestMain), so a
-// test can send it real signals.
-const asCLIVar = "MCPSCOPE_TEST_AS_CLI"
-
 // cliProcess is mcpscope running as a process against the fake server.
 type cliProcess struct {
 	cmd     *exec.Cmd
