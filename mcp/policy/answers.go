@@ -197,13 +197,16 @@ func (n *Neutral) HandleServerRequest(ctx context.Context, req *mcp.ServerReques
 }
 
 func (n *Neutral) tell(method, answer string) {
+	// Told is called under the lock: server requests are handled on
+	// goroutines of their own, and two methods told at once would write
+	// to the same stderr together (a data race seen under -race).
 	n.mu.Lock()
+	defer n.mu.Unlock()
 	first := !n.seen[method]
 	if n.seen == nil {
 		n.seen = map[string]bool{}
 	}
 	n.seen[method] = true
-	n.mu.Unlock()
 	if first && n.Told != nil {
 		n.Told(method, answer)
 	}
