@@ -86,6 +86,34 @@ func (m *Model) SetLen(n int) {
 	m.settle()
 }
 
+// Insert says count items were put in before item at (at == Len()
+// appends them): the cursor and the window stay on the items they were
+// on, so an item that arrives above the cursor does not move the
+// selection. Following, a cursor on the last item stays on the last.
+func (m *Model) Insert(at, count int) {
+	if count <= 0 {
+		return
+	}
+	at = max(min(at, m.n), 0)
+	atEnd := m.cursor >= m.n-1
+	if m.n > 0 {
+		if at <= m.cursor {
+			m.cursor += count
+		}
+		// An item put in at the first row shows there, unless that row
+		// is partly scrolled off (wrapped): then the window keeps its
+		// place.
+		if at < m.top || (at == m.top && m.skip > 0) {
+			m.top += count
+		}
+	}
+	m.n += count
+	if m.follow && m.selecting && atEnd {
+		m.cursor = m.n - 1
+	}
+	m.settle()
+}
+
 // Len is the number of items.
 func (m *Model) Len() int { return m.n }
 

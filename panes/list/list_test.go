@@ -206,3 +206,56 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// An item put in above the cursor keeps the cursor, and the window, on
+// the items they were on; following, the cursor stays on the last item.
+func TestInsertKeepsCursorOnItsItem(t *testing.T) {
+	items := make([]string, 40)
+	for i := range items {
+		items[i] = numbered(i)
+	}
+	m := New(keymap.Default().Scroll, func(i int) string { return items[i] })
+	m.SetSelecting(true)
+	m.SetSize(20, 5)
+	m.SetLen(len(items))
+	insert := func(at int, s string) {
+		items = append(items[:at], append([]string{s}, items[at:]...)...)
+		m.Insert(at, 1)
+	}
+	m.Select(20)
+	top := m.Render()[0]
+	insert(3, "new above")
+	if got := items[m.Cursor()]; got != "line 20" {
+		t.Fatalf("after an insert above, the cursor is on %q, want line 20", got)
+	}
+	if got := m.Render()[0]; got != top {
+		t.Fatalf("after an insert above the window, its first row is %q, want %q", got, top)
+	}
+	insert(30, "new below")
+	if got := items[m.Cursor()]; got != "line 20" || m.Render()[0] != top {
+		t.Fatalf("after an insert below, the cursor is on %q, first row %q", got, m.Render()[0])
+	}
+	insert(m.Cursor(), "new at the cursor")
+	if got := items[m.Cursor()]; got != "line 20" {
+		t.Fatalf("after an insert at the cursor, the cursor is on %q, want line 20", got)
+	}
+
+	m.SetFollow(true)
+	m.End()
+	insert(10, "new while following")
+	if m.Cursor() != len(items)-1 || m.Len() != len(items) {
+		t.Fatalf("following: cursor %d of %d items", m.Cursor(), m.Len())
+	}
+	insert(len(items), "appended while following")
+	if m.Cursor() != len(items)-1 || items[m.Cursor()] != "appended while following" {
+		t.Fatalf("following: an item appended by Insert is not selected (cursor %d of %d)", m.Cursor(), len(items))
+	}
+
+	empty := New(keymap.Default().Scroll, func(i int) string { return "only" })
+	empty.SetSelecting(true)
+	empty.SetSize(20, 5)
+	empty.Insert(0, 1)
+	if empty.Cursor() != 0 || empty.Len() != 1 || empty.Render()[0] != "only" {
+		t.Fatalf("insert into an empty list: cursor %d, len %d", empty.Cursor(), empty.Len())
+	}
+}
