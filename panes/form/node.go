@@ -345,6 +345,16 @@ func (n *node) activeNode(b builder) *node {
 	return n.built[n.branch]
 }
 
+// within reports whether n is anc or lies inside it.
+func (n *node) within(anc *node) bool {
+	for ; n != nil; n = n.parent {
+		if n == anc {
+			return true
+		}
+	}
+	return false
+}
+
 func (n *node) addItem(b builder, at int) *node {
 	item := b.build(n.itemSch, n, "", true)
 	n.items = append(n.items, nil)

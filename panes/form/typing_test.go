@@ -303,3 +303,43 @@ func TestLineCol(t *testing.T) {
 		}
 	}
 }
+
+// Found by hand on the memory server's create_entities (an array of
+// objects): enter on "+ add item" left the cursor on the new item's
+// header, where the name typed next ran commands instead (a added another
+// item, c collapsed it, d deleted one) and the rest vanished. A new object
+// item now opens on its first field, a plain letter never deletes or
+// overwrites, and a letter a row cannot take says so.
+func TestTypingAfterAddingAnObjectItemGoesIntoIt(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","required":["entities"],"properties":{"entities":{"type":"array","items":{
+		"type":"object","required":["name","entityType"],"properties":{
+		"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}}}}}}`)
+	f := newForm(t, raw, 100, 30)
+	for f.rows[f.cur].kind != rowAdd {
+		press(f, "down")
+	}
+	press(f, "enter")
+	typeText(f, "alice")
+	press(f, "tab")
+	typeText(f, "person")
+	press(f, "tab")
+	want := map[string]any{"entities": []any{map[string]any{"name": "alice", "entityType": "person"}}}
+	if got := valueOf(t, f); !sameJSON(got, want) {
+		t.Errorf("value = %v, want %v", got, want)
+	}
+
+	// On the item's header, d (a plain letter) deletes nothing, and a
+	// letter that is no command is not silently dropped.
+	focusPtr(t, f, "/entities/0")
+	press(f, "d")
+	if got := valueOf(t, f); !sameJSON(got, want) {
+		t.Errorf("after d on the item header: %v", got)
+	}
+	if !strings.Contains(plain(f.View()), "this row takes no typing") {
+		t.Errorf("typing d on a header said nothing:\n%s", plain(f.View()))
+	}
+	press(f, "alt+d")
+	if got := valueOf(t, f); !sameJSON(got, map[string]any{"entities": []any{}}) {
+		t.Errorf("alt+d kept the item: %v", got)
+	}
+}

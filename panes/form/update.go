@@ -197,7 +197,11 @@ func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Edit):
 		return f.activate()
 	}
-	cmd, _ := f.command(msg)
+	cmd, ok := f.command(msg)
+	if !ok && isText(msg) {
+		// Typing on a row that takes none must not vanish silently.
+		f.setFlash("this row takes no typing: tab moves to the next field", true)
+	}
 	return cmd
 }
 
@@ -416,6 +420,11 @@ func (f *Form) insertItem(arr *node, at int) {
 	it := arr.addItem(f.b, max(0, min(at, len(arr.items))))
 	f.reflow()
 	f.focusRowOf(it)
+	// A new object item opens on its first field, so what is typed next
+	// goes into it (not to the item's header, where letters are commands).
+	if f.cur+1 < len(f.rows) && !f.isStop(f.cur) && f.rows[f.cur+1].n.within(it) {
+		f.moveStop(1)
+	}
 }
 
 // deleteHere removes the focused array item or key/value row.
