@@ -28,6 +28,7 @@ const wheelStep = 3
 type Model struct {
 	keys keymap.Scroll
 	item func(i int) string
+	fold func(i, width int) string // SetWrapFunc; nil folds with the default
 
 	n      int
 	width  int // cells per row
@@ -46,6 +47,16 @@ type Model struct {
 // (no newline). item is only called for 0 <= i < Len().
 func New(keys keymap.Scroll, item func(i int) string) *Model {
 	return &Model{keys: keys, item: item}
+}
+
+// SetWrapFunc says how item i is folded to width cells while wrapping
+// (rows separated by "\n"), for an owner whose items fold their own way: a
+// JSON line whose continuation rows hang under its key, a paragraph kept
+// at its indent. It is called only for items on screen, often: cache in
+// it what is dear. nil restores the default fold.
+func (m *Model) SetWrapFunc(fold func(i, width int) string) {
+	m.fold, m.skip = fold, 0
+	m.settle()
 }
 
 // SetKeys replaces the bindings (a pane whose up and down keys differ).
@@ -166,6 +177,9 @@ func (m *Model) height(i int) int {
 }
 
 func (m *Model) wrapped(i int) string {
+	if m.fold != nil {
+		return m.fold(i, m.width)
+	}
 	return ansi.Wrap(m.item(i), m.width, "")
 }
 

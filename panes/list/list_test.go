@@ -259,3 +259,48 @@ func TestInsertKeepsCursorOnItsItem(t *testing.T) {
 		t.Fatalf("insert into an empty list: cursor %d, len %d", empty.Cursor(), empty.Len())
 	}
 }
+
+// An owner's fold replaces the default one while wrapping, and rows,
+// heights, paging and the position follow it; with wrap off it is unused.
+func TestWrapFuncFoldsItemsItsOwnWay(t *testing.T) {
+	m, _ := lines(50, func(i int) string { return fmt.Sprintf("item %d aaaa bbbb", i) })
+	m.SetSize(8, 6)
+	folds := 0
+	m.SetWrapFunc(func(i, width int) string {
+		folds++
+		if width != 8 {
+			t.Errorf("fold asked for width %d, want 8", width)
+		}
+		// Three rows an item, the later ones hanging two cells in.
+		return fmt.Sprintf("item %d\n  aaaa\n  bbbb", i)
+	})
+	if got := m.Render()[0]; got != "item 0 …" {
+		// Wrap off: the item itself, cut at the width.
+		t.Fatalf("wrap off, first row %q", got)
+	}
+	if folds != 0 {
+		t.Fatalf("the fold was called %d times with wrap off", folds)
+	}
+	m.SetWrap(true)
+	got := m.Render()
+	want := []string{"item 0", "  aaaa", "  bbbb", "item 1", "  aaaa", "  bbbb"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("wrapped rows %q, want %q", got, want)
+	}
+	m.Update(press("j"))
+	if got := m.Render()[0]; got != "  aaaa" {
+		t.Fatalf("one row down the first row is %q", got)
+	}
+	m.Update(press("G"))
+	if r := m.Render(); r[len(r)-1] != "  bbbb" || r[len(r)-3] != "item 49" {
+		t.Fatalf("G: the last rows are %q", r)
+	}
+	m.SetWrapFunc(nil)
+	m.Update(press("g"))
+	if got := m.Render()[0]; got != "item 0" {
+		t.Fatalf("default fold again, first row %q", got)
+	}
+	if got := m.Render()[1]; got != "aaaa" {
+		t.Fatalf("default fold again, second row %q", got)
+	}
+}
