@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -17,5 +18,28 @@ func BenchmarkObserveNotification(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Observe(mcp.FrameEvent{Frame: f})
+	}
+}
+
+// BenchmarkObserveDemoToolsList is the doctor's work on the demo server's
+// tools/list answer (every tool's schemas compiled and checked): work a
+// headless `call` waits for before it exits, to print what the doctor found.
+func BenchmarkObserveDemoToolsList(b *testing.B) {
+	tools, err := os.ReadFile("../schema/schematest/testdata/demo-tools.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := &mcp.Frame{Seq: 4, Dir: mcp.Outbound, Kind: mcp.KindRequest, Method: mcp.MethodToolsList, ID: "2", Transport: "stdio",
+		Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)}
+	resp := &mcp.Frame{Seq: 5, Dir: mcp.Inbound, Kind: mcp.KindResponse, ID: "2", ReplyTo: 4, ReplyToMethod: mcp.MethodToolsList, Transport: "stdio",
+		Raw: append(append([]byte(`{"jsonrpc":"2.0","id":2,"result":`), tools...), '}')}
+	b.ReportAllocs()
+	for b.Loop() {
+		l := New(Options{})
+		l.Observe(mcp.HandshakeEvent{Handshake: &mcp.Handshake{Era: mcp.EraLegacy, ProtocolVersion: "2025-11-25", ServerCapabilities: json.RawMessage(`{"tools":{"listChanged":true}}`)}})
+		l.Observe(mcp.FrameEvent{Frame: req})
+		if ds := l.Observe(mcp.FrameEvent{Frame: resp}); len(ds) != 0 {
+			b.Fatalf("the demo's tools/list drew %d findings, the first %s", len(ds), ds[0].Rule)
+		}
 	}
 }

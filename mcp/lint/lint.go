@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 )
 
 // Profile names a client whose documented behaviour adds warnings.
@@ -149,6 +150,11 @@ type listState struct {
 
 type toolInfo struct {
 	outputSchema json.RawMessage
+	// output is outputSchema compiled, made on the tool's first result
+	// with structuredContent and kept for the next ones (compiling checks
+	// the schema against its meta-schema: most of the doctor's cost of a
+	// result). Not made at listing time: a server may list thousands.
+	output *schema.Schema
 }
 
 // New makes a linter for one session.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -33,11 +34,16 @@ type schemaFault struct {
 // schema and an instance is theirs. Before compiling it names the faults it
 // can tell apart: not JSON, a network $ref, a dialect mcpscope cannot
 // validate; anything else that does not compile is tools/invalid-schema.
+// The schema is decoded once, for these checks and the compiler alike.
 func compileSchema(raw json.RawMessage) (*schema.Schema, *schemaFault) {
-	doc, err := schema.Decode(raw)
+	sch, err := schema.Parse(raw)
 	if err != nil {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
 		return nil, &schemaFault{"tools/invalid-schema", "not valid JSON: " + err.Error()}
 	}
+	doc := sch.Document()
 	if ref := networkRef(doc, 0); ref != "" {
 		return nil, &schemaFault{"tools/network-ref", "it refers to " + ref}
 	}
@@ -46,8 +52,9 @@ func compileSchema(raw json.RawMessage) (*schema.Schema, *schemaFault) {
 			return nil, &schemaFault{"tools/unsupported-dialect", fmt.Sprintf("$schema %q is not a dialect mcpscope can validate (2020-12, 2019-09, draft-07, -06, -04)", d)}
 		}
 	}
-	sch, err := schema.Compile(raw)
-	if err != nil {
+	c := sch.Compile()
+	sch.SetCompiled(c)
+	if err := c.Err(); err != nil {
 		return nil, &schemaFault{"tools/invalid-schema", oneLine(err)}
 	}
 	return sch, nil

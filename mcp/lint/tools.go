@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/schema"
 )
 
 var (
@@ -137,7 +138,7 @@ func (l *Linter) toolResult(f *mcp.Frame, req *outRequest, res map[string]json.R
 	if info := l.tools[req.toolName]; info != nil && info.outputSchema != nil {
 		if !hasSC {
 			l.report("tools/structured-content-mismatch", fmt.Sprintf("Tool %s declares an outputSchema but its successful result has no structuredContent.", label), f.Seq, f.ReplyTo)
-		} else if sch, fault := compileSchema(info.outputSchema); fault == nil {
+		} else if sch := info.compiledOutput(); sch != nil {
 			if why := validate(sch, sc); why != "" {
 				l.report("tools/structured-content-mismatch", fmt.Sprintf("Tool %s returned structuredContent that does not match its outputSchema: %s.", label, why), f.Seq, f.ReplyTo)
 			}
@@ -184,4 +185,17 @@ func hasTextCopy(blocks []json.RawMessage, sc json.RawMessage) bool {
 		}
 	}
 	return false
+}
+
+// compiledOutput is the tool's outputSchema compiled (nil when it does not
+// compile; schemaRules has reported why when it was listed).
+func (info *toolInfo) compiledOutput() *schema.Schema {
+	if info.output == nil {
+		sch, fault := compileSchema(info.outputSchema)
+		if fault != nil {
+			return nil
+		}
+		info.output = sch
+	}
+	return info.output
 }
