@@ -536,7 +536,13 @@ func (c *streamableConn) refused(ctx context.Context, resp *http.Response, msg o
 	body = trimBody(body)
 	status := resp.StatusCode
 	if status == http.StatusNotFound && hdr.Get("Mcp-Session-Id") != "" {
-		return c.expire(resp)
+		return c.expire(resp, "")
+	}
+	if forgotSession(status, hdr.Get("Mcp-Session-Id"), body) {
+		if looksLikeJSON(body) {
+			c.deliver(body, "", "POST "+pathOf(resp.Request.URL)+" "+msg.method+" ("+resp.Status+")")
+		}
+		return c.expire(resp, "the server answered 400 where the spec says 404 (a client waiting for 404 keeps sending into the dead session): "+snippet(body))
 	}
 	refusedStream := "POST " + pathOf(resp.Request.URL) + " " + msg.method + " (" + resp.Status + ")"
 	if status == http.StatusUnauthorized || status == http.StatusForbidden {
@@ -579,9 +585,31 @@ func isModernErrorBody(status int, body []byte) bool {
 	return false
 }
 
+// forgotSession reports a 400 answer to a request that carried a session id
+// whose body says the server does not know that session: "Bad Request: No
+// valid session ID provided" is what server-everything and the Python SDK
+// send after a restart. The spec's answer is 404; either way the session is
+// gone, and every later request would get the same answer.
+func forgotSession(status int, sentSession string, body []byte) bool {
+	if status != http.StatusBadRequest || sentSession == "" {
+		return false
+	}
+	text := strings.ToLower(snippet(body))
+	if !strings.Contains(text, "session") {
+		return false
+	}
+	for _, word := range []string{"no valid", "not found", "invalid", "unknown", "expired", "does not exist"} {
+		if strings.Contains(text, word) {
+			return true
+		}
+	}
+	return false
+}
+
 // expire records that the server forgot the session, says so, and ends the
-// connection with ErrSessionExpired.
-func (c *streamableConn) expire(resp *http.Response) error {
+// connection with ErrSessionExpired. note adds what was unusual about the
+// answer, if anything.
+func (c *streamableConn) expire(resp *http.Response, note string) error {
 	c.mu.Lock()
 	already := c.expired
 	c.expired = true
@@ -592,8 +620,12 @@ func (c *streamableConn) expire(resp *http.Response) error {
 		c.mu.Lock()
 		c.expiredErr = err
 		c.mu.Unlock()
+		fields := []Field{{"Mcp-Session-Id", id}, {"status", resp.Status}}
+		if note != "" {
+			fields = append(fields, Field{"note", note})
+		}
 		c.event(TransportEvent{Kind: "http", Summary: "session expired: the server no longer knows Mcp-Session-Id " + id,
-			Fields: []Field{{"Mcp-Session-Id", id}, {"status", resp.Status}}, Err: err})
+			Fields: fields, Err: err})
 		c.shutdown(err)
 	}
 	return err
@@ -721,7 +753,7 @@ func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, str
 			_ = resp.Body.Close()
 		case resp.StatusCode == http.StatusNotFound && resp.Request.Header.Get("Mcp-Session-Id") != "":
 			drainClose(resp)
-			_ = c.expire(resp)
+			_ = c.expire(resp, "")
 			return
 		default:
 			drainClose(resp)
@@ -828,10 +860,15 @@ func (c *streamableConn) listen() {
 				return // no standalone stream: server messages come on request streams only
 			case resp.StatusCode == http.StatusNotFound:
 				drainClose(resp)
-				_ = c.expire(resp)
+				_ = c.expire(resp, "")
 				return
 			default:
-				drainClose(resp)
+				body, _, _ := readBody(resp.Body, maxErrorBody)
+				_ = resp.Body.Close()
+				if forgotSession(resp.StatusCode, resp.Request.Header.Get("Mcp-Session-Id"), body) {
+					_ = c.expire(resp, "the server answered 400 where the spec says 404: "+snippet(body))
+					return
+				}
 				failures++
 			}
 		}

@@ -24,7 +24,15 @@ func transportEventsOf(evs []mcp.Event) []mcp.TransportEvent {
 }
 
 func TestHTTPSessionExpired(t *testing.T) {
-	script := &scriptedHTTPServer{}
+	t.Run("404", func(t *testing.T) { testHTTPSessionExpired(t, false) })
+	// A server restarted under server-everything or the Python SDK answers
+	// a session it does not know with 400; the header said ready while
+	// every request failed.
+	t.Run("400 no valid session", func(t *testing.T) { testHTTPSessionExpired(t, true) })
+}
+
+func testHTTPSessionExpired(t *testing.T, with400 bool) {
+	script := &scriptedHTTPServer{expiredWith400: with400}
 	srv := httptest.NewServer(script)
 	defer srv.Close()
 	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second})

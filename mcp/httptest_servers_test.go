@@ -35,15 +35,18 @@ type scriptedHTTPServer struct {
 	// paramHeaders records the Mcp-Param-Region and Mcp-Param-N headers.
 	paramHeaders []string
 
-	mu           sync.Mutex
-	expired      bool // forget the session: 404 for every request carrying it
-	streamClosed time.Time
-	resumeAt     time.Time
-	lastEventID  string
-	pendingCall  json.RawMessage // the id of the tools/call awaiting resumption
-	sessionsSeen []string
-	authHeaders  []string
-	deleted      bool
+	mu      sync.Mutex
+	expired bool // forget the session: 404 for every request carrying it
+	// expiredWith400 answers a forgotten session with 400 "No valid session
+	// ID provided", as server-everything and the Python SDK do.
+	expiredWith400 bool
+	streamClosed   time.Time
+	resumeAt       time.Time
+	lastEventID    string
+	pendingCall    json.RawMessage // the id of the tools/call awaiting resumption
+	sessionsSeen   []string
+	authHeaders    []string
+	deleted        bool
 }
 
 const scriptedSession = "session-1"
@@ -67,6 +70,11 @@ func (s *scriptedHTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if expired && r.Header.Get("Mcp-Session-Id") != "" {
 		w.Header().Set("Content-Type", "application/json")
+		if s.expiredWith400 {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`)
+			return
+		}
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}`)
 		return
