@@ -172,7 +172,10 @@ func corpusFindings(t *testing.T, dir string, s corpusServer) string {
 	}
 	var lines []string
 	for _, d := range rep.Diagnostics {
-		lines = append(lines, d.Severity+" "+d.Rule+": "+unstable.ReplaceAllString(d.Message, "…"))
+		// The test's own directory goes first: it lies under $TMPDIR,
+		// which is not /tmp everywhere (macOS, or a CI that sets it).
+		msg := strings.ReplaceAll(d.Message, tmp, "/tmp/corpus")
+		lines = append(lines, d.Severity+" "+d.Rule+": "+unstable.ReplaceAllString(msg, "…"))
 	}
 	sort.Strings(lines)
 	return fmt.Sprintf("exit %d\n%s", code, strings.Join(append(lines, ""), "\n"))
