@@ -71,6 +71,19 @@ func (f *Form) isStop(i int) bool {
 	switch r.n.kind {
 	case kindObject, kindArray, kindMulti:
 		return r.n.state != present || r.n.collapsed
+	case kindChoice:
+		// A oneOf/anyOf's branch (card or company) is the first thing to
+		// choose, so tab stops on it. A union of types ("type": ["boolean",
+		// "string"]) is one value that may take either type: tab goes on to
+		// the value, as past an open group's header. On the sequential-
+		// thinking server, tab then space switched the type instead of
+		// ticking the box, and the next field's number went into the
+		// string. ← → and alt+o still switch the type.
+		if r.n.keyword != "type" {
+			return true
+		}
+		open := r.n.state == present && !r.n.collapsed
+		return !open || i+1 >= len(f.rows) || !f.rows[i+1].n.within(r.n)
 	}
 	return true
 }
