@@ -63,6 +63,18 @@ func (col *collector) wait(t *testing.T) []mcp.Event {
 	return col.events
 }
 
+// sawTransport reports a transport event so far whose summary holds s.
+func (col *collector) sawTransport(s string) bool {
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	for _, ev := range col.events {
+		if te, ok := ev.(mcp.TransportEvent); ok && strings.Contains(te.Summary, s) {
+			return true
+		}
+	}
+	return false
+}
+
 func frames(evs []mcp.Event) []*mcp.Frame {
 	var out []*mcp.Frame
 	for _, ev := range evs {

@@ -94,6 +94,7 @@ type streamableConn struct {
 	modernVersion   string        // from the last modern request's _meta
 	initID          string        // the initialize request awaiting its answer
 	listening       bool          // the standalone GET stream was started
+	getGaveUp       bool          // listen stopped after repeated failures; the next answered POST reopens it
 	getOpened       chan struct{} // closed once the first GET was answered (or failed)
 	expired         bool
 	expiredErr      error
@@ -448,6 +449,7 @@ func (c *streamableConn) postMessage(ctx context.Context, raw []byte, msg outbou
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		return c.refused(ctx, resp, msg, raw, hdr)
 	}
+	c.relisten()
 	body, _, _ := readBody(resp.Body, maxErrorBody)
 	if len(trimBody(body)) > 0 {
 		problem := fmt.Sprintf("the server answered a %s with %s and a body; the spec asks for 202 Accepted with no body", kindOfOutbound(msg), resp.Status)
@@ -502,6 +504,7 @@ func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, mod
 		return
 	}
 	out.report(nil)
+	c.relisten()
 	stream := "POST " + pathOf(resp.Request.URL) + " " + msg.method + " (id " + msg.id + ")"
 	switch ct := mediaType(resp.Header); {
 	case resp.StatusCode == http.StatusAccepted || ct == "application/json" || ct != "text/event-stream":
@@ -814,7 +817,7 @@ func (c *streamableConn) startListening() {
 	if !start {
 		return
 	}
-	if !c.goSafe(c.listen) {
+	if !c.goSafe(func() { c.listen(c.getOpened) }) {
 		return
 	}
 	t := time.NewTimer(getOpenWait)
@@ -826,17 +829,41 @@ func (c *streamableConn) startListening() {
 	}
 }
 
+// relisten reopens the standalone GET stream listen gave up on, now that
+// a POST was answered again: without it, a server that was unreachable
+// for a few seconds would never again deliver what it sends outside a
+// request (list_changed, log messages), and nothing would say so.
+func (c *streamableConn) relisten() {
+	c.mu.Lock()
+	again := c.getGaveUp
+	c.getGaveUp = false
+	c.mu.Unlock()
+	if !again || c.isClosing() {
+		return
+	}
+	c.event(TransportEvent{Kind: "reconnect", Summary: "a request was answered again: reopening the standalone GET stream"})
+	c.goSafe(func() { c.listen(nil) })
+}
+
 // listen keeps the standalone GET stream open, reconnecting after the
 // server's retry delay when it ends. A 405 (or a 404 without a session)
-// means the server offers no such stream, which is normal.
-func (c *streamableConn) listen() {
+// means the server offers no such stream, which is normal. openedCh, if
+// not nil, is closed once the first GET was answered or failed.
+func (c *streamableConn) listen(openedCh chan struct{}) {
 	st := &streamState{}
 	failures := 0
 	var opened sync.Once
-	defer opened.Do(func() { close(c.getOpened) })
+	signal := func() {
+		opened.Do(func() {
+			if openedCh != nil {
+				close(openedCh)
+			}
+		})
+	}
+	defer signal()
 	for !c.isClosing() {
 		resp, err := c.resumeGET(c.ctx, st.lastEventID)
-		opened.Do(func() { close(c.getOpened) })
+		signal()
 		if err != nil {
 			if c.ctx.Err() != nil {
 				return
@@ -876,7 +903,10 @@ func (c *streamableConn) listen() {
 			return
 		}
 		if failures >= 3 {
-			c.event(TransportEvent{Kind: "reconnect", Summary: "the standalone GET stream keeps failing; stopped reopening it (server messages still arrive on request streams)"})
+			c.mu.Lock()
+			c.getGaveUp = true
+			c.mu.Unlock()
+			c.event(TransportEvent{Kind: "reconnect", Summary: "the standalone GET stream keeps failing; stopped reopening it until a request is answered again (server messages still arrive on request streams)"})
 			return
 		}
 		delay := defaultRetry

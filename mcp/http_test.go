@@ -288,3 +288,39 @@ func TestHTTPModernParamHeaders(t *testing.T) {
 		t.Errorf("Mcp-Param headers = %q, want %q (a non-integer number and a null get none)", script.paramHeaders, want)
 	}
 }
+
+// The standalone GET stream, given up after three failures in a row, is
+// reopened once a request is answered again: before, a server unreachable
+// for a few seconds never again delivered what it sends outside a request.
+func TestHTTPReopensTheGETStreamItGaveUpOn(t *testing.T) {
+	script := &scriptedHTTPServer{standaloneGET: true, failGETs: 3}
+	srv := httptest.NewServer(script)
+	defer srv.Close()
+	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second})
+	defer func() { _ = c.Close() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !col.sawTransport("stopped reopening it") {
+		if time.Now().After(deadline) {
+			t.Fatal("the GET stream was not given up after three failures")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := c.Call(context.Background(), "tools/list", nil); err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	for {
+		script.mu.Lock()
+		opened := script.getsOpened
+		script.mu.Unlock()
+		if opened == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the GET stream was not reopened after tools/list was answered")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !col.sawTransport("reopening the standalone GET stream") {
+		t.Error("no transport event said the GET stream was reopened")
+	}
+}

@@ -28,6 +28,10 @@ type scriptedHTTPServer struct {
 	// that stays open (sending nothing) until the client or the server
 	// drops it, as a server offering server-initiated messages does.
 	standaloneGET bool
+	// failGETs answers that many GETs with 503 before serving them.
+	failGETs int
+	// getsOpened counts standalone GET streams served.
+	getsOpened int
 
 	// modernHeaders records the modern headers of every POST:
 	// "MCP-Protocol-Version Mcp-Method Mcp-Name".
@@ -161,6 +165,18 @@ func (s *scriptedHTTPServer) serveGET(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if last == "" && s.standaloneGET {
+		s.mu.Lock()
+		fail := s.failGETs > 0
+		if fail {
+			s.failGETs--
+		} else {
+			s.getsOpened++
+		}
+		s.mu.Unlock()
+		if fail {
+			http.Error(w, "temporarily unavailable", http.StatusServiceUnavailable)
+			return
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		w.(http.Flusher).Flush()
