@@ -203,7 +203,7 @@ func TestOneOfBranchesAtAnyDepth(t *testing.T) {
 	focusPtr(t, u, "/deep")
 	press(u, "enter") // optional object: enter adds it
 	focusPtr(t, u, "/deep/items")
-	press(u, "enter", "a")
+	press(u, "enter", "alt+a")
 	focusPtr(t, u, "/deep/items/0")
 	press(u, "right")
 	editField(t, u, "/deep/items/0/b", "7")
@@ -292,7 +292,7 @@ func TestAdditionalPropertiesAreKeyValueRows(t *testing.T) {
 		t.Errorf("labels issues = %q", got)
 	}
 	focusPtr(t, f, "/labels")
-	press(f, "a")
+	press(f, "alt+a")
 	if f.rows[f.cur].kind != rowKey {
 		t.Fatalf("after a, the cursor is not on the new key row")
 	}

@@ -101,9 +101,9 @@ func fillByKeys(t *testing.T, f *Form) {
 			f.cur++ // the first option row
 			press(f, "enter")
 		case r.kind == rowField && n.kind == kindArray:
-			press(f, "a")
+			press(f, "alt+a")
 		case r.kind == rowField && n.kind == kindObject && n.extra != nil:
-			press(f, "a")
+			press(f, "alt+a")
 		case r.kind == rowField && (n.kind == kindString || n.kind == kindNumber || n.kind == kindInteger || n.kind == kindRaw):
 			text := compactJSON(sample)
 			if s, isStr := sample.(string); isStr && n.kind != kindRaw {

@@ -28,7 +28,7 @@ func FuzzNew(f *testing.F) {
 		fm.SetSize(80, 24)
 		fm.Focus()
 		_ = fm.View()
-		for _, k := range []tea.KeyPressMsg{{Code: tea.KeyDown}, {Code: tea.KeyEnter}, {Code: 'a', Text: "a"}, {Code: tea.KeyTab}} {
+		for _, k := range []tea.KeyPressMsg{{Code: tea.KeyDown}, {Code: tea.KeyEnter}, {Code: 'a', Mod: tea.ModAlt}, {Code: tea.KeyTab}} {
 			fm.Update(k)
 		}
 		_ = fm.View()

@@ -28,7 +28,7 @@ func TestFormGolden(t *testing.T) {
 				editField(t, f, "/legs/0/from", "LHR")
 				editField(t, f, "/legs/0/to", "CDG")
 				focusPtr(t, f, "/legs/0")
-				press(f, "a")
+				press(f, "alt+a")
 				editField(t, f, "/legs/1/from", "CDG")
 				focusPtr(t, f, "/payment")
 				press(f, "right")

@@ -118,12 +118,21 @@ func TestFormCommandsAreNotTextKeys(t *testing.T) {
 			t.Errorf("the help bar offers %q for %s on a text field", h, b.Help().Desc)
 		}
 	}
-	// The plain-letter aliases still work where nothing is typed: a on
-	// an array's header adds an item.
+	// A plain letter is never a command, even where nothing is typed:
+	// on the legs header, a adds nothing (typing "alice" there used to add
+	// an item and type "lice" into it) and says the row takes no typing;
+	// alt+a adds.
 	focusPtr(t, f, "/legs")
 	press(f, "a")
-	if got := len(valueOf(t, f)["legs"].([]any)); got != 2 {
+	if got := len(valueOf(t, f)["legs"].([]any)); got != 1 {
 		t.Fatalf("a on the legs header: %d legs", got)
+	}
+	if !strings.Contains(plain(f.View()), "this row takes no typing") {
+		t.Errorf("a on the legs header said nothing")
+	}
+	press(f, "alt+a")
+	if got := len(valueOf(t, f)["legs"].([]any)); got != 2 {
+		t.Fatalf("alt+a on the legs header: %d legs", got)
 	}
 	// And every command of the form is in its full help.
 	k := keymap.Default().Form
