@@ -3,8 +3,8 @@
 # (120x35) on a server whose one tool answers with 20 MB of text (or of
 # JSON with --json); the script calls it (3, enter, ctrl+s) and reports how
 # long after the server wrote the response its first line was on screen,
-# and mcpscope's CPU time for the call. Needs tmux and python3; not run by
-# CI.
+# mcpscope's CPU time for the call and its peak RSS. Needs tmux and
+# python3; not run by CI.
 #
 # Usage: .ci/huge-tui.sh MCPSCOPE_BINARY [MB] [--json]
 set -euo pipefail
@@ -53,5 +53,6 @@ seen = time.time()
 used = cpu(pid) - c0
 sent = float(open(stamp).read())
 print(f"{'JSON' if js == '--json' else 'text'} result: first line on screen {seen - sent:.2f}s after the server wrote the response (goal 0.3 s; polled every 10 ms); {seen - t1:.2f}s after ctrl+s")
-print(f"mcpscope CPU for the call {used:.2f}s")
+hwm = next(l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith("VmHWM:"))
+print(f"mcpscope CPU for the call {used:.2f}s; peak RSS {int(hwm) / 1024:.1f} MiB")
 PY

@@ -10,7 +10,7 @@ import (
 	_ "image/gif" // image.DecodeConfig learns each format by import
 	_ "image/jpeg"
 	_ "image/png"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -50,10 +50,28 @@ type resultLine struct {
 
 // resultBlock is one part of a result, parsed once per result.
 type resultBlock struct {
-	heading string   // styled
-	meta    string   // styled: type, mime, sizes
-	text    string   // raw text to wrap (small) or split (big)
-	json    []string // pretty JSON lines, when the part is JSON
+	heading string // styled
+	meta    string // styled: type, mime, sizes
+	text    string // raw text to wrap (small) or split (big)
+	// json is the part pretty-printed, when it is JSON: its lines are
+	// made as they are drawn (a 20 MB JSON text is 1.6 million lines,
+	// and the first screen needs 30 of them).
+	json *jsonview.Indented
+}
+
+// bodySegment is a run of the body's lines: laid out ones, or a JSON
+// block's pretty-printed lines, made when the list asks for them.
+type bodySegment struct {
+	at    int // the body index of its first line
+	lines []resultLine
+	json  *jsonview.Indented
+}
+
+func (s *bodySegment) len() int {
+	if s.json != nil {
+		return s.json.Len()
+	}
+	return len(s.lines)
 }
 
 // Result shows the outcome of a tools/call: each content block as MCP
@@ -72,9 +90,11 @@ type Result struct {
 	head   []string // the lines above the body at the current width: header, arguments, rule
 	raw    bool     // v: the body is the response frame's bytes, not the parsed result
 	blocks []resultBlock
-	lines  []resultLine   // laid out at width
-	width  int            // the width lines were laid out at
-	cache  map[int]string // rendered visible lines by index
+	// segs are the body's lines laid out at width, n of them in all.
+	segs  []bodySegment
+	n     int
+	width int            // the width lines were laid out at
+	cache map[int]string // rendered visible lines by index
 	// body scrolls the laid-out lines (panes/list): paging, g/G, the
 	// wheel, W to wrap long JSON and big text lines, ←/→ to scroll them.
 	body *list.Model
@@ -122,15 +142,47 @@ func (r *Result) bodyLine(i int) string {
 	if len(r.cache) > 1024 {
 		r.cache = map[int]string{}
 	}
-	s := r.renderLine(r.lines[i])
+	s := r.renderLine(r.line(i))
 	r.cache[i] = s
 	return s
+}
+
+// line is laid-out line i of the body (0 <= i < n).
+func (r *Result) line(i int) resultLine {
+	k := sort.Search(len(r.segs), func(k int) bool { return r.segs[k].at > i }) - 1
+	seg := &r.segs[k]
+	if seg.json != nil {
+		return resultLine{kind: lineJSON, text: seg.json.Line(i - seg.at)}
+	}
+	return seg.lines[i-seg.at]
+}
+
+// add appends laid-out lines to the body.
+func (r *Result) add(lines ...resultLine) {
+	if len(r.segs) == 0 || r.segs[len(r.segs)-1].json != nil {
+		r.segs = append(r.segs, bodySegment{at: r.n})
+	}
+	seg := &r.segs[len(r.segs)-1]
+	seg.lines = append(seg.lines, lines...)
+	r.n += len(lines)
+}
+
+// addLines appends many laid-out lines, kept as they are (not copied).
+func (r *Result) addLines(lines []resultLine) {
+	r.segs = append(r.segs, bodySegment{at: r.n, lines: lines})
+	r.n += len(lines)
+}
+
+// addJSON appends a JSON block's lines, which are made as they are drawn.
+func (r *Result) addJSON(x *jsonview.Indented) {
+	r.segs = append(r.segs, bodySegment{at: r.n, json: x})
+	r.n += x.Len()
 }
 
 // sizeBody tells the body list its window and length.
 func (r *Result) sizeBody() {
 	r.body.SetSize(max(r.w-2, 0), r.rows())
-	r.body.SetLen(len(r.lines))
+	r.body.SetLen(r.n)
 }
 
 // SetTheme switches the theme.
@@ -160,7 +212,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 		return nil
 	}
 	r.loading = true
-	r.blocks, r.lines = nil, nil
+	r.blocks, r.segs, r.n = nil, nil, 0
 	r.header = []string{r.theme.Detail.Hint.Render(fmt.Sprintf("preparing a %s result…", byteSize(len(msg.Result))))}
 	r.head = r.header
 	// The Cmd works on a copy of its own and never touches r.
@@ -180,7 +232,7 @@ func (r *Result) adopt(msg resultReadyMsg) {
 	}
 	p := msg.prepared
 	r.loading = false
-	r.header, r.head, r.blocks, r.lines, r.width = p.header, p.head, p.blocks, p.lines, p.width
+	r.header, r.head, r.blocks, r.segs, r.n, r.width = p.header, p.head, p.blocks, p.segs, p.n, p.width
 	r.media, r.links, r.nextLink = p.media, p.links, 0
 	r.cache = map[int]string{}
 	if r.width != r.w || r.raw {
@@ -209,7 +261,7 @@ func (r *Result) Blur()  { r.focused = false }
 func (r *Result) rows() int { return max(r.h-2-len(r.head), 0) }
 
 // Lines is the number of laid-out body lines (for tests and the status bar).
-func (r *Result) Lines() int { return len(r.lines) }
+func (r *Result) Lines() int { return r.n }
 
 func (r *Result) Update(msg tea.Msg) tea.Cmd {
 	if ready, ok := msg.(resultReadyMsg); ok {
@@ -380,7 +432,7 @@ func (r *Result) parse() {
 		r.header = append(r.header, summary, th.Result.Error.Render(fmt.Sprintf("server error %d: ", rpcErr.Code))+th.Result.Content.Render(termsafe.String(rpcErr.Message)))
 		r.header = append(r.header, th.Detail.Hint.Render("a JSON-RPC error response: the server refused the request itself"))
 		if len(rpcErr.Data) > 0 {
-			r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("error.data"), json: prettyLines(rpcErr.Data)})
+			r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("error.data"), json: prettyBlock(rpcErr.Data)})
 		}
 	case m.RPCError != nil:
 		r.header = append(r.header, summary, th.Result.Error.Render("server error: ")+th.Result.Content.Render(termsafe.String(m.RPCError.Error())))
@@ -555,10 +607,10 @@ func (r *Result) parseResult(summary string) {
 		r.blocks = append(r.blocks, r.contentBlock(i, raw))
 	}
 	if len(res.StructuredContent) > 0 {
-		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("structuredContent"), json: prettyLines(res.StructuredContent)})
+		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("structuredContent"), json: prettyBlock(res.StructuredContent)})
 	}
 	if len(res.Meta) > 0 {
-		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("_meta"), json: prettyLines(res.Meta)})
+		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("_meta"), json: prettyBlock(res.Meta)})
 	}
 }
 
@@ -591,12 +643,14 @@ func (r *Result) outputCheck(res callResult) string {
 	return th.Result.Error.Render("✗ structuredContent does not match outputSchema: ") + th.Result.Content.Render(termsafe.String(strings.Join(msgs, "; ")))
 }
 
-func prettyLines(raw []byte) []string {
-	lines, ok := prettyJSON(raw)
-	if !ok {
+// prettyBlock is raw JSON's pretty-printed lines, or nil when raw is not
+// JSON.
+func prettyBlock(raw []byte) *jsonview.Indented {
+	raw = bytes.TrimSpace(raw)
+	if !jsonview.Valid(raw) {
 		return nil
 	}
-	return lines
+	return jsonview.IndentLines(raw, "  ")
 }
 
 // contentBlock describes one content block as the spec defines its type.
@@ -607,15 +661,16 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 	value := func(s string) string { return th.Detail.Value.Render(termsafe.String(s)) }
 	c, err := decodeContent(raw)
 	if err != nil {
-		return resultBlock{heading: heading("undecodable content block"), json: prettyLines(raw), text: string(raw)}
+		return resultBlock{heading: heading("undecodable content block"), json: prettyBlock(raw), text: string(raw)}
 	}
 	switch c.Type {
 	case "text":
 		b := resultBlock{heading: heading("text"), text: c.Text}
 		if t := strings.TrimSpace(c.Text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			if lines, ok := prettyJSON([]byte(t)); ok { // it checks the JSON once
+			// Checked and indexed where it is: the text is not copied.
+			if jsonview.ValidString(t) {
 				b.heading = heading("text (JSON)")
-				b.json = lines
+				b.json = jsonview.IndentStringLines(t, "  ")
 			}
 		}
 		return b
@@ -658,7 +713,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		}
 		return b
 	}
-	return resultBlock{heading: heading("unknown content type " + strings.TrimSpace(termsafe.String(fmt.Sprintf("%q", c.Type)))), json: prettyLines(raw)}
+	return resultBlock{heading: heading("unknown content type " + strings.TrimSpace(termsafe.String(fmt.Sprintf("%q", c.Type)))), json: prettyBlock(raw)}
 }
 
 // imageDimensions reads an image's size from its header (PNG, JPEG, GIF),
@@ -701,7 +756,7 @@ func byteSize(n int) string {
 func (r *Result) layout() {
 	r.width = r.w
 	r.cache = map[int]string{}
-	r.lines = r.lines[:0]
+	r.segs, r.n = nil, 0
 	w := max(r.w-2, 1)
 	r.head = r.header
 	if r.msg == nil || r.loading {
@@ -715,37 +770,35 @@ func (r *Result) layout() {
 	}
 	for bi, b := range r.blocks {
 		if bi > 0 {
-			r.lines = append(r.lines, resultLine{kind: lineStyled})
+			r.add(resultLine{kind: lineStyled})
 		}
-		r.lines = append(r.lines, resultLine{kind: lineStyled, text: b.heading})
+		r.add(resultLine{kind: lineStyled, text: b.heading})
 		if b.meta != "" {
-			r.lines = append(r.lines, resultLine{kind: lineStyled, text: "  " + b.meta})
+			r.add(resultLine{kind: lineStyled, text: "  " + b.meta})
 		}
 		switch {
 		case b.json != nil:
-			r.lines = slices.Grow(r.lines, len(b.json))
-			for _, l := range b.json {
-				r.lines = append(r.lines, resultLine{kind: lineJSON, text: l})
-			}
+			r.addJSON(b.json)
 		case len(b.text) > bigBlockBytes:
 			// One allocation for the index, and no []string of the
 			// lines in between: a 20 MB text is 260,000 lines.
-			r.lines = slices.Grow(r.lines, strings.Count(b.text, "\n")+1)
+			lines := make([]resultLine, 0, strings.Count(b.text, "\n")+1)
 			for rest, more := b.text, true; more; {
 				var l string
 				l, rest, more = strings.Cut(rest, "\n")
-				r.lines = append(r.lines, resultLine{kind: lineText, text: l})
+				lines = append(lines, resultLine{kind: lineText, text: l})
 			}
+			r.addLines(lines)
 		case b.text != "":
 			for _, l := range wrapBlock(b.text, w, 0) {
-				r.lines = append(r.lines, resultLine{kind: lineStyled, text: r.theme.Result.Content.Render(l)})
+				r.add(resultLine{kind: lineStyled, text: r.theme.Result.Content.Render(l)})
 			}
 		}
 	}
 	if len(args.body) > 0 {
-		r.lines = append(r.lines, resultLine{kind: lineStyled}, resultLine{kind: lineStyled, text: r.theme.Detail.Title.Render("arguments sent")})
+		r.add(resultLine{kind: lineStyled}, resultLine{kind: lineStyled, text: r.theme.Detail.Title.Render("arguments sent")})
 		for _, l := range args.body {
-			r.lines = append(r.lines, resultLine{kind: lineStyled, text: l})
+			r.add(resultLine{kind: lineStyled, text: l})
 		}
 	}
 }
@@ -803,9 +856,12 @@ func (r *Result) layoutRaw(w int) {
 	}
 	line := th.Detail.Label.Render(fmt.Sprintf("raw response · frame #%d · %s as received", f.Seq, byteSize(len(f.Raw)))) + th.Detail.Hint.Render(" · v back · c copies it")
 	r.head = append(r.head[:len(r.head)-1], line, r.head[len(r.head)-1])
-	for _, l := range hardWrap(termsafe.String(string(f.Raw)), w) {
-		r.lines = append(r.lines, resultLine{kind: lineSafe, text: l})
+	wrapped := hardWrap(termsafe.String(string(f.Raw)), w)
+	lines := make([]resultLine, len(wrapped))
+	for i, l := range wrapped {
+		lines[i] = resultLine{kind: lineSafe, text: l}
 	}
+	r.addLines(lines)
 }
 
 // hardWrap cuts s (already sanitised) into lines of at most w cells,

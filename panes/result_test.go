@@ -45,8 +45,8 @@ func resultText(r *Result) string {
 	for _, h := range r.head {
 		b.WriteString(ansi.Strip(h) + "\n")
 	}
-	for _, l := range r.lines {
-		b.WriteString(ansi.Strip(r.renderLine(l)) + "\n")
+	for i := range r.Lines() {
+		b.WriteString(ansi.Strip(r.renderLine(r.line(i))) + "\n")
 	}
 	return b.String()
 }

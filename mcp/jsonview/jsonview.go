@@ -17,7 +17,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"strings"
+	"math/bits"
+	"slices"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -153,7 +154,15 @@ var plain = func() (t [256]bool) {
 // validString checks the string at data[i] ('"') and returns the index
 // after its closing quote.
 func validString(data []byte, i int) (int, bool) {
-	i++
+	return validStringFrom(data, i+1, true)
+}
+
+// validStringFrom checks a string from data[i], inside it and not in the
+// middle of an escape. Plain stretches go a word at a time; once escapes
+// are dense (text that holds JSON), and blocks allows it, 64-byte blocks
+// take over (validStringBlocks).
+func validStringFrom(data []byte, i int, blocks bool) (int, bool) {
+	start, escapes := i, 0
 	for {
 		i = plainRun(data, i)
 		for i < len(data) && plain[data[i]] {
@@ -179,6 +188,9 @@ func validString(data []byte, i int) (int, bool) {
 				i += 6
 			default:
 				return i, false
+			}
+			if escapes++; blocks && escapes >= 16 && i-start < escapes*64 {
+				return validStringBlocks(data, i)
 			}
 		default: // a control character
 			return i, false
@@ -255,7 +267,7 @@ func digits(data []byte, i int) int {
 // (bytes.IndexByte, many GB/s on plain text) and counts the backslashes
 // before each: a quote after an odd number of them is escaped. Text that
 // holds JSON is full of \" and makes those jumps short; once they are,
-// a byte loop is faster and takes over.
+// 64-byte blocks take over (skipStringBlocks).
 func skipString(data []byte, i int) int {
 	start := i + 1
 	// Most strings are short (names, keys): a byte loop ends them
@@ -290,18 +302,14 @@ func skipString(data []byte, i int) int {
 		}
 		i++ // after an escaped quote: never inside an escape
 		if escaped++; escaped >= 16 && i-start < escaped*64 {
-			for ; i < len(data); i++ {
-				switch data[i] {
-				case '\\':
-					i++
-				case '"':
-					return i + 1
-				}
-			}
-			return len(data)
+			return skipStringBlocks(data, i)
 		}
 	}
 }
+
+// Skip returns the index after the JSON value at data[i], trusting it to
+// be valid (a frame the reader checked); never more than len(data).
+func Skip(data []byte, i int) int { return skipValue(data, i) }
 
 // skipValue returns the index after the value at data[i], trusting it to
 // be valid; never more than len(data).
@@ -515,85 +523,95 @@ func StringView(raw []byte) (string, bool) {
 }
 
 // unquote decodes the inside of a JSON string: encoding/json's
-// unquoteBytes.
+// unquoteBytes. Text that holds JSON has an escape every few bytes, so the
+// plain ASCII before the next escape is copied a word at a time: eight
+// bytes are stored at once and the output moves on by as many of them as
+// were plain. The output is never longer than s, but for invalid UTF-8
+// (each bad byte becomes three of U+FFFD), which grows it.
 func unquote(s []byte) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(s))
+	// Eight bytes of slack: a word is stored past the plain bytes.
+	buf := make([]byte, len(s)+8)
+	o := 0
 	for r := 0; r < len(s); {
-		c := s[r]
-		switch {
-		case c == '\\':
-			r++
+		if r+8 <= len(s) {
+			w := binary.LittleEndian.Uint64(s[r:])
+			binary.LittleEndian.PutUint64(buf[o:], w)
+			special := (w & high) | byteMask(w, '\\')
+			if special == 0 {
+				r, o = r+8, o+8
+				continue
+			}
+			k := bits.TrailingZeros64(special) / 8
+			r, o = r+k, o+k
+		} else {
+			for ; r < len(s) && s[r] < utf8.RuneSelf && s[r] != '\\'; r, o = r+1, o+1 {
+				buf[o] = s[r]
+			}
 			if r >= len(s) {
-				return "", false
+				break
 			}
-			switch s[r] {
-			case '"', '\\', '/', '\'':
-				b.WriteByte(s[r])
-				r++
-			case 'b':
-				b.WriteByte('\b')
-				r++
-			case 'f':
-				b.WriteByte('\f')
-				r++
-			case 'n':
-				b.WriteByte('\n')
-				r++
-			case 'r':
-				b.WriteByte('\r')
-				r++
-			case 't':
-				b.WriteByte('\t')
-				r++
-			case 'u':
-				r--
-				rr := getu4(s[r:])
-				if rr < 0 {
-					return "", false
-				}
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					rr1 := getu4(s[r:])
-					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-						r += 6
-						b.WriteRune(dec)
-						break
-					}
-					rr = unicode.ReplacementChar
-				}
-				b.WriteRune(rr)
-			default:
-				return "", false
-			}
-		default:
-			// Up to the next escape at once: valid UTF-8 as it is, each
-			// invalid byte as U+FFFD.
-			j := bytes.IndexByte(s[r:], '\\')
-			if j < 0 {
-				j = len(s) - r
-			}
-			for chunk := s[r : r+j]; len(chunk) > 0; {
-				if utf8.Valid(chunk) {
-					b.Write(chunk)
-					break
-				}
-				k := 0
-				for k < len(chunk) {
-					rr, size := utf8.DecodeRune(chunk[k:])
-					if rr == utf8.RuneError && size == 1 {
-						break
-					}
-					k += size
-				}
-				b.Write(chunk[:k])
-				b.WriteRune(utf8.RuneError)
-				chunk = chunk[k+1:]
-			}
-			r += j
 		}
+		// From here on, buf has room for what is left of s and the slack:
+		// each step below writes no more than it reads, but for an
+		// invalid byte, which makes room first.
+		if c := s[r]; c != '\\' {
+			// Valid UTF-8 as it is, each invalid byte as U+FFFD.
+			rr, size := utf8.DecodeRune(s[r:])
+			if rr == utf8.RuneError && size == 1 {
+				if need := o + 3 + len(s) - r - 1 + 8; need > len(buf) {
+					buf = slices.Grow(buf[:o], need-o+len(s)/8)
+					buf = buf[:cap(buf)]
+				}
+				o += utf8.EncodeRune(buf[o:], utf8.RuneError)
+			} else {
+				o += copy(buf[o:], s[r:r+size])
+			}
+			r += size
+			continue
+		}
+		r++
+		if r >= len(s) {
+			return "", false
+		}
+		switch c := s[r]; c {
+		case '"', '\\', '/', '\'':
+			buf[o] = c
+		case 'b':
+			buf[o] = '\b'
+		case 'f':
+			buf[o] = '\f'
+		case 'n':
+			buf[o] = '\n'
+		case 'r':
+			buf[o] = '\r'
+		case 't':
+			buf[o] = '\t'
+		case 'u':
+			rr := getu4(s[r-1:])
+			if rr < 0 {
+				return "", false
+			}
+			r += 5
+			if utf16.IsSurrogate(rr) {
+				rr1 := getu4(s[r:])
+				if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+					r += 6
+					o += utf8.EncodeRune(buf[o:], dec)
+					continue
+				}
+				rr = unicode.ReplacementChar
+			}
+			o += utf8.EncodeRune(buf[o:], rr)
+			continue
+		default:
+			return "", false
+		}
+		r, o = r+1, o+1
 	}
-	return b.String(), true
+	if o == 0 {
+		return "", true
+	}
+	return unsafe.String(&buf[0], o), true // buf is not used again
 }
 
 // getu4 decodes \uXXXX from the beginning of s, returning the hex value,

@@ -108,6 +108,9 @@ func checkViews(t *testing.T, data []byte) {
 	if got := Indent(nil, data, "  "); string(got) != indented.String() {
 		t.Fatalf("Indent(%q) = %q, json.Indent gives %q", data, got, indented.String())
 	}
+	if got := indentedLines(IndentLines(data, "  ")); got != indented.String() {
+		t.Fatalf("IndentLines(%q) = %q, json.Indent gives %q", data, got, indented.String())
+	}
 	var wantStr string
 	strErr := json.Unmarshal(data, &wantStr)
 	gotStr, ok := String(data)
@@ -148,7 +151,23 @@ func FuzzValid(f *testing.F) {
 		_, _ = MemberFold(data, "a")
 		_, _ = Pick(data, "a")
 		_ = Indent(nil, data, "  ")
+		_ = indentedLines(IndentLines(data, "  "))
 	})
+}
+
+// indentedLines joins an Indented's lines with "\n", asking for them out of
+// order (the last mark's first, then from the start) as a view scrolled to
+// the end and back does.
+func indentedLines(x *Indented) string {
+	n := x.Len()
+	_ = x.Line(n - 1)
+	_ = x.Line(n / 2)
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = x.Line(i)
+	}
+	_, _ = x.Line(-1), x.Line(n) // outside: "", no panic
+	return strings.Join(lines, "\n")
 }
 
 func hugeMessage() []byte {
@@ -231,5 +250,37 @@ func TestStringViewSharesPlainStrings(t *testing.T) {
 	}
 	if unsafe.StringData(s) != &b[1] {
 		t.Fatal("a string without escapes was copied")
+	}
+}
+
+// A value of thousands of lines (many marks apart) gives json.Indent's
+// lines, whichever line is asked for first; with whitespace around it.
+func TestIndentLinesAcrossMarks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(" \n[")
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteString(" , ")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"s":"a,b]{\"x\":[1]}","e":{},"f":[ ],"n":[[%d,[true,null]],{"k":{"l":-1.5e3}}]}`, i, i)
+	}
+	b.WriteString("]\n \n")
+	data := []byte(b.String())
+	var want bytes.Buffer
+	if err := json.Indent(&want, data, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	x := IndentLines(data, "  ")
+	wantLines := strings.Split(want.String(), "\n")
+	if x.Len() != len(wantLines) || x.Len() < 20*markEvery {
+		t.Fatalf("%d lines, json.Indent gives %d (the test wants many marks)", x.Len(), len(wantLines))
+	}
+	for _, i := range []int{len(wantLines) - 1, 5 * markEvery, 5*markEvery - 1, 0, len(wantLines) - 3, 1234} {
+		if got := x.Line(i); got != wantLines[i] {
+			t.Fatalf("line %d is %q, json.Indent gives %q", i, got, wantLines[i])
+		}
+	}
+	if got := indentedLines(x); got != want.String() {
+		t.Fatal("the lines joined are not json.Indent's output")
 	}
 }

@@ -1,0 +1,117 @@
+package panes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// bigJSONResult is a result whose text is a JSON array of n records (the
+// first with a 300-character note), with a small structuredContent after
+// it; and the text's lines as json.Indent prints them.
+func bigJSONResult(n int) (raw []byte, text string, want []string) {
+	rows := make([]string, n)
+	for i := range rows {
+		note := ""
+		if i == 0 {
+			note = `,"note":"` + strings.Repeat("long ", 59) + `END"`
+		}
+		rows[i] = fmt.Sprintf(`{"id":%d,"name":"row %d","tags":["a","b"],"empty":{}%s}`, i, i, note)
+	}
+	text = "[" + strings.Join(rows, ",") + "]"
+	raw, _ = json.Marshal(map[string]any{
+		"content":           []any{map[string]any{"type": "text", "text": text}},
+		"structuredContent": map[string]any{"count": n},
+	})
+	var b bytes.Buffer
+	_ = json.Indent(&b, []byte(text), "", "  ")
+	return raw, text, strings.Split(b.String(), "\n")
+}
+
+// A big JSON text is shown pretty-printed, its lines made as they are
+// drawn: opening it allocates a fraction of what printing all of it did
+// (json.Indent's output, a copy of it, and a string and a line entry for
+// each of 180,000 lines: over 10x the text), G reaches its end, the
+// lines are json.Indent's, sideways scrolling and wrap reach a long line's
+// end, and c and s still take the result as received.
+func TestResultBigJSONTextIndentedAsDrawn(t *testing.T) {
+	raw, text, want := bigJSONResult(20_000)
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(120, 35)
+	prepare := r.SetResult(ToolResultMsg{Name: "rows", Result: raw})
+	if prepare == nil {
+		t.Fatalf("a %d-byte result was not prepared off the UI goroutine", len(raw))
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r.Update(prepare())
+	v := ansi.Strip(r.View())
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("a %d-byte JSON text of %d lines: %d bytes allocated to show it (%.2fx the text)", len(text), len(want), allocated, float64(allocated)/float64(len(text)))
+	// The decoded text (its escapes gone) and small change; printed
+	// whole, it was over 10x the text.
+	if allocated > 3*uint64(len(text)) {
+		t.Errorf("%d bytes allocated to open a %d-byte result: its lines are made before they are drawn", allocated, len(raw))
+	}
+	if !strings.Contains(v, "text (JSON)") || !strings.Contains(v, `"name": "row 0"`) {
+		t.Fatalf("the first screen is not the pretty JSON:\n%s", v)
+	}
+	// The block's lines, in order, right after its heading.
+	at := -1
+	for i := range r.Lines() {
+		if strings.Contains(ansi.Strip(r.renderLine(r.line(i))), "text (JSON)") {
+			at = i + 1
+			break
+		}
+	}
+	if at < 0 || r.Lines() < at+len(want)+2 {
+		t.Fatalf("%d lines in the body, the JSON alone has %d", r.Lines(), len(want))
+	}
+	for k, w := range want {
+		if got := r.line(at + k); got.kind != lineJSON || got.text != w {
+			t.Fatalf("JSON line %d is %q, json.Indent gives %q", k, got.text, w)
+		}
+	}
+	if got := ansi.Strip(r.renderLine(r.line(at + len(want) + 1))); !strings.Contains(got, "structuredContent") {
+		t.Fatalf("after the JSON text comes %q, want the structuredContent heading", got)
+	}
+
+	// Sideways to the long note's end, then wrapped.
+	for range 4 {
+		r.Update(press("right"))
+	}
+	if v := ansi.Strip(r.View()); !strings.Contains(v, "END") {
+		t.Fatalf("scrolled sideways, the note's end is not on screen:\n%s", v)
+	}
+	r.Update(press("W"))
+	if v := ansi.Strip(r.View()); !strings.Contains(v, "END") || !strings.Contains(v, `"name": "row 0"`) {
+		t.Fatalf("wrapped, the note's end is not on screen:\n%s", v)
+	}
+	r.Update(press("W"))
+
+	r.Update(press("G"))
+	if v := ansi.Strip(r.View()); !strings.Contains(v, `"count": 20000`) || !strings.Contains(v, `"name": "row 19999"`) {
+		t.Fatalf("G does not show the end:\n%s", v)
+	}
+	r.Update(press("g"))
+	if v := ansi.Strip(r.View()); !strings.Contains(v, `"name": "row 0"`) {
+		t.Fatalf("g does not show the start again:\n%s", v)
+	}
+
+	if got := fmt.Sprintf("%s", r.Update(press("c"))()); !strings.Contains(got, `row 19999`) || !strings.Contains(got, `\"id\":0`) {
+		t.Fatalf("c does not copy the result as received (%d bytes of message)", len(got))
+	}
+	if save, ok := r.Update(tea.KeyPressMsg{Code: 's', Text: "s"})().(SaveBlobMsg); !ok || !bytes.Equal(save.Data, raw) {
+		t.Fatal("s does not save the result as received")
+	}
+}
