@@ -67,13 +67,6 @@ type bodySegment struct {
 	json  *jsonview.Indented
 }
 
-func (s *bodySegment) len() int {
-	if s.json != nil {
-		return s.json.Len()
-	}
-	return len(s.lines)
-}
-
 // Result shows the outcome of a tools/call: each content block as MCP
 // means it, structuredContent and _meta highlighted, and the three kinds of
 // failure kept apart: a tool error (isError: true, the tool ran and said
