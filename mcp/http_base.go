@@ -19,7 +19,7 @@ import (
 // Mcp-Session-Id (or its HTTP+SSE session): the session is gone and the spec
 // says the client must start a new one with a fresh initialize. The
 // connection ends with an error wrapping it; the UI can offer to reconnect.
-var ErrSessionExpired = errors.New("the server's session expired (HTTP 404 for the session mcpscope sent); reconnect to start a new session")
+var ErrSessionExpired = errors.New("the server's session expired (it no longer knows the session mcpscope sent); reconnect to start a new session")
 
 // ErrStreamBroken means a response stream ended before it carried the
 // answer to its request and could not be resumed. The request will get no

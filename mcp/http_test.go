@@ -52,6 +52,9 @@ func testHTTPSessionExpired(t *testing.T, with400 bool) {
 	if !errors.Is(c.Err(), mcp.ErrSessionExpired) {
 		t.Errorf("connection ended with %v, want ErrSessionExpired", c.Err())
 	}
+	if with400 && strings.Contains(c.Err().Error(), "404") {
+		t.Errorf("a 400 is reported as a 404: %v", c.Err())
+	}
 	_ = c.Close()
 	var reported bool
 	for _, te := range transportEventsOf(col.wait(t)) {
