@@ -47,9 +47,14 @@ var buildTap = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// useTapBinary makes the benchmark's tap the real mcpscope binary.
+// useTapBinary makes the benchmark's tap the real mcpscope binary: the
+// one built from this tree, or MCPSCOPE_TAP_BENCH_BINARY (to compare
+// another build, e.g. an earlier commit's, under the same conditions).
 func useTapBinary(b *testing.B) {
-	bin, err := buildTap()
+	bin, err := os.Getenv("MCPSCOPE_TAP_BENCH_BINARY"), error(nil)
+	if bin == "" {
+		bin, err = buildTap()
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,16 +62,33 @@ func useTapBinary(b *testing.B) {
 	b.Cleanup(func() { tapBinary = "" })
 }
 
-// spawn starts the server (role env) directly, or behind a tap.
-func spawn(tb testing.TB, tapped bool, env ...string) *peer {
+// route is how the benchmark client reaches the server.
+type route int
+
+const (
+	pipeDirect route = iota // the server's own stdio
+	viaTap                  // through the tap
+	// viaRelay: through a bare relay, the test binary copying both ways
+	// with nothing recorded: what any process in the pipe costs.
+	viaRelay
+)
+
+func (r route) String() string { return [...]string{"direct", "tap", "relay"}[r] }
+
+// spawn starts the server (role env) directly, behind a tap or behind the
+// bare relay.
+func spawn(tb testing.TB, r route, env ...string) *peer {
 	tb.Helper()
 	name, args := os.Args[0], []string{}
 	switch {
-	case tapped && tapBinary != "":
+	case r == viaTap && tapBinary != "":
 		name, args = tapBinary, []string{"tap", "--name", "bench", "--", os.Args[0]}
-	case tapped:
+	case r == viaTap:
 		args = []string{os.Args[0]}
 		env = append(env, asTapEnv+"=1")
+	case r == viaRelay:
+		args = []string{os.Args[0]}
+		env = append(env, relayEnv+"=1")
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -117,12 +139,12 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // latency measures the round trip direct and through the tap.
 func latency(tb testing.TB, n int) (direct, tapped []time.Duration) {
 	tb.Helper()
-	for _, viaTap := range []bool{false, true} {
-		p := spawn(tb, viaTap, echoEnv+"=1")
+	for _, r := range []route{pipeDirect, viaTap} {
+		p := spawn(tb, r, echoEnv+"=1")
 		roundTrips(tb, p, 200) // warm up
 		rt := roundTrips(tb, p, n)
 		p.stop()
-		if viaTap {
+		if r == viaTap {
 			tapped = rt
 		} else {
 			direct = rt
@@ -174,10 +196,11 @@ func cpuTime(pid int) time.Duration {
 }
 
 // floodRun times n notifications from the server to the client, and
-// returns the tap's memory when tapped.
-func floodRun(tb testing.TB, tapped bool, n int) (time.Duration, memory) {
+// returns the tap's (or relay's) memory and CPU when there is one.
+func floodRun(tb testing.TB, r route, n int) (time.Duration, memory) {
 	tb.Helper()
-	p := spawn(tb, tapped, floodEnv+"="+strconv.Itoa(n))
+	tapped := r != pipeDirect
+	p := spawn(tb, r, floodEnv+"="+strconv.Itoa(n))
 	var mem memory
 	sampled := make(chan struct{})
 	go func() {
@@ -201,7 +224,8 @@ func floodRun(tb testing.TB, tapped bool, n int) (time.Duration, memory) {
 	var cpu0 time.Duration
 	if tapped {
 		// The tap's start-up (a 28 MB binary's initialisation) is not the
-		// flood's: the CPU it used before the flood is taken off.
+		// flood's: the CPU it used before the flood is taken off. (The
+		// relay waits as long, so that the runs differ only in the pipe.)
 		time.Sleep(200 * time.Millisecond)
 		cpu0 = cpuTime(p.cmd.Process.Pid)
 	}
@@ -253,37 +277,81 @@ func procMemory(pid int) memory {
 // BenchmarkStdioTapFlood reports the rate of a 50,000-notification flood
 // through the tap as a share of the direct pipe's, and the tap's peak RSS.
 //
-// The rate is the median of the runs' ratios (each tapped run against the
-// direct run just before it, so a burst of load elsewhere on the machine
-// touches one pair, not the figure). The RSS is that of the mcpscope
-// binary running as the tap: its high-water mark over the flood and the
-// recording that follows, and the largest anonymous (the tap's own heap
-// and stacks) and file-backed (the binary's pages, shared by every tap)
-// parts seen.
+// Each round runs the same flood three ways, one after the other in an
+// order that rotates: direct, through the tap, and through a bare relay
+// (the test binary copying both ways, nothing recorded: what any process
+// in the pipe costs on this machine). A round's ratios compare runs made
+// moments apart, so a burst of load elsewhere touches one round, not the
+// figure; the figure is the median round, with the worst and best rounds
+// and the load average before and after, since on a shared machine the
+// spread is part of the result. Every round is logged (-v).
+//
+// The RSS is that of the mcpscope binary running as the tap: its
+// high-water mark over the flood and the recording that follows, and the
+// largest anonymous (the tap's own heap and stacks) and file-backed (the
+// binary's pages, shared by every tap) parts seen.
 func BenchmarkStdioTapFlood(b *testing.B) {
 	privateDirs(b)
 	useTapBinary(b)
 	const n = 50000
-	var ratios []float64
+	load0 := loadAverage()
+	var ratios, relayRatios, tapToRelay []float64
 	var tapped, cpu time.Duration
 	var mem memory
-	runs := max(b.N, 5)
-	for i := 0; i < runs; i++ {
-		d, _ := floodRun(b, false, n)
-		t, m := floodRun(b, true, n)
-		ratios = append(ratios, float64(d)/float64(t))
-		tapped += t
-		mem = memory{peak: max(mem.peak, m.peak), anon: max(mem.anon, m.anon), file: max(mem.file, m.file)}
-		cpu += m.cpu
+	rounds := max(b.N, 5)
+	for i := 0; i < rounds; i++ {
+		var took [3]time.Duration
+		order := []route{pipeDirect, viaTap, viaRelay}
+		for j := range order {
+			r := order[(i+j)%len(order)]
+			d, m := floodRun(b, r, n)
+			took[r] = d
+			if r == viaTap {
+				mem = memory{peak: max(mem.peak, m.peak), anon: max(mem.anon, m.anon), file: max(mem.file, m.file)}
+				cpu += m.cpu
+			}
+		}
+		ratios = append(ratios, float64(took[pipeDirect])/float64(took[viaTap]))
+		relayRatios = append(relayRatios, float64(took[pipeDirect])/float64(took[viaRelay]))
+		tapToRelay = append(tapToRelay, float64(took[viaRelay])/float64(took[viaTap]))
+		tapped += took[viaTap]
+		b.Logf("round %d: direct %v, tap %v (%.1f %%), relay %v (%.1f %%)", i+1,
+			took[pipeDirect].Round(time.Millisecond/10), took[viaTap].Round(time.Millisecond/10), ratios[i]*100,
+			took[viaRelay].Round(time.Millisecond/10), relayRatios[i]*100)
+	}
+	median := func(v []float64) float64 {
+		s := append([]float64(nil), v...)
+		sort.Float64s(s)
+		return s[len(s)/2]
 	}
 	sort.Float64s(ratios)
 	b.ReportMetric(ratios[len(ratios)/2]*100, "%-of-direct-rate")
 	b.ReportMetric(ratios[0]*100, "%-worst-run")
-	b.ReportMetric(float64(n)*float64(runs)/tapped.Seconds(), "msgs/s-tapped")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(runs)/n, "tap-cpu-ns/msg")
+	b.ReportMetric(ratios[len(ratios)-1]*100, "%-best-run")
+	b.ReportMetric(median(relayRatios)*100, "relay-%-of-direct")
+	b.ReportMetric(median(tapToRelay)*100, "%-of-relay-rate")
+	b.ReportMetric(load0, "load-before")
+	b.ReportMetric(loadAverage(), "load-after")
+	b.ReportMetric(float64(n)*float64(rounds)/tapped.Seconds(), "msgs/s-tapped")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(rounds)/n, "tap-cpu-ns/msg")
 	b.ReportMetric(float64(mem.peak)/(1<<20), "tap-peak-RSS-MiB")
 	b.ReportMetric(float64(mem.anon)/(1<<20), "tap-anon-MiB")
 	b.ReportMetric(float64(mem.file)/(1<<20), "tap-file-MiB")
+}
+
+// loadAverage is the machine's one-minute load average (Linux; 0
+// elsewhere).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 // TestStdioTapOverhead guards the benchmarks' figures with a margin (the
@@ -300,7 +368,7 @@ func TestStdioTapOverhead(t *testing.T) {
 	if add := percentile(tapped, 0.5) - percentile(direct, 0.5); add > 2*time.Millisecond {
 		t.Errorf("the tap adds %v at the median (goal 0.2 ms)", add)
 	}
-	_, mem := floodRun(t, true, 50000)
+	_, mem := floodRun(t, viaTap, 50000)
 	if raceEnabled {
 		return // the race detector's shadow memory inflates RSS several times over
 	}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 	"time"
@@ -22,11 +24,15 @@ import (
 //	MCPSCOPE_TAP_ECHO=1          a server that writes every line back at once
 //	MCPSCOPE_TAP_AS_TAP=1        the tap itself: RunStdio on this process's
 //	                             stdio, the server's command in the arguments
+//	MCPSCOPE_TAP_RELAY=1         a bare relay (the benchmarks' control): the
+//	                             server's command in the arguments, its stdio
+//	                             copied both ways, nothing recorded
 const (
 	floodEnv       = "MCPSCOPE_TAP_FLOOD"
 	stuckViewerEnv = "MCPSCOPE_TAP_STUCK_VIEWER"
 	echoEnv        = "MCPSCOPE_TAP_ECHO"
 	asTapEnv       = "MCPSCOPE_TAP_AS_TAP"
+	relayEnv       = "MCPSCOPE_TAP_RELAY"
 )
 
 func TestMain(m *testing.M) {
@@ -36,6 +42,9 @@ func TestMain(m *testing.M) {
 		Lean()
 		out, _ := RunStdio(context.Background(), StdioOptions{Name: "bench", Command: os.Args[1], Args: os.Args[2:]})
 		os.Exit(out.Code)
+	}
+	if os.Getenv(relayEnv) != "" {
+		os.Exit(relay(os.Args[1:]))
 	}
 	if os.Getenv(echoEnv) != "" {
 		in := bufio.NewReaderSize(os.Stdin, 64<<10)
@@ -80,4 +89,39 @@ func flood(arg string) int {
 			return 0
 		}
 	}
+}
+
+// relay starts the server and copies its stdio both ways, as the tap does
+// but with nothing else: the least a process in the pipe can cost.
+func relay(argv []string) int {
+	_ = os.Unsetenv(relayEnv)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return 2
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 2
+	}
+	if err := cmd.Start(); err != nil {
+		return 2
+	}
+	go func() {
+		_, _ = io.CopyBuffer(in, os.Stdin, make([]byte, copyBuf))
+		_ = in.Close()
+	}()
+	buf := make([]byte, copyBuf)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			_, _ = os.Stdout.Write(buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	_ = cmd.Wait()
+	return cmd.ProcessState.ExitCode()
 }

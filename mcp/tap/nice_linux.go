@@ -5,13 +5,24 @@ package tap
 import (
 	"runtime"
 	"syscall"
+	"unsafe"
 )
 
-// lowerPriority runs the calling goroutine on a thread of its own at the
-// lowest CPU priority (Linux nice is per thread). The recorder runs so:
-// when the client, the server and the tap's copy compete for the CPU in a
-// flood, the copy wins and the record catches up once the flood is over.
+// lowerPriority runs the calling goroutine on a thread of its own that
+// gets only CPU time nothing else wants. The recorder runs so: when the
+// client, the server and the tap's copy compete for the CPU in a flood,
+// the copy wins and the record catches up once the flood is over.
+//
+// The thread is SCHED_IDLE (Linux 2.6.23+; no privilege needed): unlike
+// the lowest nice level, it is preempted at once by any other task, and a
+// CPU running only it counts as idle when the kernel places a task that
+// wakes up, so the server or the client is not queued behind it. Nice 19
+// is the fallback (priority is per thread on Linux).
 func lowerPriority() {
 	runtime.LockOSThread()
-	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
+	tid := syscall.Gettid()
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, tid, 19)
+	const schedIdle = 5 // SCHED_IDLE in <linux/sched.h>
+	var param struct{ priority int32 }
+	_, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_SETSCHEDULER, uintptr(tid), schedIdle, uintptr(unsafe.Pointer(&param)))
 }

@@ -46,6 +46,14 @@ type recorder struct {
 	// closing tells the low-priority loop to hand over to close.
 	closing atomic.Bool
 	done    chan struct{}
+	// busyAt is when the copiers last queued bytes (since epoch).
+	busyAt atomic.Int64
+	epoch  time.Time
+	// deferredAt is when the recorder began to wait for busy copiers (0:
+	// it is not waiting); catchingUp: it waited maxDefer and now records
+	// until the queue is empty.
+	deferredAt int64
+	catchingUp bool
 
 	obs     *mcp.Observer
 	derive  deriver
@@ -61,11 +69,27 @@ type recorder struct {
 	unflushed   int    // entries written since the last flush
 }
 
+// The recorder holds off while the copiers are busy: they count as busy
+// while they queued something less than copierQuiet ago, and the recorder
+// waits for them at most maxDefer before it records what was queued. A
+// viewer sees a flood's frames up to maxDefer late; a conversation's
+// single messages a millisecond or two late.
+const (
+	copierQuiet = time.Millisecond
+	maxDefer    = 250 * time.Millisecond
+)
+
+// recorderLinger is how long the recorder, having caught up, keeps
+// looking before it asks to be woken: in a flood (or any busy stretch)
+// the copiers then never wake it, and it costs them nothing but the copy
+// into the spool. A viewer sees a frame at most this much later.
+const recorderLinger = 2 * time.Millisecond
+
 // newRecorder starts a recorder; spillDir is where its overflow file goes
 // ("" for the system's temporary directory).
 func newRecorder(transport string, w *record.Writer, onFlush func(), keepSecrets bool, spillDir string) *recorder {
-	r := &recorder{q: newSpool(ringSize, spillDir), obs: mcp.NewObserver(transport), w: w, onFlush: onFlush, keepSecrets: keepSecrets, done: make(chan struct{})}
-	r.sr = spoolReader{s: r.q, note: func(s string) {
+	r := &recorder{q: newSpool(ringSize, spillDir), obs: mcp.NewObserver(transport), w: w, onFlush: onFlush, keepSecrets: keepSecrets, done: make(chan struct{}), epoch: time.Now()}
+	r.sr = spoolReader{s: r.q, linger: recorderLinger, note: func(s string) {
 		r.w.Event(mcp.TransportEvent{Time: time.Now(), Kind: "tap", Summary: s})
 	}}
 	go r.run()
@@ -88,6 +112,7 @@ func (r *recorder) push(c chunk) {
 // spool, so the caller's buffer is its own again when data returns.
 func (r *recorder) data(dir mcp.Direction, b []byte, at time.Time) {
 	r.q.putData(chunkData, dir, b, at)
+	r.busyAt.Store(int64(at.Sub(r.epoch)))
 }
 
 // close records what is queued, flushes and waits. The low-priority loop
@@ -106,7 +131,45 @@ func (r *recorder) close() {
 func (r *recorder) run() {
 	defer close(r.done)
 	lowerPriority()
-	_ = r.sr.drain(r.closing.Load, r.handle, r.flush)
+	for r.sr.drain(r.yield, r.handle, r.caughtUp) != nil && !r.closing.Load() {
+		r.sr.pause(copierQuiet)
+	}
+}
+
+// yield says whether the recorder should stop for now (checked between
+// records): the tap is closing, or the copiers are busy and have not kept
+// it waiting for maxDefer yet. The record's work (parsing, encoding, the
+// garbage it makes and the collector's work on it) then waits for a pause
+// in the traffic instead of competing with the copy, even for CPU that
+// looks idle: on two cores a flood keeps both busy in bursts.
+func (r *recorder) yield() bool {
+	if r.closing.Load() {
+		return true
+	}
+	if r.catchingUp {
+		return false
+	}
+	now := int64(time.Since(r.epoch))
+	if now-r.busyAt.Load() >= int64(copierQuiet) {
+		r.deferredAt = 0
+		return false
+	}
+	switch {
+	case r.deferredAt == 0:
+		r.deferredAt = now
+	case now-r.deferredAt >= int64(maxDefer):
+		// Busy for too long: record everything queued so far, then wait
+		// for a pause again.
+		r.catchingUp = true
+		return false
+	}
+	return true
+}
+
+// caughtUp is called when the queue is empty.
+func (r *recorder) caughtUp() {
+	r.catchingUp, r.deferredAt = false, 0
+	r.flush()
 }
 
 // flush writes out what is buffered and wakes the viewers.

@@ -1,6 +1,7 @@
 package tap
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -18,7 +19,10 @@ import (
 // an unlinked temporary file instead, and keep going there until the
 // recorder has caught up on it. Nothing is dropped and a copier never
 // waits for the recorder: it copies a message's bytes once, into memory
-// or into the file, and goes on.
+// or into the file's batch, and goes on. The file is written a batch at a
+// time (spillBatch), not a record at a time: in a flood the copier reads
+// one message per read, and two writes to the file for each would cost
+// more than the copy itself.
 //
 // Events and HTTP frames (rare, already allocated) travel in objs, a FIFO
 // beside the ring; a header-only record keeps their place in the order.
@@ -33,6 +37,9 @@ type spool struct {
 	spillDir       string
 	spilled        int64 // bytes ever spilled, for the note in the record
 	spillErr       error
+	// batch holds spilled records, in order after the file's, until it
+	// is full enough to write (or the reader takes it).
+	batch []byte
 
 	objs []chunk
 	// late holds records, in order after the file's, when no file could
@@ -51,6 +58,9 @@ const (
 	// spillRead is how much of the file the recorder reads at a time: two
 	// of the largest records (a whole read of the copier's buffer).
 	spillRead = 2 * (copyBuf + recHeader)
+	// spillBatch is how much the spool gathers before it writes to the
+	// file: one write for many records.
+	spillBatch = 64 << 10
 	// kindPad fills the ring's end when a record does not fit before it.
 	kindPad chunkKind = 0xff
 	// kindObj marks the place of the next chunk in objs.
@@ -118,9 +128,12 @@ func (s *spool) put(kind chunkKind, dir mcp.Direction, data []byte, at time.Time
 			s.spill, s.spillErr = openSpill(s.spillDir)
 		}
 		if s.spillErr == nil {
-			if s.spillErr = s.writeSpill(kind, dir, data, at); s.spillErr == nil {
-				return
+			s.batch = appendRecord(s.batch, kind, dir, data, at)
+			s.spilled += int64(len(data))
+			if len(s.batch) >= spillBatch {
+				s.writeBatch()
 			}
+			return
 		}
 	}
 	// No room in memory and no file to spill to: the record is kept in
@@ -133,18 +146,53 @@ func (s *spool) put(kind chunkKind, dir mcp.Direction, data []byte, at time.Time
 	s.late = append(s.late, chunk{kind: kind, dir: dir, data: append([]byte(nil), data...), at: at})
 }
 
-func (s *spool) writeSpill(kind chunkKind, dir mcp.Direction, data []byte, at time.Time) error {
+// appendRecord appends one record as the file holds it: its header, then
+// its bytes, unpadded.
+func appendRecord(b []byte, kind chunkKind, dir mcp.Direction, data []byte, at time.Time) []byte {
 	var h [recHeader]byte
 	putHeader(h[:], kind, dir, len(data), at)
-	if _, err := s.spill.WriteAt(h[:], s.spillW); err != nil {
-		return fmt.Errorf("tap: the recorder's overflow file: %w", err)
+	return append(append(b, h[:]...), data...)
+}
+
+// writeBatch writes the batch to the file; s.mu is held. When the file
+// fails, the batch's records move to late, in order, and the rest of the
+// episode stays in memory.
+func (s *spool) writeBatch() {
+	if _, err := s.spill.WriteAt(s.batch, s.spillW); err != nil {
+		s.spillErr = fmt.Errorf("tap: the recorder's overflow file: %w", err)
+		s.late = append(s.late, s.unbatch(s.batch)...)
+		s.batch = s.batch[:0]
+		return
 	}
-	if _, err := s.spill.WriteAt(data, s.spillW+recHeader); err != nil {
-		return fmt.Errorf("tap: the recorder's overflow file: %w", err)
+	s.spillW += int64(len(s.batch))
+	s.batch = s.batch[:0]
+}
+
+// unbatch turns a batch back into chunks (owning their bytes). Its object
+// records are the newest ones queued, so their chunks are objs' last.
+func (s *spool) unbatch(b []byte) []chunk {
+	var out []chunk
+	objs := 0
+	for p := b; len(p) >= recHeader; p = p[recHeader+int(binary.LittleEndian.Uint32(p[4:])):] {
+		if chunkKind(p[0]) == kindObj {
+			objs++
+		}
 	}
-	s.spillW += int64(recHeader + len(data))
-	s.spilled += int64(len(data))
-	return nil
+	pending := s.objs[len(s.objs)-objs:]
+	for len(b) >= recHeader {
+		n := int(binary.LittleEndian.Uint32(b[4:]))
+		if chunkKind(b[0]) == kindObj {
+			out = append(out, pending[0])
+			pending = pending[1:]
+		} else {
+			var c chunk
+			recordChunk(&c, b[:recHeader], bytes.Clone(b[recHeader:recHeader+n]))
+			out = append(out, c)
+		}
+		b = b[recHeader+n:]
+	}
+	s.objs = s.objs[:len(s.objs)-objs]
+	return out
 }
 
 // openSpill creates the overflow file and unlinks it at once: it lives as
@@ -195,6 +243,14 @@ func (s *spool) release() {
 type spoolReader struct {
 	s   *spool
 	buf []byte // what was read from the file
+	// taken is the batch drain took from the spool; its buffer goes back
+	// to the spool with the next one taken.
+	taken []byte
+	// linger is how long drain waits, once the spool is empty, before it
+	// asks the copiers to wake it: a flood that goes on finds the
+	// recorder's timer, not a wake-up per message (0: wake at once).
+	linger time.Duration
+	timer  *time.Timer
 	// note is called once at the start of each overflow episode, with what
 	// the record should say about it.
 	note func(string)
@@ -213,6 +269,8 @@ var errStopped = fmt.Errorf("tap: recorder stopped")
 func (sr *spoolReader) drain(stop func() bool, handle func(*chunk), idle func()) error {
 	s := sr.s
 	var c chunk
+	// quiet: the spool was found empty and nothing came since.
+	quiet := false
 	for {
 		s.mu.Lock()
 		switch {
@@ -284,6 +342,27 @@ func (sr *spoolReader) drain(stop func() bool, handle func(*chunk), idle func())
 			s.mu.Lock()
 			s.spillR = from
 			s.mu.Unlock()
+		case len(s.batch) > 0:
+			// Caught up with the file: the batch not yet written is
+			// handed over whole, and the copiers fill the other buffer.
+			b := s.batch
+			s.batch, sr.taken = sr.taken[:0], b
+			s.mu.Unlock()
+			for len(b) >= recHeader {
+				n := int(binary.LittleEndian.Uint32(b[4:]))
+				if stop() {
+					// Not handled yet: it goes back in front of what the
+					// copiers added since.
+					s.mu.Lock()
+					s.batch = append(bytes.Clone(b), s.batch...)
+					s.mu.Unlock()
+					return errStopped
+				}
+				sr.record(&c, b[:recHeader], b[recHeader:recHeader+n])
+				handle(&c)
+				c = chunk{}
+				b = b[recHeader+n:]
+			}
 		case len(s.late) > 0:
 			late := s.late
 			s.late = nil
@@ -314,11 +393,38 @@ func (sr *spoolReader) drain(stop func() bool, handle func(*chunk), idle func())
 				s.mu.Unlock()
 				return nil
 			}
+			if sr.linger > 0 && !quiet {
+				// Found empty after work: wait a little without asking to
+				// be woken, and look again.
+				quiet = true
+				s.mu.Unlock()
+				idle()
+				sr.pause(sr.linger)
+				continue
+			}
 			s.idle = true
 			s.mu.Unlock()
-			idle()
+			if !quiet {
+				idle()
+			}
 			<-s.wake
+			continue
 		}
+		quiet = false
+	}
+}
+
+// pause waits d, or less if the spool closes.
+func (sr *spoolReader) pause(d time.Duration) {
+	if sr.timer == nil {
+		sr.timer = time.NewTimer(d)
+	} else {
+		sr.timer.Reset(d)
+	}
+	select {
+	case <-sr.timer.C:
+	case <-sr.s.wake: // closed
+		sr.timer.Stop()
 	}
 }
 
@@ -350,9 +456,7 @@ func (sr *spoolReader) readSpill(f *os.File, from, to int64) ([]byte, error) {
 // record fills c from a record's header and bytes (which stay the
 // spool's: handle must copy what it keeps).
 func (sr *spoolReader) record(c *chunk, h, data []byte) {
-	kind := chunkKind(h[0])
-	at := time.Unix(0, int64(binary.LittleEndian.Uint64(h[8:])))
-	if kind == kindObj {
+	if chunkKind(h[0]) == kindObj {
 		s := sr.s
 		s.mu.Lock()
 		*c = s.objs[0]
@@ -361,7 +465,13 @@ func (sr *spoolReader) record(c *chunk, h, data []byte) {
 		s.mu.Unlock()
 		return
 	}
-	*c = chunk{kind: kind, dir: mcp.Direction(h[1]), data: data, at: at}
+	recordChunk(c, h, data)
+}
+
+// recordChunk fills c from a data record's header and bytes.
+func recordChunk(c *chunk, h, data []byte) {
+	at := time.Unix(0, int64(binary.LittleEndian.Uint64(h[8:])))
+	*c = chunk{kind: chunkKind(h[0]), dir: mcp.Direction(h[1]), data: data, at: at}
 }
 
 func errString(err error) string {

@@ -15,9 +15,12 @@ import (
 // spoolRun puts n records of varied sizes (and an event now and then)
 // into a small spool while a slow reader drains it, and checks that the
 // reader got every record, in order, byte for byte.
-func spoolRun(t *testing.T, spillDir string, n int) (notes []string, spilled bool) {
+func spoolRun(t *testing.T, spillDir string, n int, setup ...func(*spool)) (notes []string, spilled bool) {
 	t.Helper()
 	s := newSpool(4096, spillDir)
+	for _, f := range setup {
+		f(s)
+	}
 	var (
 		mu   sync.Mutex
 		got  []string
@@ -83,6 +86,97 @@ func TestSpoolWithoutAFileKeepsEverythingInMemory(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "held in memory") {
 		t.Errorf("the record should say the backlog was held in memory; notes: %q", notes)
 	}
+}
+
+// A file that stops taking writes mid-episode: the batch it refused and
+// everything after it are kept in memory, in order (events included).
+func TestSpoolFileThatFailsKeepsTheBatchInOrder(t *testing.T) {
+	notes, _ := spoolRun(t, t.TempDir(), 3000, func(s *spool) {
+		f, err := openSpill(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = f.Close() // writes to it now fail
+		s.spill = f
+	})
+	if len(notes) != 1 || !strings.Contains(notes[0], "held in memory") {
+		t.Errorf("the record should say the backlog was held in memory; notes: %q", notes)
+	}
+}
+
+// A flood writes the file a batch at a time, not a record at a time.
+func TestSpoolWritesTheFileInBatches(t *testing.T) {
+	s := newSpool(4096, t.TempDir())
+	data := bytes.Repeat([]byte("x"), 100)
+	for i := 0; i < 5000; i++ {
+		s.putData(chunkData, mcp.Inbound, data, time.Now())
+	}
+	s.mu.Lock()
+	onDisk, pending := s.spillW, len(s.batch)
+	s.mu.Unlock()
+	if onDisk < spillBatch {
+		t.Fatalf("%d bytes on disk, less than a batch", onDisk)
+	}
+	if pending == 0 || pending >= spillBatch {
+		t.Fatalf("%d bytes waiting for the next batch write (want some, less than a batch)", pending)
+	}
+	var got int
+	sr := spoolReader{s: s, note: func(string) {}}
+	_ = sr.drain(func() bool { return false }, func(c *chunk) {
+		if !bytes.Equal(c.data, data) {
+			t.Fatalf("record %d differs", got)
+		}
+		got++
+	}, nil)
+	if got != 5000 {
+		t.Fatalf("drained %d records, want 5000", got)
+	}
+	s.release()
+}
+
+// A lingering reader picks up records put while it lingers and after it
+// went idle, and stops when the spool closes during a linger.
+func TestSpoolLingeringReaderMissesNothing(t *testing.T) {
+	s := newSpool(4096, t.TempDir())
+	got := make(chan string, 100)
+	sr := spoolReader{s: s, linger: 20 * time.Millisecond, note: func(string) {}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = sr.drain(func() bool { return false }, func(c *chunk) { got <- string(c.data) }, func() {})
+	}()
+	expect := func(want string) {
+		t.Helper()
+		select {
+		case g := <-got:
+			if g != want {
+				t.Fatalf("got %q, want %q", g, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q never reached the reader", want)
+		}
+	}
+	s.putData(chunkData, mcp.Inbound, []byte("first"), time.Now())
+	expect("first")
+	time.Sleep(5 * time.Millisecond) // within the linger
+	s.putData(chunkData, mcp.Inbound, []byte("during the linger"), time.Now())
+	expect("during the linger")
+	time.Sleep(100 * time.Millisecond) // past it: the reader waits to be woken
+	s.mu.Lock()
+	idle := s.idle
+	s.mu.Unlock()
+	if !idle {
+		t.Error("the reader should wait to be woken once a whole linger passed quietly")
+	}
+	s.putData(chunkData, mcp.Inbound, []byte("after it"), time.Now())
+	expect("after it")
+	s.close() // during the linger that follows
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("drain did not end when the spool closed during a linger")
+	}
+	s.release()
 }
 
 // The ring is used again after an overflow is drained, and records that
