@@ -3,6 +3,7 @@
 package tap
 
 import (
+	"os"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -25,4 +26,22 @@ func lowerPriority() {
 	const schedIdle = 5 // SCHED_IDLE in <linux/sched.h>
 	var param struct{ priority int32 }
 	_, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_SETSCHEDULER, uintptr(tid), schedIdle, uintptr(unsafe.Pointer(&param)))
+}
+
+// serverPipeSize is what the server's stdout pipe is widened to: a
+// server in a flood can write this far ahead while the tap's copy waits
+// for a CPU, instead of stopping at the 64 KiB a pipe has by default.
+const serverPipeSize = 1 << 20
+
+// widenPipe sets a pipe's capacity (F_SETPIPE_SZ); a pipe that cannot
+// grow (the user's pipe-memory limit) keeps its size.
+func widenPipe(f *os.File, size int) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		const setPipeSize = 1031 // F_SETPIPE_SZ in <linux/fcntl.h>
+		_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, fd, setPipeSize, uintptr(size))
+	})
 }

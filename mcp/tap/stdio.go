@@ -162,6 +162,7 @@ func startServer(command string, args []string) (*exec.Cmd, io.WriteCloser, *os.
 		closeFiles(inR, inW)
 		return nil, nil, nil, nil, fmt.Errorf("cannot start %s: %w", command, err)
 	}
+	widenPipe(outR, serverPipeSize)
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		closeFiles(inR, inW, outR, outW)
