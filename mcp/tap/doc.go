@@ -8,7 +8,11 @@
 //   - The copy is the hot path and does nothing else: bytes read from one
 //     side are written to the other at once (no re-encoding, no buffering
 //     beyond what one read returned). A copy of each chunk goes to the
-//     recorder's queue, which never blocks the copier.
+//     recorder's queue (a spool: a fixed ring, then a temporary file),
+//     which never blocks the copier.
+//   - The recorder runs on a SCHED_IDLE thread and holds off while the
+//     copiers are busy (up to maxDefer), so a flood's parsing, encoding
+//     and garbage collection come after it instead of competing with it.
 //   - The recorder classifies the traffic with mcp's own frame code
 //     ([mcp.Observer]) and writes it to a session file under
 //     $XDG_STATE_HOME/mcpscope/taps/ in the mcp/record format (environment
