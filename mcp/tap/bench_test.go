@@ -199,19 +199,17 @@ func cpuTime(pid int) time.Duration {
 // returns the tap's (or relay's) memory and CPU when there is one.
 func floodRun(tb testing.TB, r route, n int) (time.Duration, memory) {
 	tb.Helper()
-	tapped := r != pipeDirect
 	p := spawn(tb, r, floodEnv+"="+strconv.Itoa(n))
 	var mem memory
 	sampled := make(chan struct{})
 	go func() {
 		defer close(sampled)
-		if !tapped {
-			return
-		}
 		// Sampled through the flood and the recording that follows it,
 		// until the tap exits (its status then has no memory lines). The
 		// high-water mark is read from /proc, not from wait4, whose figure
-		// would include the server's (the tap's reaped child).
+		// would include the server's (the tap's reaped child). A direct
+		// run samples the server the same way (and drops the figures), so
+		// that the client does the same work in every run.
 		for {
 			m := procMemory(p.cmd.Process.Pid)
 			if m.peak == 0 {
@@ -221,14 +219,11 @@ func floodRun(tb testing.TB, r route, n int) (time.Duration, memory) {
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
-	var cpu0 time.Duration
-	if tapped {
-		// The tap's start-up (a 28 MB binary's initialisation) is not the
-		// flood's: the CPU it used before the flood is taken off. (The
-		// relay waits as long, so that the runs differ only in the pipe.)
-		time.Sleep(200 * time.Millisecond)
-		cpu0 = cpuTime(p.cmd.Process.Pid)
-	}
+	// Start-up (the server's, the tap's: a 28 MB binary's initialisation)
+	// is not the flood's: every run waits for it before the clock starts,
+	// and the CPU the tap used before the flood is taken off.
+	time.Sleep(200 * time.Millisecond)
+	cpu0 := cpuTime(p.cmd.Process.Pid)
 	start := time.Now()
 	if _, err := p.in.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"go"}` + "\n")); err != nil {
 		tb.Fatal(err)
@@ -239,9 +234,7 @@ func floodRun(tb testing.TB, r route, n int) (time.Duration, memory) {
 		}
 	}
 	d := time.Since(start)
-	if tapped {
-		mem.cpu = cpuTime(p.cmd.Process.Pid) - cpu0
-	}
+	mem.cpu = cpuTime(p.cmd.Process.Pid) - cpu0
 	_ = p.in.Close() // the server ends; the tap finishes its record and exits
 	<-sampled
 	p.stop()
