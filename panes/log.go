@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -56,7 +57,9 @@ type entryData struct {
 var noData entryData
 
 // Log is the message log: every frame, stderr line and connection event in
-// order, one row each, with a cursor, follow mode and a filter.
+// order, one row each, with a cursor, follow mode and a filter. The rows
+// scroll on panes/list, as every list does: cursor, paging, g/G, the
+// wheel, W to wrap long rows and ←/→ to scroll them sideways.
 type Log struct {
 	theme *themes.Theme
 	keys  keymap.KeyMap
@@ -78,8 +81,10 @@ type Log struct {
 	// stderr toggle. It is extended as entries arrive and rebuilt only when
 	// the filter changes.
 	shown []int32
-	cur   int // cursor, an index into shown
-	top   int // first row drawn, an index into shown
+	// list scrolls over shown: its cursor and first row are indices into
+	// shown. It learns of rows appended to shown when it is next used
+	// (sync), so a flood costs one settle per draw, not one per frame.
+	list *list.Model
 
 	follow        bool
 	hideStderr    bool
@@ -118,7 +123,10 @@ type Log struct {
 	// rowCache holds rendered unselected rows by entry index: an entry
 	// never changes once logged, so a row is styled once per width and
 	// theme. It is bounded by clearing, and holds only rows recently drawn.
+	// fullCache is the same for rows drawn whole (not fitted to the
+	// width), which the list wraps or scrolls sideways.
 	rowCache      map[int32]string
+	fullCache     map[int32]string
 	rowCacheWidth int
 
 	// diagsOf, when set, lists the protocol doctor's diagnostics of a
@@ -131,7 +139,19 @@ func (l *Log) SetDiagnostics(of func(*mcp.Frame) []*mcp.Diagnostic) { l.diagsOf 
 
 // Invalidate drops the rendered rows: a diagnostic can mark a frame that
 // is already drawn.
-func (l *Log) Invalidate() { clear(l.rowCache) }
+func (l *Log) Invalidate() { l.clearRows() }
+
+// clearRows drops every rendered row.
+func (l *Log) clearRows() {
+	clear(l.rowCache)
+	clear(l.fullCache)
+}
+
+// forgetRow drops an entry's rendered rows (its exchange completed).
+func (l *Log) forgetRow(idx int32) {
+	delete(l.rowCache, idx)
+	delete(l.fullCache, idx)
+}
 
 // SelectFrame puts the cursor on a frame (leaving follow mode), clearing
 // the filter if it hides the frame. It reports whether the frame is logged.
@@ -143,8 +163,9 @@ func (l *Log) SelectFrame(f *mcp.Frame) bool {
 	for pass := 0; pass < 2; pass++ {
 		for i, idx := range l.shown {
 			if e := &l.entries[idx]; e.kind == entryFrame && e.ref == ref {
-				l.cur, l.follow = i, false
-				l.clamp()
+				l.sync()
+				l.setFollow(false)
+				l.list.Select(i)
 				return true
 			}
 		}
@@ -165,10 +186,9 @@ func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
 	ti.Prompt = "/ "
 	ti.Placeholder = "method:tools/ dir:in kind:error -kind:http id:3 text"
 	ti.SetStyles(t.TextInput)
-	return &Log{
+	l := &Log{
 		theme:       t,
 		keys:        k,
-		follow:      true,
 		filterInput: ti,
 		store:       mcp.NewFrameStore(),
 		requests:    map[int64]int32{},
@@ -176,14 +196,63 @@ func NewLog(t *themes.Theme, k keymap.KeyMap) *Log {
 		localReq:    map[*mcp.LocalError]int32{},
 		toolErr:     map[int32]bool{},
 		rowCache:    map[int32]string{},
+		fullCache:   map[int32]string{},
+	}
+	l.list = list.New(logScrollKeys(k), l.wholeRow)
+	l.list.SetSelecting(true)
+	l.setFollow(true)
+	return l
+}
+
+// logScrollKeys are the list's keys with the log's own bindings for moving
+// the cursor (they are the same by default).
+func logScrollKeys(k keymap.KeyMap) keymap.Scroll {
+	s := k.Scroll
+	s.Up, s.Down, s.PageUp, s.PageDown, s.Top, s.Bottom = k.Log.Up, k.Log.Down, k.Log.PageUp, k.Log.PageDown, k.Log.Top, k.Log.Bottom
+	return s
+}
+
+// setFollow says whether the log sticks to its newest row; the list keeps
+// its cursor on the last row as rows arrive while it does.
+func (l *Log) setFollow(on bool) {
+	l.follow = on
+	l.list.SetFollow(on)
+}
+
+// sync tells the list about the rows appended to shown since it last
+// looked. Only appends are told this late: anything else that changes
+// shown (rebuild, an exchange completing) syncs first and tells the list
+// at once.
+func (l *Log) sync() {
+	if l.list.Len() != len(l.shown) {
+		l.list.SetLen(len(l.shown))
 	}
 }
+
+// sizeList gives the list the rows inside the border (and above the
+// filter line).
+func (l *Log) sizeList() {
+	l.list.SetSize(max(l.w-2, 0), l.rows())
+}
+
+// cursor is the index into shown of the row under the cursor, or -1.
+func (l *Log) cursor() int {
+	l.sync()
+	if len(l.shown) == 0 {
+		return -1
+	}
+	return l.list.Cursor()
+}
+
+// highlight reports whether the cursor's row is drawn selected: while
+// the log has the focus, or when it is paused on a row.
+func (l *Log) highlight() bool { return l.focused || !l.follow }
 
 // SetTheme switches the theme (light/dark detection arrives after start).
 func (l *Log) SetTheme(t *themes.Theme) {
 	l.theme = t
 	l.filterInput.SetStyles(t.TextInput)
-	clear(l.rowCache)
+	l.clearRows()
 }
 
 // Title names the pane with its counts: the frames logged (every frame
@@ -209,13 +278,27 @@ func (l *Log) Title() string {
 	} else {
 		s += " · paused"
 	}
+	// Paused, where the cursor is ("12/300"); and whether the rows are
+	// scrolled sideways ("→30") or wrapped, as the list says them.
+	l.sync()
+	switch {
+	case !l.follow && len(l.shown) > 0:
+		s += " · " + l.list.Position()
+	default:
+		if n := l.list.Left(); n > 0 {
+			s += fmt.Sprintf(" · →%d", n)
+		}
+		if l.list.Wrapping() {
+			s += " · wrap"
+		}
+	}
 	return s
 }
 
 func (l *Log) SetSize(w, h int) {
 	l.w, l.h = w, h
 	l.filterInput.SetWidth(max(w-6, 1))
-	l.clamp()
+	l.sizeList()
 }
 
 func (l *Log) Focus() { l.focused = true }
@@ -325,9 +408,6 @@ func (l *Log) push(e logEntry) {
 	}
 	if l.visible(last) {
 		l.shown = append(l.shown, int32(len(l.entries)-1))
-	}
-	if l.follow {
-		l.toBottom()
 	}
 }
 
@@ -445,10 +525,11 @@ func (l *Log) rowView(e *logEntry) *entryView {
 
 // Selected is the frame under the cursor, or nil.
 func (l *Log) Selected() *mcp.Frame {
-	if l.cur < 0 || l.cur >= len(l.shown) {
+	cur := l.cursor()
+	if cur < 0 {
 		return nil
 	}
-	return l.frameOf(&l.entries[l.shown[l.cur]])
+	return l.frameOf(&l.entries[l.shown[cur]])
 }
 
 // visible applies the view, the toggles and the filter to one entry.
@@ -483,11 +564,11 @@ func (l *Log) visible(e *logEntry) bool {
 // keeping the cursor on the same entry when it is still shown.
 func (l *Log) rebuild() {
 	keep := int32(-1)
-	if l.cur >= 0 && l.cur < len(l.shown) {
-		keep = l.shown[l.cur]
+	if cur := l.cursor(); cur >= 0 {
+		keep = l.shown[cur]
 	}
 	l.shown = l.shown[:0]
-	l.cur = 0
+	cur := 0
 	l.rowCount = 0
 	for i := range l.entries {
 		if l.isRow(&l.entries[i]) {
@@ -495,15 +576,18 @@ func (l *Log) rebuild() {
 		}
 		if l.visible(&l.entries[i]) {
 			if int32(i) <= keep {
-				l.cur = len(l.shown)
+				cur = len(l.shown)
 			}
 			l.shown = append(l.shown, int32(i))
 		}
 	}
+	l.sizeList() // the filter line comes and goes with the filter
+	l.list.SetLen(len(l.shown))
 	if l.follow {
-		l.toBottom()
+		l.list.End()
+	} else {
+		l.list.Select(cur)
 	}
-	l.clamp()
 }
 
 // rows is how many log rows fit inside the border (and above the filter
@@ -522,55 +606,35 @@ func (l *Log) statusLine() bool {
 	return l.filtering || l.filterText != "" || l.hideStderr || l.hideTransport
 }
 
-func (l *Log) toBottom() {
-	l.cur = len(l.shown) - 1
-	l.top = max(len(l.shown)-l.rows(), 0)
-}
-
-// clamp keeps the cursor in range and on screen.
-func (l *Log) clamp() {
-	n := len(l.shown)
-	l.cur = min(max(l.cur, 0), max(n-1, 0))
-	rows := l.rows()
-	if l.cur < l.top {
-		l.top = l.cur
-	}
-	if rows > 0 && l.cur >= l.top+rows {
-		l.top = l.cur - rows + 1
-	}
-	l.top = min(max(l.top, 0), max(n-rows, 0))
-}
-
 // MoveBy moves the cursor; moving up leaves follow mode, reaching the
 // bottom resumes it.
 func (l *Log) MoveBy(n int) {
-	l.cur += n
-	l.clamp()
-	l.follow = l.cur >= len(l.shown)-1
+	l.sync()
+	l.list.Select(l.list.Cursor() + n)
+	l.followCursor()
 }
 
-// ScrollBy scrolls the view (mouse wheel) without losing the cursor.
-func (l *Log) ScrollBy(n int) {
-	l.MoveBy(n)
+// followCursor follows when the cursor is on the last row, and pauses
+// when it is not: after the user moved it.
+func (l *Log) followCursor() {
+	l.setFollow(l.list.Cursor() >= len(l.shown)-1)
 }
 
 // ClickRow selects the row at y (0 is the pane's top border).
 func (l *Log) ClickRow(y int) {
-	row := y - 1
-	if row < 0 || row >= l.rows() {
-		return
-	}
-	if i := l.top + row; i < len(l.shown) {
-		l.cur = i
-		l.follow = l.cur == len(l.shown)-1
+	l.sync()
+	if i := l.list.ItemAt(y - 1); i >= 0 {
+		l.list.Select(i)
+		l.followCursor()
 	}
 }
 
 // SetFollow turns follow mode on (jumping to the newest entry) or off.
 func (l *Log) SetFollow(on bool) {
-	l.follow = on
+	l.setFollow(on)
 	if on {
-		l.toBottom()
+		l.sync()
+		l.list.End()
 	}
 }
 
@@ -598,12 +662,12 @@ func (l *Log) ToggleTransport() {
 // keeping the cursor on the same exchange.
 func (l *Log) TogglePaired() {
 	l.paired = !l.paired
-	clear(l.rowCache)
-	if l.paired && l.cur >= 0 && l.cur < len(l.shown) {
+	l.clearRows()
+	if cur := l.cursor(); l.paired && cur >= 0 {
 		// An answer's row folds into its request's: keep the cursor there.
-		if e := &l.entries[l.shown[l.cur]]; !l.isRow(e) {
+		if e := &l.entries[l.shown[cur]]; !l.isRow(e) {
 			if idx, ok := l.entryOfRequest(e); ok {
-				l.shown[l.cur] = idx
+				l.shown[cur] = idx
 			}
 		}
 	}
@@ -617,14 +681,14 @@ func (l *Log) startFiltering() tea.Cmd {
 	l.filtering = true
 	l.filterInput.SetValue(l.filterText)
 	l.filterInput.CursorEnd()
-	l.clamp()
+	l.sizeList()
 	return l.filterInput.Focus()
 }
 
 func (l *Log) stopFiltering() {
 	l.filtering = false
 	l.filterInput.Blur()
-	l.clamp()
+	l.sizeList()
 }
 
 // Update handles keys and mouse wheel for the focused log.
@@ -636,11 +700,9 @@ func (l *Log) Update(msg tea.Msg) tea.Cmd {
 		}
 		return l.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			l.ScrollBy(-3)
-		case tea.MouseWheelDown:
-			l.ScrollBy(3)
+		l.sync()
+		if l.list.Update(msg) {
+			l.followCursor()
 		}
 	}
 	return nil
@@ -649,17 +711,7 @@ func (l *Log) Update(msg tea.Msg) tea.Cmd {
 func (l *Log) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := l.keys.Log
 	switch {
-	case key.Matches(msg, k.Up):
-		l.MoveBy(-1)
-	case key.Matches(msg, k.Down):
-		l.MoveBy(1)
-	case key.Matches(msg, k.PageUp):
-		l.MoveBy(-max(l.rows()-1, 1))
-	case key.Matches(msg, k.PageDown):
-		l.MoveBy(max(l.rows()-1, 1))
-	case key.Matches(msg, k.Top):
-		l.MoveBy(-len(l.shown))
-	case key.Matches(msg, k.Bottom), key.Matches(msg, k.Follow):
+	case key.Matches(msg, k.Follow):
 		l.SetFollow(true)
 	case key.Matches(msg, k.Filter):
 		return l.startFiltering()
@@ -686,16 +738,23 @@ func (l *Log) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			title, lines := TransportLines(l.theme, ev)
 			return func() tea.Msg { return OpenLinesMsg{Title: title, Lines: lines} }
 		}
+	default:
+		// The scroll keys, as in every list: ↑/↓, PgUp/PgDn, g/G, ←/→, W.
+		l.sync()
+		if l.list.Update(msg) {
+			l.followCursor()
+		}
 	}
 	return nil
 }
 
 // selectedTransport is the transport event under the cursor, if it is one.
 func (l *Log) selectedTransport() *mcp.TransportEvent {
-	if l.cur < 0 || l.cur >= len(l.shown) {
+	cur := l.cursor()
+	if cur < 0 {
 		return nil
 	}
-	return l.data(&l.entries[l.shown[l.cur]]).tr
+	return l.data(&l.entries[l.shown[cur]]).tr
 }
 
 // OpenLinesMsg asks the root model to show ready lines in a modal: the
@@ -750,18 +809,19 @@ func (l *Log) ShortHelp() []key.Binding {
 	if l.filtering {
 		return []key.Binding{k.ApplyFilter, k.ClearFilter}
 	}
+	sc := l.keys.Scroll
 	b := []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Pairs, k.ToggleTransport, k.ToggleStderr, k.Follow}
 	if l.filterText != "" {
 		b = append(b, k.ClearFilter)
 	}
-	return b
+	return append(b, sc.Left, sc.Wrap)
 }
 
 // FullHelp lists every log key.
 func (l *Log) FullHelp() [][]key.Binding {
-	k := l.keys.Log
+	k, sc := l.keys.Log, l.keys.Scroll
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, sc.Left, sc.Wrap},
 		{k.Open, k.Filter, k.ClearFilter, k.Follow, k.Pairs, k.ToggleTransport, k.ToggleStderr},
 	}
 }
@@ -782,22 +842,46 @@ func (l *Log) View() string {
 		}
 		body = append(body, l.theme.Log.Empty.Render(msg))
 	}
-	if l.rowCacheWidth != inner || len(l.rowCache) > 8*max(rows, 16) {
-		clear(l.rowCache)
+	if l.rowCacheWidth != inner || len(l.rowCache)+len(l.fullCache) > 8*max(rows, 16) {
+		l.clearRows()
 		l.rowCacheWidth = inner
 	}
-	for i := l.top; i < len(l.shown) && i < l.top+rows; i++ {
-		idx := l.shown[i]
-		if i == l.cur && (l.focused || !l.follow) {
-			body = append(body, l.renderRow(&l.entries[idx], inner, true))
-			continue
+	l.sync()
+	cur := l.list.Cursor()
+	if !l.list.Wrapping() && l.list.Left() == 0 {
+		// Unscrolled, each row is fitted to the width: a long subject
+		// gives way so that the id, size and latency stay on screen.
+		for i, top := l.list.Top(), l.list.Top(); i < len(l.shown) && i < top+rows; i++ {
+			idx := l.shown[i]
+			if i == cur && l.highlight() {
+				body = append(body, l.renderRow(&l.entries[idx], inner, true, false))
+				continue
+			}
+			row, ok := l.rowCache[idx]
+			if !ok {
+				row = l.renderRow(&l.entries[idx], inner, false, false)
+				l.rowCache[idx] = row
+			}
+			body = append(body, row)
 		}
-		row, ok := l.rowCache[idx]
-		if !ok {
-			row = l.renderRow(&l.entries[idx], inner, false)
-			l.rowCache[idx] = row
+	} else {
+		// Wrapped or scrolled sideways, the rows are drawn whole and the
+		// list folds or cuts them.
+		sel, prev := l.theme.Log.Selected, -1
+		for _, r := range l.list.RenderRows() {
+			text := r.Text
+			if r.Item == cur && l.highlight() {
+				if r.Item == prev {
+					// A wrapped row's next lines: the selection, plain.
+					text = sel.Render(ansi.Strip(text))
+				}
+				if pad := inner - ansi.StringWidth(text); pad > 0 {
+					text += sel.Render(strings.Repeat(" ", pad))
+				}
+			}
+			prev = r.Item
+			body = append(body, text)
 		}
-		body = append(body, row)
 	}
 	if l.statusLine() {
 		for len(body) < rows {
@@ -824,34 +908,60 @@ type segment struct {
 	flex, tail bool
 }
 
-func (l *Log) renderRow(e *logEntry, w int, selected bool) string {
-	segs := fitFlex(l.rowSegments(l.rowView(e)), w)
+// wholeRow is shown row i drawn whole, for the list to wrap or scroll
+// sideways: every piece in full, nothing fitted to the width.
+func (l *Log) wholeRow(i int) string {
+	idx := l.shown[i]
+	e := &l.entries[idx]
+	inner := max(l.w-2, 0)
+	if i == l.list.Cursor() && l.highlight() {
+		return l.renderRow(e, inner, true, true)
+	}
+	row, ok := l.fullCache[idx]
+	if !ok {
+		row = l.renderRow(e, inner, false, true)
+		l.fullCache[idx] = row
+	}
+	return row
+}
+
+// renderRow draws an entry's row in w cells, the flexible pieces giving
+// way when it is too wide; whole, it is drawn in full (the list wraps or
+// cuts it) but for a separator, a rule as wide as the pane.
+func (l *Log) renderRow(e *logEntry, w int, selected, whole bool) string {
+	segs := l.rowSegments(l.rowView(e))
+	fit := !whole || e.kind == entrySeparator
+	if fit {
+		segs = fitFlex(segs, w)
+	}
 	var b strings.Builder
 	left := w
 	sel := l.theme.Log.Selected
 	for i, s := range segs {
-		if left <= 0 {
+		if fit && left <= 0 {
 			break
 		}
 		text := s.text
 		if i > 0 {
 			text = " " + text
 		}
-		if tw := ansi.StringWidth(text); tw > left {
-			tail := "…"
-			if e.kind == entrySeparator {
-				tail = "" // a rule, cut to fit
+		if fit {
+			if ansi.StringWidth(text) > left {
+				tail := "…"
+				if e.kind == entrySeparator {
+					tail = "" // a rule, cut to fit
+				}
+				text = ansi.Truncate(text, left, tail)
 			}
-			text = ansi.Truncate(text, left, tail)
+			left -= ansi.StringWidth(text)
 		}
-		left -= ansi.StringWidth(text)
 		st := s.style
 		if selected {
 			st = st.Inherit(sel)
 		}
 		b.WriteString(st.Render(text))
 	}
-	if selected && left > 0 {
+	if selected && fit && left > 0 {
 		b.WriteString(sel.Render(strings.Repeat(" ", left)))
 	}
 	return b.String()

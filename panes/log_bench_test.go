@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/themes"
@@ -53,9 +54,20 @@ func logExchangesWith(n int) *Log {
 	return l
 }
 
+// logWrappedWith is logWith scrolled sideways by W: rows drawn whole and
+// folded by the list.
+func logWrappedWith(n int) *Log {
+	l := logWith(n)
+	l.Update(tea.KeyPressMsg{Code: 'W', Text: "W", Mod: tea.ModShift})
+	if !l.list.Wrapping() {
+		panic("W did not wrap the log")
+	}
+	return l
+}
+
 func BenchmarkLogView(b *testing.B) {
-	views := map[string]func(int) *Log{"frames": logWith, "exchanges": logExchangesWith}
-	for _, view := range []string{"frames", "exchanges"} {
+	views := map[string]func(int) *Log{"frames": logWith, "exchanges": logExchangesWith, "wrapped": logWrappedWith}
+	for _, view := range []string{"frames", "exchanges", "wrapped"} {
 		for _, n := range []int{100, 100000} {
 			b.Run(fmt.Sprintf("%s/frames=%d", view, n), func(b *testing.B) {
 				l := views[view](n)
@@ -112,11 +124,17 @@ func TestLogViewCostIndependentOfLength(t *testing.T) {
 	for _, view := range []struct {
 		name string
 		make func(int) *Log
-	}{{"frames", logWith}, {"exchanges", logExchangesWith}} {
+	}{{"frames", logWith}, {"exchanges", logExchangesWith}, {"wrapped", logWrappedWith}} {
 		logWith := view.make
-		small, large := measure(logWith, 100), measure(logWith, 100000)
-		ratio := large / small
-		t.Logf("%s View: 100 frames %.0f ns/op, 100000 frames %.0f ns/op, ratio %.2f", view.name, small, large, ratio)
+		var small, large, ratio float64
+		// A second try when the first is over the bound: on a loaded
+		// machine one measurement can meet a burst of other work, while
+		// a View that walked every entry is slow every time.
+		for try := 0; try < 2 && (try == 0 || ratio > 3); try++ {
+			small, large = measure(logWith, 100), measure(logWith, 100000)
+			ratio = large / small
+			t.Logf("%s View: 100 frames %.0f ns/op, 100000 frames %.0f ns/op, ratio %.2f", view.name, small, large, ratio)
+		}
 		if ratio > 3 {
 			t.Errorf("%s: View with 100,000 frames is %.1f× slower than with 100", view.name, ratio)
 		}

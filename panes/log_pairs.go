@@ -96,7 +96,7 @@ func (l *Log) pairLocal(le *mcp.LocalError) int32 {
 // arrives, and shows it when the filter now matches the exchange (an
 // error answer under kind:error).
 func (l *Log) completed(ri int32) {
-	delete(l.rowCache, ri)
+	l.forgetRow(ri)
 	if !l.paired {
 		return
 	}
@@ -107,20 +107,13 @@ func (l *Log) completed(ri int32) {
 	if !l.visible(&l.entries[ri]) {
 		return
 	}
+	// The row goes in above whatever came after the request: the list
+	// keeps the cursor on the row it was on (or on the last, following).
+	l.sync()
 	l.shown = append(l.shown, 0)
 	copy(l.shown[at+1:], l.shown[at:])
 	l.shown[at] = ri
-	if l.follow {
-		l.toBottom()
-		return
-	}
-	if at <= l.cur {
-		l.cur++
-	}
-	if at < l.top {
-		l.top++
-	}
-	l.clamp()
+	l.list.Insert(at, 1)
 }
 
 // exchange is what became of a request.

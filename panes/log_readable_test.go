@@ -28,7 +28,7 @@ func newExchangeLog(dark bool, w, h int) *Log {
 func logRowText(l *Log) []string {
 	var out []string
 	for _, idx := range l.shown {
-		out = append(out, ansi.Strip(l.renderRow(&l.entries[idx], max(l.w-2, 0), false)))
+		out = append(out, ansi.Strip(l.renderRow(&l.entries[idx], max(l.w-2, 0), false, false)))
 	}
 	return out
 }

@@ -140,13 +140,13 @@ func TestLogFollow(t *testing.T) {
 	if l.Following() {
 		t.Fatal("moving up should stop following")
 	}
-	before := l.cur
+	before := l.cursor()
 	l.Append(mcp.StderrEvent{Time: logAt(3000), Line: "more"})
-	if l.cur != before {
+	if l.cursor() != before {
 		t.Fatal("a paused log moved its cursor on append")
 	}
 	l.Update(logKey("f"))
-	if !l.Following() || l.cur != len(l.shown)-1 {
+	if !l.Following() || l.cursor() != len(l.shown)-1 {
 		t.Fatal("f should resume following at the bottom")
 	}
 	l.Update(logKey("up"))
