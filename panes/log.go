@@ -581,8 +581,8 @@ func (l *Log) rebuild() {
 			l.shown = append(l.shown, int32(i))
 		}
 	}
-	l.sizeList() // the filter line comes and goes with the filter
-	l.list.SetLen(len(l.shown))
+	l.list.SetLen(len(l.shown)) // first: the list may draw rows as it settles
+	l.sizeList()                // the filter line comes and goes with the filter
 	if l.follow {
 		l.list.End()
 	} else {
@@ -911,6 +911,9 @@ type segment struct {
 // wholeRow is shown row i drawn whole, for the list to wrap or scroll
 // sideways: every piece in full, nothing fitted to the width.
 func (l *Log) wholeRow(i int) string {
+	if i >= len(l.shown) {
+		return "" // never asked for: the list's length follows shown
+	}
 	idx := l.shown[i]
 	e := &l.entries[idx]
 	inner := max(l.w-2, 0)

@@ -259,3 +259,29 @@ func TestLogWrappedFollowsTheTail(t *testing.T) {
 		t.Fatalf("the newest row does not end on the last line:\n%s", joined)
 	}
 }
+
+// Wrapped, a filter or a toggle that hides rows re-indexes the log while
+// the list draws rows to settle: it must never ask for a row that is
+// gone (x on a wrapped, paused log crashed the first build of this).
+func TestLogWrappedSurvivesRowsGoing(t *testing.T) {
+	for _, change := range []struct {
+		name string
+		do   func(l *Log)
+	}{
+		{"x", func(l *Log) { l.Update(logKey("x")) }},
+		{"t", func(l *Log) { l.Update(logKey("t")) }},
+		{"s", func(l *Log) { l.Update(logKey("s")) }},
+		{"filter", func(l *Log) { l.SetFilter("kind:error") }},
+	} {
+		t.Run(change.name, func(t *testing.T) {
+			l := newExchangeLog(true, 60, 12)
+			l.Update(logScrollKey("W"))
+			l.Update(logKey("k"))
+			l.Update(logKey("k"))
+			change.do(l)
+			if v := ansi.Strip(l.View()); !strings.Contains(v, "wrap") {
+				t.Fatalf("after %s:\n%s", change.name, v)
+			}
+		})
+	}
+}
