@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -74,23 +73,8 @@ func acceptance(t *testing.T) *accept {
 		t.Fatalf("MCPSCOPE_TMUX_TESTS is set but tmux is missing: %v", err)
 	}
 	acceptOnce.Do(func() {
-		a := &accept{bin: os.Getenv("MCPSCOPE_BINARY"), sock: fmt.Sprintf("mcpscope-accept-%d", os.Getpid())}
-		if a.bin == "" {
-			dir, err := os.MkdirTemp("", "mcpscope-accept")
-			if err != nil {
-				acceptErr = err
-				return
-			}
-			a.bin = filepath.Join(dir, "mcpscope")
-			if out, err := exec.Command("go", "build", "-o", a.bin, ".").CombinedOutput(); err != nil {
-				acceptErr = fmt.Errorf("go build: %v\n%s", err, out)
-				return
-			}
-		}
-		if a.bin, acceptErr = filepath.Abs(a.bin); acceptErr != nil {
-			return
-		}
-		if _, acceptErr = os.Stat(a.bin); acceptErr != nil {
+		a := &accept{sock: fmt.Sprintf("mcpscope-accept-%d", os.Getpid())}
+		if a.bin, acceptErr = realBinary(); acceptErr != nil {
 			return
 		}
 		// One server for every session, started before the flows run in

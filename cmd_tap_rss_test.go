@@ -33,8 +33,8 @@ func floodServer(arg string) int {
 	}
 }
 
-// The whole program running as `mcpscope tap` (this test binary is
-// mcpscope with its tests linked in) stays under 20 MiB of resident memory,
+// The mcpscope program running as `mcpscope tap` stays under 20 MiB of
+// resident memory,
 // start-up included, through a 50,000-notification flood and the recording
 // that follows it. BenchmarkStdioTapFlood (mcp/tap) reports the same for
 // the mcpscope binary itself.
@@ -52,9 +52,13 @@ func TestTapProcessStaysUnder20MiB(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
 	const n = 50000
-	cmd := exec.Command(os.Args[0], "tap", "--name", "rss", "--", "env", floodVar+"="+strconv.Itoa(n), os.Args[0])
-	cmd.Env = append(os.Environ(), asCLIVar+"=1",
-		"XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_RUNTIME_DIR="+rt)
+	bin, err := realBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The tap is the real program; the flooding server is this test binary.
+	cmd := exec.Command(bin, "tap", "--name", "rss", "--", "env", floodVar+"="+strconv.Itoa(n), os.Args[0])
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_RUNTIME_DIR="+rt)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
