@@ -478,15 +478,10 @@ func (l *Log) FrameBySeq(seq int64) *mcp.Frame {
 	return l.store.Frame(i)
 }
 
-// Logged is the log's own copy of a frame it was given (nil if it was
-// not): a frame the store rebuilt, which it can find again at no cost.
-func (l *Log) Logged(f *mcp.Frame) *mcp.Frame {
-	i := l.indexOf(f)
-	if i < 0 {
-		return nil
-	}
-	return l.store.Frame(i)
-}
+// Logged is the index in Store of a frame the log was given, or -1 if it
+// was not. Nothing is rebuilt: a flood's server log refers to 50,000
+// frames by index.
+func (l *Log) Logged(f *mcp.Frame) int { return l.indexOf(f) }
 
 // Store is where the log keeps its frames, for panes that show some of
 // them again (the server log) without a copy of their own.

@@ -174,6 +174,24 @@ func (s *ServerLog) Append(at time.Time, params json.RawMessage, f *mcp.Frame) {
 	s.list.SetLen(len(s.entries))
 }
 
+// AppendLogged adds one notifications/message whose frame is frame i of
+// the store (SetStore): it is read there, in place, for where its params
+// are, and referred to. Rebuilding a *mcp.Frame for each line of a flood
+// only to find its index again cost an allocation, a weak pointer and a
+// cleanup per line.
+func (s *ServerLog) AppendLogged(at time.Time, params json.RawMessage, i int) {
+	var f mcp.Frame
+	s.frames.View(i, &f)
+	if len(params) > 0 && f.Time.Equal(at) {
+		if off := bytes.Index(f.Raw, params); off >= 0 {
+			s.entries = append(s.entries, logLine{ref: int32(i), off: uint32(off), n: uint32(len(params))})
+			s.list.SetLen(len(s.entries))
+			return
+		}
+	}
+	s.Append(at, params, s.frames.Frame(i))
+}
+
 // Selected is the frame of the entry under the cursor, or nil.
 func (s *ServerLog) Selected() *mcp.Frame {
 	if len(s.entries) == 0 {

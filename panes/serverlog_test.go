@@ -180,7 +180,7 @@ func TestServerLogReadsTheLogsStore(t *testing.T) {
 	for i := range 40 {
 		f, p := logFrame(int64(i+1), t0.Add(time.Duration(i)*time.Millisecond), LogLevels[i%len(LogLevels)], data(i))
 		l.Append(mcp.FrameEvent{Frame: f})
-		s.Append(f.Time, p, l.Logged(f))
+		s.AppendLogged(f.Time, p, l.Logged(f))
 	}
 	s.SetSize(80, 12)
 	s.Focus()

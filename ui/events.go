@@ -24,11 +24,11 @@ func (m *Model) applySession(ev mcp.Event, stale bool) (cmd tea.Cmd, ok bool) {
 		m.activity.SetNow(ev.Time)
 		m.activity.Progress(ev.Token, ev.Progress, ev.Total, ev.Message)
 	case session.LogMessageEvent:
-		f := ev.Frame
-		if logged := m.logPane.Logged(f); logged != nil {
-			f = logged // the log's copy: the server log refers to it
+		if i := m.logPane.Logged(ev.Frame); i >= 0 {
+			m.serverLog.AppendLogged(ev.Time, ev.Params, i) // the log's copy: the server log refers to it
+		} else {
+			m.serverLog.Append(ev.Time, ev.Params, ev.Frame)
 		}
-		m.serverLog.Append(ev.Time, ev.Params, f)
 	case session.ResourceUpdatedEvent:
 		m.resources.Updated(ev.URI)
 	case session.TaskEvent:
