@@ -1094,6 +1094,9 @@ func (s clientSink) Transport(ev TransportEvent) {
 func (s clientSink) Receive(raw []byte, problem, stream string) {
 	c := s.c
 	now := time.Now()
+	// A frame's bytes never change once read: the ends of its long
+	// strings, found by the reader's check, serve every later reader.
+	jsonview.Immutable(raw)
 	p := classify(raw)
 	f := &Frame{Time: now, Dir: Inbound, Transport: c.transport.Name(), Raw: raw, Kind: p.kind, Method: p.method, ID: p.id, Problem: joinProblems(problem, p.problem), Stream: stream}
 	if p.kind != KindBatch {

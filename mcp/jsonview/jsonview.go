@@ -154,7 +154,24 @@ var plain = func() (t [256]bool) {
 // validString checks the string at data[i] ('"') and returns the index
 // after its closing quote.
 func validString(data []byte, i int) (int, bool) {
-	return validStringFrom(data, i+1, true)
+	if len(data)-i < longString+probeString {
+		return validStringFrom(data, i+1, true)
+	}
+	// As skipString: most strings are decided within their first few KB
+	// (a failure near the probe's edge may be an escape cut by it).
+	lim := i + probeString
+	if end, ok := validStringFrom(data[:lim], i+1, true); ok || end < lim-8 {
+		return end, ok
+	}
+	b, off, n := keptEnd(data, i, true)
+	if n > 0 {
+		return i + n, true
+	}
+	end, ok := validStringFrom(data, i+1, true)
+	if ok && b != nil && end < len(data) && end-i >= longString {
+		keepEnd(b, off, end-i, true)
+	}
+	return end, ok
 }
 
 // validStringFrom checks a string from data[i], inside it and not in the
@@ -267,8 +284,35 @@ func digits(data []byte, i int) int {
 // (bytes.IndexByte, many GB/s on plain text) and counts the backslashes
 // before each: a quote after an odd number of them is escaped. Text that
 // holds JSON is full of \" and makes those jumps short; once they are,
-// 64-byte blocks take over (skipStringBlocks).
+// 64-byte blocks take over (skipStringBlocks). The end of a long string
+// in bytes declared Immutable is found once and kept.
 func skipString(data []byte, i int) int {
+	if len(data)-i < longString+probeString {
+		return scanString(data, i)
+	}
+	// Most strings end within their first few KB; a long one's end may
+	// be known.
+	lim := i + probeString
+	if end := scanString(data[:lim], i); end < lim {
+		return end
+	}
+	b, off, n := keptEnd(data, i, false)
+	if n > 0 {
+		return i + n
+	}
+	end := scanString(data, i)
+	if b != nil && end < len(data) && end-i >= longString {
+		keepEnd(b, off, end-i, false)
+	}
+	return end
+}
+
+// probeString is how much of a string is read before its end is looked up
+// among the kept ones.
+const probeString = 4 << 10
+
+// scanString is skipString without looking up kept ends.
+func scanString(data []byte, i int) int {
 	start := i + 1
 	// Most strings are short (names, keys): a byte loop ends them
 	// sooner than a call per quote.
