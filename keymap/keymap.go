@@ -75,9 +75,13 @@ type Tools struct {
 	Filter  key.Binding
 	Open    key.Binding
 	Details key.Binding
-	// ScrollUp and ScrollDown scroll the selected tool's details.
+	// ScrollUp and ScrollDown page the selected tool's details (the list
+	// pages with Scroll's pgup and pgdn); DetailUp and DetailDown move
+	// them a line. Scroll's Left, Right and Wrap act on the details too.
 	ScrollUp   key.Binding
 	ScrollDown key.Binding
+	DetailUp   key.Binding
+	DetailDown key.Binding
 }
 
 // JSONEdit keys drive the tool-arguments editor.
@@ -245,8 +249,10 @@ func Default() KeyMap {
 		Filter:     bind(k("/"), "/", "filter"),
 		Open:       bind(k("enter"), "enter", "call"),
 		Details:    bind(k("d"), "d", "details"),
-		ScrollUp:   bind(k("pgup", "ctrl+u"), "pgup", "scroll details"),
-		ScrollDown: bind(k("pgdown", "ctrl+d"), "pgdn", "scroll details"),
+		ScrollUp:   bind(k("ctrl+u"), "ctrl+u", "details page up"),
+		ScrollDown: bind(k("ctrl+d"), "ctrl+u/d", "scroll details"),
+		DetailUp:   bind(k("K"), "K", "details line up"),
+		DetailDown: bind(k("J"), "J", "details line down"),
 	}
 	m.JSONEdit = JSONEdit{
 		Send:  bind(k("ctrl+s"), "ctrl+s", "send"),

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/panes/form"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 	"github.com/sahilm/fuzzy"
 )
@@ -44,19 +45,31 @@ type Tools struct {
 	// fuzzy-matched rune positions of each shown tool's row text.
 	shown   []int
 	matched map[int][]int
-	cur     int // index into shown
-	top     int
+	// list scrolls the shown tools (panes/list: cursor, paging, g/G, the
+	// wheel); its cursor indexes shown. listW is the width rows are drawn
+	// at.
+	list  *list.Model
+	listW int
+	// ox, oy is where the pane is drawn on the screen (SetOrigin), so that
+	// a click or the wheel can tell the list from the details.
+	ox, oy int
 
 	filtering   bool
 	filterText  string
 	filterInput textinput.Model
 
 	showDetails bool
-	detailTop   int
-	// detailLines caches the rendered details of one tool at one width;
-	// they are rebuilt when either changes, never per frame.
-	detailLines []string
+	// details scrolls the selected tool's details beside or under the
+	// list (panes/list: wrapped at word boundaries, W cuts the lines
+	// instead and ←/→ scroll them sideways). detailLines are its items,
+	// built for one tool at one width, never per frame; folds caches each
+	// item folded at foldW.
+	details     *list.Model
+	detailLines []detailLine
 	detailKey   string
+	detailTool  string
+	folds       map[int]string
+	foldW       int
 
 	// The widths the list needs, measured when the list changes (never per
 	// frame): the widest name, the widest title (with its two-space gap),
@@ -78,6 +91,13 @@ type Tools struct {
 	editorDrafts map[string]*JSONEdit // the same for the JSON editor
 }
 
+// detailLine is one line of a tool's details, styled, and how far its
+// continuation rows hang when it is folded.
+type detailLine struct {
+	text string
+	hang int
+}
+
 // toolDraft is a kept arguments form and the inputSchema it was made for.
 type toolDraft struct {
 	form   *form.Form
@@ -90,7 +110,7 @@ func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
 	ti.Prompt = "/ "
 	ti.Placeholder = "fuzzy filter"
 	ti.SetStyles(t.TextInput)
-	return &Tools{
+	p := &Tools{
 		theme:        t,
 		keys:         k,
 		filterInput:  ti,
@@ -101,7 +121,38 @@ func NewTools(t *themes.Theme, k keymap.KeyMap) *Tools {
 		drafts:       map[string]toolDraft{},
 		editorDrafts: map[string]*JSONEdit{},
 	}
+	p.list = list.New(toolsListKeys(k), func(i int) string { return p.renderRow(i, p.listW) })
+	p.list.SetSelecting(true)
+	p.details = list.New(detailKeys(k), func(i int) string { return p.detailLines[i].text })
+	p.details.SetWrapFunc(p.foldDetail)
+	p.details.SetWrap(true)
+	return p
 }
+
+// toolsListKeys move the list: the scroll keys, with up and down as the
+// tools name them. The sideways keys and wrap go to the details, whose
+// lines are the long ones (a row is fitted to the list's width).
+func toolsListKeys(k keymap.KeyMap) keymap.Scroll {
+	sc := k.Scroll
+	sc.Up, sc.Down = k.Tools.Up, k.Tools.Down
+	sc.Left, sc.Right, sc.Wrap = key.Binding{}, key.Binding{}, key.Binding{}
+	return sc
+}
+
+// detailKeys scroll the details: a page with ScrollUp and ScrollDown, a
+// line with DetailUp and DetailDown, sideways and wrap with the scroll
+// keys.
+func detailKeys(k keymap.KeyMap) keymap.Scroll {
+	return keymap.Scroll{
+		Up: k.Tools.DetailUp, Down: k.Tools.DetailDown,
+		PageUp: k.Tools.ScrollUp, PageDown: k.Tools.ScrollDown,
+		Left: k.Scroll.Left, Right: k.Scroll.Right, Wrap: k.Scroll.Wrap,
+	}
+}
+
+// SetOrigin says where the pane is drawn on the screen (its top left
+// cell), for the mouse.
+func (p *Tools) SetOrigin(x, y int) { p.ox, p.oy = x, y }
 
 // SetGate says whether the server declared tools (Gate.OK).
 func (p *Tools) SetGate(g Gate) { p.gate, p.gated = g, !g.OK }
@@ -111,6 +162,7 @@ func (p *Tools) SetTheme(t *themes.Theme) {
 	p.theme = t
 	p.filterInput.SetStyles(t.TextInput)
 	p.detailKey = ""
+	p.folds = nil
 	if p.editor != nil {
 		p.editor.SetTheme(t)
 	}
@@ -128,16 +180,17 @@ func (p *Tools) SetTools(tools []mcp.Tool) {
 	p.loaded = true
 	p.measure()
 	p.refilter()
+	p.list.SetLen(len(p.shown))
 	if hadSelection {
 		for i, idx := range p.shown {
 			if p.tools[idx].Name == selected.Name {
-				p.cur = i
+				p.list.Select(i)
 				break
 			}
 		}
 	}
 	p.detailKey = ""
-	p.clamp()
+	p.resize()
 }
 
 // Tools returns the current list.
@@ -145,19 +198,19 @@ func (p *Tools) Tools() []mcp.Tool { return p.tools }
 
 // Selected is the tool under the cursor.
 func (p *Tools) Selected() (mcp.Tool, bool) {
-	if p.cur < 0 || p.cur >= len(p.shown) {
+	cur := p.list.Cursor()
+	if cur < 0 || cur >= len(p.shown) {
 		return mcp.Tool{}, false
 	}
-	return p.tools[p.shown[p.cur]], true
+	return p.tools[p.shown[cur]], true
 }
 
 // Select moves the cursor to the tool called name, if it is shown.
 func (p *Tools) Select(name string) bool {
 	for i, idx := range p.shown {
 		if p.tools[idx].Name == name {
-			p.cur = i
-			p.detailTop = 0
-			p.clamp()
+			p.list.Select(i)
+			p.resize()
 			return true
 		}
 	}
@@ -181,8 +234,9 @@ func (p *Tools) SetFilter(s string) {
 	p.filterText = s
 	p.filterInput.SetValue(s)
 	p.refilter()
-	p.cur, p.top, p.detailTop = 0, 0, 0
-	p.clamp()
+	p.list.SetLen(len(p.shown))
+	p.list.Home()
+	p.resize()
 }
 
 // rowText is the plain text the filter matches and the row shows: the
@@ -323,7 +377,7 @@ func (p *Tools) SetSize(w, h int) {
 	if p.form != nil {
 		p.form.SetSize(w, h)
 	}
-	p.clamp()
+	p.resize()
 }
 
 func (p *Tools) Focus() {
@@ -367,34 +421,19 @@ func (p *Tools) layout() (filterRows, listRows, detailRows int) {
 	return filterRows, listRows, detailRows
 }
 
-func (p *Tools) clamp() {
-	_, rows, _ := p.layout()
-	p.cur = max(0, min(p.cur, len(p.shown)-1))
-	if p.cur < p.top {
-		p.top = p.cur
+// resize gives the list and the details their windows for the current
+// size, filter line and split (the list's width changes with the drafts'
+// badge), and brings the details up to date with the selected tool.
+func (p *Tools) resize() {
+	_, listRows, detailRows := p.layout()
+	listW, detailW := p.columns()
+	p.listW = listW
+	p.list.SetSize(listW, listRows)
+	if detailW == 0 {
+		detailW = max(p.w-2, 0)
 	}
-	if rows > 0 && p.cur >= p.top+rows {
-		p.top = p.cur - rows + 1
-	}
-	p.top = max(0, min(p.top, len(p.shown)-rows))
-}
-
-// MoveBy moves the cursor n rows.
-func (p *Tools) MoveBy(n int) {
-	if len(p.shown) == 0 {
-		return
-	}
-	old := p.cur
-	p.cur += n
-	p.clamp()
-	if p.cur != old {
-		p.detailTop = 0
-	}
-}
-
-// ScrollDetails scrolls the details n lines.
-func (p *Tools) ScrollDetails(n int) {
-	p.detailTop = max(0, min(p.detailTop+n, len(p.details())-1))
+	p.details.SetSize(detailW, detailRows)
+	p.syncDetails()
 }
 
 // OpenEditor opens the arguments editor on the selected tool: its kept
@@ -459,19 +498,21 @@ func (p *Tools) startFiltering() tea.Cmd {
 	p.filtering = true
 	p.filterInput.SetValue(p.filterText)
 	p.filterInput.CursorEnd()
-	p.clamp()
+	p.resize()
 	return p.filterInput.Focus()
 }
 
 func (p *Tools) stopFiltering() {
 	p.filtering = false
 	p.filterInput.Blur()
-	p.clamp()
+	p.resize()
 }
 
 func (p *Tools) Update(msg tea.Msg) tea.Cmd {
 	if p.form != nil {
-		return p.updateForm(msg)
+		cmd := p.updateForm(msg)
+		p.resize() // a kept draft widens the list by its badge
+		return cmd
 	}
 	if p.editor != nil {
 		return p.updateEditor(msg)
@@ -483,14 +524,41 @@ func (p *Tools) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.MoveBy(-1)
-		case tea.MouseWheelDown:
-			p.MoveBy(1)
+		if p.overDetails(msg.Mouse()) {
+			p.details.Update(msg)
+		} else {
+			p.list.Update(msg)
+			p.syncDetails()
+		}
+	case tea.MouseClickMsg:
+		if m := msg.Mouse(); m.Button == tea.MouseLeft && !p.overDetails(m) {
+			p.ClickRow(m.Y - p.oy)
 		}
 	}
 	return nil
+}
+
+// ClickRow puts the cursor on the tool drawn on row y of the pane (0 is
+// the top border).
+func (p *Tools) ClickRow(y int) {
+	filterRows, _, _ := p.layout()
+	if i := p.list.ItemAt(y - 1 - filterRows); i >= 0 {
+		p.list.Select(i)
+		p.syncDetails()
+	}
+}
+
+// overDetails reports whether the mouse is over the details: right of the
+// rule beside the list, or under the rule below it.
+func (p *Tools) overDetails(m tea.Mouse) bool {
+	filterRows, listRows, detailRows := p.layout()
+	if detailRows == 0 {
+		return false
+	}
+	if listW, detailW := p.columns(); detailW > 0 {
+		return m.X-p.ox > listW+1
+	}
+	return m.Y-p.oy > filterRows+listRows+1
 }
 
 func (p *Tools) updateEditor(msg tea.Msg) tea.Cmd {
@@ -568,24 +636,22 @@ func (p *Tools) updateFilter(msg tea.KeyPressMsg) tea.Cmd {
 
 func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys.Tools
+	// The details' keys first: ctrl+u and ctrl+d page them, not the list.
+	if p.details.Rows() > 0 && p.details.Update(msg) {
+		return nil
+	}
+	if p.list.Update(msg) {
+		p.syncDetails()
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.MoveBy(-1)
-	case key.Matches(msg, k.Down):
-		p.MoveBy(1)
 	case key.Matches(msg, k.Filter):
 		return p.startFiltering()
 	case key.Matches(msg, k.Open):
 		return p.OpenEditor()
 	case key.Matches(msg, k.Details):
 		p.showDetails = !p.showDetails
-		p.clamp()
-	case key.Matches(msg, k.ScrollUp):
-		_, _, rows := p.layout()
-		p.ScrollDetails(-max(rows-1, 1))
-	case key.Matches(msg, k.ScrollDown):
-		_, _, rows := p.layout()
-		p.ScrollDetails(max(rows-1, 1))
+		p.resize()
 	case key.Matches(msg, p.keys.Log.ClearFilter) && p.filterText != "":
 		p.SetFilter("")
 	case key.Matches(msg, p.keys.Explore.Anyway) && p.gated:
@@ -611,7 +677,13 @@ func (p *Tools) ShortHelp() []key.Binding {
 	if p.gated && !p.loaded {
 		return []key.Binding{p.keys.Explore.Anyway}
 	}
-	return []key.Binding{k.Up, k.Down, k.Filter, k.Open, k.Details, p.keys.Explore.Refresh}
+	out := []key.Binding{k.Up, k.Down, k.Open, k.Filter}
+	if _, _, detailRows := p.layout(); detailRows > 0 && len(p.shown) > 0 {
+		// The details' keys, while there are details to move.
+		sc := p.keys.Scroll
+		out = append(out, k.ScrollDown, sc.Left, sc.Wrap)
+	}
+	return append(out, k.Details, p.keys.Explore.Refresh)
 }
 
 func (p *Tools) FullHelp() [][]key.Binding {
@@ -621,8 +693,12 @@ func (p *Tools) FullHelp() [][]key.Binding {
 	if p.editor != nil {
 		return p.editor.FullHelp()
 	}
-	k := p.keys.Tools
-	return [][]key.Binding{{k.Up, k.Down, k.ScrollUp, k.ScrollDown}, {k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway}}
+	k, sc := p.keys.Tools, p.keys.Scroll
+	return [][]key.Binding{
+		{k.Up, k.Down, sc.PageUp, sc.PageDown, sc.Top, sc.Bottom},
+		{k.ScrollUp, k.ScrollDown, k.DetailUp, k.DetailDown, sc.Left, sc.Wrap},
+		{k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway},
+	}
 }
 
 // View draws the filter line, the visible rows of the list, and the
@@ -658,15 +734,15 @@ func (p *Tools) View() string {
 	case len(p.shown) == 0:
 		body = append(body, p.theme.Log.Empty.Render("no tool matches the filter"))
 	}
-	for i := p.top; i < len(p.shown) && i < p.top+listRows; i++ {
-		body = append(body, p.renderRow(i, listW))
+	if len(p.shown) > 0 {
+		body = append(body, p.list.Render()...)
 	}
 	if detailW > 0 {
 		// The details beside the list, a rule between them.
 		for len(body) < filterRows+listRows {
 			body = append(body, "")
 		}
-		details := sliceWindow(p.details(), p.detailTop, detailRows)
+		details := p.details.Render()
 		rule := p.theme.Caps.Missing.Render("│")
 		for i := range listRows {
 			d := ""
@@ -680,9 +756,9 @@ func (p *Tools) View() string {
 			body = append(body, "")
 		}
 		body = append(body, p.theme.Caps.Missing.Render(strings.Repeat("─", inner)))
-		body = append(body, sliceWindow(p.details(), p.detailTop, detailRows)...)
+		body = append(body, p.details.Render()...)
 	}
-	return Box(p.theme, p.Title(), p.focused, p.w, p.h, body)
+	return Box(p.theme, p.title(), p.focused, p.w, p.h, body)
 }
 
 // renderRow draws one list row: cursor mark, name (matched characters
@@ -692,7 +768,7 @@ func (p *Tools) View() string {
 func (p *Tools) renderRow(i, w int) string {
 	idx := p.shown[i]
 	t := &p.tools[idx]
-	selected := i == p.cur
+	selected := i == p.list.Cursor()
 	text := rowText(t)
 	display := termsafe.String(t.Name)
 
@@ -828,63 +904,112 @@ func (p *Tools) badges(t *mcp.Tool, long bool) string {
 	return strings.Join(parts, " ")
 }
 
-// details renders the selected tool's details at the current width, cached.
-func (p *Tools) details() []string {
+// syncDetails rebuilds the details when the selected tool, the width or
+// the theme changed (a new tool starts at its top), and tells the details
+// view how many lines there are.
+func (p *Tools) syncDetails() {
 	t, ok := p.Selected()
-	if !ok {
-		return nil
+	if !ok || p.details.Rows() == 0 {
+		p.detailLines, p.detailKey = nil, ""
+		p.details.SetLen(0)
+		return
 	}
-	w := max(p.w-2, 1)
-	if _, dw := p.columns(); dw > 0 {
-		w = dw
-	}
-	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.shown[p.cur]])
+	w := max(p.details.Width(), 1)
+	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.shown[p.list.Cursor()]])
 	if cacheKey == p.detailKey {
-		return p.detailLines
+		return
 	}
 	p.detailKey = cacheKey
 	p.detailLines = p.renderDetails(&t, w)
-	return p.detailLines
+	p.folds = nil
+	p.details.SetLen(len(p.detailLines))
+	if t.Name != p.detailTool {
+		p.detailTool = t.Name
+		p.details.Reset()
+	}
 }
 
-func (p *Tools) renderDetails(t *mcp.Tool, w int) []string {
+// foldDetail is detail line i folded to width at word boundaries, its
+// continuation rows hanging under it; cached until the details or the
+// width change.
+func (p *Tools) foldDetail(i, width int) string {
+	if p.folds == nil || p.foldW != width {
+		p.folds, p.foldW = map[int]string{}, width
+	}
+	if f, ok := p.folds[i]; ok {
+		return f
+	}
+	l := p.detailLines[i]
+	f := strings.Join(foldLine(l.text, width, l.hang), "\n")
+	p.folds[i] = f
+	return f
+}
+
+// DetailLines are the selected tool's details as drawn with wrap off, one
+// per line (tests).
+func (p *Tools) DetailLines() []string {
+	out := make([]string, len(p.detailLines))
+	for i, l := range p.detailLines {
+		out[i] = l.text
+	}
+	return out
+}
+
+// renderDetails is a tool's details as lines, each folded only when drawn
+// (foldDetail): the description a paragraph a line, the schemas one JSON
+// line a line, hanging under their keys when folded. w is the width the
+// annotations' claims are paired for.
+func (p *Tools) renderDetails(t *mcp.Tool, w int) []detailLine {
 	th := p.theme
 	section := th.Detail.Title
 	label := th.Detail.Label
-	var out []string
-	out = append(out, th.Tools.Name.Render(termsafe.String(t.DisplayName())))
+	var out []detailLine
+	add := func(hang int, lines ...string) {
+		for _, l := range lines {
+			out = append(out, detailLine{text: l, hang: hang})
+		}
+	}
+	addJSON := func(raw json.RawMessage) {
+		for _, l := range highlightJSON(th, raw, 2) {
+			add(hangOf(l, 2), l)
+		}
+	}
+	add(2, th.Tools.Name.Render(termsafe.String(t.DisplayName())))
 	if t.DisplayName() != t.Name {
-		out = append(out, label.Render("name ")+th.Detail.Value.Render(termsafe.String(t.Name)))
+		add(2, label.Render("name ")+th.Detail.Value.Render(termsafe.String(t.Name)))
 	}
 	if t.Title != "" && t.Annotations != nil && t.Annotations.Title != "" && t.Annotations.Title != t.Title {
-		out = append(out, label.Render("annotations.title ")+th.Detail.Value.Render(termsafe.String(t.Annotations.Title)))
+		add(2, label.Render("annotations.title ")+th.Detail.Value.Render(termsafe.String(t.Annotations.Title)))
 	}
 	// The description and the input schema come first: they are what a
 	// caller reads, and the schema must show without scrolling at 120×35.
 	// The annotations' badges are on the list row already.
 	if t.Description != "" {
-		out = append(out, "", section.Render("Description"))
-		out = append(out, wrapBlock(t.Description, w, 2)...)
+		add(0, "", section.Render("Description"))
+		for _, l := range strings.Split(strings.TrimRight(termsafe.Block(t.Description), "\n"), "\n") {
+			l = strings.TrimRight(l, " ")
+			add(hangOf(l, 2), "  "+l)
+		}
 	}
-	out = append(out, "", section.Render("Input schema"))
+	add(0, "", section.Render("Input schema"))
 	if len(t.InputSchema) == 0 {
-		out = append(out, "  "+th.Detail.Problem.Render("missing (the spec requires inputSchema)"))
+		add(2, "  "+th.Detail.Problem.Render("missing (the spec requires inputSchema)"))
 	} else {
-		out = append(out, wrapJSON(th, t.InputSchema, 2, w)...)
+		addJSON(t.InputSchema)
 	}
-	out = append(out, "", section.Render("Annotations"))
-	out = append(out, p.annotationLines(t, w)...)
+	add(0, "", section.Render("Annotations"))
+	add(2, p.annotationLines(t, w)...)
 	if len(t.OutputSchema) > 0 {
-		out = append(out, "", section.Render("Output schema"))
-		out = append(out, wrapJSON(th, t.OutputSchema, 2, w)...)
+		add(0, "", section.Render("Output schema"))
+		addJSON(t.OutputSchema)
 	}
 	if len(t.Execution) > 0 {
-		out = append(out, "", section.Render("Execution"))
-		out = append(out, wrapJSON(th, t.Execution, 2, w)...)
+		add(0, "", section.Render("Execution"))
+		addJSON(t.Execution)
 	}
 	if t.Name == "" && len(t.Raw) > 0 {
-		out = append(out, "", th.Detail.Problem.Render("this entry did not decode as a tool; raw:"))
-		out = append(out, wrapJSON(th, t.Raw, 2, w)...)
+		add(0, "", th.Detail.Problem.Render("this entry did not decode as a tool; raw:"))
+		addJSON(t.Raw)
 	}
 	return out
 }
@@ -896,7 +1021,7 @@ func (p *Tools) annotationLines(t *mcp.Tool, w int) []string {
 	th := p.theme
 	a := t.Annotations
 	if a == nil {
-		return wrapStyled(th.Detail.Hint, "no annotations (clients assume: not read-only, destructive, not idempotent, open-world)", w, 2)
+		return []string{"  " + th.Detail.Hint.Render("no annotations (clients assume: not read-only, destructive, not idempotent, open-world)")}
 	}
 	claim := func(name string, v *bool, dflt bool) string {
 		if v == nil {
@@ -922,9 +1047,27 @@ func (p *Tools) annotationLines(t *mcp.Tool, w int) []string {
 		}
 	}
 	if a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
-		lines = append(lines, wrapStyled(th.Caps.Unknown, "contradictory: destructiveHint only means something when readOnlyHint is false", w, 2)...)
+		lines = append(lines, "  "+th.Caps.Unknown.Render("contradictory: destructiveHint only means something when readOnlyHint is false"))
 	}
 	return lines
+}
+
+// title is the border's title: Title, and where the list and the details
+// are when they do not show everything (or the details are cut, not
+// wrapped).
+func (p *Tools) title() string {
+	t := p.Title()
+	if p.form != nil || p.editor != nil {
+		return t
+	}
+	if p.list.Len() > 0 && !(p.list.Top() == 0 && p.list.AtBottom()) {
+		t += " · " + p.list.Position()
+	}
+	if d := p.details; d.Len() > 0 && (!d.Wrapping() || d.Top() > 0 || !d.AtBottom()) {
+		// Wrapped is how the details start: only the other way is said.
+		t += " · details " + strings.TrimSuffix(d.Position(), " · wrap")
+	}
+	return t
 }
 
 var _ Pane = (*Tools)(nil)

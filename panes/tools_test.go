@@ -64,12 +64,13 @@ func TestToolsDisplayNameAndBadges(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
-	// The rest of the details is one page down.
-	p.Update(press("pgdown"))
+	// The rest of the details is one page down (ctrl+d: pgdn pages the
+	// list).
+	p.Update(press("ctrl+d"))
 	v = ansi.Strip(p.View())
 	for _, want := range []string{"readOnlyHint true", "destructiveHint unset (default true)", "Output schema", `"tempC"`} {
 		if !strings.Contains(v, want) {
-			t.Errorf("details after pgdown lack %q:\n%s", want, v)
+			t.Errorf("details after ctrl+d lack %q:\n%s", want, v)
 		}
 	}
 }

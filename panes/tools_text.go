@@ -111,32 +111,103 @@ func wrapStyled(st lipgloss.Style, s string, w, indent int) []string {
 	return lines
 }
 
-// wrapJSON is highlightJSON folded to w cells: a line too long is cut into
-// pieces, every character kept in order, the pieces after the first
-// indented two more than the line itself, so a schema stays whole in a
-// narrow column instead of losing its ends at the edge.
+// wrapJSON is highlightJSON folded to w cells at word boundaries (see
+// foldLine): every character kept in order, the rows after a line's first
+// hanging two cells under it, so a schema stays whole in a narrow column
+// instead of losing its ends at the edge.
 func wrapJSON(t *themes.Theme, raw []byte, indent, w int) []string {
 	lines := highlightJSON(t, raw, indent)
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		lw := ansi.StringWidth(l)
-		if lw <= w {
-			out = append(out, l)
-			continue
-		}
-		plain := ansi.Strip(l)
-		hang := len(plain) - len(strings.TrimLeft(plain, " ")) + 2
-		if w-hang < 8 {
-			out = append(out, l) // too narrow to fold usefully: cut at the edge
-			continue
-		}
-		out = append(out, ansi.Truncate(l, w, ""))
-		pad := strings.Repeat(" ", hang)
-		for from := w; from < lw; from += w - hang {
-			out = append(out, pad+ansi.Cut(l, from, min(from+w-hang, lw)))
-		}
+		out = append(out, foldLine(l, w, hangOf(l, 2))...)
 	}
 	return out
+}
+
+// hangOf is how far the rows after a folded line's first are indented:
+// the line's own indent and extra more.
+func hangOf(line string, extra int) int {
+	plain := ansi.Strip(line)
+	return len(plain) - len(strings.TrimLeft(plain, " ")) + extra
+}
+
+// breakAfter are the characters a row may end with when a line is folded
+// with no space to break at: a URL's or a kebab-case name's joints, a JSON
+// list's commas.
+const breakAfter = "-/,"
+
+// foldLine folds a styled line of text that is safe to show (termsafe) to
+// rows of at most w cells, breaking at word boundaries: at the last space
+// that fits (the spaces at the break are dropped) or after one of
+// breakAfter; a word longer than a row is cut, nothing is lost. The rows
+// after the first are indented hang cells (none when that leaves fewer
+// than 8). Styles carry across the breaks; each row ends them.
+func foldLine(s string, w, hang int) []string {
+	total := ansi.StringWidth(s)
+	if w <= 0 || total <= w {
+		return []string{s}
+	}
+	if w-hang < 8 {
+		hang = 0
+	}
+	type cluster struct {
+		at, w        int
+		space, joint bool
+	}
+	plain := ansi.Strip(s)
+	gs := make([]cluster, 0, len(plain))
+	at := 0
+	for rest := plain; rest != ""; {
+		c, cw := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+		gs = append(gs, cluster{at: at, w: cw, space: c == " ", joint: len(c) == 1 && strings.Contains(breakAfter, c)})
+		at += cw
+		rest = rest[len(c):]
+	}
+	var rows []string
+	width, pad := w, ""
+	for i := 0; i < len(gs); {
+		from := gs[i].at
+		if total-from <= width {
+			rows = append(rows, pad+endStyles(ansi.Cut(s, from, total)))
+			break
+		}
+		limit := from + width
+		end, next, word := -1, -1, false
+		for j := i; j < len(gs) && gs[j].at+gs[j].w <= limit+1; j++ {
+			switch {
+			case gs[j].space && word && gs[j].at <= limit:
+				end, next = gs[j].at, j
+			case gs[j].joint && gs[j].at+gs[j].w <= limit && j+1 < len(gs):
+				end, next = gs[j].at+gs[j].w, j+1
+			}
+			word = word || !gs[j].space
+		}
+		if end <= from {
+			// No boundary in reach: cut the word at the edge (at least one
+			// cluster a row, or a wide one would never fit).
+			next = i + 1
+			for next < len(gs) && gs[next].at+gs[next].w <= limit {
+				next++
+			}
+			end = gs[next-1].at + gs[next-1].w
+		}
+		rows = append(rows, pad+endStyles(ansi.Cut(s, from, end)))
+		for next < len(gs) && gs[next].space {
+			next++
+		}
+		i = next
+		width, pad = w-hang, strings.Repeat(" ", hang)
+	}
+	return rows
+}
+
+// endStyles closes the styles a cut piece of a styled line leaves open, so
+// the padding after it is not painted.
+func endStyles(s string) string {
+	if strings.IndexByte(s, '\x1b') < 0 || strings.HasSuffix(s, "\x1b[m") || strings.HasSuffix(s, "\x1b[0m") {
+		return s
+	}
+	return s + "\x1b[m"
 }
 
 // sliceWindow returns the rows of lines from top, at most n of them.

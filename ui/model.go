@@ -287,10 +287,14 @@ func (m *Model) resize(w, h int) {
 	m.logPane.SetSize(l.log.Dx(), l.log.Dy())
 	m.caps.SetSize(l.caps.Dx(), l.caps.Dy())
 	m.toolsWide = m.toolsEditing()
+	toolsAt := l.tools
 	if m.toolsWide {
-		m.tools.SetSize(l.modal.Dx(), l.modal.Dy())
-	} else {
-		m.tools.SetSize(l.tools.Dx(), l.tools.Dy())
+		toolsAt = l.modal
+	}
+	m.tools.SetSize(toolsAt.Dx(), toolsAt.Dy())
+	if o, ok := m.tools.(interface{ SetOrigin(x, y int) }); ok {
+		// The mouse tells the list from the details by where it is.
+		o.SetOrigin(toolsAt.Min.X, toolsAt.Min.Y)
 	}
 	for _, p := range []panes.Pane{m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.diags} {
 		p.SetSize(l.tools.Dx(), l.tools.Dy())
