@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
@@ -99,29 +98,6 @@ func wrapBlock(s string, w, indent int) []string {
 		}
 	}
 	return lines
-}
-
-// wrapStyled wraps plain text (already safe to show) to w cells, indented,
-// and styles each line.
-func wrapStyled(st lipgloss.Style, s string, w, indent int) []string {
-	lines := wrapBlock(s, w, indent)
-	for i, l := range lines {
-		lines[i] = st.Render(l)
-	}
-	return lines
-}
-
-// wrapJSON is highlightJSON folded to w cells at word boundaries (see
-// foldLine): every character kept in order, the rows after a line's first
-// hanging two cells under it, so a schema stays whole in a narrow column
-// instead of losing its ends at the edge.
-func wrapJSON(t *themes.Theme, raw []byte, indent, w int) []string {
-	lines := highlightJSON(t, raw, indent)
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		out = append(out, foldLine(l, w, hangOf(l, 2))...)
-	}
-	return out
 }
 
 // hangOf is how far the rows after a folded line's first are indented:
