@@ -75,7 +75,7 @@ func TestToolDraftsAreKeptPerTool(t *testing.T) {
 	p.Select("get_weather")
 	toolsDo(p, "enter")
 	v, _ := p.Form().Value()
-	if string(v) != `{"city":"Paris","days":1,"units":"imperial"}` {
+	if string(v) != `{"city":"Paris","units":"imperial","days":1}` {
 		t.Fatalf("reopened with %s", v)
 	}
 	toolsType(p, "x") // on units: the filter, not a new field

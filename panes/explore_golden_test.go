@@ -100,7 +100,7 @@ func TestAskElicitationDefaults(t *testing.T) {
 	a.Focus()
 	cmd := a.SetRequest(7, "elicitation/create", json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"n":{"type":"integer","default":3},"colour":{"type":"string","oneOf":[{"const":"g","title":"Green"},{"const":"r","title":"Red"}],"default":"r"},"legacy":{"type":"string","enum":["a","b"],"enumNames":["A","B"]},"pets":{"type":"array","items":{"anyOf":[{"const":"cat","title":"Cat"},{"const":"dog","title":"Dog"}]},"default":["dog"]}}}}`), "")
 	runAsk(t, a, cmd)
-	if v, issues := a.Form().Value(); string(v) != `{"colour":"r","n":3,"name":"Ada","pets":["dog"]}` || len(issues) > 0 {
+	if v, issues := a.Form().Value(); string(v) != `{"name":"Ada","n":3,"colour":"r","pets":["dog"]}` || len(issues) > 0 {
 		t.Fatalf("content %s %v", v, issues)
 	}
 	if s := ansi.Strip(a.View()); !strings.Contains(s, "‹ Red ›") || !strings.Contains(s, "[x] Dog") {
@@ -116,7 +116,7 @@ func TestAskElicitationDefaults(t *testing.T) {
 		t.Fatalf("legacy enumNames not drawn:\n%s", s)
 	}
 	ans := runAsk(t, a, a.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}))
-	if ans.ID != 7 || string(ans.Result) != `{"action":"accept","content":{"colour":"r","legacy":"b","n":3,"name":"Ada","pets":["dog"]}}` {
+	if ans.ID != 7 || string(ans.Result) != `{"action":"accept","content":{"name":"Ada","n":3,"colour":"r","legacy":"b","pets":["dog"]}}` {
 		t.Fatalf("answer %d %s %v", ans.ID, ans.Result, ans.Err)
 	}
 }

@@ -190,7 +190,7 @@ func TestFlowElicitationAnsweredInModal(t *testing.T) {
 			p.keys("tab", "right", "right", "tab", "space", "ctrl+s")
 			p.until("the tool result", func() bool { return p.m.modal == modalResult })
 			if got := answered(); !strings.Contains(got, `"action":"accept"`) ||
-				!strings.Contains(got, `"content":{"colour":"green","name":"quinn","subscribe":false}`) {
+				!strings.Contains(got, `"content":{"name":"quinn","colour":"green","subscribe":false}`) {
 				t.Fatalf("no frame carried the answer:\n%s", got)
 			}
 			if !strings.Contains(p.m.toolStatus, "ask_user ok") {

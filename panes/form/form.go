@@ -35,6 +35,7 @@
 package form
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -223,10 +224,15 @@ func (f *Form) Value() (json.RawMessage, []schema.Issue) {
 		if err != nil {
 			return json.RawMessage(f.area.Value()), []schema.Issue{{Pointer: "", Message: "is not valid JSON: " + jsonError(f.area.Value(), err)}}
 		}
-		b, _ := json.Marshal(v)
-		return b, f.s.Validate(v)
+		// Sent as typed, in its own key order, without the spaces.
+		var b bytes.Buffer
+		if json.Compact(&b, []byte(f.area.Value())) != nil {
+			out, _ := json.Marshal(v)
+			return out, f.s.Validate(v)
+		}
+		return b.Bytes(), f.s.Validate(v)
 	}
-	v, ok := f.root.value()
+	v, ok := f.root.wireValue()
 	if !ok {
 		v = nil
 	}

@@ -377,7 +377,15 @@ func (n *node) addEntry(b builder, name string) *node {
 // value is the node's JSON value and whether it belongs in the output.
 // Text that does not parse is sent as the string typed, so "send anyway"
 // sends exactly what the user sees; localIssues reports it.
-func (n *node) value() (any, bool) {
+func (n *node) value() (any, bool) { return n.valueIn(false) }
+
+// wireValue is value in the form's order, for sending: objects keep their
+// properties in the schema's order (then added keys in the order added)
+// and JSON typed into a raw field keeps its own order, where a Go map
+// would sort them.
+func (n *node) wireValue() (any, bool) { return n.valueIn(true) }
+
+func (n *node) valueIn(ordered bool) (any, bool) {
 	switch n.state {
 	case omitted:
 		return nil, false
@@ -411,6 +419,20 @@ func (n *node) value() (any, bool) {
 		}
 		return out, true
 	case kindObject:
+		if ordered {
+			var out orderedObject
+			for _, p := range n.props {
+				if v, ok := p.valueIn(true); ok {
+					out.set(p.name, v)
+				}
+			}
+			for _, e := range n.entries {
+				if v, ok := e.valueIn(true); ok {
+					out.set(e.name, v)
+				}
+			}
+			return out, true
+		}
 		out := make(map[string]any, len(n.props)+len(n.entries))
 		for _, p := range n.props {
 			if v, ok := p.value(); ok {
@@ -426,7 +448,7 @@ func (n *node) value() (any, bool) {
 	case kindArray:
 		out := make([]any, 0, len(n.items))
 		for _, it := range n.items {
-			v, _ := it.value()
+			v, _ := it.valueIn(ordered)
 			out = append(out, v)
 		}
 		return out, true
@@ -434,7 +456,7 @@ func (n *node) value() (any, bool) {
 		if n.branch >= len(n.built) || n.built[n.branch] == nil { // a choice of no branch ({"oneOf":[]}) has no value
 			return nil, false
 		}
-		return n.built[n.branch].value()
+		return n.built[n.branch].valueIn(ordered)
 	case kindNull:
 		return nil, true
 	case kindRaw:
@@ -445,9 +467,56 @@ func (n *node) value() (any, bool) {
 		if err != nil {
 			return n.text, true
 		}
+		if ordered {
+			var b bytes.Buffer
+			if json.Compact(&b, []byte(n.text)) == nil {
+				return json.RawMessage(b.Bytes()), true
+			}
+		}
 		return v, true
 	}
 	return nil, false
+}
+
+// orderedObject is a JSON object that keeps its keys in the order set; a
+// key set twice keeps its first place and its last value, as a map would.
+type orderedObject struct {
+	keys []string
+	vals map[string]any
+}
+
+func (o *orderedObject) set(k string, v any) {
+	if o.vals == nil {
+		o.vals = map[string]any{}
+	}
+	if _, seen := o.vals[k]; !seen {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+// MarshalJSON writes the object with its keys in order.
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(o.vals[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // localIssue is what the form knows before the schema is consulted: text

@@ -99,7 +99,8 @@ func TestTabVisitsEveryFieldOfBookTrip(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("ctrl+s sent nothing")
 	}
-	want = `{"legs":[{"class":"economy","date":"2026-05-01","from":"LHR","to":"CDG"}],"payment":{"number":"1234123412341234"},"seat":"aisle","traveller":{"name":"Ada"}}`
+	// Sent in the schema's order, as the form shows it.
+	want = `{"traveller":{"name":"Ada"},"legs":[{"from":"LHR","to":"CDG","date":"2026-05-01","class":"economy"}],"payment":{"number":"1234123412341234"},"seat":"aisle"}`
 	if got := string(cmd().(SubmitMsg).Value); got != want {
 		t.Fatalf("sent %s\nwant %s", got, want)
 	}
@@ -350,5 +351,41 @@ func TestTypingAfterAddingAnObjectItemGoesIntoIt(t *testing.T) {
 	press(f, "alt+d")
 	if got := valueOf(t, f); !sameJSON(got, map[string]any{"entities": []any{}}) {
 		t.Errorf("alt+d kept the item: %v", got)
+	}
+}
+
+// What is sent keeps the order the user sees: the schema's properties in
+// the schema's order (a Go map sorted them: the memory server's entity
+// went out as {"entityType":…,"name":…}), and JSON typed in the raw view
+// in its own order.
+func TestValueKeepsTheFormsOrder(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"},"mid":{"type":"object","properties":{"y":{"type":"boolean"},"b":{"type":"string"}}}}}`)
+	f := newForm(t, raw, 80, 20)
+	editField(t, f, "/zeta", "z")
+	editField(t, f, "/alpha", "1")
+	press(f, "tab")
+	press(f, "enter") // mid: present
+	editField(t, f, "/mid/b", "bee")
+	focusPtr(t, f, "/mid/y")
+	press(f, "space") // present, false
+	if v, _ := f.Value(); string(v) != `{"zeta":"z","alpha":1,"mid":{"y":false,"b":"bee"}}` {
+		t.Errorf("form value %s is not in the schema's order", v)
+	}
+	press(f, "ctrl+e") // the raw view, edited by hand
+	f.area.SetValue(`{ "mid": {"b": "x"}, "zeta": "q",  "alpha": 2 }`)
+	if v, _ := f.Value(); string(v) != `{"mid":{"b":"x"},"zeta":"q","alpha":2}` {
+		t.Errorf("raw value %s is not as typed", v)
+	}
+}
+
+// A key added by hand that repeats a property's name keeps one place.
+func TestOrderedObjectKeepsFirstPlaceLastValue(t *testing.T) {
+	var o orderedObject
+	o.set("b", 1)
+	o.set("a", 2)
+	o.set("b", 3)
+	got, err := json.Marshal(o)
+	if err != nil || string(got) != `{"b":3,"a":2}` {
+		t.Errorf("got %s, %v", got, err)
 	}
 }
