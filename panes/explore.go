@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -203,4 +204,31 @@ func rawName(raw json.RawMessage, keys ...string) string {
 		}
 	}
 	return "?"
+}
+
+// foldRows folds an explorer list's rows at word boundaries and after
+// '/' (a URI breaks between its segments), the later rows two cells in.
+func foldRows(item func(i int) string) func(i, width int) string {
+	return func(i, width int) string { return strings.Join(foldLine(item(i), width, 2), "\n") }
+}
+
+// listRows draws a list's rows on screen with the cursor's mark, the
+// cursor's rows highlighted while focused; a wrapped item's later rows
+// sit under its first. The list is two cells narrower than w (the mark).
+func listRows(t *themes.Theme, l *list.Model, focused bool, w int) []string {
+	cursor, prev := l.Cursor(), -1
+	var out []string
+	for _, r := range l.RenderRows() {
+		sel := focused && r.Item == cursor
+		row := selRow(t, r.Text, w, sel)
+		if r.Item == prev {
+			row = "  " + r.Text
+			if sel {
+				row = t.Tools.Selected.Render(Fit(row, w))
+			}
+		}
+		prev = r.Item
+		out = append(out, row)
+	}
+	return out
 }

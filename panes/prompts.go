@@ -10,6 +10,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -18,13 +19,15 @@ import (
 // ctrl+s sends prompts/get (the result opens as messages with roles and
 // content blocks).
 type Prompts struct {
-	theme     *themes.Theme
-	keys      keymap.KeyMap
-	w, h      int
-	focused   bool
-	prompts   []mcp.Prompt
-	next      string
-	cur       int
+	theme   *themes.Theme
+	keys    keymap.KeyMap
+	w, h    int
+	focused bool
+	prompts []mcp.Prompt
+	next    string
+	// list scrolls the prompts (panes/list: cursor, paging, g/G, the
+	// wheel, W wrap, ←/→ sideways); its cursor indexes prompts.
+	list      *list.Model
 	gate      Gate
 	form      *ArgsForm
 	formName  string
@@ -39,7 +42,19 @@ type Prompts struct {
 
 // NewPrompts makes the prompts pane.
 func NewPrompts(t *themes.Theme, k keymap.KeyMap) *Prompts {
-	return &Prompts{theme: t, keys: k, gate: Gate{Why: "not connected yet"}}
+	p := &Prompts{theme: t, keys: k, gate: Gate{Why: "not connected yet"}}
+	p.list = list.New(exploreListKeys(k), p.row)
+	p.list.SetSelecting(true)
+	p.list.SetWrapFunc(foldRows(p.row))
+	return p
+}
+
+// exploreListKeys are the scroll keys with up and down as the explorer
+// panes name them.
+func exploreListKeys(k keymap.KeyMap) keymap.Scroll {
+	sc := k.Scroll
+	sc.Up, sc.Down = k.Explore.Up, k.Explore.Down
+	return sc
 }
 
 func (p *Prompts) SetTheme(t *themes.Theme) {
@@ -49,13 +64,33 @@ func (p *Prompts) SetTheme(t *themes.Theme) {
 	}
 }
 
-func (p *Prompts) Title() string { return fmt.Sprintf("Prompts (%d)", len(p.prompts)) }
+func (p *Prompts) Title() string {
+	t := fmt.Sprintf("Prompts (%d)", len(p.prompts))
+	if p.form == nil && len(p.prompts) > 0 && !(p.list.Top() == 0 && p.list.AtBottom() && p.list.Left() == 0 && !p.list.Wrapping()) {
+		t += " · " + p.list.Position()
+	}
+	return t
+}
 
 func (p *Prompts) SetSize(w, h int) {
 	p.w, p.h = w, h
 	if p.form != nil {
 		p.form.SetSize(w, h)
 	}
+	p.sizeList()
+}
+
+// sizeList gives the list the rows under the gate's warning and over the
+// "more on the server" line, and the width beside the cursor's mark.
+func (p *Prompts) sizeList() {
+	rows := p.h - 2
+	if !p.gate.OK {
+		rows -= len(gateLines(p.theme, p.gate, "")) + 1
+	}
+	if p.next != "" {
+		rows--
+	}
+	p.list.SetSize(max(p.w-4, 0), max(rows, 0))
 }
 
 func (p *Prompts) Focus() {
@@ -75,7 +110,10 @@ func (p *Prompts) Blur() {
 func (p *Prompts) Capturing() bool { return p.form != nil }
 
 // SetGate says whether prompts (and completions) were declared.
-func (p *Prompts) SetGate(g Gate, completes bool) { p.gate, p.completes = g, completes }
+func (p *Prompts) SetGate(g Gate, completes bool) {
+	p.gate, p.completes = g, completes
+	p.sizeList()
+}
 
 // SetPage applies a page of prompts/list.
 func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string) {
@@ -89,7 +127,8 @@ func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string
 		pr.Raw = raw
 		p.prompts = append(p.prompts, pr)
 	}
-	p.cur = max(min(p.cur, len(p.prompts)-1), 0)
+	p.list.SetLen(len(p.prompts))
+	p.sizeList()
 	p.wantW = 0
 	for _, pr := range p.prompts {
 		w := 2 + ansi.StringWidth(termsafe.String(pr.Name)) + len(" 99 arg(s) ✎ draft")
@@ -123,7 +162,7 @@ func (p *Prompts) Form() *ArgsForm { return p.form }
 func (p *Prompts) Select(name string) bool {
 	for i, pr := range p.prompts {
 		if pr.Name == name {
-			p.cur = i
+			p.list.Select(i)
 			return true
 		}
 	}
@@ -154,25 +193,39 @@ func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
 	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		p.list.Update(msg) // the wheel
 		return nil
 	}
 	e := p.keys.Explore
 	switch {
 	case key.Matches(km, e.Anyway) && !p.gate.OK:
 		return func() tea.Msg { return SendAnywayMsg{Method: mcp.MethodPromptsList} }
-	case key.Matches(km, e.Up):
-		p.cur = max(p.cur-1, 0)
-	case key.Matches(km, e.Down):
-		p.cur = max(min(p.cur+1, len(p.prompts)-1), 0)
 	case key.Matches(km, e.Refresh):
 		return func() tea.Msg { return ListPageMsg{Method: mcp.MethodPromptsList} }
 	case key.Matches(km, e.More) && p.next != "":
 		c := p.next
 		return func() tea.Msg { return ListPageMsg{Method: mcp.MethodPromptsList, Cursor: c} }
 	case key.Matches(km, e.Open) && len(p.prompts) > 0:
-		return p.openForm(p.prompts[p.cur])
+		return p.openForm(p.prompts[p.list.Cursor()])
+	default:
+		p.list.Update(km)
 	}
 	return nil
+}
+
+// ClickRow puts the cursor on the prompt drawn on row y of the pane (0 is
+// the top border).
+func (p *Prompts) ClickRow(y int) {
+	if p.form != nil {
+		return
+	}
+	top := 1
+	if !p.gate.OK {
+		top += len(gateLines(p.theme, p.gate, "")) + 1
+	}
+	if i := p.list.ItemAt(y - top); i >= 0 {
+		p.list.Select(i)
+	}
 }
 
 // openForm opens the arguments form of pr: the schema form, built from the
@@ -230,14 +283,38 @@ func (p *Prompts) ShortHelp() []key.Binding {
 	more.SetEnabled(p.next != "")
 	open := e.Open
 	open.SetHelp("enter", "arguments")
-	return []key.Binding{e.Up, e.Down, open, more, e.Refresh}
+	sc := p.keys.Scroll
+	return []key.Binding{e.Up, e.Down, open, more, e.Refresh, sc.Left, sc.Wrap}
 }
 
 func (p *Prompts) FullHelp() [][]key.Binding {
 	if p.form != nil {
 		return p.form.FullHelp()
 	}
-	return [][]key.Binding{p.ShortHelp()}
+	return [][]key.Binding{p.list.FullHelp(), p.ShortHelp()}
+}
+
+// row is prompt i as one line: name, title, how many arguments, a kept
+// draft, the description's first line.
+func (p *Prompts) row(i int) string {
+	t := p.theme
+	pr := p.prompts[i]
+	name := pr.Name
+	if name == "" {
+		name = rawName(pr.Raw, "name")
+	}
+	s := t.Tools.Name.Render(termsafe.String(name))
+	if pr.Title != "" {
+		s += " " + t.Tools.Title.Render(termsafe.String(pr.Title))
+	}
+	s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d arg(s)", len(pr.Arguments)))
+	if p.HasDraft(pr.Name) {
+		s += " " + t.Tools.Badge.Render("✎ draft")
+	}
+	if pr.Description != "" {
+		s += " " + t.Tools.Description.Render(termsafe.String(firstLine(pr.Description)))
+	}
+	return s
 }
 
 func (p *Prompts) View() string {
@@ -245,35 +322,14 @@ func (p *Prompts) View() string {
 		return p.form.View()
 	}
 	t := p.theme
-	inner := p.w - 2
 	var body []string
 	if !p.gate.OK {
 		body = append(gateLines(t, p.gate, p.keys.Explore.Anyway.Help().Key), "")
 	}
-	var lines []string
-	for i, pr := range p.prompts {
-		name := pr.Name
-		if name == "" {
-			name = rawName(pr.Raw, "name")
-		}
-		s := t.Tools.Name.Render(termsafe.String(name))
-		if pr.Title != "" {
-			s += " " + t.Tools.Title.Render(termsafe.String(pr.Title))
-		}
-		s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d arg(s)", len(pr.Arguments)))
-		if p.HasDraft(pr.Name) {
-			s += " " + t.Tools.Badge.Render("✎ draft")
-		}
-		if pr.Description != "" {
-			s += " " + t.Tools.Description.Render(termsafe.String(firstLine(pr.Description)))
-		}
-		lines = append(lines, selRow(t, s, inner, p.focused && i == p.cur))
+	if len(p.prompts) == 0 {
+		body = append(body, t.Log.Empty.Render("  no prompts listed"))
 	}
-	if len(lines) == 0 {
-		lines = append(lines, t.Log.Empty.Render("  no prompts listed"))
-	}
-	a, b := window(len(lines), p.cur, p.h-2-len(body)-1)
-	body = append(body, lines[a:b]...)
+	body = append(body, listRows(t, p.list, p.focused, p.w-2)...)
 	if p.next != "" {
 		body = append(body, t.Form.Hint.Render("  … more on the server: m loads the next page"))
 	}

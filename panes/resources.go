@@ -11,6 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -28,7 +29,10 @@ type Resources struct {
 	templates []mcp.ResourceTemplate
 	next      map[string]string // nextCursor per list method
 	section   int               // 0 resources, 1 templates
-	cur       [2]int
+	// lists scroll each section (panes/list: cursor, paging, g/G, the
+	// wheel, W wrap, ←/→ sideways); their cursors index resources and
+	// templates.
+	lists     [2]*list.Model
 	subs      map[string]bool
 	updates   map[string]int
 	gate      Gate
@@ -48,7 +52,14 @@ type Resources struct {
 
 // NewResources makes the resources pane.
 func NewResources(t *themes.Theme, k keymap.KeyMap) *Resources {
-	return &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, gate: Gate{Why: "not connected yet"}}
+	r := &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, gate: Gate{Why: "not connected yet"}}
+	r.lists[0] = list.New(exploreListKeys(k), r.resourceRow)
+	r.lists[1] = list.New(exploreListKeys(k), r.templateRow)
+	for i, row := range []func(int) string{r.resourceRow, r.templateRow} {
+		r.lists[i].SetSelecting(true)
+		r.lists[i].SetWrapFunc(foldRows(row))
+	}
+	return r
 }
 
 func (r *Resources) SetTheme(t *themes.Theme) {
@@ -58,12 +69,37 @@ func (r *Resources) SetTheme(t *themes.Theme) {
 	}
 }
 func (r *Resources) Title() string {
-	return fmt.Sprintf("Resources (%d) · Templates (%d)", len(r.resources), len(r.templates))
+	t := fmt.Sprintf("Resources (%d) · Templates (%d)", len(r.resources), len(r.templates))
+	if l := r.lists[r.section]; r.form == nil && l.Len() > 0 && !(l.Top() == 0 && l.AtBottom() && l.Left() == 0 && !l.Wrapping()) {
+		t += " · " + l.Position()
+	}
+	return t
 }
 func (r *Resources) SetSize(w, h int) {
 	r.w, r.h = w, h
 	if r.form != nil {
 		r.form.SetSize(w, h)
+	}
+	r.sizeLists()
+}
+
+// sizeLists gives the lists the rows between the section tabs and the
+// status line (less the "more on the server" line when there is one), and
+// the width beside the cursor's mark.
+func (r *Resources) sizeLists() {
+	for s, l := range r.lists {
+		rows := r.h - 2 - 1 - 1 // the border, the tabs, the status line
+		if !r.gate.OK {
+			rows -= len(gateLines(r.theme, r.gate, "")) + 1
+		}
+		m := mcp.MethodResourcesList
+		if s == 1 {
+			m = mcp.MethodResourceTemplatesList
+		}
+		if r.next[m] != "" {
+			rows--
+		}
+		l.SetSize(max(r.w-4, 0), max(rows, 0))
 	}
 }
 
@@ -88,6 +124,7 @@ func (r *Resources) Capturing() bool { return r.form != nil }
 // completions).
 func (r *Resources) SetGate(g Gate, canSubscribe, completes bool) {
 	r.gate, r.canSub, r.completes = g, canSubscribe, completes
+	r.sizeLists()
 }
 
 // SetPage applies one page of resources/list or resources/templates/list:
@@ -117,7 +154,9 @@ func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, 
 		}
 	}
 	r.measure()
-	r.clamp()
+	r.lists[0].SetLen(len(r.resources))
+	r.lists[1].SetLen(len(r.templates))
+	r.sizeLists()
 }
 
 // measure records each section's widest row: mark, name, URI (or URI
@@ -215,21 +254,12 @@ func (r *Resources) count() int {
 	return len(r.templates)
 }
 
-func (r *Resources) clamp() {
-	for s := range r.cur {
-		n := len(r.resources)
-		if s == 1 {
-			n = len(r.templates)
-		}
-		r.cur[s] = max(min(r.cur[s], n-1), 0)
-	}
-}
-
 // SelectURI moves the cursor to a resource (tests, scripted use).
 func (r *Resources) SelectURI(uri string) bool {
 	for i, res := range r.resources {
 		if res.URI == uri {
-			r.section, r.cur[0] = 0, i
+			r.section = 0
+			r.lists[0].Select(i)
 			return true
 		}
 	}
@@ -267,6 +297,7 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		r.lists[r.section].Update(msg) // the wheel
 		return nil
 	}
 	e := r.keys.Explore
@@ -274,10 +305,6 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, e.Anyway) && !r.gate.OK:
 		m := r.listMethod()
 		return func() tea.Msg { return SendAnywayMsg{Method: m} }
-	case key.Matches(km, e.Up):
-		r.cur[r.section]--
-	case key.Matches(km, e.Down):
-		r.cur[r.section]++
 	case key.Matches(km, e.Section):
 		r.section = 1 - r.section
 	case key.Matches(km, e.Refresh):
@@ -294,10 +321,10 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if r.section == 0 {
-			uri := r.resources[r.cur[0]].URI
+			uri := r.resources[r.lists[0].Cursor()].URI
 			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
 		}
-		tmpl := r.templates[r.cur[1]].URITemplate
+		tmpl := r.templates[r.lists[1].Cursor()].URITemplate
 		var fields []ArgField
 		for _, v := range TemplateVars(tmpl) {
 			fields = append(fields, ArgField{Name: v, Required: true})
@@ -321,7 +348,7 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 		}
 		return r.form.Start()
 	case key.Matches(km, e.Sub) && r.section == 0 && r.count() > 0:
-		uri := r.resources[r.cur[0]].URI
+		uri := r.resources[r.lists[0].Cursor()].URI
 		on := !r.subs[uri]
 		return func() tea.Msg { return SubscribeMsg{URI: uri, On: on} }
 	case key.Matches(km, e.Save):
@@ -331,9 +358,56 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 		}
 		msg := SaveBlobMsg{URI: r.lastURI, MimeType: r.lastMime, Data: r.lastBlob}
 		return func() tea.Msg { return msg }
+	default:
+		r.lists[r.section].Update(km)
 	}
-	r.clamp()
 	return nil
+}
+
+// ClickRow puts the cursor on the item drawn on row y of the pane (0 is
+// the top border).
+func (r *Resources) ClickRow(y int) {
+	if r.form != nil {
+		return
+	}
+	top := 2 // the border and the section tabs
+	if !r.gate.OK {
+		top += len(gateLines(r.theme, r.gate, "")) + 1
+	}
+	if i := r.lists[r.section].ItemAt(y - top); i >= 0 {
+		r.lists[r.section].Select(i)
+	}
+}
+
+// resourceRow is resource i as one line: name, subscription and updates,
+// URI, MIME type.
+func (r *Resources) resourceRow(i int) string {
+	t := r.theme
+	res := r.resources[i]
+	name := res.Name
+	if name == "" {
+		name = rawName(res.Raw, "name", "uri")
+	}
+	// The subscription badge comes before the URI: long URIs are cut at
+	// the pane's edge, and the live count must stay visible.
+	s := t.Tools.Name.Render(termsafe.String(name))
+	if r.subs[res.URI] {
+		s += " " + t.Tools.Badge.Render(fmt.Sprintf("● sub %d upd", r.updates[res.URI]))
+	} else if n := r.updates[res.URI]; n > 0 {
+		s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d upd", n))
+	}
+	s += " " + t.Tools.Description.Render(termsafe.String(res.URI))
+	if res.MimeType != "" {
+		s += " " + t.Detail.Label.Render(termsafe.String(res.MimeType))
+	}
+	return s
+}
+
+// templateRow is template i as one line: name and URI template.
+func (r *Resources) templateRow(i int) string {
+	t := r.theme
+	tm := r.templates[i]
+	return t.Tools.Name.Render(termsafe.String(tm.Name)) + " " + t.Tools.Description.Render(termsafe.String(tm.URITemplate))
 }
 
 func (r *Resources) ShortHelp() []key.Binding {
@@ -348,14 +422,15 @@ func (r *Resources) ShortHelp() []key.Binding {
 	sub.SetEnabled(r.canSub && r.section == 0)
 	more := e.More
 	more.SetEnabled(r.next[r.listMethod()] != "")
-	return []key.Binding{e.Up, e.Down, e.Open, e.Section, sub, more, e.Save, e.Refresh}
+	sc := r.keys.Scroll
+	return []key.Binding{e.Up, e.Down, e.Open, e.Section, sub, more, e.Save, e.Refresh, sc.Left, sc.Wrap}
 }
 
 func (r *Resources) FullHelp() [][]key.Binding {
 	if r.form != nil {
 		return r.form.FullHelp()
 	}
-	return [][]key.Binding{r.ShortHelp()}
+	return [][]key.Binding{r.lists[r.section].FullHelp(), r.ShortHelp()}
 }
 
 func (r *Resources) View() string {
@@ -363,7 +438,6 @@ func (r *Resources) View() string {
 		return r.form.View()
 	}
 	t := r.theme
-	inner := r.w - 2
 	var body []string
 	if !r.gate.OK {
 		body = gateLines(t, r.gate, r.keys.Explore.Anyway.Help().Key)
@@ -373,39 +447,10 @@ func (r *Resources) View() string {
 	tabs[r.section] = t.Tabs.Active.Render(tabs[r.section])
 	tabs[1-r.section] = t.Tabs.Inactive.Render(tabs[1-r.section])
 	body = append(body, tabs[0]+"  "+tabs[1]+t.Form.Hint.Render("  (t switches)"))
-	rows := r.h - 2 - len(body) - 2
-	var lines []string
-	if r.section == 0 {
-		for i, res := range r.resources {
-			name := res.Name
-			if name == "" {
-				name = rawName(res.Raw, "name", "uri")
-			}
-			// The subscription badge comes before the URI: long URIs are
-			// cut at the pane's edge, and the live count must stay visible.
-			s := t.Tools.Name.Render(termsafe.String(name))
-			if r.subs[res.URI] {
-				s += " " + t.Tools.Badge.Render(fmt.Sprintf("● sub %d upd", r.updates[res.URI]))
-			} else if n := r.updates[res.URI]; n > 0 {
-				s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d upd", n))
-			}
-			s += " " + t.Tools.Description.Render(termsafe.String(res.URI))
-			if res.MimeType != "" {
-				s += " " + t.Detail.Label.Render(termsafe.String(res.MimeType))
-			}
-			lines = append(lines, selRow(t, s, inner, r.focused && i == r.cur[0]))
-		}
-	} else {
-		for i, tm := range r.templates {
-			s := t.Tools.Name.Render(termsafe.String(tm.Name)) + " " + t.Tools.Description.Render(termsafe.String(tm.URITemplate))
-			lines = append(lines, selRow(t, s, inner, r.focused && i == r.cur[1]))
-		}
+	if r.count() == 0 {
+		body = append(body, t.Log.Empty.Render("  nothing listed"))
 	}
-	if len(lines) == 0 {
-		lines = append(lines, t.Log.Empty.Render("  nothing listed"))
-	}
-	a, b := window(len(lines), r.cur[r.section], rows)
-	body = append(body, lines[a:b]...)
+	body = append(body, listRows(t, r.lists[r.section], r.focused, r.w-2)...)
 	if c := r.next[r.listMethod()]; c != "" {
 		body = append(body, t.Form.Hint.Render("  … more on the server: m loads the next page"))
 	}

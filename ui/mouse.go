@@ -77,6 +77,12 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		if f == focusServerLog && mouse.Button == tea.MouseLeft {
 			m.serverLog.ClickRow(mouse.Y - l.tools.Min.Y)
 		}
+		if f == focusResources && mouse.Button == tea.MouseLeft {
+			m.resources.ClickRow(mouse.Y - l.tools.Min.Y)
+		}
+		if f == focusPrompts && mouse.Button == tea.MouseLeft {
+			m.prompts.ClickRow(mouse.Y - l.tools.Min.Y)
+		}
 		return m.pane(f).Update(msg)
 	case tea.MouseWheelMsg:
 		if f, ok := m.paneAt(pt); ok {
