@@ -38,7 +38,7 @@ func floodThroughPump(p *Paced, evs []mcp.Event) (batches, builds int) {
 		}
 	}
 	if p.waiting { // the program would deliver it a pace later
-		time.Sleep(displayPace - time.Since(p.built))
+		time.Sleep(p.pace() - time.Since(p.built))
 		p.Update(frameMsg{})
 		_ = p.View()
 	}

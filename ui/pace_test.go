@@ -111,3 +111,37 @@ func TestPacedFrameMsgNeverDropsTheLastBatch(t *testing.T) {
 		t.Fatalf("the last batch is not drawn: %q", got)
 	}
 }
+
+// While events come in full batches (a flood), a frame is built at most
+// once a floodPace; the first small batch after it is drawn at the
+// display's pace again, and a key at once throughout.
+func TestPacedSlowsDownDuringAFlood(t *testing.T) {
+	p, now := pacedClock(newTestModel("dark", 120, 35))
+	p.Update(eventsMsg{events: sessionEvents()})
+	_ = p.View()
+	// 100 full batches, 2 ms apart: 200 ms, three flood paces (twelve
+	// display paces).
+	evs := notifications(100, 100*maxBatch)
+	for i := range 100 {
+		*now = now.Add(2 * time.Millisecond)
+		p.Update(eventsMsg{events: evs[i*maxBatch : (i+1)*maxBatch]})
+		_ = p.View()
+	}
+	if p.builds < 2 || p.builds > 5 {
+		t.Fatalf("100 full batches over 200 ms built %d frames, want 2 to 5 (one a %v)", p.builds, floodPace)
+	}
+	// A key is drawn at once.
+	builds := p.builds
+	*now = now.Add(time.Millisecond)
+	p.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	if _ = p.View(); p.builds != builds+1 {
+		t.Fatal("a key during a flood was not drawn at once")
+	}
+	// The flood is over: a small batch a display pace after the last
+	// frame is drawn, as before the flood.
+	*now = now.Add(displayPace)
+	p.Update(eventsMsg{events: notifications(100+100*maxBatch, 3)})
+	if got, want := framesShown(p.View()), fmt.Sprintf("Log · %d", 5+100*maxBatch+3); got != want {
+		t.Fatalf("after the flood a small batch a display pace later shows %q, want %q", got, want)
+	}
+}
