@@ -280,6 +280,10 @@ func (f *Form) Title() string { return f.title }
 func (f *Form) SetSize(w, h int) {
 	f.w, f.h = w, h
 	f.input.SetWidth(max(f.valueWidth()-1, 1))
+	// The input scrolled its text to fit the old width (4 cells before
+	// the first size): place it again, or a default shows as its last
+	// few letters ("ils" for "this tool always fails").
+	f.input.SetCursor(f.input.Position())
 	f.sizeFieldArea()
 	if f.raw {
 		f.sizeArea()

@@ -389,3 +389,14 @@ func TestOrderedObjectKeepsFirstPlaceLastValue(t *testing.T) {
 		t.Errorf("got %s, %v", got, err)
 	}
 }
+
+// A default in the first field, which is edited before the form has a
+// size, shows whole once it has one (the demo's fail tool showed "ils"
+// for "this tool always fails").
+func TestFirstFieldsDefaultShowsWhole(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","default":"this tool always fails"}}}`)
+	f := newForm(t, raw, 80, 12)
+	if !strings.Contains(plain(f.View()), "this tool always fails") {
+		t.Errorf("the default is not shown whole:\n%s", plain(f.View()))
+	}
+}
