@@ -88,11 +88,11 @@ func (c *Content) FullHelp() [][]key.Binding {
 }
 
 func (c *Content) View() string {
-	title := c.Title()
+	tail := ""
 	if p := c.body.Position(); p != "" {
-		title += " (" + p + ")"
+		tail = " (" + p + ")"
 	}
-	return Box(c.theme, title, c.focused, c.w, c.h, c.body.Render())
+	return Box(c.theme, TitleKeeping(c.Title(), tail, c.w), c.focused, c.w, c.h, c.body.Render())
 }
 
 // ReadResultLines renders a resources/read result: each content's URI and

@@ -88,5 +88,9 @@ func Box(t *themes.Theme, title string, focused bool, w, h int, body []string) s
 	return box.Draw(t, title, focused, w, h, body)
 }
 
+// TitleKeeping is title then tail, for a box w cells wide, with the title
+// cut so that the tail (a position, a mode) stays readable.
+func TitleKeeping(title, tail string, w int) string { return box.TitleKeeping(title, tail, w) }
+
 // Fit cuts or pads a (possibly styled) line to exactly w cells.
 func Fit(line string, w int) string { return box.Fit(line, w) }

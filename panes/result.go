@@ -386,11 +386,11 @@ func (r *Result) View() string {
 	body := append([]string(nil), r.head...)
 	r.sizeBody()
 	body = append(body, r.body.Render()...)
-	title := r.Title()
+	tail := ""
 	if p := r.body.Position(); p != "" {
-		title += " · " + p
+		tail = " · " + p
 	}
-	return Box(r.theme, title, r.focused, r.w, r.h, body)
+	return Box(r.theme, TitleKeeping(r.Title(), tail, r.w), r.focused, r.w, r.h, body)
 }
 
 func (r *Result) renderLine(l resultLine) string {

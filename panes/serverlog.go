@@ -109,17 +109,26 @@ func NewServerLog(t *themes.Theme, k keymap.KeyMap) *ServerLog {
 }
 
 func (s *ServerLog) SetTheme(t *themes.Theme) { s.theme = t }
-func (s *ServerLog) Title() string {
+func (s *ServerLog) Title() string            { return s.name() + s.where() }
+
+// name is the title without the position; where is the position, kept
+// readable when the pane is too narrow for both (TitleKeeping).
+func (s *ServerLog) name() string {
 	lvl := s.level
 	if lvl == "" {
 		lvl = "not set"
 	}
-	t := fmt.Sprintf("Server log (%d) · level %s", len(s.entries), lvl)
-	if p := s.list.Position(); p != "" && len(s.entries) > 0 {
-		t += " · " + p
-	}
-	return t
+	return fmt.Sprintf("Server log (%d) · level %s", len(s.entries), lvl)
 }
+
+func (s *ServerLog) where() string {
+	if p := s.list.Position(); p != "" && len(s.entries) > 0 {
+		return " · " + p
+	}
+	return ""
+}
+
+func (s *ServerLog) boxTitle() string { return TitleKeeping(s.name(), s.where(), s.w) }
 
 // SetSize sets the outer size; the list gets the rows under the gate's
 // warning and a two-cell gutter for the cursor.
@@ -332,12 +341,12 @@ func (s *ServerLog) View() string {
 		for i, l := range LogLevels {
 			body = append(body, selRow(t, s.levelStyle(l).Render(l), s.w-2, i == s.pick))
 		}
-		return Box(t, s.Title(), s.focused, s.w, s.h, body)
+		return Box(t, s.boxTitle(), s.focused, s.w, s.h, body)
 	}
 	if len(s.entries) == 0 {
 		hint := "no notifications/message yet; l picks a level"
 		body = append(body, t.Log.Empty.Render(hint))
-		return Box(t, s.Title(), s.focused, s.w, s.h, body)
+		return Box(t, s.boxTitle(), s.focused, s.w, s.h, body)
 	}
 	cursor, prev := s.list.Cursor(), -1
 	for _, r := range s.list.RenderRows() {
@@ -348,5 +357,5 @@ func (s *ServerLog) View() string {
 		prev = r.Item
 		body = append(body, row)
 	}
-	return Box(t, s.Title(), s.focused, s.w, s.h, body)
+	return Box(t, s.boxTitle(), s.focused, s.w, s.h, body)
 }

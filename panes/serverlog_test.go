@@ -253,3 +253,32 @@ func TestServerLogEveryScrollKeyMoves(t *testing.T) {
 		}
 	}
 }
+
+// A pane's position stays readable in its title when the pane is narrow:
+// the title's name is cut to make room, not the position (at 44 columns
+// "Server log (1000) · level not set · 1000/1000" lost its numbers).
+func TestTitleKeepsThePositionReadable(t *testing.T) {
+	s := newServerLog(1000, func(i int) string { return fmt.Sprintf("message %04d", i) })
+	s.SetSize(44, 10)
+	s.Update(keyPress("W"))
+	top := strings.SplitN(ansi.Strip(s.View()), "\n", 2)[0]
+	if !strings.Contains(top, "1000/1000 · wrap") || !strings.Contains(top, "Server log") {
+		t.Fatalf("the position was cut from the title: %q", top)
+	}
+
+	c := NewContent(themes.Dark(), keymap.Default())
+	lines := make([]string, 300)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("line %d", i)
+	}
+	c.Set("Resource file:///srv/data/reports/2026/quarterly/summary-of-everything.txt", lines)
+	c.SetSize(60, 15)
+	c.Update(keyPress("G"))
+	top = strings.SplitN(ansi.Strip(c.View()), "\n", 2)[0]
+	if !strings.Contains(top, "(288-300 of 300)") || !strings.Contains(top, "Resource file:///") {
+		t.Fatalf("the position was cut from the content title: %q", top)
+	}
+	if w := ansi.StringWidth(top); w != 60 {
+		t.Fatalf("title row is %d cells, want 60: %q", w, top)
+	}
+}

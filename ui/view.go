@@ -350,7 +350,7 @@ func (m *Model) renderFullHelp() string {
 	}
 	title := "Help"
 	if p := m.helpList.Position(); p != "" {
-		title += " · " + p
+		title = panes.TitleKeeping(title, " · "+p, w)
 	}
 	return panes.Box(m.theme, title, true, w, min(h, len(body)+2), body)
 }

@@ -72,6 +72,19 @@ func Draw(t *themes.Theme, title string, focused bool, w, h int, body []string) 
 	return b.String()
 }
 
+// TitleKeeping is a title for a box w cells wide that ends in tail (a
+// list's position, a mode) kept whole: when both do not fit, the title is
+// cut with "…" to make room, rather than Draw cutting the tail off the
+// end. A tail too long for the box on its own is left to Draw.
+func TitleKeeping(title, tail string, w int) string {
+	room := w - 5 // the corners, the edge before the title and two spaces
+	tw := ansi.StringWidth(tail)
+	if tail == "" || tw >= room || ansi.StringWidth(title)+tw <= room {
+		return title + tail
+	}
+	return ansi.Truncate(title, room-tw, "…") + tail
+}
+
 // Fit cuts or pads a (possibly styled) line to exactly w cells.
 func Fit(line string, w int) string {
 	if w <= 0 {

@@ -16,6 +16,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 )
@@ -176,11 +177,31 @@ func (m *Model) height(i int) int {
 	return strings.Count(m.wrapped(i), "\n") + 1
 }
 
+// wrapped is item i folded to the width. lipgloss.Wrap, not ansi.Wrap:
+// each row is drawn on its own (padded, framed, maybe highlighted), so a
+// style that runs across a fold must be closed at the end of one row and
+// opened again at the start of the next, or the rows after the first
+// lose their colour.
 func (m *Model) wrapped(i int) string {
 	if m.fold != nil {
-		return m.fold(i, m.width)
+		return carryStyles(m.fold(i, m.width))
 	}
-	return ansi.Wrap(m.item(i), m.width, "")
+	return lipgloss.Wrap(m.item(i), m.width, "")
+}
+
+// carryStyles closes a style still open at each line break of s and opens
+// it again on the next line, as lipgloss.Wrap does for its own folds: an
+// owner's fold (SetWrapFunc) gets the same colour on every row.
+func carryStyles(s string) string {
+	if !strings.Contains(s, "\n") || !strings.Contains(s, "\x1b[") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	w := lipgloss.NewWrapWriter(&b)
+	_, _ = w.Write([]byte(s))
+	_ = w.Close()
+	return b.String()
 }
 
 // rowsFrom counts the rows from item i (skip rows in) to the end, stopping

@@ -304,3 +304,40 @@ func TestWrapFuncFoldsItemsItsOwnWay(t *testing.T) {
 		t.Fatalf("default fold again, second row %q", got)
 	}
 }
+
+// A styled line folded onto several rows keeps its style on every row:
+// each row is drawn on its own, so the style must be opened again on the
+// rows after the first (ansi.Wrap left them plain).
+func TestWrappedRowsKeepTheirStyle(t *testing.T) {
+	red := "\x1b[31m"
+	m, _ := lines(1, func(int) string { return "log " + red + strings.Repeat("error ", 10) + "\x1b[m" })
+	m.SetWrap(true)
+	m.SetSize(20, 10)
+	r := m.Render()
+	if len(r) < 3 {
+		t.Fatalf("expected the line folded onto 3 or more rows: %q", r)
+	}
+	for i, row := range r {
+		if !strings.Contains(row, red) {
+			t.Fatalf("row %d lost its colour: %q (all rows %q)", i, row, r)
+		}
+		if strings.LastIndex(row, red) > strings.LastIndex(row, "\x1b[m") {
+			t.Fatalf("row %d leaves its style open: %q", i, row)
+		}
+	}
+}
+
+// An owner's fold (SetWrapFunc) gets its styles carried across its line
+// breaks too.
+func TestOwnerFoldKeepsItsStyle(t *testing.T) {
+	red := "\x1b[31m"
+	m, _ := lines(1, func(int) string { return red + "one two three\x1b[m" })
+	m.SetWrapFunc(func(i, w int) string { return red + "one\ntwo\nthree\x1b[m" })
+	m.SetWrap(true)
+	m.SetSize(20, 10)
+	for i, row := range m.Render() {
+		if !strings.HasPrefix(row, red) || !strings.HasSuffix(row, "\x1b[m") {
+			t.Fatalf("row %d of an owner's fold lost its colour: %q", i, row)
+		}
+	}
+}
