@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -28,12 +29,16 @@ type Handshake struct {
 
 	hs    *mcp.Handshake
 	lines []string // rendered at the current width
-	top   int
+	// body scrolls the lines (panes/list): paging, g/G, the wheel, W to
+	// wrap the long JSON lines of the result, ←/→ to scroll them sideways.
+	body *list.Model
 }
 
 // NewHandshake makes an empty handshake view.
 func NewHandshake(t *themes.Theme, k keymap.KeyMap) *Handshake {
-	return &Handshake{theme: t, keys: k}
+	p := &Handshake{theme: t, keys: k}
+	p.body = list.New(resultScroll(k), func(i int) string { return p.lines[i] })
+	return p
 }
 
 // SetTheme switches the theme.
@@ -42,8 +47,8 @@ func (p *Handshake) SetTheme(t *themes.Theme) { p.theme = t; p.render() }
 // SetHandshake shows a handshake (nil: none yet).
 func (p *Handshake) SetHandshake(h *mcp.Handshake) {
 	p.hs = h
-	p.top = 0
 	p.render()
+	p.body.Reset()
 }
 
 func (p *Handshake) Title() string { return "Handshake" }
@@ -54,7 +59,7 @@ func (p *Handshake) SetSize(w, h int) {
 	if changed {
 		p.render()
 	}
-	p.top = max(0, min(p.top, len(p.lines)-p.rows()))
+	p.body.SetSize(max(w-2, 0), p.rows())
 }
 
 func (p *Handshake) Focus() { p.focused = true }
@@ -66,25 +71,28 @@ func (p *Handshake) Update(msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, p.keys.Result.Close) {
 		return func() tea.Msg { return CloseMsg{} }
 	}
-	scrollKeys(p.keys.Result, msg, &p.top, len(p.lines), p.rows())
+	p.body.Update(msg)
 	return nil
 }
 
 func (p *Handshake) ShortHelp() []key.Binding {
 	k := p.keys.Result
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.Close}
+	return []key.Binding{k.Up, k.Down, k.PageDown, p.keys.Scroll.Left, p.keys.Scroll.Wrap, k.Close}
 }
 
 func (p *Handshake) FullHelp() [][]key.Binding {
-	k := p.keys.Result
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Close}}
+	return [][]key.Binding{p.body.FullHelp(), {p.keys.Result.Close}}
 }
 
 func (p *Handshake) View() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}
-	return Box(p.theme, p.Title(), p.focused, p.w, p.h, sliceWindow(p.lines, p.top, p.rows()))
+	tail := ""
+	if pos := p.body.Position(); pos != "" {
+		tail = " · " + pos
+	}
+	return Box(p.theme, TitleKeeping(p.Title(), tail, p.w), p.focused, p.w, p.h, p.body.Render())
 }
 
 // render lays the handshake out at the current width, once per change.
@@ -93,6 +101,7 @@ func (p *Handshake) render() {
 	w := max(p.w-2, 1)
 	if p.hs == nil {
 		p.lines = []string{th.Log.Empty.Render("no handshake yet")}
+		p.body.SetLen(len(p.lines))
 		return
 	}
 	h := p.hs
@@ -174,6 +183,7 @@ func (p *Handshake) render() {
 		out = append(out, highlightJSON(th, h.Result, 2)...)
 	}
 	p.lines = out
+	p.body.SetLen(len(p.lines))
 }
 
 // capabilityColumns puts what the client offered beside what the server

@@ -105,3 +105,38 @@ func TestHandshakeSecurity(t *testing.T) {
 	assertPaneSize(t, v, 120, 35)
 	assertNoRawEscapes(t, v, `srv\x1b]0;pwned\x07`, `clears \x1b[2J`, `copy \x1b]52;c;aGk=\x07 now`, `x\x1b[2J`)
 }
+
+// The handshake view is a panes/list view: it pages, and the long lines
+// of the raw result scroll sideways or wrap.
+func TestHandshakePagesAndScrollsSideways(t *testing.T) {
+	hs := fixtureHandshake()
+	long := strings.Repeat("a very long instruction ", 12) + "END"
+	hs.Result = json.RawMessage(`{"protocolVersion":"2025-06-18","instructions":"` + long + `"}`)
+	p := NewHandshake(themes.Dark(), keymap.Default())
+	p.SetSize(60, 15)
+	p.Focus()
+	p.SetHandshake(hs)
+	first := func() string { return strings.Split(ansi.Strip(p.View()), "\n")[1] }
+	if !strings.Contains(first(), "Protocol") {
+		t.Fatalf("the view does not start at the top: %q", first())
+	}
+	p.Update(press("pgdown"))
+	if f := first(); strings.Contains(f, "Protocol") || !strings.Contains(ansi.Strip(p.View()), "· 13-25 of") {
+		t.Fatalf("pgdown did not page (first row %q):\n%s", f, ansi.Strip(p.View()))
+	}
+	p.Update(press("G"))
+	if v := ansi.Strip(p.View()); !strings.Contains(v, `"instructions"`) || strings.Contains(v, "END") {
+		t.Fatalf("G: the long result line is not there, cut:\n%s", v)
+	}
+	for range 20 {
+		p.Update(press("right"))
+	}
+	if v := ansi.Strip(p.View()); !strings.Contains(v, "END") {
+		t.Fatalf("→ did not scroll the long line sideways:\n%s", v)
+	}
+	p.Update(press("W"))
+	p.Update(press("G"))
+	if v := ansi.Strip(p.View()); !strings.Contains(v, "END") || !strings.Contains(v, "wrap") {
+		t.Fatalf("W did not wrap the long line:\n%s", v)
+	}
+}
