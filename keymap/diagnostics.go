@@ -11,8 +11,11 @@ type Diagnostics struct {
 	Open     key.Binding // expand a rule, or jump to an occurrence's frame
 	Expand   key.Binding
 	Collapse key.Binding
-	PageUp   key.Binding // scroll the explanation of the selected row
+	PageUp   key.Binding
 	PageDown key.Binding
+	// ExplainUp and ExplainDown scroll the explanation of the selected row.
+	ExplainUp   key.Binding
+	ExplainDown key.Binding
 }
 
 func defaultDiagnostics() Diagnostics {
@@ -22,7 +25,11 @@ func defaultDiagnostics() Diagnostics {
 		Open:     bind(k("enter"), "enter", "expand/go to frame"),
 		Expand:   bind(k("right", "l"), "→", "expand"),
 		Collapse: bind(k("left", "h"), "←", "collapse"),
-		PageUp:   bind(k("pgup", "ctrl+u"), "pgup", "scroll why/fix"),
-		PageDown: bind(k("pgdown", "ctrl+d"), "pgdn", "scroll why/fix"),
+		PageUp:   bind(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown: bind(k("pgdown", "ctrl+d"), "pgdn", "page down"),
+		// PgUp/PgDn page the list, as in every list; the explanation
+		// below it scrolls with the bracket keys.
+		ExplainUp:   bind(k("["), "[", "scroll why/fix up"),
+		ExplainDown: bind(k("]"), "]", "scroll why/fix"),
 	}
 }

@@ -156,6 +156,15 @@ type Scroll struct {
 	Wrap     key.Binding
 }
 
+// ForTree is the scroll keys for a tree (capabilities, diagnostics), whose
+// ← and → fold and unfold a node: long lines scroll sideways with
+// shift+← and shift+→ there instead.
+func (s Scroll) ForTree() Scroll {
+	s.Left = bind(k("shift+left"), "⇧←/→", "sideways")
+	s.Right = bind(k("shift+right"), "⇧→", "scroll right")
+	return s
+}
+
 // Picker keys drive the server picker shown when a config file names
 // several servers and --server does not pick one.
 type Picker struct {

@@ -2,6 +2,7 @@ package panes
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -38,8 +40,14 @@ type Diagnostics struct {
 	curGroup *diagGroup
 	curOcc   int
 	moved    bool // the user moved the cursor; until then it stays on top
-	top      int  // first list row drawn
 	scroll   int  // first explanation line drawn
+
+	// list scrolls the rows (panes/list: cursor, paging, g/G, the wheel,
+	// W to wrap, shift+←/→ sideways); flat is its items, made again only
+	// when a rule is added, opened or closed.
+	list  *list.Model
+	flat  []diagRow
+	stale bool
 }
 
 type diagGroup struct {
@@ -62,7 +70,13 @@ type diagRow struct {
 
 // NewDiagnostics makes an empty diagnostics pane.
 func NewDiagnostics(t *themes.Theme, k keymap.KeyMap) *Diagnostics {
-	return &Diagnostics{theme: t, keys: k, byRule: map[string]*diagGroup{}, byFrame: map[*mcp.Frame][]*mcp.Diagnostic{}, curOcc: -1}
+	p := &Diagnostics{theme: t, keys: k, byRule: map[string]*diagGroup{}, byFrame: map[*mcp.Frame][]*mcp.Diagnostic{}, curOcc: -1}
+	d := k.Diag
+	sc := k.Scroll.ForTree()
+	sc.Up, sc.Down, sc.PageUp, sc.PageDown = d.Up, d.Down, d.PageUp, d.PageDown
+	p.list = list.New(sc, p.item)
+	p.list.SetSelecting(true)
+	return p
 }
 
 // SetTheme switches the theme.
@@ -91,6 +105,7 @@ func (p *Diagnostics) Add(d *mcp.Diagnostic, frames []*mcp.Frame) {
 		}
 	}
 	g.occ = append(g.occ, diagOcc{d: d, frames: frames})
+	p.stale = p.stale || g.open || len(g.occ) == 1
 	for _, f := range frames {
 		if f != nil {
 			p.byFrame[f] = append(p.byFrame[f], d)
@@ -164,6 +179,8 @@ func (p *Diagnostics) Title() string {
 
 func (p *Diagnostics) SetSize(w, h int) {
 	p.w, p.h = w, h
+	listH, _ := p.layoutRows()
+	p.list.SetSize(max(w-2, 0), listH)
 	p.clamp()
 }
 
@@ -171,8 +188,11 @@ func (p *Diagnostics) Focus() { p.focused = true }
 func (p *Diagnostics) Blur()  { p.focused = false }
 
 // rows lists the visible list rows: each rule, and the occurrences of the
-// rules that are open.
+// rules that are open. It is made again only when that changed.
 func (p *Diagnostics) rows() []diagRow {
+	if !p.stale && p.flat != nil {
+		return p.flat
+	}
 	out := make([]diagRow, 0, len(p.groups))
 	for _, g := range p.groups {
 		out = append(out, diagRow{g: g, occ: -1})
@@ -182,11 +202,17 @@ func (p *Diagnostics) rows() []diagRow {
 			}
 		}
 	}
+	p.flat, p.stale = out, false
+	p.list.SetLen(len(out))
 	return out
 }
 
-// cursor is the index of the selected row in rows.
+// cursor is the index of the selected row in rows: where the list's
+// cursor is when it is still on that row (every move), else a search.
 func (p *Diagnostics) cursor(rows []diagRow) int {
+	if c := p.list.Cursor(); c < len(rows) && rows[c].g == p.curGroup && rows[c].occ == p.curOcc {
+		return c
+	}
 	for i, r := range rows {
 		if r.g == p.curGroup && r.occ == p.curOcc {
 			return i
@@ -205,74 +231,67 @@ func (p *Diagnostics) layoutRows() (list, explain int) {
 	return inner - explain - 1, explain // one row for the rule between them
 }
 
+// clamp puts the list's cursor on the selected row (which keeps its
+// identity while rules are added, opened and closed).
 func (p *Diagnostics) clamp() {
 	rows := p.rows()
 	if len(rows) == 0 {
-		p.top = 0
 		return
 	}
 	cur := p.cursor(rows)
 	p.curGroup, p.curOcc = rows[cur].g, rows[cur].occ
-	list, _ := p.layoutRows()
-	if cur < p.top {
-		p.top = cur
+	if p.list.Cursor() != cur {
+		p.list.Select(cur)
 	}
-	if list > 0 && cur >= p.top+list {
-		p.top = cur - list + 1
-	}
-	p.top = min(max(p.top, 0), max(len(rows)-list, 0))
 }
 
-func (p *Diagnostics) move(n int) {
-	rows := p.rows()
-	if len(rows) == 0 {
-		return
-	}
-	p.moved = true
-	cur := min(max(p.cursor(rows)+n, 0), len(rows)-1)
-	p.curGroup, p.curOcc = rows[cur].g, rows[cur].occ
-	p.scroll = 0
-	p.clamp()
-}
-
-// Update handles the pane's keys.
+// Update handles the pane's keys and the wheel.
 func (p *Diagnostics) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.move(-3)
-		case tea.MouseWheelDown:
-			p.move(3)
-		}
+		p.scrolled(msg)
 	}
 	return nil
+}
+
+// scrolled lets the list move for msg, and takes the row it moved to as
+// the selected one.
+func (p *Diagnostics) scrolled(msg tea.Msg) bool {
+	rows := p.rows()
+	before := p.list.Cursor()
+	if !p.list.Update(msg) {
+		return false
+	}
+	if c := p.list.Cursor(); c != before && c < len(rows) {
+		p.moved = true
+		p.curGroup, p.curOcc = rows[c].g, rows[c].occ
+		p.scroll = 0
+	}
+	return true
 }
 
 func (p *Diagnostics) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys.Diag
 	g := p.curGroup
 	switch {
-	case key.Matches(msg, k.Up):
-		p.move(-1)
-	case key.Matches(msg, k.Down):
-		p.move(1)
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.ExplainUp):
 		p.scroll = max(p.scroll-max(p.explainRows()-1, 1), 0)
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.ExplainDown):
 		p.scroll += max(p.explainRows()-1, 1)
+	case p.scrolled(msg):
 	case g == nil:
 	case key.Matches(msg, k.Expand):
-		g.open = true
+		g.open, p.stale = true, true
+		p.clamp()
 	case key.Matches(msg, k.Collapse):
-		g.open = false
+		g.open, p.stale = false, true
 		p.curOcc = -1
 		p.clamp()
 	case key.Matches(msg, k.Open):
 		if p.curOcc < 0 {
-			g.open = !g.open
+			g.open, p.stale = !g.open, true
 			p.clamp()
 			return nil
 		}
@@ -299,7 +318,7 @@ func (p *Diagnostics) Select(rule string) bool {
 	if g == nil {
 		return false
 	}
-	g.open = true
+	g.open, p.stale = true, true
 	p.curGroup, p.curOcc = g, 0
 	p.clamp()
 	return true
@@ -308,13 +327,14 @@ func (p *Diagnostics) Select(rule string) bool {
 // ShortHelp lists the pane's main keys.
 func (p *Diagnostics) ShortHelp() []key.Binding {
 	k := p.keys.Diag
-	return []key.Binding{k.Up, k.Down, k.Open, k.Collapse, k.PageDown}
+	sc := p.list.Keys()
+	return []key.Binding{k.Up, k.Down, k.Open, k.Collapse, k.PageDown, k.ExplainDown, sc.Left, sc.Wrap}
 }
 
 // FullHelp lists every key of the pane.
 func (p *Diagnostics) FullHelp() [][]key.Binding {
 	k := p.keys.Diag
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Expand, k.Collapse}, {k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Expand, k.Collapse}, p.list.FullHelp(), {k.ExplainUp, k.ExplainDown}}
 }
 
 // View draws the list and the selected row's explanation in w×h cells.
@@ -335,11 +355,24 @@ func (p *Diagnostics) View() string {
 		}
 		return Box(t, p.Title(), p.focused, p.w, p.h, body)
 	}
+	tail := ""
+	if pos := p.list.Position(); pos != "" {
+		tail = " · " + pos
+	}
+	title := TitleKeeping(p.Title(), tail, p.w)
 	listH, explainH := p.layoutRows()
+	p.clamp()
 	cur := p.cursor(rows)
 	body := make([]string, 0, p.h)
-	for i := p.top; i < len(rows) && i < p.top+listH; i++ {
-		body = append(body, p.renderRow(rows[i], inner, i == cur))
+	for _, r := range p.list.RenderRows() {
+		text := r.Text
+		if r.Item == cur {
+			// The selected row's background runs to the edge.
+			if gap := inner - ansi.StringWidth(text); gap > 0 {
+				text += t.Log.Selected.Render(strings.Repeat(" ", gap))
+			}
+		}
+		body = append(body, text)
 	}
 	if explainH > 0 {
 		for len(body) < listH {
@@ -352,7 +385,7 @@ func (p *Diagnostics) View() string {
 			body = append(body, lines[i])
 		}
 	}
-	return Box(t, p.Title(), p.focused, p.w, p.h, body)
+	return Box(t, title, p.focused, p.w, p.h, body)
 }
 
 func (p *Diagnostics) explainRows() int {
@@ -360,6 +393,12 @@ func (p *Diagnostics) explainRows() int {
 	return e
 }
 
+// item is row i of the list, whole (the list cuts it or scrolls it).
+func (p *Diagnostics) item(i int) string {
+	return p.renderRow(p.flat[i], math.MaxInt32, i == p.list.Cursor())
+}
+
+// renderRow draws a row in at most w cells, each segment cut on its own.
 func (p *Diagnostics) renderRow(r diagRow, w int, selected bool) string {
 	t := p.theme
 	var segs []segment
@@ -414,7 +453,7 @@ func (p *Diagnostics) renderRow(r diagRow, w int, selected bool) string {
 		}
 		b.WriteString(st.Render(text))
 	}
-	if selected && left > 0 {
+	if selected && left > 0 && w < math.MaxInt32 {
 		b.WriteString(sel.Render(strings.Repeat(" ", left)))
 	}
 	return b.String()

@@ -83,3 +83,64 @@ func TestDiagnosticsEnterJumpsAndCounts(t *testing.T) {
 		t.Fatalf("frameless occurrence not explained:\n%s", v)
 	}
 }
+
+// 500 diagnostics of one rule are a list: G reaches the last occurrence,
+// PgUp/PgDn page, the wheel scrolls, enter opens the occurrence's frame,
+// and a long message scrolls sideways (shift+→) or wraps (W).
+func TestDiagnosticsLongListScrolls(t *testing.T) {
+	p := NewDiagnostics(themes.Dark(), keymap.Default())
+	p.SetSize(80, 24)
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	frames := make([]*mcp.Frame, 500)
+	for i := range frames {
+		frames[i] = &mcp.Frame{Seq: int64(i + 1), Time: t0, Dir: mcp.Inbound, Kind: mcp.KindInvalid, Raw: []byte("junk")}
+		msg := fmt.Sprintf("stdout line %d is not JSON-RPC", i+1)
+		if i == 499 {
+			msg += strings.Repeat(" and more", 20) + " LAST-WORD"
+		}
+		p.Add(&mcp.Diagnostic{Rule: "framing/non-json-stdout", Severity: mcp.SeverityError, Frames: []int64{int64(i + 1)}, Message: msg}, []*mcp.Frame{frames[i]})
+	}
+	listRows := func() string {
+		v := ansi.Strip(p.View())
+		return v[:strings.Index(v, "│───────")] // the list, above the explanation
+	}
+	p.Update(keyPress("enter")) // open the rule
+	p.Update(keyPress("G"))
+	if v := listRows(); !strings.Contains(v, "#500 ") || !strings.Contains(v, "501/501") {
+		t.Fatalf("G did not reach the last occurrence:\n%s", v)
+	}
+	cmd := p.Update(keyPress("enter"))
+	if cmd == nil {
+		t.Fatal("enter on the last occurrence opened nothing")
+	}
+	if m, ok := cmd().(ShowFrameMsg); !ok || m.Frame != frames[499] {
+		t.Fatalf("enter sent %#v, want frame #500", cmd())
+	}
+	if v := listRows(); strings.Contains(v, "LAST-WORD") {
+		t.Fatalf("the long message was not cut:\n%s", v)
+	}
+	for range 10 {
+		p.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModShift})
+	}
+	if v := listRows(); !strings.Contains(v, "LAST-WORD") {
+		t.Fatalf("shift+→ did not scroll the long message sideways:\n%s", v)
+	}
+	for range 10 {
+		p.Update(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModShift})
+	}
+	p.Update(keyPress("g"))
+	p.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	p.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if v := listRows(); !strings.Contains(v, "23/501") || strings.Contains(v, "framing/non-json-stdout") {
+		t.Fatalf("pgdown did not page:\n%s", v)
+	}
+	p.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if v := listRows(); !strings.Contains(v, "26/501") {
+		t.Fatalf("the wheel did not move by 3:\n%s", v)
+	}
+	p.Update(keyPress("G"))
+	p.Update(keyPress("W"))
+	if v := listRows(); !strings.Contains(v, "LAST-WORD") {
+		t.Fatalf("W did not wrap the long message:\n%s", v)
+	}
+}
