@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -78,12 +79,20 @@ type Caps struct {
 	roots    []*capNode
 	expanded map[string]bool // by path; survives rebuilds
 	rows     []*capNode      // the visible rows, flattened
-	cur, top int
+	cur      int             // the selected row
+	// list scrolls the rows (panes/list): paging, g/G, the wheel, W to
+	// wrap and shift+←/→ to scroll a long raw value sideways.
+	list *list.Model
 }
 
 // NewCaps makes an empty capabilities tree.
 func NewCaps(t *themes.Theme, k keymap.KeyMap) *Caps {
-	return &Caps{theme: t, keys: k, lists: map[string][]json.RawMessage{}, expanded: map[string]bool{}}
+	c := &Caps{theme: t, keys: k, lists: map[string][]json.RawMessage{}, expanded: map[string]bool{}}
+	sc := k.Scroll.ForTree()
+	sc.Up, sc.Down = k.Caps.Up, k.Caps.Down
+	c.list = list.New(sc, func(i int) string { return c.renderRow(i) })
+	c.list.SetSelecting(true)
+	return c
 }
 
 // SetTheme switches the theme.
@@ -118,6 +127,7 @@ func (c *Caps) Title() string { return "Capabilities" }
 
 func (c *Caps) SetSize(w, h int) {
 	c.w, c.h = w, h
+	c.list.SetSize(max(w-2, 0), c.bodyRows())
 	c.clamp()
 }
 
@@ -321,16 +331,11 @@ func (c *Caps) bodyRows() int {
 	return max(inner, 0)
 }
 
+// clamp keeps the cursor on a row and the list's window on the cursor.
 func (c *Caps) clamp() {
-	rows := c.bodyRows()
 	c.cur = max(0, min(c.cur, len(c.rows)-1))
-	if c.cur < c.top {
-		c.top = c.cur
-	}
-	if rows > 0 && c.cur >= c.top+rows {
-		c.top = c.cur - rows + 1
-	}
-	c.top = max(0, min(c.top, len(c.rows)-rows))
+	c.list.SetLen(len(c.rows))
+	c.list.Select(c.cur)
 }
 
 // MoveBy moves the cursor n rows.
@@ -388,26 +393,32 @@ func (c *Caps) Update(msg tea.Msg) tea.Cmd {
 			c.SetExpanded(true)
 		case key.Matches(msg, k.Collapse):
 			c.collapseOrParent()
+		default:
+			c.scroll(msg)
 		}
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			c.MoveBy(-1)
-		case tea.MouseWheelDown:
-			c.MoveBy(1)
-		}
+		c.scroll(msg)
 	}
 	return nil
 }
 
+// scroll lets the list move for a scroll key or the wheel.
+func (c *Caps) scroll(msg tea.Msg) {
+	c.clamp()
+	if c.list.Update(msg) {
+		c.cur = c.list.Cursor()
+	}
+}
+
 func (c *Caps) ShortHelp() []key.Binding {
 	k := c.keys.Caps
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Collapse}
+	sc := c.list.Keys()
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Collapse, sc.PageDown, sc.Left, sc.Wrap}
 }
 
 func (c *Caps) FullHelp() [][]key.Binding {
 	k := c.keys.Caps
-	return [][]key.Binding{{k.Up, k.Down}, {k.Toggle, k.Expand, k.Collapse}}
+	return [][]key.Binding{c.list.FullHelp(), {k.Toggle, k.Expand, k.Collapse}}
 }
 
 // View draws the visible rows only, then the selected node's explanation.
@@ -427,8 +438,17 @@ func (c *Caps) View() string {
 		body = append(body, th.Log.Empty.Render("the server granted no capabilities"))
 	}
 	rows := c.bodyRows()
-	for i := c.top; i < len(c.rows) && i < c.top+rows; i++ {
-		body = append(body, c.renderRow(i, inner))
+	c.clamp()
+	for _, r := range c.list.RenderRows() {
+		row := r.Text
+		if r.Item == c.cur {
+			st := th.Caps.Selected
+			if !c.focused && !th.Plain {
+				st = st.Faint(true)
+			}
+			row = highlightRow(st, Fit(row, inner))
+		}
+		body = append(body, row)
 	}
 	if c.h-2 >= 8 {
 		for len(body) < rows {
@@ -449,10 +469,15 @@ func (c *Caps) View() string {
 			}
 		}
 	}
-	return Box(th, c.Title(), c.focused, c.w, c.h, body)
+	tail := ""
+	if p := c.list.Position(); p != "" && len(c.rows) > 0 {
+		tail = " · " + p
+	}
+	return Box(th, TitleKeeping(c.Title(), tail, c.w), c.focused, c.w, c.h, body)
 }
 
-func (c *Caps) renderRow(i, w int) string {
+// renderRow is row i whole: the list cuts it to the width or scrolls it.
+func (c *Caps) renderRow(i int) string {
 	th := c.theme
 	n := c.rows[i]
 	var b strings.Builder
@@ -492,18 +517,10 @@ func (c *Caps) renderRow(i, w int) string {
 		b.WriteString("  " + th.Caps.Unknown.Render(n.warn))
 	case n.unknown:
 		b.WriteString("  " + th.Caps.Unknown.Render("(unknown to mcpscope)"))
-	case n.explain != "" && w >= 60:
+	case n.explain != "" && c.w-2 >= 60:
 		b.WriteString("  " + th.Caps.Explanation.Render(n.explain))
 	}
-	row := Fit(b.String(), w)
-	if i == c.cur {
-		st := th.Caps.Selected
-		if !c.focused && !th.Plain {
-			st = st.Faint(true)
-		}
-		row = highlightRow(st, row)
-	}
-	return row
+	return b.String()
 }
 
 var _ Pane = (*Caps)(nil)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
@@ -52,7 +53,7 @@ func TestCapsView(t *testing.T) {
 func capsText(c *Caps) string {
 	var rows []string
 	for i := range c.rows {
-		rows = append(rows, ansi.Strip(c.renderRow(i, 200)))
+		rows = append(rows, ansi.Strip(c.renderRow(i)))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -144,4 +145,52 @@ func TestCapsSecurity(t *testing.T) {
 	v := c.View()
 	assertPaneSize(t, v, 120, 35)
 	assertNoRawEscapes(t, v, `\x1b]0;pwned\x07`, `x\x1b]52;c;aGk=\x07`, `evil\x1b[2J`)
+}
+
+// The capabilities tree is a panes/list list: a raw JSON value longer
+// than the pane scrolls sideways (shift+→) or wraps (W), PgDn pages and G
+// reaches the last row, while ← and → still fold and unfold.
+func TestCapsLongValueScrollsAndPages(t *testing.T) {
+	long := `{"x-big":{"setting":"` + strings.Repeat("v", 150) + `-TAIL"}}`
+	caps := strings.Replace(fixtureServerCaps, `"experimental": {"x-foo": {"bar": 1}}`, `"experimental": `+long, 1)
+	c := NewCaps(themes.Dark(), keymap.Default())
+	c.SetSize(60, 15)
+	c.Focus()
+	c.SetHandshake(&mcp.Handshake{ServerCapabilities: json.RawMessage(caps)})
+	view := func() string { return ansi.Strip(c.View()) }
+	if v := view(); strings.Contains(v, "x-big") {
+		t.Fatalf("the last rows are on screen at once:\n%s", v)
+	}
+	c.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	c.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if v := view(); !strings.Contains(v, "x-big") {
+		t.Fatalf("pgdown twice did not page to the experimental value:\n%s", v)
+	}
+	c.Update(keyPress("G"))
+	if c.cur != len(c.rows)-1 || !strings.Contains(view(), "weirdCap") {
+		t.Fatalf("G: cursor %d of %d rows:\n%s", c.cur, len(c.rows), view())
+	}
+	for c.rows[c.cur].label != "x-big" {
+		c.Update(keyPress("k"))
+	}
+	if v := view(); strings.Contains(v, "-TAIL") {
+		t.Fatalf("the long value was not cut:\n%s", v)
+	}
+	for range 10 {
+		c.Update(tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModShift})
+	}
+	if v := view(); !strings.Contains(v, "-TAIL") {
+		t.Fatalf("shift+→ did not scroll the long value sideways:\n%s", v)
+	}
+	for range 10 {
+		c.Update(tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModShift})
+	}
+	c.Update(keyPress("W"))
+	if v := view(); !strings.Contains(v, "-TAIL") || !strings.Contains(v, "wrap") {
+		t.Fatalf("W did not wrap the long value:\n%s", v)
+	}
+	c.Update(keyPress("h")) // a leaf: to its parent, as before
+	if c.rows[c.cur].label != "experimental" {
+		t.Fatalf("h on a leaf went to %q", c.rows[c.cur].label)
+	}
 }
