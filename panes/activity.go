@@ -8,7 +8,9 @@ import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -34,7 +36,8 @@ type Op struct {
 	Progress float64
 	Total    float64 // 0 when the server gave none
 	Message  string
-	Notes    int // progress notifications received
+	Notes    int        // progress notifications received
+	Frame    *mcp.Frame // the answer, once there is one (enter opens it)
 }
 
 // Task is one task (2025-11-25 experimental tasks) as last reported by
@@ -46,7 +49,9 @@ type Task struct {
 
 // Activity lists the UI's requests with a progress bar for those that
 // receive notifications/progress, a cancel key, and the tasks the server
-// created.
+// created. It is a panes/list list: one row an item (requests, then
+// tasks), paging, g/G, the wheel, W and ←/→ for long rows; enter opens a
+// request's answer frame, or what is known of it while there is none.
 type Activity struct {
 	theme   *themes.Theme
 	keys    keymap.KeyMap
@@ -54,14 +59,18 @@ type Activity struct {
 	focused bool
 	ops     []*Op
 	tasks   []*Task
-	cur     int
 	now     time.Time
 	bar     progress.Model
+	list    *list.Model
 }
 
 // NewActivity makes the activity pane.
 func NewActivity(t *themes.Theme, k keymap.KeyMap) *Activity {
 	a := &Activity{theme: t, keys: k}
+	sc := k.Scroll
+	sc.Up, sc.Down = k.Explore.Up, k.Explore.Down
+	a.list = list.New(sc, a.line)
+	a.list.SetSelecting(true)
 	a.SetTheme(t)
 	return a
 }
@@ -94,9 +103,12 @@ func (a *Activity) Title() string {
 	}
 	return s
 }
-func (a *Activity) SetSize(w, h int) { a.w, a.h = w, h }
-func (a *Activity) Focus()           { a.focused = true }
-func (a *Activity) Blur()            { a.focused = false }
+func (a *Activity) SetSize(w, h int) {
+	a.w, a.h = w, h
+	a.list.SetSize(max(w-2, 0), max(h-2, 0))
+}
+func (a *Activity) Focus() { a.focused = true }
+func (a *Activity) Blur()  { a.focused = false }
 
 // SetNow sets the clock elapsed times are drawn against (the root model's
 // tick), so rendering stays a pure function of state.
@@ -106,7 +118,15 @@ func (a *Activity) SetNow(t time.Time) { a.now = t }
 func (a *Activity) Start(op Op) {
 	op.Status = OpRunning
 	a.ops = append(a.ops, &op)
-	a.cur = len(a.ops) - 1
+	a.list.Insert(len(a.ops)-1, 1) // before the tasks
+	a.list.Select(len(a.ops) - 1)
+}
+
+// Answered keeps the answer frame of request id, for enter to open.
+func (a *Activity) Answered(id int, f *mcp.Frame) {
+	if o := a.Op(id); o != nil && f != nil {
+		o.Frame = f
+	}
 }
 
 // Op finds a request by id.
@@ -164,6 +184,7 @@ func (a *Activity) SetTask(id, status, message string, at time.Time) {
 		}
 	}
 	a.tasks = append(a.tasks, &Task{ID: id, Status: status, Message: message, Updated: at})
+	a.list.SetLen(a.rows())
 }
 
 // Tasks are the known tasks.
@@ -174,41 +195,107 @@ func (a *Activity) rows() int { return len(a.ops) + len(a.tasks) }
 func (a *Activity) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		a.list.Update(msg) // the wheel
 		return nil
 	}
 	e := a.keys.Explore
+	cur := a.list.Cursor()
 	switch {
-	case key.Matches(km, e.Up):
-		a.cur = max(a.cur-1, 0)
-	case key.Matches(km, e.Down):
-		a.cur = max(min(a.cur+1, a.rows()-1), 0)
+	case key.Matches(km, e.Open):
+		return a.open()
 	case key.Matches(km, e.CancelOp):
-		if a.cur < len(a.ops) {
-			if o := a.ops[a.cur]; o.Status == OpRunning {
+		if cur < len(a.ops) {
+			if o := a.ops[cur]; o.Status == OpRunning {
 				id := o.ID
 				return func() tea.Msg { return CancelOpMsg{ID: id} }
 			}
-		} else if i := a.cur - len(a.ops); i < len(a.tasks) {
+		} else if i := cur - len(a.ops); i < len(a.tasks) {
 			id := a.tasks[i].ID
 			return func() tea.Msg { return TaskCancelMsg{TaskID: id} }
 		}
 	case key.Matches(km, e.TaskRes):
-		if i := a.cur - len(a.ops); i >= 0 && i < len(a.tasks) {
+		if i := cur - len(a.ops); i >= 0 && i < len(a.tasks) {
 			id := a.tasks[i].ID
 			return func() tea.Msg { return TaskResultMsg{TaskID: id} }
 		}
+	default:
+		a.list.Update(km)
 	}
 	return nil
+}
+
+// open shows the selected item in full: a request's answer frame, or
+// (running, failed locally, a task) what is known of it.
+func (a *Activity) open() tea.Cmd {
+	if a.rows() == 0 {
+		return nil
+	}
+	i := a.list.Cursor()
+	var title string
+	var lines []string
+	field := func(k, v string) {
+		if v != "" {
+			lines = append(lines, a.theme.Detail.Label.Render(fmt.Sprintf("%-10s", k))+a.theme.Detail.Value.Render(termsafe.String(v)))
+		}
+	}
+	if i < len(a.ops) {
+		o := a.ops[i]
+		if o.Frame != nil {
+			f := o.Frame
+			return func() tea.Msg { return OpenFrameMsg{Frame: f} }
+		}
+		title = o.Label
+		field("request", o.Label)
+		field("status", o.Status)
+		field("started", o.Started.Format("15:04:05.000"))
+		if !o.Ended.IsZero() {
+			field("ended", o.Ended.Format("15:04:05.000"))
+			field("took", o.Ended.Sub(o.Started).Round(time.Millisecond).String())
+		}
+		field("token", o.Token)
+		if o.Notes > 0 {
+			p := fmt.Sprintf("%g", o.Progress)
+			if o.Total > 0 {
+				p += fmt.Sprintf(" of %g", o.Total)
+			}
+			field("progress", fmt.Sprintf("%s (%d notifications)", p, o.Notes))
+			field("message", o.Message)
+		}
+		if o.Status == OpRunning {
+			lines = append(lines, "", a.theme.Detail.Hint.Render("no answer yet; x cancels the request"))
+		} else {
+			lines = append(lines, "", a.theme.Detail.Hint.Render("no answer frame: the request ended without one"))
+		}
+	} else {
+		tk := a.tasks[i-len(a.ops)]
+		title = "task " + tk.ID
+		field("task", tk.ID)
+		field("status", tk.Status)
+		field("message", tk.Message)
+		field("updated", tk.Updated.Format("15:04:05.000"))
+		lines = append(lines, "", a.theme.Detail.Hint.Render("o fetches its result (tasks/result); x cancels it"))
+	}
+	return func() tea.Msg { return OpenLinesMsg{Title: termsafe.String(title), Lines: lines} }
 }
 
 func (a *Activity) ShortHelp() []key.Binding {
 	e := a.keys.Explore
 	res := e.TaskRes
-	res.SetEnabled(a.cur >= len(a.ops) && len(a.tasks) > 0)
-	return []key.Binding{e.Up, e.Down, e.CancelOp, res}
+	res.SetEnabled(a.list.Cursor() >= len(a.ops) && len(a.tasks) > 0)
+	open := e.Open
+	open.SetHelp("enter", "open")
+	sc := a.keys.Scroll
+	return []key.Binding{e.Up, e.Down, open, e.CancelOp, res, sc.PageDown, sc.Left, sc.Wrap}
 }
 
-func (a *Activity) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+func (a *Activity) FullHelp() [][]key.Binding {
+	e := a.keys.Explore
+	res := e.TaskRes
+	res.SetEnabled(a.list.Cursor() >= len(a.ops) && len(a.tasks) > 0)
+	open := e.Open
+	open.SetHelp("enter", "open")
+	return [][]key.Binding{a.list.FullHelp(), {open, e.CancelOp, res}}
+}
 
 // OpLine is a one-line summary of a request with its bar, used by the
 // status bar.
@@ -259,34 +346,40 @@ func (a *Activity) opParts(o *Op, w int) (string, string) {
 	return head, line
 }
 
+// line is item i as one row: a request with its bar, or a task.
+func (a *Activity) line(i int) string {
+	t := a.theme
+	if i < len(a.ops) {
+		return a.OpLine(a.ops[i], a.w-4)
+	}
+	tk := a.tasks[i-len(a.ops)]
+	s := t.Tools.Badge.Render("task ") + t.Tools.Name.Render(termsafe.String(tk.ID)) + " " + t.Status.Info.Render(termsafe.String(tk.Status))
+	if tk.Message != "" {
+		s += " " + t.Detail.Hint.Render(termsafe.String(tk.Message))
+	}
+	return s
+}
+
 func (a *Activity) View() string {
 	t := a.theme
 	inner := a.w - 2
+	if a.rows() == 0 {
+		return Box(t, a.Title(), a.focused, a.w, a.h, []string{t.Log.Empty.Render("  no requests yet: what you send from the panes shows here, with progress")})
+	}
+	a.list.SetLen(a.rows())
+	cur, prev := a.list.Cursor(), -1
 	var lines []string
-	sel := 0
-	for i, o := range a.ops {
-		head, bar := a.opParts(o, inner)
-		if i == a.cur {
-			sel = len(lines)
+	for _, r := range a.list.RenderRows() {
+		row := selRow(t, r.Text, inner, a.focused && r.Item == cur)
+		if r.Item == prev && a.focused && r.Item == cur {
+			row = t.Tools.Selected.Render(Fit("  "+r.Text, inner)) // a wrapped item's next rows
 		}
-		lines = append(lines, selRow(t, head, inner, a.focused && i == a.cur))
-		if bar != "" {
-			lines = append(lines, "    "+bar)
-		}
+		prev = r.Item
+		lines = append(lines, row)
 	}
-	for i, tk := range a.tasks {
-		s := t.Tools.Badge.Render("task ") + t.Tools.Name.Render(termsafe.String(tk.ID)) + " " + t.Status.Info.Render(termsafe.String(tk.Status))
-		if tk.Message != "" {
-			s += " " + t.Detail.Hint.Render(termsafe.String(tk.Message))
-		}
-		if len(a.ops)+i == a.cur {
-			sel = len(lines)
-		}
-		lines = append(lines, selRow(t, s, inner, a.focused && len(a.ops)+i == a.cur))
+	tail := ""
+	if p := a.list.Position(); p != "" {
+		tail = " · " + p
 	}
-	if len(lines) == 0 {
-		lines = append(lines, t.Log.Empty.Render("  no requests yet: what you send from the panes shows here, with progress"))
-	}
-	s, e := window(len(lines), sel+1, a.h-2)
-	return Box(t, a.Title(), a.focused, a.w, a.h, lines[s:e])
+	return Box(t, TitleKeeping(a.Title(), tail, a.w), a.focused, a.w, a.h, lines)
 }
