@@ -105,7 +105,7 @@ func (a *Activity) Title() string {
 }
 func (a *Activity) SetSize(w, h int) {
 	a.w, a.h = w, h
-	a.list.SetSize(max(w-2, 0), max(h-2, 0))
+	a.list.SetSize(max(w-4, 0), max(h-2, 0)) // two cells for the cursor gutter
 }
 func (a *Activity) Focus() { a.focused = true }
 func (a *Activity) Blur()  { a.focused = false }
