@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -75,5 +76,40 @@ func TestActivityScrollsAndOpens(t *testing.T) {
 	a.Update(keyPress("G"))
 	if v := view(); !strings.Contains(v, "op-099") {
 		t.Fatalf("G did not reach the last request:\n%s", v)
+	}
+}
+
+// More roots than rows scroll: the cursor stays on screen as it moves
+// down (the pane drew every root and the cursor went off the bottom),
+// G reaches the last and a long URI scrolls sideways.
+func TestRootsScroll(t *testing.T) {
+	var roots []policy.Root
+	for i := range 40 {
+		roots = append(roots, policy.Root{URI: fmt.Sprintf("file:///srv/project-%02d", i), Name: fmt.Sprintf("p%02d", i)})
+	}
+	roots[39].URI += strings.Repeat("/deeper", 12) + "/LAST"
+	r := NewRoots(themes.Dark(), keymap.Default(), roots)
+	r.SetSize(60, 12)
+	r.Focus()
+	view := func() string { return ansi.Strip(r.View()) }
+	for range 15 {
+		r.Update(keyPress("j"))
+	}
+	if v := view(); !strings.Contains(v, "▸ file:///srv/project-15") {
+		t.Fatalf("the cursor went off screen:\n%s", v)
+	}
+	r.Update(keyPress("G"))
+	if v := view(); !strings.Contains(v, "project-39") || strings.Contains(v, "LAST") || !strings.Contains(v, "40/40") {
+		t.Fatalf("G did not reach the last root, or its URI was not cut:\n%s", v)
+	}
+	for range 10 {
+		r.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	}
+	if v := view(); !strings.Contains(v, "LAST") {
+		t.Fatalf("→ did not scroll the long URI sideways:\n%s", v)
+	}
+	r.Update(keyPress("d"))
+	if len(r.List()) != 39 || r.List()[38].URI != "file:///srv/project-38" {
+		t.Fatalf("d deleted the wrong root: %d left", len(r.List()))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -25,10 +26,13 @@ type Roots struct {
 	focused bool
 	roots   []policy.Root
 	cur     int
-	adding  bool
-	input   textinput.Model
-	note    string
-	asked   int
+	// list scrolls the roots (panes/list): paging, g/G, the wheel, W and
+	// ←/→ for long URIs.
+	list   *list.Model
+	adding bool
+	input  textinput.Model
+	note   string
+	asked  int
 }
 
 // NewRoots makes the roots pane.
@@ -36,7 +40,13 @@ func NewRoots(t *themes.Theme, k keymap.KeyMap, roots []policy.Root) *Roots {
 	in := textinput.New()
 	in.Prompt = "path or URI: "
 	in.SetStyles(t.TextInput)
-	return &Roots{theme: t, keys: k, roots: roots, input: in}
+	r := &Roots{theme: t, keys: k, roots: roots, input: in}
+	sc := k.Scroll
+	sc.Up, sc.Down = k.Explore.Up, k.Explore.Down
+	r.list = list.New(sc, r.line)
+	r.list.SetSelecting(true)
+	r.list.SetLen(len(roots))
+	return r
 }
 
 func (r *Roots) SetTheme(t *themes.Theme) { r.theme = t; r.input.SetStyles(t.TextInput) }
@@ -63,6 +73,9 @@ func (r *Roots) changed() tea.Cmd {
 func (r *Roots) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		if !r.adding && r.list.Update(msg) { // the wheel
+			r.cur = r.list.Cursor()
+		}
 		return nil
 	}
 	e := r.keys.Explore
@@ -93,10 +106,6 @@ func (r *Roots) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(km, e.Up):
-		r.cur = max(r.cur-1, 0)
-	case key.Matches(km, e.Down):
-		r.cur = max(min(r.cur+1, len(r.roots)-1), 0)
 	case key.Matches(km, e.Add):
 		r.adding = true
 		r.input.SetValue("")
@@ -105,8 +114,30 @@ func (r *Roots) Update(msg tea.Msg) tea.Cmd {
 		r.roots = append(r.roots[:r.cur:r.cur], r.roots[r.cur+1:]...)
 		r.cur = max(min(r.cur, len(r.roots)-1), 0)
 		return r.changed()
+	default:
+		r.sync()
+		if r.list.Update(km) {
+			r.cur = r.list.Cursor()
+		}
 	}
 	return nil
+}
+
+// sync gives the list the roots and the cursor.
+func (r *Roots) sync() {
+	r.list.SetLen(len(r.roots))
+	r.list.Select(r.cur)
+}
+
+// line is root i: its URI and name.
+func (r *Roots) line(i int) string {
+	t := r.theme
+	root := r.roots[i]
+	s := t.Tools.Name.Render(termsafe.String(root.URI))
+	if root.Name != "" {
+		s += " " + t.Tools.Description.Render(termsafe.String(root.Name))
+	}
+	return s
 }
 
 func (r *Roots) ShortHelp() []key.Binding {
@@ -116,34 +147,46 @@ func (r *Roots) ShortHelp() []key.Binding {
 		open.SetHelp("enter", "add")
 		return []key.Binding{open, e.Back}
 	}
-	return []key.Binding{e.Up, e.Down, e.Add, e.Delete}
+	sc := r.keys.Scroll
+	return []key.Binding{e.Up, e.Down, e.Add, e.Delete, sc.PageDown, sc.Left, sc.Wrap}
 }
 
-func (r *Roots) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+func (r *Roots) FullHelp() [][]key.Binding {
+	if r.adding {
+		return [][]key.Binding{r.ShortHelp()}
+	}
+	e := r.keys.Explore
+	return [][]key.Binding{r.list.FullHelp(), {e.Add, e.Delete}}
+}
 
 func (r *Roots) View() string {
 	t := r.theme
 	body := []string{t.Form.Hint.Render("answered to roots/list; a change sends notifications/roots/list_changed")}
-	for i, root := range r.roots {
-		s := t.Tools.Name.Render(termsafe.String(root.URI))
-		if root.Name != "" {
-			s += " " + t.Tools.Description.Render(termsafe.String(root.Name))
-		}
-		body = append(body, selRow(t, s, r.w-2, r.focused && i == r.cur))
+	var foot []string
+	if r.adding {
+		foot = append(foot, "", termsafe.Rendered(r.input.View()))
+	}
+	if r.asked > 0 {
+		foot = append(foot, "", t.Status.OK.Render(plural(r.asked, "roots/list request answered", "roots/list requests answered")))
+	}
+	if r.note != "" {
+		foot = append(foot, t.Status.Info.Render(termsafe.String(r.note)))
+	}
+	// The list gets the rows between the hint and the lines under it.
+	r.list.SetSize(max(r.w-4, 0), max(r.h-2-len(body)-len(foot), 1))
+	r.sync()
+	for _, row := range r.list.RenderRows() {
+		body = append(body, selRow(t, row.Text, r.w-2, r.focused && row.Item == r.cur))
 	}
 	if len(r.roots) == 0 {
 		body = append(body, t.Log.Empty.Render("  no roots: roots/list is answered with an empty list (a adds one)"))
 	}
-	if r.adding {
-		body = append(body, "", termsafe.Rendered(r.input.View()))
+	body = append(body, foot...)
+	tail := ""
+	if p := r.list.Position(); p != "" {
+		tail = " · " + p
 	}
-	if r.asked > 0 {
-		body = append(body, "", t.Status.OK.Render(plural(r.asked, "roots/list request answered", "roots/list requests answered")))
-	}
-	if r.note != "" {
-		body = append(body, t.Status.Info.Render(termsafe.String(r.note)))
-	}
-	return Box(t, r.Title(), r.focused, r.w, r.h, body)
+	return Box(t, TitleKeeping(r.Title(), tail, r.w), r.focused, r.w, r.h, body)
 }
 
 func plural(n int, one, many string) string {
