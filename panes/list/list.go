@@ -186,7 +186,11 @@ func (m *Model) wrapped(i int) string {
 	if m.fold != nil {
 		return carryStyles(m.fold(i, m.width))
 	}
-	return lipgloss.Wrap(m.item(i), m.width, "")
+	s := m.item(i)
+	if !strings.Contains(s, "\x1b[") {
+		return ansi.Wrap(s, m.width, "") // no style to carry: skip the second pass
+	}
+	return lipgloss.Wrap(s, m.width, "")
 }
 
 // carryStyles closes a style still open at each line break of s and opens
