@@ -77,18 +77,6 @@ func gateLines(t *themes.Theme, g Gate, anywayKey string) []string {
 	}
 }
 
-// window returns the slice bounds that keep cur visible in rows lines.
-func window(n, cur, rows int) (int, int) {
-	if rows <= 0 || n == 0 {
-		return 0, 0
-	}
-	start := 0
-	if cur >= rows {
-		start = cur - rows + 1
-	}
-	return start, min(start+rows, n)
-}
-
 // selRow renders a list row, highlighted when selected.
 func selRow(t *themes.Theme, s string, w int, selected bool) string {
 	if selected {
