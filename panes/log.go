@@ -1161,12 +1161,23 @@ func kindShort(k mcp.Kind) string {
 	return "?"
 }
 
-// relTime is "+1.234s", the time since the session began.
+// relTime is the time since the session began in at most 9 cells, the
+// log's time column: "+1.234s" under 100 s, "+12m34.5s" under an hour,
+// then "+2h03m04s" (a session left open all day kept "+3600.000s", which
+// pushed its row past the column).
 func relTime(d time.Duration) string {
 	if d < 0 {
 		d = 0
 	}
-	return fmt.Sprintf("+%.3fs", d.Seconds())
+	switch {
+	case d < 100*time.Second:
+		return fmt.Sprintf("+%.3fs", d.Seconds())
+	case d < time.Hour:
+		d = d.Truncate(100 * time.Millisecond)
+		return fmt.Sprintf("+%dm%04.1fs", int(d/time.Minute), (d % time.Minute).Seconds())
+	}
+	d = d.Truncate(time.Second)
+	return fmt.Sprintf("+%dh%02dm%02ds", int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second))
 }
 
 func fmtSize(n int) string {

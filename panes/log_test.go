@@ -283,3 +283,23 @@ func TestLogFindsFramesItDidNotGiveOut(t *testing.T) {
 		t.Fatalf("FrameBySeq(2) = %+v, want the current connection's response", f)
 	}
 }
+
+// The time column holds 9 cells however long the session runs.
+func TestRelTimeFitsItsColumn(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{1234 * time.Millisecond, "+1.234s"},
+		{99999 * time.Millisecond, "+99.999s"},
+		{127180 * time.Millisecond, "+2m07.1s"},
+		{59*time.Minute + 59900*time.Millisecond, "+59m59.9s"},
+		{time.Hour + 2*time.Minute + 3*time.Second, "+1h02m03s"},
+		{9*time.Hour + 59*time.Minute, "+9h59m00s"},
+	} {
+		got := relTime(c.d)
+		if got != c.want || len(got) > 9 {
+			t.Errorf("relTime(%v) = %q, want %q (≤ 9 cells)", c.d, got, c.want)
+		}
+	}
+}

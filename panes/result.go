@@ -592,7 +592,7 @@ func (r *Result) parseResult(summary string) {
 	if res.IsError {
 		status = th.Result.Error.Render("tool error") + th.Detail.Hint.Render("  isError: true — the tool ran and reported a failure")
 	}
-	r.header = append(r.header, summary+th.Detail.Label.Render(" · ")+status+th.Detail.Label.Render(fmt.Sprintf(" · %d content blocks", len(res.Content))))
+	r.header = append(r.header, summary+th.Detail.Label.Render(" · ")+status+th.Detail.Label.Render(" · "+plural(len(res.Content), "content block", "content blocks")))
 	if line := r.outputCheck(res); line != "" {
 		r.header = append(r.header, line)
 	}

@@ -166,3 +166,13 @@ func TestResultSecurity(t *testing.T) {
 	r.SetResult(ToolResultMsg{Name: "x", RPCError: &mcp.RPCError{Code: 1, Message: "\x1b]0;pwned\x07"}})
 	assertNoRawEscapes(t, r.View(), `\x1b]0;pwned\x07`)
 }
+
+// "1 content blocks" was seen on the memory server's read_graph.
+func TestResultHeaderCountsOneBlock(t *testing.T) {
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(100, 20)
+	r.SetResult(ToolResultMsg{Name: "read_graph", Args: json.RawMessage(`{}`), Result: json.RawMessage(`{"content":[{"type":"text","text":"{}"}]}`), Latency: time.Millisecond})
+	if text := resultText(r); !strings.Contains(text, "ok · 1 content block\n") {
+		t.Errorf("the header does not say 1 content block:\n%s", text)
+	}
+}
