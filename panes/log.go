@@ -500,7 +500,8 @@ func (l *Log) frameOf(e *logEntry) *mcp.Frame {
 type entryView struct {
 	*logEntry
 	*entryData
-	frame *mcp.Frame // nil unless the entry is a frame
+	frame   *mcp.Frame // nil unless the entry is a frame
+	toolErr bool       // a tools/call result that says isError
 }
 
 // view reads an entry's frame into f (not kept) for the filter.
@@ -509,6 +510,14 @@ func (l *Log) view(e *logEntry, f *mcp.Frame) *entryView {
 	if e.kind == entryFrame {
 		l.store.View(int(e.ref), f)
 		v.frame = f
+		if f.Kind == mcp.KindResponse && f.ReplyToMethod == mcp.MethodToolsCall {
+			bad, ok := l.toolErr[e.ref]
+			if !ok {
+				bad = mcp.ResultIsError(f)
+				l.toolErr[e.ref] = bad
+			}
+			v.toolErr = bad
+		}
 	}
 	return v
 }

@@ -13,6 +13,9 @@ import (
 //	method:tools/      method (or replied-to method) contains "tools/"
 //	dir:in | dir:out   direction
 //	kind:request|response|error|notification|invalid|batch   frames
+//	                   (kind:error also finds tools/call results that say
+//	                   isError: the calls that failed, as the exchanges
+//	                   view marks them)
 //	kind:transport|http|sse|reconnect|oauth|websocket|process  transport rows
 //	kind:stderr|state|note|local|exit                          other rows
 //	id:3               the JSON-RPC id, exactly
@@ -125,10 +128,14 @@ func canonicalKind(s string) (string, bool) {
 }
 
 // kindOf is the entry's kind as canonicalKind names it, and for a
-// transport step also "transport".
+// transport step also "transport", for a tools/call result that says
+// isError also "error".
 func (e *entryView) kindOf() (string, string) {
 	switch e.kind {
 	case entryFrame:
+		if e.toolErr {
+			return e.frame.Kind.String(), "error"
+		}
 		return e.frame.Kind.String(), ""
 	case entryTransport:
 		return strings.ToLower(e.tr.Kind), "transport"

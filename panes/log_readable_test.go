@@ -123,9 +123,25 @@ func TestLogExchangesView(t *testing.T) {
 	if strings.Count(v, l.theme.Log.BadgeLocalError.Render(" ✗ local")) != 1 || !strings.Contains(v, l.theme.Log.BadgeError.Render(" ✗ error  ")) {
 		t.Error("the server's error and the local error are not drawn in their own styles")
 	}
+	// kind:error finds the failed calls the view marks ✗ error: the
+	// server's error response and the tool's isError result (which it
+	// missed), not the local timeout or the successful calls.
+	l.SetFilter("kind:error")
+	rows = logRowText(l)
+	if len(rows) != 2 {
+		t.Errorf("kind:error shows %d exchanges, want 2:\n%s", len(rows), strings.Join(rows, "\n"))
+	}
+	rowWith(t, rows, "→ ✗ error", "resources/read file:///")
+	rowWith(t, rows, "→ ✗ error", `tools/call fail\x1b[2J #6`, "isError")
+	l.SetFilter("")
 	l.Update(logKey("x"))
 	if l.PairedView() || len(l.shown) != frames {
 		t.Fatalf("x again: %d rows, want the %d of the frames view", len(l.shown), frames)
+	}
+	// In the frames view it finds the two answers.
+	l.SetFilter("kind:error")
+	if rows := logRowText(l); len(rows) != 2 {
+		t.Errorf("kind:error in the frames view shows %d rows, want 2:\n%s", len(rows), strings.Join(rows, "\n"))
 	}
 }
 
