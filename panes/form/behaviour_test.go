@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpscope/mcpscope/mcp/schema"
 	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 )
@@ -511,5 +513,41 @@ func TestFormDrawsBeforeTheSchemaIsCompiled(t *testing.T) {
 	// ctrl+s before the compile finished still validates.
 	if cmd := press(f, "ctrl+s"); cmd != nil {
 		t.Errorf("an invalid value was sent before validation: %#v", cmd())
+	}
+}
+
+// The problem beside a value stays in its column as the cursor comes and
+// goes: an edited row's value ends in the cell its cursor takes, so the
+// rows that are not edited keep that cell too. Before, "✗ is required" sat
+// one column further right on the row with the cursor, and jumped back as
+// Tab moved on.
+func TestProblemsStayInTheirColumnAsTheCursorMoves(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"},"c":{"type":"integer"}},"required":["a","b"]}`)
+	f := newForm(t, raw, 100, 20)
+	// column is where the problem starts on the row whose label is name.
+	column := func(name string) int {
+		t.Helper()
+		for _, line := range strings.Split(plain(f.View()), "\n") {
+			label := strings.TrimLeft(strings.TrimPrefix(line, "│"), " ›")
+			if !strings.HasPrefix(label, name+" ") && !strings.HasPrefix(label, name+"*") {
+				continue
+			}
+			if i := strings.Index(line, "✗ is"); i >= 0 {
+				return ansi.StringWidth(line[:i])
+			}
+		}
+		t.Fatalf("no problem on row %s:\n%s", name, plain(f.View()))
+		return 0
+	}
+	focusPtr(t, f, "/c")
+	typeText(f, "x")
+	elsewhere := map[string]int{"a": column("a"), "b": column("b")}
+	focusPtr(t, f, "/a")
+	elsewhere["c"] = column("c")
+	for _, name := range []string{"a", "b", "c"} {
+		focusPtr(t, f, "/"+name)
+		if got := column(name); got != elsewhere[name] {
+			t.Errorf("row %s: its problem starts at column %d with the cursor on it, %d without", name, got, elsewhere[name])
+		}
 	}
 }

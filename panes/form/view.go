@@ -215,6 +215,12 @@ func (f *Form) renderRow(i, labelW, iw int) string {
 	if issues := f.rowIssues[i]; len(issues) > 0 {
 		// The first problem sits beside the value it is about; the value
 		// keeps at least half the room.
+		if !(focused && f.editing) {
+			// An edited row's value ends in the cell its cursor takes; the
+			// others keep that cell too, so the problem stays in its column
+			// as the cursor moves from row to row.
+			value += " "
+		}
 		msg := "✗ " + termsafe.String(issues[0])
 		valueW := min(ansi.StringWidth(value), max(vw-ansi.StringWidth(msg)-2, vw/3))
 		value = ansi.Truncate(value, valueW, "…")
