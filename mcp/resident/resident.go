@@ -1,0 +1,94 @@
+// Package resident gives memory that a long-running mcpscope process no
+// longer needs back to the operating system: the binary's pages that only
+// start-up touched, and the heap the garbage collector keeps in reserve
+// after a burst of work. The TUI and the tap stay open all day beside an
+// editor, so what they hold while idle is what they cost.
+//
+// Nothing here changes what the program reads or computes: released pages
+// of the executable come back from the page cache when they are touched
+// again, and the heap's released pages are free memory.
+package resident
+
+import (
+	"context"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+)
+
+// ReleaseExecutablePages gives back the pages of the binary's code and
+// read-only data that are mapped into this process (see the Linux version;
+// elsewhere it does nothing). Start-up touches most of them: every
+// package's initialisation runs, and the kernel maps the executable 64 KiB
+// around each page touched, so a freshly started mcpscope has nearly its
+// whole binary resident although an idle UI uses a few MiB of it.
+func ReleaseExecutablePages() { releaseExecutablePages() }
+
+// Trim returns the heap's free pages to the OS (after a collection) and
+// releases the executable's pages: what an idle process should hold.
+// It costs one garbage collection, so it is for quiet moments.
+func Trim() {
+	debug.FreeOSMemory()
+	ReleaseExecutablePages()
+}
+
+// Trimmer trims the process once activity stops for a while: after the
+// first burst (connecting, the first listings), and again after any later
+// burst of at least AfterEvents events (a flood, a long exchange), so a
+// session that trickles an event every few seconds does not pay for a
+// collection each time. Touch counts one event; it is safe from any
+// goroutine and costs one atomic add.
+type Trimmer struct {
+	// Quiet is how long no event may arrive before trimming.
+	Quiet time.Duration
+	// AfterEvents is how many events a later burst needs to earn a trim.
+	AfterEvents uint64
+	// Trim is what trimming does; Trim (the function) when nil.
+	Trim func()
+
+	events    atomic.Uint64
+	seen      uint64    // events at the last look
+	changed   time.Time // when the count last changed
+	trimmedAt uint64    // events at the last trim
+	trimmed   bool      // whether a trim happened yet
+}
+
+// Touch records one event.
+func (t *Trimmer) Touch() { t.events.Add(1) }
+
+// Run looks at the activity every Quiet/2 until ctx ends, trimming when due.
+func (t *Trimmer) Run(ctx context.Context) {
+	tick := time.NewTicker(max(t.Quiet/2, time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			if t.due(now) {
+				if t.Trim != nil {
+					t.Trim()
+				} else {
+					Trim()
+				}
+			}
+		}
+	}
+}
+
+// due reports whether a trim is due at now, and if so counts it as done.
+func (t *Trimmer) due(now time.Time) bool {
+	n := t.events.Load()
+	if n != t.seen || t.changed.IsZero() {
+		t.seen, t.changed = n, now
+		return false
+	}
+	if now.Sub(t.changed) < t.Quiet || n == t.trimmedAt {
+		return false
+	}
+	if t.trimmed && n-t.trimmedAt < t.AfterEvents {
+		return false
+	}
+	t.trimmed, t.trimmedAt = true, n
+	return true
+}
