@@ -1,0 +1,405 @@
+package format
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// Internationalized host names (IDNA2008: RFC 5890-5893). A label is either
+// ASCII letters, digits and hyphens, an A-label ("xn--" and Punycode) or a
+// U-label (Unicode), and an A-label must decode to a valid U-label that
+// encodes back to it exactly.
+//
+// A U-label's code points are judged by RFC 5892's derivation, computed
+// from Go's unicode tables rather than IANA's list, with two leniencies
+// where the tables fall short: upper-case letters are accepted (every
+// resolver folds them first, and IDNA2008 leaves mapping to the
+// application), and compatibility forms that NFKC would change are only
+// refused where they are plainly so (fullwidth forms, characters that
+// lower-case to ASCII such as the Kelvin sign). Normalization to NFC is not
+// demanded either (the test suite holds "café" with a combining accent
+// valid in an e-mail domain). The contextual rules of RFC 5892 appendix A
+// and the Bidi rule of RFC 5893 are applied; Arabic joining types, which Go
+// does not tabulate, are approximated by script for ZERO WIDTH NON-JOINER.
+
+// isIDNHostname reports whether s is an internationalized host name:
+// labels separated by "." or the ideographic, fullwidth and halfwidth full
+// stops, each a valid label, 253 octets at most in ASCII (A-label) form.
+func isIDNHostname(s string) bool {
+	if s == "" {
+		return false
+	}
+	total, bidiDomain := 0, false
+	var buf [maxLabelRunes]rune
+	for rest := s; ; {
+		label, next, more := cutLabel(rest)
+		n, alen, ok := uLabel(label, &buf)
+		if !ok {
+			return false
+		}
+		total += alen
+		for _, r := range buf[:n] {
+			if c := bidiClass(r); c == bidiR || c == bidiAN {
+				bidiDomain = true
+			}
+		}
+		if !more {
+			break
+		}
+		total++
+		rest = next
+	}
+	if total > 253 {
+		return false
+	}
+	if !bidiDomain {
+		return true
+	}
+	for rest := s; ; {
+		label, next, more := cutLabel(rest)
+		n, _, _ := uLabel(label, &buf)
+		if !bidiRule(buf[:n]) {
+			return false
+		}
+		if !more {
+			return true
+		}
+		rest = next
+	}
+}
+
+// cutLabel splits s at its first label separator.
+func cutLabel(s string) (label, rest string, more bool) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '.', 0x3002, 0xFF0E, 0xFF61:
+			return s[:i], s[i+n:], true
+		}
+		i += n
+	}
+	return s, "", false
+}
+
+// uLabel validates one label of an internationalized host name and
+// leaves its code points (decoded, for an A-label) in buf. alen is the
+// label's length in ASCII form.
+func uLabel(label string, buf *[maxLabelRunes]rune) (n, alen int, ok bool) {
+	ascii := true
+	for i := 0; i < len(label); i++ {
+		if label[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if !isLDHLabel(label) {
+			return 0, 0, false
+		}
+		if isALabelPrefix(label) {
+			n, ok := decodeALabel(label, buf)
+			return n, len(label), ok && isULabel(buf[:n])
+		}
+		for i := 0; i < len(label); i++ {
+			buf[i] = rune(label[i])
+		}
+		return len(label), len(label), true
+	}
+	if !utf8.ValidString(label) {
+		return 0, 0, false
+	}
+	for _, r := range label {
+		if n == len(buf) {
+			return 0, 0, false // longer than any A-label can be
+		}
+		buf[n] = r
+		n++
+	}
+	if !isULabel(buf[:n]) {
+		return 0, 0, false
+	}
+	var enc [63 - 4]byte
+	elen, ok := punyEncode(buf[:n], enc[:])
+	if !ok {
+		return 0, 0, false // its A-label would exceed 63 octets
+	}
+	return n, 4 + elen, true
+}
+
+// decodeALabel decodes an A-label and checks that it is one: it decodes,
+// holds a non-ASCII code point, and encodes back to itself.
+func decodeALabel(label string, buf *[maxLabelRunes]rune) (int, bool) {
+	n, ok := punyDecode(label[4:], buf)
+	if !ok || n == 0 {
+		return 0, false
+	}
+	nonASCII := false
+	for _, r := range buf[:n] {
+		if r >= utf8.RuneSelf {
+			nonASCII = true
+		}
+	}
+	if !nonASCII {
+		return 0, false
+	}
+	var enc [63 - 4]byte
+	elen, ok := punyEncode(buf[:n], enc[:])
+	if !ok || elen != len(label)-4 {
+		return 0, false
+	}
+	for i := 0; i < elen; i++ {
+		if lowerASCII(enc[i]) != lowerASCII(label[4+i]) {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// isULabel checks a label's code points by RFC 5891 section 5.4 and RFC
+// 5892: no hyphens at the start, the end or in places 3 and 4, no
+// combining mark first, and every code point PVALID or allowed by its
+// contextual rule.
+func isULabel(r []rune) bool {
+	n := len(r)
+	if n == 0 || r[0] == '-' || r[n-1] == '-' || n >= 4 && r[2] == '-' && r[3] == '-' {
+		return false
+	}
+	if unicode.Is(unicode.M, r[0]) {
+		return false
+	}
+	for i, c := range r {
+		switch idnaProperty(c) {
+		case pvalid:
+		case contextJ:
+			if !contextJOK(r, i) {
+				return false
+			}
+		case contextO:
+			if !contextOOK(r, i) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	disallowed = iota
+	pvalid
+	contextJ
+	contextO
+)
+
+// idnaProperty derives a code point's IDNA2008 property (RFC 5892 section
+// 3), with the leniencies the file comment describes.
+func idnaProperty(r rune) int {
+	switch r { // Exceptions (F)
+	case 0x00DF, 0x03C2, 0x06FD, 0x06FE, 0x0F0B, 0x3007:
+		return pvalid
+	case 0x00B7, 0x0375, 0x05F3, 0x05F4, 0x30FB:
+		return contextO
+	case 0x0640, 0x07FA, 0x302E, 0x302F, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303B:
+		return disallowed
+	case 0x200C, 0x200D: // JoinControl (H)
+		return contextJ
+	}
+	if 0x0660 <= r && r <= 0x0669 || 0x06F0 <= r && r <= 0x06F9 {
+		return contextO
+	}
+	if r < utf8.RuneSelf { // LDH (K), letters in either case
+		if isAlpha(byte(r)) || isDigit(byte(r)) || r == '-' {
+			return pvalid
+		}
+		return disallowed
+	}
+	switch {
+	case unicode.ToLower(r) < utf8.RuneSelf, // Unstable (B): the Kelvin sign and the like
+		0xFF00 <= r && r <= 0xFFEF, // Unstable (B): halfwidth and fullwidth forms
+		unicode.Is(unicode.Lt, r),  // Unstable (B): titlecase digraphs
+		unicode.Is(unicode.White_Space, r) || unicode.Is(unicode.Noncharacter_Code_Point, r) ||
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r), // IgnorableProperties (C)
+		0x20D0 <= r && r <= 0x20FF || 0x1D100 <= r && r <= 0x1D24F,                             // IgnorableBlocks (D)
+		0x1100 <= r && r <= 0x11FF || 0xA960 <= r && r <= 0xA97F || 0xD7B0 <= r && r <= 0xD7FF: // OldHangulJamo (I)
+		return disallowed
+	}
+	if unicode.In(r, unicode.Ll, unicode.Lu, unicode.Lo, unicode.Nd, unicode.Lm, unicode.Mn, unicode.Mc) { // LetterDigits (A)
+		return pvalid
+	}
+	return disallowed
+}
+
+// contextJOK applies RFC 5892 appendix A.1 and A.2 to the joiner at i.
+func contextJOK(r []rune, i int) bool {
+	if i > 0 && isVirama(r[i-1]) {
+		return true
+	}
+	if r[i] != 0x200C {
+		return false // ZERO WIDTH JOINER only after a virama
+	}
+	// (Joining_Type:{L,D})(Joining_Type:T)*\u200C(Joining_Type:T)*(Joining_Type:{R,D})
+	j := i - 1
+	for j >= 0 && isTransparent(r[j]) {
+		j--
+	}
+	if j < 0 || !isJoining(r[j]) {
+		return false
+	}
+	j = i + 1
+	for j < len(r) && isTransparent(r[j]) {
+		j++
+	}
+	return j < len(r) && isJoining(r[j])
+}
+
+// isTransparent approximates Joining_Type T: marks and format characters.
+func isTransparent(r rune) bool {
+	return r != 0x200C && r != 0x200D && unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf)
+}
+
+// isJoining approximates Joining_Type L, R or D: a letter of a script
+// whose letters join (it accepts a right-joining letter on the left).
+func isJoining(r rune) bool {
+	return unicode.IsLetter(r) && unicode.In(r, unicode.Arabic, unicode.Syriac, unicode.Nko, unicode.Mongolian,
+		unicode.Phags_Pa, unicode.Mandaic, unicode.Manichaean, unicode.Psalter_Pahlavi, unicode.Adlam,
+		unicode.Hanifi_Rohingya, unicode.Sogdian, unicode.Old_Uyghur, unicode.Chorasmian)
+}
+
+// isVirama reports whether r has Canonical_Combining_Class Virama (9).
+func isVirama(r rune) bool {
+	switch r {
+	case 0x094D, 0x09CD, 0x0A4D, 0x0ACD, 0x0B4D, 0x0BCD, 0x0C4D, 0x0CCD, 0x0D3B, 0x0D3C, 0x0D4D,
+		0x0DCA, 0x0E3A, 0x0EBA, 0x0F84, 0x1039, 0x103A, 0x1714, 0x1715, 0x1734, 0x17D2, 0x1A60,
+		0x1B44, 0x1BAA, 0x1BAB, 0x1BF2, 0x1BF3, 0x2D7F, 0xA806, 0xA82C, 0xA8C4, 0xA953, 0xA9C0,
+		0xAAF6, 0xABED, 0x10A3F, 0x11046, 0x11070, 0x1107F, 0x110B9, 0x11133, 0x11134, 0x111C0,
+		0x11235, 0x112EA, 0x1134D, 0x11442, 0x114C2, 0x115BF, 0x1163F, 0x116B6, 0x1172B, 0x11839,
+		0x1193D, 0x1193E, 0x119E0, 0x11A34, 0x11A47, 0x11A99, 0x11C3F, 0x11D44, 0x11D45, 0x11D97,
+		0x11F41, 0x11F42:
+		return true
+	}
+	return false
+}
+
+// contextOOK applies RFC 5892 appendix A.3 to A.9 to the code point at i.
+func contextOOK(r []rune, i int) bool {
+	switch c := r[i]; {
+	case c == 0x00B7: // MIDDLE DOT: between two l's (Catalan l·l)
+		return i > 0 && i+1 < len(r) && r[i-1] == 'l' && r[i+1] == 'l'
+	case c == 0x0375: // GREEK LOWER NUMERAL SIGN: before Greek
+		return i+1 < len(r) && unicode.Is(unicode.Greek, r[i+1])
+	case c == 0x05F3 || c == 0x05F4: // HEBREW GERESH, GERSHAYIM: after Hebrew
+		return i > 0 && unicode.Is(unicode.Hebrew, r[i-1])
+	case c == 0x30FB: // KATAKANA MIDDLE DOT: with Hiragana, Katakana or Han
+		for _, o := range r {
+			if o != 0x30FB && unicode.In(o, unicode.Hiragana, unicode.Katakana, unicode.Han) {
+				return true
+			}
+		}
+		return false
+	case 0x0660 <= c && c <= 0x0669: // ARABIC-INDIC DIGITS: not with extended ones
+		for _, o := range r {
+			if 0x06F0 <= o && o <= 0x06F9 {
+				return false
+			}
+		}
+		return true
+	case 0x06F0 <= c && c <= 0x06F9: // EXTENDED ARABIC-INDIC DIGITS: not with the others
+		for _, o := range r {
+			if 0x0660 <= o && o <= 0x0669 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// The Bidi classes the Bidi rule tells apart (R stands for R and AL).
+const (
+	bidiL = iota
+	bidiR
+	bidiAN
+	bidiEN
+	bidiES // the hyphen, as far as labels go
+	bidiNSM
+	bidiON
+)
+
+// bidiClass approximates Bidi_Class for the code points a label may hold:
+// by digit ranges, marks and script.
+func bidiClass(r rune) int {
+	switch {
+	case r < utf8.RuneSelf:
+		switch {
+		case isDigit(byte(r)):
+			return bidiEN
+		case r == '-':
+			return bidiES
+		case isAlpha(byte(r)):
+			return bidiL
+		}
+		return bidiON
+	case 0x0660 <= r && r <= 0x0669, 0x10D30 <= r && r <= 0x10D39:
+		return bidiAN
+	case 0x06F0 <= r && r <= 0x06F9:
+		return bidiEN
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return bidiNSM
+	case unicode.In(r, unicode.Arabic, unicode.Hebrew, unicode.Syriac, unicode.Thaana, unicode.Nko,
+		unicode.Samaritan, unicode.Mandaic, unicode.Adlam, unicode.Hanifi_Rohingya, unicode.Sogdian,
+		unicode.Old_Sogdian, unicode.Imperial_Aramaic, unicode.Phoenician, unicode.Kharoshthi,
+		unicode.Old_South_Arabian, unicode.Old_North_Arabian, unicode.Avestan, unicode.Inscriptional_Parthian,
+		unicode.Inscriptional_Pahlavi, unicode.Psalter_Pahlavi, unicode.Old_Turkic, unicode.Manichaean,
+		unicode.Nabataean, unicode.Palmyrene, unicode.Hatran, unicode.Elymaic, unicode.Chorasmian,
+		unicode.Old_Hungarian, unicode.Lydian, unicode.Meroitic_Cursive, unicode.Meroitic_Hieroglyphs,
+		unicode.Mende_Kikakui, unicode.Cypriot, unicode.Old_Uyghur, unicode.Yezidi):
+		return bidiR // N'Ko's and Adlam's digits too
+	case unicode.In(r, unicode.L, unicode.Mc, unicode.Nd):
+		return bidiL
+	}
+	return bidiON
+}
+
+// bidiRule applies RFC 5893 section 2 to one label of a Bidi domain name.
+func bidiRule(r []rune) bool {
+	if len(r) == 0 {
+		return false
+	}
+	first := bidiClass(r[0])
+	if first != bidiL && first != bidiR {
+		return false // rule 1
+	}
+	last := len(r) - 1
+	for last > 0 && bidiClass(r[last]) == bidiNSM {
+		last--
+	}
+	end := bidiClass(r[last])
+	if first == bidiR {
+		hasEN, hasAN := false, false
+		for _, c := range r {
+			switch bidiClass(c) {
+			case bidiL:
+				return false // rule 2
+			case bidiEN:
+				hasEN = true
+			case bidiAN:
+				hasAN = true
+			}
+		}
+		return (end == bidiR || end == bidiEN || end == bidiAN) && !(hasEN && hasAN) // rules 3 and 4
+	}
+	for _, c := range r {
+		if k := bidiClass(c); k == bidiR || k == bidiAN {
+			return false // rule 5
+		}
+	}
+	return end == bidiL || end == bidiEN // rule 6
+}
