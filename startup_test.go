@@ -120,3 +120,30 @@ func BenchmarkStartupVersion(b *testing.B) {
 	b.ReportMetric(float64(c.allocs), "init-allocs/op")
 	b.ReportMetric(float64(c.bytes), "init-B/op")
 }
+
+// heavyPackages are kept out of the mcpscope binary on purpose: each made
+// every start pay for work at init that mcpscope does not need.
+var heavyPackages = map[string]string{
+	"github.com/alecthomas/chroma/v2":        "JSON and Markdown are highlighted by panes/lexers.go (chroma's init and its regexp2 engine's: about 0.2 ms, 0.9 MB of binary)",
+	"github.com/dlclark/regexp2/v2":          "linked only through chroma",
+	"github.com/alecthomas/chroma/v2/lexers": "its registry parses ~280 lexer definitions at init (about 15 ms)",
+}
+
+// The binary links none of heavyPackages (the tests may).
+func TestStartupLinksNoHeavyPackage(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 50 {
+		t.Fatalf("go list -deps named %d packages:\n%s", len(deps), out)
+	}
+	for _, p := range deps {
+		for heavy, why := range heavyPackages {
+			if p == heavy || strings.HasPrefix(p, heavy+"/") {
+				t.Errorf("mcpscope links %s: %s", p, why)
+			}
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/alecthomas/chroma/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
@@ -245,9 +244,9 @@ func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
 func Highlight(t *themes.Theme, text, mime, uri string) []string {
 	text = termsafe.Block(text)
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	style := t.Chroma()
+	syn := t.Syntax()
 	lx := lexerFor(mime, uri)
-	if style == nil || lx == nil || len(text) > 64<<10 {
+	if syn == nil || lx == nil || len(text) > 64<<10 {
 		for i, l := range lines {
 			lines[i] = t.Result.Content.Render(l)
 		}
@@ -255,13 +254,8 @@ func Highlight(t *themes.Theme, text, mime, uri string) []string {
 	}
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		it, err := chroma.Coalesce(lx).Tokenise(nil, l)
-		if err != nil {
-			out = append(out, l)
-			continue
-		}
 		var b strings.Builder
-		writeTrueColour(&b, style, it)
+		writeTrueColour(&b, syn, lx(l))
 		out = append(out, strings.TrimRight(b.String(), "\n"))
 	}
 	return out

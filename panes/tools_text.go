@@ -45,24 +45,20 @@ func clipLine(s string) string {
 }
 
 // highlightJSONLine sanitises one line of (pretty-printed) JSON and colours
-// it with the theme's chroma style. The plain theme gets it uncoloured.
+// it with the theme's syntax colours. The plain theme gets it uncoloured.
 func highlightJSONLine(t *themes.Theme, line string) string {
 	return colorJSON(t, termsafe.String(clipLine(line)))
 }
 
 // colorJSON colours one line of JSON that is already safe to show (see
-// termsafe) with the theme's chroma style; the plain theme leaves it as is.
+// termsafe) with the theme's syntax colours; the plain theme leaves it as is.
 func colorJSON(t *themes.Theme, line string) string {
-	style := t.Chroma()
-	if style == nil {
-		return line
-	}
-	it, err := jsonLexer().Tokenise(nil, line)
-	if err != nil {
+	syn := t.Syntax()
+	if syn == nil {
 		return line
 	}
 	var b strings.Builder
-	writeTrueColour(&b, style, it)
+	writeTrueColour(&b, syn, lexJSON(line))
 	return b.String()
 }
 

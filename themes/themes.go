@@ -1,6 +1,6 @@
 // Package themes turns a palette of semantic colours into every style the
 // terminal UI draws with: lipgloss styles grouped by screen area, the bubbles
-// help and textinput styles, and a chroma style for JSON highlighting. Panes
+// help and textinput styles, and the colours of highlighted JSON and Markdown. Panes
 // never pick colours themselves; they read them from one *Theme, so a new
 // theme is a new Palette and nothing else.
 package themes
@@ -13,7 +13,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
-	"github.com/alecthomas/chroma/v2"
 )
 
 // Palette holds the semantic colour tokens a theme is built from. A nil
@@ -183,8 +182,20 @@ type Theme struct {
 	}
 	Modal lipgloss.Style // the frame around overlays
 
-	chromaOnce  sync.Once
-	chromaStyle *chroma.Style
+	syntaxOnce sync.Once
+	syntax     *Syntax
+}
+
+// Syntax colours highlighted JSON and Markdown: for each kind of token, the
+// escape sequence (24-bit foreground) written before it, "" to leave it
+// plain. A kind whose palette colour is nil takes the text colour.
+type Syntax struct {
+	Text     string // whitespace and anything else
+	Key      string // a JSON object's key; a Markdown heading
+	String   string // a JSON string; a Markdown code span
+	Number   string
+	Constant string // true, false, null
+	Punct    string // JSON's {}[],: and a Markdown list marker or fence
 }
 
 func fg(c color.Color) lipgloss.Style {
@@ -347,43 +358,36 @@ func New(p Palette, isDark bool) *Theme {
 	return t
 }
 
-// Chroma is the chroma style for JSON highlighting, built from the palette
-// on first use and memoized (building a chroma style is not free, and the
-// detail view asks for it on every render). It returns nil for the plain
-// theme: callers then skip highlighting.
-func (t *Theme) Chroma() *chroma.Style {
+// Syntax is the colouring of highlighted JSON and Markdown, built from
+// the palette on first use and memoized (the detail view asks for it on
+// every render). It returns nil for the plain theme: callers then skip
+// highlighting.
+func (t *Theme) Syntax() *Syntax {
 	if t.Plain {
 		return nil
 	}
-	t.chromaOnce.Do(func() {
+	t.syntaxOnce.Do(func() {
 		p := t.Palette
-		entries := chroma.StyleEntries{}
-		add := func(tt chroma.TokenType, c color.Color) {
-			if c != nil {
-				entries[tt] = hex(c)
+		sgr := func(c color.Color) string {
+			if c == nil {
+				c = p.Text
 			}
+			if c == nil {
+				return ""
+			}
+			r, g, b, _ := c.RGBA()
+			return fmt.Sprintf("\x1b[38;2;%d;%d;%dm", r>>8, g>>8, b>>8)
 		}
-		add(chroma.Text, p.Text)
-		add(chroma.NameTag, p.JSONKey)
-		add(chroma.LiteralString, p.JSONString)
-		add(chroma.LiteralStringDouble, p.JSONString)
-		add(chroma.LiteralNumber, p.JSONNumber)
-		add(chroma.KeywordConstant, p.JSONBool)
-		add(chroma.Keyword, p.JSONBool)
-		add(chroma.Punctuation, p.JSONPunct)
-		add(chroma.Error, p.Error)
-		s, err := chroma.NewStyle("mcpscope", entries)
-		if err == nil {
-			t.chromaStyle = s
+		t.syntax = &Syntax{
+			Text:     sgr(p.Text),
+			Key:      sgr(p.JSONKey),
+			String:   sgr(p.JSONString),
+			Number:   sgr(p.JSONNumber),
+			Constant: sgr(p.JSONBool),
+			Punct:    sgr(p.JSONPunct),
 		}
 	})
-	return t.chromaStyle
-}
-
-// hex renders a colour as #rrggbb for chroma.
-func hex(c color.Color) string {
-	r, g, b, _ := c.RGBA()
-	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
+	return t.syntax
 }
 
 // Dark is the default theme for dark terminals.

@@ -1,7 +1,7 @@
 package themes
 
 import (
-	"github.com/alecthomas/chroma/v2"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -15,7 +15,7 @@ func TestNoColorHasNoColour(t *testing.T) {
 	if sel := th.Log.Selected.Render("row"); !strings.Contains(sel, "\x1b[7m") && !strings.Contains(sel, ";7m") {
 		t.Fatalf("NoColor selection is not reverse video: %q", sel)
 	}
-	if th.Chroma() != nil {
+	if th.Syntax() != nil {
 		t.Fatal("NoColor should not highlight")
 	}
 }
@@ -27,13 +27,14 @@ func TestDarkAndLightDiffer(t *testing.T) {
 	}
 }
 
-func TestChromaStyleFromPaletteIsMemoized(t *testing.T) {
+func TestSyntaxFromPaletteIsMemoized(t *testing.T) {
 	th := Dark()
-	s := th.Chroma()
-	if s == nil || s != th.Chroma() {
-		t.Fatal("chroma style not built once")
+	s := th.Syntax()
+	if s == nil || s != th.Syntax() {
+		t.Fatal("syntax colours not built once")
 	}
-	if got, want := s.Get(chroma.NameTag).Colour.String(), hex(th.Palette.JSONKey); got != want {
-		t.Fatalf("JSON keys are %s in chroma, %s in the palette", got, want)
+	r, g, b, _ := th.Palette.JSONKey.RGBA()
+	if want := fmt.Sprintf("\x1b[38;2;%d;%d;%dm", r>>8, g>>8, b>>8); s.Key != want {
+		t.Fatalf("JSON keys are %q, the palette says %q", s.Key, want)
 	}
 }
