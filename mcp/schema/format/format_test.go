@@ -190,6 +190,10 @@ var formatCases = []struct {
 	{"regex", `(?P<n>x)`, false, "library: a Python-style group"},
 	{"regex", `\z`, false, "library: RE2's end of text"},
 	{"regex", `(a`, false, "an unclosed group"},
+	{"regex", `^a{2,3}b{2}c{1,}?$`, true, "quantifiers"},
+	{"regex", `a{`, false, "library: a lone brace (an error with the u flag)"},
+	{"regex", `a}`, false, "library: a lone closing brace"},
+	{"regex", `[[:alpha:]]`, false, "library: RE2's POSIX class reads as a class and a lone ] in ECMA-262"},
 	{"regex", `(?<=a)b`, false, "a lookbehind: ECMA-262, but Go cannot run it"},
 }
 
@@ -267,7 +271,9 @@ func TestRegexSpeaksECMA(t *testing.T) {
 		{`^[[:a]$`, ":", true},
 		{`^[\b]$`, "\b", true}, // backspace in a class
 		{`^\/$`, "/", true},
-		{`(?i)abc`, "ABC", true}, // not ECMA-262, compiled as Go reads it
+		{`(?i)abc`, "ABC", true},        // not ECMA-262, compiled as Go reads it
+		{`^[[:alpha:]]+$`, "abc", true}, // and so is RE2's POSIX class
+		{`^a{2}$`, "aa", true},
 		{`\z`, "", true},
 	} {
 		re, err := Regex(c.pattern)

@@ -25,8 +25,9 @@ import (
 //   - inside a class, \b is a backspace.
 //
 // What ECMA-262 has and RE2 cannot run (backreferences, lookaround) is
-// refused; what RE2 has and ECMA-262 does not ((?i), (?P<n>), \z, \Q...\E)
-// is not a valid ECMA-262 regex.
+// refused; what RE2 has and ECMA-262 (with the u flag, as the 2020-12
+// specification asks) does not ((?i), (?P<n>), \z, \Q...\E, [[:alpha:]], a
+// lone "]" or "{") is not a valid ECMA-262 regex.
 
 var (
 	errNotECMA      = errors.New("not an ECMA-262 regular expression")
@@ -131,6 +132,18 @@ func ecmaToRE2(p string, exact bool) (string, error) {
 				continue
 			}
 			return "", errNotECMA
+		case c == '{':
+			// With the u flag a brace is a quantifier or an error
+			// (without it, a literal: Annex B).
+			n := quantifierLen(p[i:])
+			if n == 0 {
+				return "", errNotECMA
+			}
+			b.WriteString(p[i : i+n])
+			i += n
+			continue
+		case c == '}' || c == ']':
+			return "", errNotECMA // a lone closer: an error with the u flag
 		case c == '.' && exact:
 			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
 		default:
@@ -142,6 +155,28 @@ func ecmaToRE2(p string, exact bool) (string, error) {
 		return "", errNotECMA
 	}
 	return b.String(), nil
+}
+
+// quantifierLen returns the length of the {n}, {n,} or {n,m} quantifier at
+// the start of s, or 0.
+func quantifierLen(s string) int {
+	i := 1
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 1 || i == len(s) {
+		return 0
+	}
+	if s[i] == ',' {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && s[i] == '}' {
+		return i + 1
+	}
+	return 0
 }
 
 // translateEscape writes the RE2 form of the escape at p[i] (a backslash)
