@@ -11,13 +11,10 @@ import (
 // encodes back to it exactly.
 //
 // A U-label's code points are judged by RFC 5892's derivation, computed
-// from Go's unicode tables rather than IANA's list, with two leniencies
-// where the tables fall short: upper-case letters are accepted (every
-// resolver folds them first, and IDNA2008 leaves mapping to the
-// application), and compatibility forms that NFKC would change are only
-// refused where they are plainly so (fullwidth forms, characters that
-// lower-case to ASCII such as the Kelvin sign). Normalization to NFC is not
-// demanded either (the test suite holds "café" with a combining accent
+// from Go's unicode tables rather than IANA's list, with one leniency:
+// plain upper-case letters are accepted (every resolver folds them first,
+// and IDNA2008 leaves mapping to the application). Normalization to NFC is
+// not demanded either (the test suite holds "café" with a combining accent
 // valid in an e-mail domain). The contextual rules of RFC 5892 appendix A
 // and the Bidi rule of RFC 5893 are applied; Arabic joining types, which Go
 // does not tabulate, are approximated by script for ZERO WIDTH NON-JOINER.
@@ -222,9 +219,7 @@ func idnaProperty(r rune) int {
 		return disallowed
 	}
 	switch {
-	case unicode.ToLower(r) < utf8.RuneSelf, // Unstable (B): the Kelvin sign and the like
-		0xFF00 <= r && r <= 0xFFEF, // Unstable (B): halfwidth and fullwidth forms
-		unicode.Is(unicode.Lt, r),  // Unstable (B): titlecase digraphs
+	case isUnstable(r), // Unstable (B)
 		unicode.Is(unicode.White_Space, r) || unicode.Is(unicode.Noncharacter_Code_Point, r) ||
 			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r), // IgnorableProperties (C)
 		0x20D0 <= r && r <= 0x20FF || 0x1D100 <= r && r <= 0x1D24F,                             // IgnorableBlocks (D)
@@ -402,4 +397,55 @@ func bidiRule(r []rune) bool {
 		}
 	}
 	return end == bidiL || end == bidiEN // rule 6
+}
+
+// isUnstable reports whether r is one of the letters, digits and marks
+// that NFKC and case folding change (RFC 5892's Unstable, B), which makes
+// it DISALLOWED: compatibility forms (fullwidth and mathematical letters,
+// ligatures, presentation forms, superscripts, the Kelvin sign),
+// canonical singletons and composition exclusions. Plain upper-case
+// letters are left out (see the file comment).
+func isUnstable(r rune) bool {
+	lo, hi := 0, len(unstableRanges)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case r < unstableRanges[m][0]:
+			hi = m
+		case r > unstableRanges[m][1]:
+			lo = m + 1
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// unstableRanges are the Unstable code points among the LetterDigits of
+// Unicode 14, derived by NFKC(casefold(NFKC(cp))) != cp (Python's
+// unicodedata), leaving out upper-case letters that NFKC keeps and whose
+// lower case is stable; a range may span code points that are not
+// LetterDigits, which are DISALLOWED anyway. An array of constants: data
+// in the binary, no work at init.
+var unstableRanges = [...][2]rune{
+	{0xAA, 0xBA}, {0xDF, 0xDF}, {0x130, 0x130}, {0x132, 0x133}, {0x13F, 0x140}, {0x149, 0x149},
+	{0x17F, 0x17F}, {0x1C4, 0x1CC}, {0x1F1, 0x1F3}, {0x2B0, 0x2B8}, {0x2E0, 0x2E4}, {0x340, 0x341},
+	{0x343, 0x345}, {0x374, 0x374}, {0x37A, 0x37A}, {0x3C2, 0x3C2}, {0x3D0, 0x3D6}, {0x3F0, 0x3F2},
+	{0x3F4, 0x3F5}, {0x3F9, 0x3F9}, {0x587, 0x587}, {0x675, 0x678}, {0x958, 0x95F}, {0x9DC, 0x9DF},
+	{0xA33, 0xA33}, {0xA36, 0xA36}, {0xA59, 0xA5B}, {0xA5E, 0xA5E}, {0xB5C, 0xB5D}, {0xE33, 0xE33},
+	{0xEB3, 0xEB3}, {0xEDC, 0xEDD}, {0xF43, 0xF43}, {0xF4D, 0xF4D}, {0xF52, 0xF52}, {0xF57, 0xF57},
+	{0xF5C, 0xF5C}, {0xF69, 0xF69}, {0xF73, 0xF73}, {0xF75, 0xF79}, {0xF81, 0xF81}, {0xF93, 0xF93},
+	{0xF9D, 0xF9D}, {0xFA2, 0xFA2}, {0xFA7, 0xFA7}, {0xFAC, 0xFAC}, {0xFB9, 0xFB9}, {0x10FC, 0x10FC},
+	{0x13F8, 0x13FD}, {0x1C80, 0x1C88}, {0x1D2C, 0x1D2E}, {0x1D30, 0x1D3A}, {0x1D3C, 0x1D4D},
+	{0x1D4F, 0x1D6A}, {0x1D78, 0x1D78}, {0x1D9B, 0x1DBF}, {0x1E9A, 0x1E9B}, {0x1E9E, 0x1E9E},
+	{0x1F71, 0x1F71}, {0x1F73, 0x1F73}, {0x1F75, 0x1F75}, {0x1F77, 0x1F77}, {0x1F79, 0x1F79},
+	{0x1F7B, 0x1F7B}, {0x1F7D, 0x1FA7}, {0x1FB2, 0x1FB4}, {0x1FB7, 0x1FB7}, {0x1FBB, 0x1FC4},
+	{0x1FC7, 0x1FC7}, {0x1FC9, 0x1FC9}, {0x1FCB, 0x1FCB}, {0x1FD3, 0x1FD3}, {0x1FDB, 0x1FDB},
+	{0x1FE3, 0x1FE3}, {0x1FEB, 0x1FEB}, {0x1FF2, 0x1FF4}, {0x1FF7, 0x1FF7}, {0x1FF9, 0x1FF9},
+	{0x1FFB, 0x209C}, {0x2102, 0x2131}, {0x2133, 0x2149}, {0x2C7C, 0x2C7D}, {0x2D6F, 0x2D6F},
+	{0x309F, 0x309F}, {0x30FF, 0x30FF}, {0x3131, 0x318E}, {0xA69C, 0xA69D}, {0xA770, 0xA770},
+	{0xA7F2, 0xA7F4}, {0xA7F8, 0xA7F9}, {0xAB5C, 0xAB5F}, {0xAB69, 0xABBF}, {0xF900, 0xFA0D},
+	{0xFA10, 0xFA10}, {0xFA12, 0xFA12}, {0xFA15, 0xFA1E}, {0xFA20, 0xFA20}, {0xFA22, 0xFA22},
+	{0xFA25, 0xFA26}, {0xFA2A, 0xFB1D}, {0xFB1F, 0xFDFB}, {0xFE70, 0xFE72}, {0xFE74, 0xFFDC},
+	{0x10781, 0x107BA}, {0x1D400, 0x1D7FF}, {0x1EE00, 0x1FBF9}, {0x2F800, 0x2FA1D},
 }
