@@ -328,8 +328,10 @@ const (
 	bidiON
 )
 
-// bidiClass approximates Bidi_Class for the code points a label may hold:
-// by digit ranges, marks and script.
+// bidiClass gives Bidi_Class for the code points a label may hold: from
+// bidiExceptions where it is not what the general category says (NSM for
+// marks, L for the rest), and by script for what Unicode 15 added to the
+// right-to-left scripts.
 func bidiClass(r rune) int {
 	switch {
 	case r < utf8.RuneSelf:
@@ -342,10 +344,11 @@ func bidiClass(r rune) int {
 			return bidiL
 		}
 		return bidiON
-	case 0x0660 <= r && r <= 0x0669, 0x10D30 <= r && r <= 0x10D39:
-		return bidiAN
-	case 0x06F0 <= r && r <= 0x06F9:
-		return bidiEN
+	}
+	if c, ok := bidiException(r); ok {
+		return c
+	}
+	switch {
 	case unicode.In(r, unicode.Mn, unicode.Me):
 		return bidiNSM
 	case unicode.In(r, unicode.Arabic, unicode.Hebrew, unicode.Syriac, unicode.Thaana, unicode.Nko,
@@ -356,11 +359,55 @@ func bidiClass(r rune) int {
 		unicode.Nabataean, unicode.Palmyrene, unicode.Hatran, unicode.Elymaic, unicode.Chorasmian,
 		unicode.Old_Hungarian, unicode.Lydian, unicode.Meroitic_Cursive, unicode.Meroitic_Hieroglyphs,
 		unicode.Mende_Kikakui, unicode.Cypriot, unicode.Old_Uyghur, unicode.Yezidi):
-		return bidiR // N'Ko's and Adlam's digits too
+		return bidiR
 	case unicode.In(r, unicode.L, unicode.Mc, unicode.Nd):
 		return bidiL
 	}
 	return bidiON
+}
+
+// bidiException looks r up in bidiExceptions.
+func bidiException(r rune) (int, bool) {
+	lo, hi := 0, len(bidiExceptions)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch e := bidiExceptions[m]; {
+		case r < e.lo:
+			hi = m
+		case r > e.hi:
+			lo = m + 1
+		default:
+			return e.class, true
+		}
+	}
+	return 0, false
+}
+
+// bidiExceptions are the code points a label may hold (LetterDigits and
+// the exceptions of RFC 5892) whose Bidi_Class in Unicode 14 (Python's
+// unicodedata) is not NSM for a mark and L for the rest: right-to-left
+// letters (R and AL, which the Bidi rule treats alike), Arabic-Indic
+// digits (AN), extended ones (EN), and the few letters and marks that are
+// ON or L. A range may span code points a label may not hold.
+var bidiExceptions = [...]struct {
+	lo, hi rune
+	class  int
+}{
+	{0xB7, 0xB7, bidiON}, {0x2B9, 0x2BA, bidiON}, {0x2C6, 0x2CF, bidiON}, {0x2EC, 0x2EC, bidiON},
+	{0x374, 0x375, bidiON}, {0x5D0, 0x5F4, bidiR}, {0x620, 0x64A, bidiR}, {0x660, 0x669, bidiAN},
+	{0x66E, 0x66F, bidiR}, {0x671, 0x6D5, bidiR}, {0x6E5, 0x6E6, bidiR}, {0x6EE, 0x6EF, bidiR},
+	{0x6F0, 0x6F9, bidiEN}, {0x6FA, 0x710, bidiR}, {0x712, 0x72F, bidiR}, {0x74D, 0x7A5, bidiR},
+	{0x7B1, 0x7EA, bidiR}, {0x7F4, 0x7FA, bidiR}, {0x800, 0x815, bidiR}, {0x81A, 0x81A, bidiR},
+	{0x824, 0x824, bidiR}, {0x828, 0x828, bidiR}, {0x840, 0x858, bidiR}, {0x860, 0x88E, bidiR},
+	{0x8A0, 0x8C9, bidiR}, {0xCBF, 0xCBF, bidiL}, {0xCC6, 0xCC6, bidiL}, {0x2E2F, 0x2E2F, bidiON},
+	{0x30FB, 0x30FB, bidiON}, {0xA67F, 0xA67F, bidiON}, {0xA717, 0xA71F, bidiON},
+	{0xA788, 0xA788, bidiON}, {0xFB1D, 0xFB1D, bidiR}, {0xFB1F, 0xFDFB, bidiR}, {0xFE70, 0xFEFC, bidiR},
+	{0xFF10, 0xFF19, bidiEN}, {0x10800, 0x10A00, bidiR}, {0x10A10, 0x10A35, bidiR},
+	{0x10A60, 0x10AE4, bidiR}, {0x10B00, 0x10D23, bidiR}, {0x10D30, 0x10D39, bidiAN},
+	{0x10E80, 0x10EA9, bidiR}, {0x10EB0, 0x10F45, bidiR}, {0x10F70, 0x10F81, bidiR},
+	{0x10FB0, 0x10FF6, bidiR}, {0x11A07, 0x11A08, bidiL}, {0x11C3F, 0x11C3F, bidiL},
+	{0x1D7CE, 0x1D7FF, bidiEN}, {0x1E800, 0x1E8C4, bidiR}, {0x1E900, 0x1E943, bidiR},
+	{0x1E94B, 0x1EEBB, bidiR}, {0x1FBF0, 0x1FBF9, bidiEN},
 }
 
 // bidiRule applies RFC 5893 section 2 to one label of a Bidi domain name.

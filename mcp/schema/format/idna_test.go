@@ -133,3 +133,40 @@ func TestPunycodeRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesAreSorted: the binary searches need ranges in order, each
+// lo <= hi, none overlapping.
+func TestTablesAreSorted(t *testing.T) {
+	prev := rune(-1)
+	for i, r := range unstableRanges {
+		if r[0] > r[1] || r[0] <= prev {
+			t.Errorf("unstableRanges[%d] = %#x-%#x after %#x", i, r[0], r[1], prev)
+		}
+		prev = r[1]
+	}
+	prev = -1
+	for i, e := range bidiExceptions {
+		if e.lo > e.hi || e.lo <= prev {
+			t.Errorf("bidiExceptions[%d] = %#x-%#x after %#x", i, e.lo, e.hi, prev)
+		}
+		prev = e.hi
+	}
+	for _, c := range []struct {
+		r    rune
+		want int
+	}{{'א', bidiR}, {'ب', bidiR}, {'٣', bidiAN}, {'۳', bidiEN}, {'é', bidiL}, {'\u0301', bidiNSM}, {'\u0CBF', bidiL}, {'\u02B9', bidiON}, {'\U00010D30', bidiAN}} {
+		if got := bidiClass(c.r); got != c.want {
+			t.Errorf("bidiClass(%U) = %d, want %d", c.r, got, c.want)
+		}
+	}
+	for _, r := range []rune{'\u212A', '\uFB01', '\U0001D400', '\u0958', '\uFF41'} {
+		if !isUnstable(r) {
+			t.Errorf("%U is not Unstable", r)
+		}
+	}
+	for _, r := range []rune{'é', 'ü', 'Ü', 'ア', '中', '\u0301'} {
+		if isUnstable(r) {
+			t.Errorf("%U is Unstable", r)
+		}
+	}
+}
