@@ -218,6 +218,9 @@ func idnaProperty(r rune) int {
 		}
 		return disallowed
 	}
+	if inRanges(r, newerPVALID[:]) {
+		return pvalid
+	}
 	switch {
 	case isUnstable(r), // Unstable (B)
 		unicode.Is(unicode.White_Space, r) || unicode.Is(unicode.Noncharacter_Code_Point, r) ||
@@ -360,7 +363,7 @@ func bidiClass(r rune) int {
 		unicode.Old_Hungarian, unicode.Lydian, unicode.Meroitic_Cursive, unicode.Meroitic_Hieroglyphs,
 		unicode.Mende_Kikakui, unicode.Cypriot, unicode.Old_Uyghur, unicode.Yezidi):
 		return bidiR
-	case unicode.In(r, unicode.L, unicode.Mc, unicode.Nd):
+	case unicode.In(r, unicode.L, unicode.Mc, unicode.Nd) || inRanges(r, newerPVALID[:]):
 		return bidiL
 	}
 	return bidiON
@@ -452,14 +455,17 @@ func bidiRule(r []rune) bool {
 // ligatures, presentation forms, superscripts, the Kelvin sign),
 // canonical singletons and composition exclusions. Plain upper-case
 // letters are left out (see the file comment).
-func isUnstable(r rune) bool {
-	lo, hi := 0, len(unstableRanges)
+func isUnstable(r rune) bool { return inRanges(r, unstableRanges[:]) }
+
+// inRanges reports whether r is in one of the sorted ranges.
+func inRanges(r rune, ranges [][2]rune) bool {
+	lo, hi := 0, len(ranges)
 	for lo < hi {
 		m := (lo + hi) / 2
 		switch {
-		case r < unstableRanges[m][0]:
+		case r < ranges[m][0]:
 			hi = m
-		case r > unstableRanges[m][1]:
+		case r > ranges[m][1]:
 			lo = m + 1
 		default:
 			return true
@@ -468,9 +474,29 @@ func isUnstable(r rune) bool {
 	return false
 }
 
+// newerPVALID are the code points IANA's IDNA tables (Unicode 17) hold
+// PVALID that Go's unicode tables (Unicode 15.0) do not know yet, so that a
+// label in a script or ideograph block Unicode added since is not refused
+// as unassigned. Derived by comparing idnaProperty with those tables (as
+// the Python idna package carries them); every other code point agrees,
+// but for the upper-case letters accepted on purpose.
+var newerPVALID = [...][2]rune{
+	{0x88F, 0x88F}, {0x897, 0x897}, {0xC5C, 0xC5C}, {0xCDC, 0xCDC}, {0x1ACF, 0x1ADD}, {0x1AE0, 0x1AEB},
+	{0x1C8A, 0x1C8A}, {0xA7CD, 0xA7CD}, {0xA7CF, 0xA7CF}, {0xA7DB, 0xA7DB}, {0x105C0, 0x105F3},
+	{0x10940, 0x10959}, {0x10D40, 0x10D4F}, {0x10D69, 0x10D6D}, {0x10D6F, 0x10D85}, {0x10EC2, 0x10EC7},
+	{0x10EFA, 0x10EFC}, {0x11380, 0x11389}, {0x1138B, 0x1138B}, {0x1138E, 0x1138E}, {0x11390, 0x113B5},
+	{0x113B7, 0x113C0}, {0x113C2, 0x113C2}, {0x113C5, 0x113C5}, {0x113C7, 0x113CA}, {0x113CC, 0x113D3},
+	{0x113E1, 0x113E2}, {0x116D0, 0x116E3}, {0x11B60, 0x11B67}, {0x11BC0, 0x11BE0}, {0x11BF0, 0x11BF9},
+	{0x11DB0, 0x11DDB}, {0x11DE0, 0x11DE9}, {0x11F5A, 0x11F5A}, {0x13460, 0x143FA}, {0x16100, 0x16139},
+	{0x16D40, 0x16D6C}, {0x16D70, 0x16D79}, {0x16EBB, 0x16ED3}, {0x16FF2, 0x16FF3}, {0x187F8, 0x187FF},
+	{0x18CFF, 0x18CFF}, {0x18D09, 0x18D1E}, {0x18D80, 0x18DF2}, {0x1E5D0, 0x1E5FA}, {0x1E6C0, 0x1E6DE},
+	{0x1E6E0, 0x1E6F5}, {0x1E6FE, 0x1E6FF}, {0x2B73A, 0x2B73F}, {0x2CEA2, 0x2CEAD}, {0x2EBF0, 0x2EE5D},
+	{0x323B0, 0x33479},
+}
+
 // unstableRanges are the Unstable code points among the LetterDigits of
 // Unicode 14, derived by NFKC(casefold(NFKC(cp))) != cp (Python's
-// unicodedata), leaving out upper-case letters that NFKC keeps and whose
+// unicodedata), and Unicode 15's Cyrillic modifier letters (U+1E030-1E06D), leaving out upper-case letters that NFKC keeps and whose
 // lower case is stable; a range may span code points that are not
 // LetterDigits, which are DISALLOWED anyway. An array of constants: data
 // in the binary, no work at init.
@@ -494,5 +520,5 @@ var unstableRanges = [...][2]rune{
 	{0xA7F2, 0xA7F4}, {0xA7F8, 0xA7F9}, {0xAB5C, 0xAB5F}, {0xAB69, 0xABBF}, {0xF900, 0xFA0D},
 	{0xFA10, 0xFA10}, {0xFA12, 0xFA12}, {0xFA15, 0xFA1E}, {0xFA20, 0xFA20}, {0xFA22, 0xFA22},
 	{0xFA25, 0xFA26}, {0xFA2A, 0xFB1D}, {0xFB1F, 0xFDFB}, {0xFE70, 0xFE72}, {0xFE74, 0xFFDC},
-	{0x10781, 0x107BA}, {0x1D400, 0x1D7FF}, {0x1EE00, 0x1FBF9}, {0x2F800, 0x2FA1D},
+	{0x10781, 0x107BA}, {0x1D400, 0x1D7FF}, {0x1E030, 0x1E06D}, {0x1EE00, 0x1FBF9}, {0x2F800, 0x2FA1D},
 }

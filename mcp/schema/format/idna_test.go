@@ -1,6 +1,9 @@
 package format
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 // realLabels are labels in use: IDN top-level domains and the IANA test
 // labels, each as a U-label and the A-label Python's punycode codec makes
@@ -168,5 +171,21 @@ func TestTablesAreSorted(t *testing.T) {
 		if isUnstable(r) {
 			t.Errorf("%U is Unstable", r)
 		}
+	}
+}
+
+// TestNewerLettersAreValid: letters Unicode added after Go's tables (CJK
+// Extension I, Unicode 15.1; Garay, 16.0) are PVALID, not unassigned.
+func TestNewerLettersAreValid(t *testing.T) {
+	for _, r := range []rune{0x2EBF0, 0x2EE5D, 0x10D70} {
+		if unicode.In(r, unicode.L) {
+			t.Skipf("%U is known to Go's tables now; newerPVALID can shrink", r)
+		}
+		if p := idnaProperty(r); p != pvalid {
+			t.Errorf("idnaProperty(%U) = %d, want PVALID", r, p)
+		}
+	}
+	if p := idnaProperty(0x1E030); p != disallowed {
+		t.Errorf("U+1E030 (a Cyrillic modifier letter, compatibility superscript) is %d, want DISALLOWED", p)
 	}
 }
