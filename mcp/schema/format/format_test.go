@@ -115,6 +115,10 @@ var formatCases = []struct {
 	{"idn-hostname", "例え.テスト", true, "Japanese"},
 	{"idn-hostname", "مثال.إختبار", true, "Arabic, right to left"},
 	{"idn-hostname", "1مثال.example", false, "a right-to-left label starting with a digit"},
+	{"idn-hostname", "\u0628\u200C\u0628.example", true, "ZERO WIDTH NON-JOINER between two dual-joining BEHs"},
+	{"idn-hostname", "\u0627\u200C\u0628.example", false, "ZERO WIDTH NON-JOINER after ALEF, which joins only to the right"},
+	{"idn-hostname", "\u0628\u064E\u200C\u0628.example", true, "a transparent FATHA between BEH and the non-joiner"},
+	{"idn-hostname", "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645.example", true, "Persian mi-khaham, the non-joiner's everyday use"},
 
 	// ipv4, ipv6
 	{"ipv4", "192.168.0.1", true, "private"},

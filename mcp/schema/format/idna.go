@@ -11,13 +11,15 @@ import (
 // encodes back to it exactly.
 //
 // A U-label's code points are judged by RFC 5892's derivation, computed
-// from Go's unicode tables rather than IANA's list, with one leniency:
+// from Go's unicode tables (compared once with IANA's tables for Unicode
+// 17 over every code point: they agree), with one leniency:
 // plain upper-case letters are accepted (every resolver folds them first,
 // and IDNA2008 leaves mapping to the application). Normalization to NFC is
 // not demanded either (the test suite holds "café" with a combining accent
 // valid in an e-mail domain). The contextual rules of RFC 5892 appendix A
-// and the Bidi rule of RFC 5893 are applied; Arabic joining types, which Go
-// does not tabulate, are approximated by script for ZERO WIDTH NON-JOINER.
+// and the Bidi rule of RFC 5893 are applied, with the Unicode properties
+// Go does not tabulate (Bidi_Class, Joining_Type, NFKC's effect) in small
+// range tables below.
 
 // isIDNHostname reports whether s is an internationalized host name:
 // labels separated by "." or the ideographic, fullwidth and halfwidth full
@@ -248,27 +250,85 @@ func contextJOK(r []rune, i int) bool {
 	for j >= 0 && isTransparent(r[j]) {
 		j--
 	}
-	if j < 0 || !isJoining(r[j]) {
+	if j < 0 || joiningType(r[j]) != 'L' && joiningType(r[j]) != 'D' {
 		return false
 	}
 	j = i + 1
 	for j < len(r) && isTransparent(r[j]) {
 		j++
 	}
-	return j < len(r) && isJoining(r[j])
+	return j < len(r) && (joiningType(r[j]) == 'R' || joiningType(r[j]) == 'D')
 }
 
-// isTransparent approximates Joining_Type T: marks and format characters.
+// isTransparent approximates Joining_Type T by marks and format
+// characters (exact for every code point a label may hold but one).
 func isTransparent(r rune) bool {
 	return r != 0x200C && r != 0x200D && unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf)
 }
 
-// isJoining approximates Joining_Type L, R or D: a letter of a script
-// whose letters join (it accepts a right-joining letter on the left).
-func isJoining(r rune) bool {
-	return unicode.IsLetter(r) && unicode.In(r, unicode.Arabic, unicode.Syriac, unicode.Nko, unicode.Mongolian,
-		unicode.Phags_Pa, unicode.Mandaic, unicode.Manichaean, unicode.Psalter_Pahlavi, unicode.Adlam,
-		unicode.Hanifi_Rohingya, unicode.Sogdian, unicode.Old_Uyghur, unicode.Chorasmian)
+// joiningType returns r's Joining_Type when it is D (dual), L (left) or R
+// (right joining), else 0.
+func joiningType(r rune) byte {
+	lo, hi := 0, len(joiningTypes)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch e := joiningTypes[m]; {
+		case r < e.lo:
+			hi = m
+		case r > e.hi:
+			lo = m + 1
+		default:
+			return e.jt
+		}
+	}
+	return 0
+}
+
+// joiningTypes are Unicode 17's dual-, left- and right-joining code points
+// (Joining_Type D, L and R of ArabicShaping.txt, as the Python idna
+// package carries them), for ZERO WIDTH NON-JOINER's rule.
+var joiningTypes = [...]struct {
+	lo, hi rune
+	jt     byte
+}{
+	{0x620, 0x620, 'D'}, {0x622, 0x625, 'R'}, {0x626, 0x626, 'D'}, {0x627, 0x627, 'R'},
+	{0x628, 0x628, 'D'}, {0x629, 0x629, 'R'}, {0x62A, 0x62E, 'D'}, {0x62F, 0x632, 'R'},
+	{0x633, 0x63F, 'D'}, {0x641, 0x647, 'D'}, {0x648, 0x648, 'R'}, {0x649, 0x64A, 'D'},
+	{0x66E, 0x66F, 'D'}, {0x671, 0x673, 'R'}, {0x675, 0x677, 'R'}, {0x678, 0x687, 'D'},
+	{0x688, 0x699, 'R'}, {0x69A, 0x6BF, 'D'}, {0x6C0, 0x6C0, 'R'}, {0x6C1, 0x6C2, 'D'},
+	{0x6C3, 0x6CB, 'R'}, {0x6CC, 0x6CC, 'D'}, {0x6CD, 0x6CD, 'R'}, {0x6CE, 0x6CE, 'D'},
+	{0x6CF, 0x6CF, 'R'}, {0x6D0, 0x6D1, 'D'}, {0x6D2, 0x6D3, 'R'}, {0x6D5, 0x6D5, 'R'},
+	{0x6EE, 0x6EF, 'R'}, {0x6FA, 0x6FC, 'D'}, {0x6FF, 0x6FF, 'D'}, {0x710, 0x710, 'R'},
+	{0x712, 0x714, 'D'}, {0x715, 0x719, 'R'}, {0x71A, 0x71D, 'D'}, {0x71E, 0x71E, 'R'},
+	{0x71F, 0x727, 'D'}, {0x728, 0x728, 'R'}, {0x729, 0x729, 'D'}, {0x72A, 0x72A, 'R'},
+	{0x72B, 0x72B, 'D'}, {0x72C, 0x72C, 'R'}, {0x72D, 0x72E, 'D'}, {0x72F, 0x72F, 'R'},
+	{0x74D, 0x74D, 'R'}, {0x74E, 0x758, 'D'}, {0x759, 0x75B, 'R'}, {0x75C, 0x76A, 'D'},
+	{0x76B, 0x76C, 'R'}, {0x76D, 0x770, 'D'}, {0x771, 0x771, 'R'}, {0x772, 0x772, 'D'},
+	{0x773, 0x774, 'R'}, {0x775, 0x777, 'D'}, {0x778, 0x779, 'R'}, {0x77A, 0x77F, 'D'},
+	{0x7CA, 0x7EA, 'D'}, {0x840, 0x840, 'R'}, {0x841, 0x845, 'D'}, {0x846, 0x847, 'R'},
+	{0x848, 0x848, 'D'}, {0x849, 0x849, 'R'}, {0x84A, 0x853, 'D'}, {0x854, 0x854, 'R'},
+	{0x855, 0x855, 'D'}, {0x856, 0x858, 'R'}, {0x860, 0x860, 'D'}, {0x862, 0x865, 'D'},
+	{0x867, 0x867, 'R'}, {0x868, 0x868, 'D'}, {0x869, 0x86A, 'R'}, {0x870, 0x882, 'R'},
+	{0x886, 0x886, 'D'}, {0x889, 0x88D, 'D'}, {0x88E, 0x88E, 'R'}, {0x88F, 0x88F, 'D'},
+	{0x8A0, 0x8A9, 'D'}, {0x8AA, 0x8AC, 'R'}, {0x8AE, 0x8AE, 'R'}, {0x8AF, 0x8B0, 'D'},
+	{0x8B1, 0x8B2, 'R'}, {0x8B3, 0x8B8, 'D'}, {0x8B9, 0x8B9, 'R'}, {0x8BA, 0x8C8, 'D'},
+	{0x1807, 0x1807, 'D'}, {0x1820, 0x1878, 'D'}, {0x1887, 0x18A8, 'D'}, {0x18AA, 0x18AA, 'D'},
+	{0xA840, 0xA871, 'D'}, {0xA872, 0xA872, 'L'}, {0x10AC0, 0x10AC4, 'D'}, {0x10AC5, 0x10AC5, 'R'},
+	{0x10AC7, 0x10AC7, 'R'}, {0x10AC9, 0x10ACA, 'R'}, {0x10ACD, 0x10ACD, 'L'}, {0x10ACE, 0x10AD2, 'R'},
+	{0x10AD3, 0x10AD6, 'D'}, {0x10AD7, 0x10AD7, 'L'}, {0x10AD8, 0x10ADC, 'D'}, {0x10ADD, 0x10ADD, 'R'},
+	{0x10ADE, 0x10AE0, 'D'}, {0x10AE1, 0x10AE1, 'R'}, {0x10AE4, 0x10AE4, 'R'}, {0x10AEB, 0x10AEE, 'D'},
+	{0x10AEF, 0x10AEF, 'R'}, {0x10B80, 0x10B80, 'D'}, {0x10B81, 0x10B81, 'R'}, {0x10B82, 0x10B82, 'D'},
+	{0x10B83, 0x10B85, 'R'}, {0x10B86, 0x10B88, 'D'}, {0x10B89, 0x10B89, 'R'}, {0x10B8A, 0x10B8B, 'D'},
+	{0x10B8C, 0x10B8C, 'R'}, {0x10B8D, 0x10B8D, 'D'}, {0x10B8E, 0x10B8F, 'R'}, {0x10B90, 0x10B90, 'D'},
+	{0x10B91, 0x10B91, 'R'}, {0x10BA9, 0x10BAC, 'R'}, {0x10BAD, 0x10BAE, 'D'}, {0x10D00, 0x10D00, 'L'},
+	{0x10D01, 0x10D21, 'D'}, {0x10D22, 0x10D22, 'R'}, {0x10D23, 0x10D23, 'D'}, {0x10EC2, 0x10EC2, 'R'},
+	{0x10EC3, 0x10EC4, 'D'}, {0x10EC6, 0x10EC7, 'D'}, {0x10F30, 0x10F32, 'D'}, {0x10F33, 0x10F33, 'R'},
+	{0x10F34, 0x10F44, 'D'}, {0x10F51, 0x10F53, 'D'}, {0x10F54, 0x10F54, 'R'}, {0x10F70, 0x10F73, 'D'},
+	{0x10F74, 0x10F75, 'R'}, {0x10F76, 0x10F81, 'D'}, {0x10FB0, 0x10FB0, 'D'}, {0x10FB2, 0x10FB3, 'D'},
+	{0x10FB4, 0x10FB6, 'R'}, {0x10FB8, 0x10FB8, 'D'}, {0x10FB9, 0x10FBA, 'R'}, {0x10FBB, 0x10FBC, 'D'},
+	{0x10FBD, 0x10FBD, 'R'}, {0x10FBE, 0x10FBF, 'D'}, {0x10FC1, 0x10FC1, 'D'}, {0x10FC2, 0x10FC3, 'R'},
+	{0x10FC4, 0x10FC4, 'D'}, {0x10FC9, 0x10FC9, 'R'}, {0x10FCA, 0x10FCA, 'D'}, {0x10FCB, 0x10FCB, 'L'},
+	{0x1E900, 0x1E943, 'D'},
 }
 
 // isVirama reports whether r has Canonical_Combining_Class Virama (9).
