@@ -1,8 +1,10 @@
 package format
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // formatCases are the edge cases that matter to MCP servers' schemas and
@@ -300,6 +302,29 @@ func TestRegexSpeaksECMA(t *testing.T) {
 	for _, p := range []string{`(?<=a)b`, `(a)\1`, `(?<n>a)\k<n>`, `(`, `[a`, `\uD800`, `a{1001}`} {
 		if _, err := Regex(p); err == nil {
 			t.Errorf("Regex(%q) compiled; Go cannot run it", p)
+		}
+	}
+}
+
+// TestSpaceClassesPartition: ECMA-262's \s and its complement, as written
+// for classes, split the code points between them with none in both.
+func TestSpaceClassesPartition(t *testing.T) {
+	space := regexp.MustCompile(`^[` + ecmaSpaceRanges + `]$`)
+	other := regexp.MustCompile(`^[` + ecmaNonSpaceRanges + `]$`)
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r > 0x10000 && r%97 != 0 {
+			continue // the ranges above the BMP are one; a sample suffices
+		}
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		s := string(r)
+		isSpace := space.MatchString(s)
+		if isSpace == other.MatchString(s) {
+			t.Errorf("%U: \\s %v, \\S %v", r, isSpace, !isSpace)
+		}
+		if want := unicode.Is(unicode.Zs, r) || strings.ContainsRune("\t\n\v\f\r\u2028\u2029\ufeff", r); isSpace != want {
+			t.Errorf("%U: in \\s %v, want %v", r, isSpace, want)
 		}
 	}
 }

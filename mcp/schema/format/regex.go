@@ -1,7 +1,6 @@
 package format
 
 import (
-	"errors"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -29,10 +28,16 @@ import (
 // specification asks) does not ((?i), (?P<n>), \z, \Q...\E, [[:alpha:]], a
 // lone "]" or "{") is not a valid ECMA-262 regex.
 
-var (
-	errNotECMA      = errors.New("not an ECMA-262 regular expression")
-	errNotRunnable  = errors.New("an ECMA-262 feature Go's regexp cannot run (backreference or lookaround)")
-	ecmaSpaceRanges = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+// regexError is the translation's error: a constant, so nothing is built
+// at package init.
+type regexError string
+
+func (e regexError) Error() string { return string(e) }
+
+const (
+	errNotECMA      regexError = "not an ECMA-262 regular expression"
+	errNotRunnable  regexError = "an ECMA-262 feature Go's regexp cannot run (backreference or lookaround)"
+	ecmaSpaceRanges            = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 	// ecmaNonSpaceRanges is the complement of ecmaSpaceRanges, for \S
 	// inside a class.
 	ecmaNonSpaceRanges = `\x00-\x08\x0e-\x1f\x21-\x{9f}\x{a1}-\x{167f}\x{1681}-\x{1fff}\x{200b}-\x{2027}\x{202a}-\x{202e}\x{2030}-\x{205e}\x{2060}-\x{2fff}\x{3001}-\x{fefe}\x{ff00}-\x{10ffff}`
