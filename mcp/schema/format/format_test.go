@@ -85,6 +85,7 @@ var formatCases = []struct {
 	{"idn-email", "δοκιμή@example.com", true, "non-ASCII local part"},
 	{"idn-email", "joe@bücher.example", true, "a U-label domain"},
 	{"idn-email", "joe＠example.com", false, "a fullwidth at sign"},
+	{"idn-email", "jo\xffe@example.com", false, "invalid UTF-8 in the local part"},
 
 	// hostname, idn-hostname: RFC 1123, IDNA2008
 	{"hostname", "localhost", true, "one label"},
@@ -299,9 +300,12 @@ func TestRegexSpeaksECMA(t *testing.T) {
 			t.Errorf("Regex(%q).MatchString(%q) = %v, want %v", c.pattern, c.s, got, c.match)
 		}
 	}
-	for _, p := range []string{`(?<=a)b`, `(a)\1`, `(?<n>a)\k<n>`, `(`, `[a`, `\uD800`, `a{1001}`} {
-		if _, err := Regex(p); err == nil {
-			t.Errorf("Regex(%q) compiled; Go cannot run it", p)
+	for _, c := range []struct{ pattern, err string }{
+		{`(?<=a)b`, "cannot run"}, {`(a)\1`, "cannot run"}, {`(?<n>a)\k<n>`, "cannot run"},
+		{`(`, "missing closing )"}, {`[a`, "missing closing ]"}, {`\uD800`, "lone surrogate"}, {`a{1001}`, "invalid repeat count"},
+	} {
+		if _, err := Regex(c.pattern); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("Regex(%q): %v, want an error saying %q", c.pattern, err, c.err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"net/netip"
 	"strings"
+	"unicode/utf8"
 )
 
 // isIPv4 reports whether s is a dotted-quad IPv4 address (RFC 2673 section
@@ -101,7 +102,7 @@ func isEmail(s string, idn bool) bool {
 		return false
 	}
 	local, domain := s[:at], s[at+1:]
-	if len(local) > 64 || !isLocalPart(local, idn) {
+	if len(local) > 64 || !isLocalPart(local, idn) || idn && !utf8.ValidString(local) {
 		return false
 	}
 	if len(domain) > 2 && domain[0] == '[' && domain[len(domain)-1] == ']' {

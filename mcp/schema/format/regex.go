@@ -37,6 +37,7 @@ func (e regexError) Error() string { return string(e) }
 const (
 	errNotECMA      regexError = "not an ECMA-262 regular expression"
 	errNotRunnable  regexError = "an ECMA-262 feature Go's regexp cannot run (backreference or lookaround)"
+	errSurrogate    regexError = "a lone surrogate escape, which no UTF-8 string can match"
 	ecmaSpaceRanges            = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 	// ecmaNonSpaceRanges is the complement of ecmaSpaceRanges, for \S
 	// inside a class.
@@ -48,8 +49,9 @@ const (
 // compiled; a pattern that is not ECMA-262 but that Go's regexp compiles
 // ("(?i)abc", which Go servers often publish) is compiled as Go reads it,
 // as mcpscope always did, since the specification only says a pattern
-// SHOULD be ECMA-262. The error is Go's (or the translation's) when
-// neither works.
+// SHOULD be ECMA-262. When neither works the error is Go's, or, for a
+// backreference, a lookaround or a lone surrogate, one that says why Go's
+// regexp cannot run it.
 func Regex(pattern string) (*regexp.Regexp, error) {
 	translated, err := ecmaToRE2(pattern, true)
 	if err == nil {
@@ -58,8 +60,8 @@ func Regex(pattern string) (*regexp.Regexp, error) {
 		}
 	}
 	re, goErr := regexp.Compile(pattern)
-	if goErr != nil && err != nil {
-		return nil, err
+	if goErr != nil && (err == errNotRunnable || err == errSurrogate) {
+		return nil, err // says more than Go's "invalid or unsupported Perl syntax"
 	}
 	return re, goErr
 }
@@ -249,7 +251,7 @@ func translateEscape(b *strings.Builder, p string, i int, inClass, exact bool) (
 			}
 		}
 		if 0xD800 <= r && r <= 0xDFFF {
-			return 0, errNotRunnable // a lone surrogate: no UTF-8 string holds one
+			return 0, errSurrogate
 		}
 		writeCodePoint(b, r)
 		return n, nil
