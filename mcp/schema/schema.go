@@ -7,11 +7,16 @@
 // and says so in the same words: the form shows "is required" next to
 // /traveller/name, and `mcpscope call` prints "/traveller/name is required".
 //
-// Schemas are compiled with santhosh-tekuri/jsonschema/v6: 2020-12 is the
-// default dialect (MCP's), $schema picks another (draft-07 is common), and
-// $ref resolves only inside the document. Every other URL is refused, so a
-// server can never make mcpscope fetch from the network or read local
-// files by publishing a schema.
+// The validator is mcpscope's own (compile.go, refs.go, shape.go,
+// validate.go, keywords.go; formats in mcp/schema/format), so nothing is
+// built at package init and every start stays cheap. 2020-12 is the
+// default dialect (MCP's); $schema picks 2019-09, draft-07, -06 or -04.
+// A schema that breaks its dialect's meta-schema does not compile, and
+// the error says where ("/properties/age/minimum must be a number").
+// Formats are asserted, numbers compared exactly. $ref resolves only
+// inside the document: every other URL is refused, so a server can never
+// make mcpscope fetch from the network or read local files by publishing
+// a schema, and a schema's loops and depth are bounded.
 package schema
 
 import (
@@ -21,8 +26,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // documentURL is the location a schema is compiled under. Its made-up scheme
@@ -32,17 +35,9 @@ const documentURL = "mcpscope:///schema.json"
 // ErrRemoteRef is returned when a schema refers to anything outside itself.
 var ErrRemoteRef = errors.New("not loaded: mcpscope never loads schemas from outside the document")
 
-// refusingLoader is the compiler's only loader. The standard meta-schemas
-// are embedded in the library and never reach it.
-type refusingLoader struct{}
-
-func (refusingLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("%s: %w", url, ErrRemoteRef)
-}
-
 // Schema is a schema document and, once compiled, its validator. Parsing
-// is cheap and compiling is not (the library checks the schema against its
-// meta-schema), so the two are apart: a form can draw at once from the
+// is cheap and compiling costs more (the shape checks, references,
+// patterns), so the two are apart: a form can draw at once from the
 // parsed document and compile in the background (see Compile and
 // SetCompiled); Validate compiles on first use otherwise.
 type Schema struct {
@@ -50,14 +45,14 @@ type Schema struct {
 
 	mu         sync.Mutex // guards the fields below
 	order      keyOrder   // merges add entries while forms draw
-	compiled   *jsonschema.Schema
+	compiled   *compiled
 	compileErr error
 }
 
 // Compiled is the result of compiling a Schema, made by Compile so it can
 // run off the UI goroutine and be handed over with SetCompiled.
 type Compiled struct {
-	schema *jsonschema.Schema
+	schema *compiled
 	err    error
 }
 
@@ -96,32 +91,18 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 // tea.Cmd while the UI draws from the same Schema; SetCompiled installs
 // the result.
 func (s *Schema) Compile() *Compiled {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refusingLoader{})
-	// Formats are asserted: a debugger should say that "tomorrow" is not a
-	// date before the server does. Sending anyway stays possible.
-	c.AssertFormat()
-	if err := c.AddResource(documentURL, s.doc); err != nil {
-		return &Compiled{err: fmt.Errorf("schema: %w", err)}
-	}
-	compiled, err := c.Compile(documentURL)
-	if err != nil {
-		var le *jsonschema.LoadURLError
-		if errors.As(err, &le) {
-			return &Compiled{err: fmt.Errorf("$ref %s: %w", le.URL, ErrRemoteRef)}
-		}
-		return &Compiled{err: fmt.Errorf("schema does not compile: %w", err)}
-	}
-	return &Compiled{schema: compiled}
+	c, err := compileDocument(s.doc)
+	return &Compiled{schema: c, err: err}
 }
 
-// Prewarm makes the first Compile's one-time work (the compiler's own
-// set-up) while nothing else is happening. A command that will compile a
+// Prewarm makes the first Compile's one-time work (the lazily built
+// tables of the shape checks and formats) while nothing else is happening. A command that will compile a
 // server's schemas runs it in a goroutine while it waits for the server to
 // start.
 func Prewarm() {
-	_, _ = Compile(json.RawMessage(`{}`))
+	if s, err := Compile(json.RawMessage(`{"$anchor":"a","pattern":"^a","format":"date-time"}`)); err == nil {
+		_ = s.Validate("a")
+	}
 }
 
 // SetCompiled installs a Compile result.
@@ -148,7 +129,7 @@ func (s *Schema) CompileErr() error {
 	return s.compileErr
 }
 
-func (s *Schema) validator() *jsonschema.Schema {
+func (s *Schema) validator() *compiled {
 	if !s.Ready() {
 		s.SetCompiled(s.Compile())
 	}
@@ -171,15 +152,13 @@ func (s *Schema) Validate(instance any) []Issue {
 	if v == nil {
 		return nil
 	}
-	err := v.Validate(normalize(instance))
-	if err == nil {
+	inst, values := normalize(instance)
+	val := &validator{c: v, maxSteps: stepBudget(values)}
+	var out []Issue
+	if val.validate(v.root, inst, &out, nil) {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Issue{{Pointer: "", Message: err.Error()}}
-	}
-	return issuesFrom(ve)
+	return finish(out)
 }
 
 // ValidateJSON parses raw and validates it; malformed JSON is one issue at
@@ -210,20 +189,28 @@ func Decode(raw []byte) (any, error) {
 // normalize turns values a caller may build by hand (ints, []string,
 // map[string]string, json.RawMessage) into the decoded-JSON shapes the
 // validator understands, by a JSON round trip when needed.
-func normalize(v any) any {
+func normalize(v any) (any, int) {
+	var values int
+	if decoded(v, 0, &values) {
+		return v, values // already decoded JSON (the common case): no copy
+	}
+	return normalized(v), values
+}
+
+func normalized(v any) any {
 	switch v := v.(type) {
 	case nil, bool, string, json.Number, float64:
 		return v
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[k] = normalize(x)
+			out[k] = normalized(x)
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = normalize(x)
+			out[i] = normalized(x)
 		}
 		return out
 	case json.RawMessage:
@@ -241,6 +228,35 @@ func normalize(v any) any {
 		return v
 	}
 	return d
+}
+
+// decoded reports whether v is made only of decoded-JSON shapes, and
+// counts its values (the validator's step budget grows with them). Past
+// a depth it says no, and normalize's copy decides.
+func decoded(v any, depth int, count *int) bool {
+	if depth > 64 {
+		return false
+	}
+	*count++
+	switch v := v.(type) {
+	case nil, bool, string, json.Number, float64:
+		return true
+	case map[string]any:
+		for _, x := range v {
+			if !decoded(x, depth+1, count) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, x := range v {
+			if !decoded(x, depth+1, count) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // Pointer joins JSON pointer tokens, escaping ~ and / as RFC 6901 says.
