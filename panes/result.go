@@ -639,11 +639,8 @@ func (r *Result) outputCheck(res callResult) string {
 // prettyBlock is raw JSON's pretty-printed lines, or nil when raw is not
 // JSON.
 func prettyBlock(raw []byte) *jsonview.Indented {
-	raw = bytes.TrimSpace(raw)
-	if !jsonview.Valid(raw) {
-		return nil
-	}
-	return jsonview.IndentLines(raw, "  ")
+	x, _ := jsonview.ValidIndentLines(bytes.TrimSpace(raw), "  ")
+	return x
 }
 
 // contentBlock describes one content block as the spec defines its type.
@@ -660,10 +657,11 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 	case "text":
 		b := resultBlock{heading: heading("text"), text: c.Text}
 		if t := strings.TrimSpace(c.Text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			// Checked and indexed where it is: the text is not copied.
-			if jsonview.ValidString(t) {
+			// Checked and indexed where it is, in one pass: the text is
+			// not copied.
+			if x, ok := jsonview.ValidIndentStringLines(t, "  "); ok {
 				b.heading = heading("text (JSON)")
-				b.json = jsonview.IndentStringLines(t, "  ")
+				b.json = x
 			}
 		}
 		return b

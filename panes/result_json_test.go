@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/jsonview"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -113,5 +114,41 @@ func TestResultBigJSONTextIndentedAsDrawn(t *testing.T) {
 	}
 	if save, ok := r.Update(tea.KeyPressMsg{Code: 's', Text: "s"})().(SaveBlobMsg); !ok || !bytes.Equal(save.Data, raw) {
 		t.Fatal("s does not save the result as received")
+	}
+}
+
+// BenchmarkResultHugeJSONText is the result view's share of a 20 MB JSON
+// text on its way to the screen: from the result's bytes (as the frame
+// holds them) through the preparation a Cmd does (decoding the text,
+// checking it as JSON and indexing its pretty-printed lines) to the first
+// screen drawn. ui's BenchmarkHugeJSONResultToScreen is the whole way.
+func BenchmarkResultHugeJSONText(b *testing.B) {
+	var text strings.Builder
+	text.WriteString("[")
+	for i := 0; text.Len() < 20<<20; i++ {
+		if i > 0 {
+			text.WriteString(",")
+		}
+		fmt.Fprintf(&text, `{"id":%d,"name":"row %07d","tags":["a","b"],"score":%d.5,"ok":true}`, i, i, i%100)
+	}
+	text.WriteString("]")
+	quoted, _ := json.Marshal(text.String())
+	raw := []byte(`{"content":[{"type":"text","text":` + string(quoted) + `}]}`)
+	// As a frame's: the reader's check found the text's end, and the
+	// view's readers of the result jump to it.
+	jsonview.Immutable(raw)
+	if !jsonview.Valid(raw) {
+		b.Fatal("invalid")
+	}
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(120, 35)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		prepare := r.SetResult(ToolResultMsg{Name: "rows", Result: raw})
+		r.Update(prepare())
+		if v := r.View(); !strings.Contains(v, "row 0000000") {
+			b.Fatalf("the first row is not on screen:\n%s", v)
+		}
 	}
 }

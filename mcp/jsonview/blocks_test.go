@@ -77,7 +77,8 @@ func jsonText20MB() (text, quoted []byte) {
 // BenchmarkJSONText20MB is what each step on a 20 MB JSON text's way to
 // the screen costs: skipping and checking it as an escaped string (each
 // reader of the frame), decoding it, checking the text as JSON and
-// indexing its pretty-printed lines.
+// indexing its pretty-printed lines, or both at once (what the result
+// view does).
 func BenchmarkJSONText20MB(b *testing.B) {
 	text, quoted := jsonText20MB()
 	for _, bench := range []struct {
@@ -108,6 +109,11 @@ func BenchmarkJSONText20MB(b *testing.B) {
 		{"indent-lines-text", text, func(b *testing.B, data []byte) {
 			if IndentLines(data, "  ").Len() < 1<<20 {
 				b.Fatal("too few lines")
+			}
+		}},
+		{"valid-indent-lines-text", text, func(b *testing.B, data []byte) {
+			if x, ok := ValidIndentLines(data, "  "); !ok || x.Len() < 1<<20 {
+				b.Fatal("invalid or too few lines")
 			}
 		}},
 	} {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -111,6 +112,16 @@ func checkViews(t *testing.T, data []byte) {
 	if got := indentedLines(IndentLines(data, "  ")); got != indented.String() {
 		t.Fatalf("IndentLines(%q) = %q, json.Indent gives %q", data, got, indented.String())
 	}
+	checked, ok := ValidIndentLines(data, "  ")
+	if !ok {
+		t.Fatalf("ValidIndentLines(%q) says it is not valid", data)
+	}
+	if want := IndentLines(data, "  "); !slices.Equal(checked.marks, want.marks) || checked.n != want.n {
+		t.Fatalf("ValidIndentLines(%q) marks %v (%d lines), IndentLines %v (%d)", data, checked.marks, checked.n, want.marks, want.n)
+	}
+	if got := indentedLines(checked); got != indented.String() {
+		t.Fatalf("ValidIndentLines(%q) = %q, json.Indent gives %q", data, got, indented.String())
+	}
 	var wantStr string
 	strErr := json.Unmarshal(data, &wantStr)
 	gotStr, ok := String(data)
@@ -142,6 +153,9 @@ func FuzzValid(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := Valid(data), json.Valid(data); got != want {
 			t.Fatalf("Valid(%q) = %v, json.Valid says %v", data, got, want)
+		}
+		if _, got := ValidIndentLines(data, "  "); got != json.Valid(data) {
+			t.Fatalf("ValidIndentLines(%q) says valid %v, json.Valid says %v", data, got, !got)
 		}
 		checkViews(t, data)
 		// Views of anything never panic.
@@ -282,5 +296,54 @@ func TestIndentLinesAcrossMarks(t *testing.T) {
 	}
 	if got := indentedLines(x); got != want.String() {
 		t.Fatal("the lines joined are not json.Indent's output")
+	}
+	checked, ok := ValidIndentLines(data, "  ")
+	if !ok || !slices.Equal(checked.marks, x.marks) || checked.Len() != x.Len() || indentedLines(checked) != want.String() {
+		t.Fatalf("ValidIndentLines: valid %v, %d lines (IndentLines %d), marks equal %v", ok, checked.Len(), x.Len(), slices.Equal(checked.marks, x.marks))
+	}
+}
+
+// ValidIndentLines is Valid's answer where the grammar is broken (each
+// case is one mistake in an otherwise valid value, many marks in) and at
+// encoding/json's nesting limit.
+func TestValidIndentLinesRejectsWhatValidRejects(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 500 {
+		fmt.Fprintf(&b, `{"id":%d,"t":["a",{"b":null}]},`, i)
+	}
+	good := b.String() + `{"end":true}]`
+	for _, bad := range []string{
+		b.String() + `]`,                   // a trailing comma
+		b.String() + `{"end":true}`,        // unclosed
+		b.String() + `{"end":true}]]`,      // closed twice
+		b.String() + `{"end" true}]`,       // no colon
+		b.String() + `{end:true}]`,         // a bare key
+		b.String() + `{"end":tru}]`,        // a broken literal
+		b.String() + `{"end":01}]`,         // a leading zero
+		b.String() + `{"end":"\x"}]`,       // a bad escape
+		b.String() + `{"end":true]}`,       // crossed brackets
+		b.String() + `{"end":true}] 1`,     // two values
+		b.String() + `{"end":true,}]`,      // a trailing comma in an object
+		b.String() + `{"a":1 "b":2}]`,      // no comma
+		b.String() + "{\"end\":\"\x01\"}]", // a control character
+	} {
+		if Valid([]byte(bad)) {
+			t.Fatalf("the case is valid: %q", bad[len(b.String()):])
+		}
+		if _, ok := ValidIndentLines([]byte(bad), "  "); ok {
+			t.Fatalf("ValidIndentLines accepts %q at the end", bad[len(b.String()):])
+		}
+	}
+	if _, ok := ValidIndentLines([]byte(good), "  "); !ok {
+		t.Fatal("ValidIndentLines rejects the valid value")
+	}
+	for _, depth := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		for _, inner := range []string{"", "1"} {
+			deep := []byte(strings.Repeat("[", depth) + inner + strings.Repeat("]", depth))
+			if _, ok := ValidIndentLines(deep, "  "); ok != Valid(deep) || ok != json.Valid(deep) {
+				t.Fatalf("%d deep around %q: ValidIndentLines %v, Valid %v, json.Valid %v", depth, inner, ok, Valid(deep), json.Valid(deep))
+			}
+		}
 	}
 }
