@@ -507,6 +507,17 @@ type contentFields struct {
 // contentFields would: the short members decoded, the text or data (the
 // big ones) decoded once from their views, the embedded resource a view.
 func decodeContent(raw []byte) (contentFields, error) {
+	c, text, err := decodeContentView(raw)
+	if err == nil && text != nil {
+		c.Text, _ = jsonview.StringView(text) // the text stays in the frame's bytes
+	}
+	return c, err
+}
+
+// decodeContentView is decodeContent but for the text, which it leaves
+// undecoded: a view of raw (nil when absent or null). A text block's
+// text is decoded as it is checked for JSON (jsonview.StringIndented).
+func decodeContentView(raw []byte) (contentFields, json.RawMessage, error) {
 	var c contentFields
 	// One scan: the short members are copied into small and decoded; of
 	// text and data the last non-null one counts (null leaves a Go string
@@ -541,24 +552,18 @@ func decodeContent(raw []byte) (contentFields, error) {
 		return true
 	})
 	if !ok {
-		return contentFields{}, json.Unmarshal(raw, &c)
+		return contentFields{}, nil, json.Unmarshal(raw, &c)
 	}
 	if err := json.Unmarshal(append(small, '}'), &c); err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if typeErr != nil {
-		return c, typeErr
+		return c, nil, typeErr
 	}
-	for _, f := range []struct {
-		v  json.RawMessage
-		to *string
-	}{{text, &c.Text}, {data, &c.Data}} {
-		if f.v == nil {
-			continue
-		}
-		*f.to, _ = jsonview.StringView(f.v) // the text stays in the frame's bytes
+	if data != nil {
+		c.Data, _ = jsonview.StringView(data) // the data stays in the frame's bytes
 	}
-	return c, nil
+	return c, text, nil
 }
 
 // jsonKindOf names a JSON value's type as encoding/json's errors do.
@@ -649,20 +654,23 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 	heading := func(s string) string { return th.Detail.Title.Render(fmt.Sprintf("[%d] %s", i, s)) }
 	label := th.Detail.Label.Render
 	value := func(s string) string { return th.Detail.Value.Render(termsafe.String(s)) }
-	c, err := decodeContent(raw)
+	c, text, err := decodeContentView(raw)
 	if err != nil {
 		return resultBlock{heading: heading("undecodable content block"), json: prettyBlock(raw), text: string(raw)}
 	}
 	switch c.Type {
 	case "text":
+		// Decoded (a view when it has no escapes), and when it is a JSON
+		// object or array, checked and its lines indexed, in one go: a
+		// 20 MB text is decoded and indexed at once on two goroutines.
+		var x *jsonview.Indented
+		if text != nil {
+			c.Text, x, _ = jsonview.StringIndented(text, "  ")
+		}
 		b := resultBlock{heading: heading("text"), text: c.Text}
-		if t := strings.TrimSpace(c.Text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			// Checked and indexed where it is, in one pass: the text is
-			// not copied.
-			if x, ok := jsonview.ValidIndentStringLines(t, "  "); ok {
-				b.heading = heading("text (JSON)")
-				b.json = x
-			}
+		if x != nil {
+			b.heading = heading("text (JSON)")
+			b.json = x
 		}
 		return b
 	case "image", "audio":

@@ -2,8 +2,8 @@ package jsonview
 
 import (
 	"bytes"
+	"math"
 	"strings"
-	"unsafe"
 )
 
 // markEvery is how many lines apart Indented remembers where a line
@@ -120,53 +120,57 @@ func (x *Indented) index() {
 func ValidIndentLines(src []byte, indent string) (*Indented, bool) {
 	value := bytes.TrimRight(src, " \t\r\n")
 	x := &Indented{src: value, indent: indent, chunkAt: -1}
-	if !x.indexValid() {
+	if ok, _ := x.indexValid(value, true, nil); !ok {
 		return nil, false
 	}
 	x.tail = strings.Split(string(src[len(value):]), "\n")
 	return x, true
 }
 
-// ValidIndentStringLines is ValidIndentLines of a string, read where it
-// is (a decoded 20 MB JSON text is not copied again to be checked).
-func ValidIndentStringLines(s string, indent string) (*Indented, bool) {
-	return ValidIndentLines(unsafe.Slice(unsafe.StringData(s), len(s)), indent)
-}
-
 // indexValid is index while checking the grammar as Valid does: it
-// reports whether x.src (the value without the whitespace after it; any
-// before it is skipped) is one valid JSON value, and when it is, x.marks
-// and x.n are index's. It keeps the open objects and arrays on a stack of
-// its own rather than recursing, so the line breaks (index's) and the
-// grammar (validValue's) are one loop.
-func (x *Indented) indexValid() bool {
-	src := x.src
+// reports whether src (the value without the whitespace after it; any
+// before it is skipped) is one valid JSON value, and when it is, x.src is
+// src and x.marks and x.n are index's. It keeps the open objects and
+// arrays on a stack of its own rather than recursing, so the line breaks
+// (index's) and the grammar (validValue's) are one loop.
+//
+// src may be the start of a value still being decoded (final false):
+// more(need) then waits until need bytes of it are there, or all of it
+// (final), and returns them. Tokens are read with followWindow bytes
+// ahead; a longer one may be cut, and fails. sawFinal says whether the
+// answer was reached with all of the value at hand.
+func (x *Indented) indexValid(src []byte, final bool, more func(need int) ([]byte, bool)) (ok, sawFinal bool) {
 	i := skipSpace(src, 0)
 	x.marks = append(x.marks[:0], lineMark{i, 0})
 	n := 1
 	// open holds the brackets of the non-empty objects and arrays the
 	// cursor is inside of, innermost last; its length is the depth.
 	var open []byte
+	cutNumber := false
 	startLine := func(at int) {
 		if n%markEvery == 0 {
 			x.marks = append(x.marks, lineMark{at, len(open)})
 		}
 		n++
 	}
-	var ok bool
 	for {
 		// A value starts at src[i] (a member's value after its key).
+		if !final && i+followWindow > len(src) {
+			if src, final = more(i + followWindow); src == nil {
+				return false, final && !cutNumber
+			}
+		}
 		if i >= len(src) {
-			return false
+			return false, final && !cutNumber
 		}
 		switch c := src[i]; {
 		case c == '"':
 			if i, ok = validString(src, i); !ok {
-				return false
+				return false, final && !cutNumber
 			}
 		case c == '{' || c == '[':
 			if len(open)+1 > maxDepth { // validValue's limit, empty ones included
-				return false
+				return false, final && !cutNumber
 			}
 			next := skipSpace(src, i+1)
 			if next < len(src) && src[next] == c+2 { // {} or [] ('}' is '{'+2, ']' is '['+2)
@@ -176,57 +180,74 @@ func (x *Indented) indexValid() bool {
 			open = append(open, c)
 			i = next
 			if i >= len(src) {
-				return false
+				return false, final && !cutNumber
 			}
 			startLine(i)
 			if c == '{' {
 				if i, ok = validKey(src, i); !ok {
-					return false
+					return false, final && !cutNumber
 				}
 			}
 			continue
 		case c == '-' || c >= '0' && c <= '9':
 			if i, ok = validNumber(src, i); !ok {
-				return false
+				return false, final && !cutNumber
 			}
+			// A number as long as the window can end where the decoded
+			// part does and go on after it: a failure after this one
+			// does not settle the answer.
+			cutNumber = cutNumber || !final && i == len(src)
 		case c == 't':
 			if i, ok = literal(src, i, "true"); !ok {
-				return false
+				return false, final && !cutNumber
 			}
 		case c == 'f':
 			if i, ok = literal(src, i, "false"); !ok {
-				return false
+				return false, final && !cutNumber
 			}
 		case c == 'n':
 			if i, ok = literal(src, i, "null"); !ok {
-				return false
+				return false, final && !cutNumber
 			}
 		default:
-			return false
+			return false, final && !cutNumber
 		}
 		// After a value: a comma and the next one, or the ends of the
 		// objects and arrays it closes.
 	after:
 		for {
+			if !final && i+followWindow > len(src) || len(open) == 0 && !final {
+				// The end of the value is checked against all of it.
+				need := i + followWindow
+				if len(open) == 0 {
+					need = math.MaxInt
+				}
+				if src, final = more(need); src == nil {
+					return false, final && !cutNumber
+				}
+			}
 			i = skipSpace(src, i)
 			if len(open) == 0 {
-				x.n = n
-				return i == len(src)
+				if i != len(src) {
+					return false, final && !cutNumber
+				}
+				x.src, x.n = src, n
+				return true, final
 			}
 			if i >= len(src) {
-				return false
+				return false, final && !cutNumber
 			}
 			top := open[len(open)-1]
 			switch src[i] {
 			case ',':
 				i = skipSpace(src, i+1)
 				if i >= len(src) {
-					return false
+					return false, final && !cutNumber
 				}
 				startLine(i)
 				if top == '{' {
 					if i, ok = validKey(src, i); !ok {
-						return false
+						return false, final && !cutNumber
 					}
 				}
 				break after
@@ -235,7 +256,7 @@ func (x *Indented) indexValid() bool {
 				startLine(i) // on a line of its own, one level out
 				i++
 			default:
-				return false
+				return false, final && !cutNumber
 			}
 		}
 	}

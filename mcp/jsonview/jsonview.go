@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math"
 	"math/bits"
 	"slices"
 	"unicode"
@@ -574,9 +575,24 @@ func StringView(raw []byte) (string, bool) {
 // (each bad byte becomes three of U+FFFD), which grows it.
 func unquote(s []byte) (string, bool) {
 	// Eight bytes of slack: a word is stored past the plain bytes.
-	buf := make([]byte, len(s)+8)
+	return unquoteTo(make([]byte, len(s)+8), s, nil)
+}
+
+// unquoteTo is unquote into buf (len(s)+8 bytes). When p is not nil, it
+// tells p how far the output is written every publishEvery bytes (a
+// reader goroutine checks and indexes the text behind it), and that it
+// moved the output when it has to grow it.
+func unquoteTo(buf, s []byte, p *progressive) (string, bool) {
 	o := 0
+	next := math.MaxInt // the output offset at which to publish next
+	if p != nil {
+		next = publishEvery
+	}
 	for r := 0; r < len(s); {
+		if o >= next {
+			p.publish(buf[:o])
+			next = o + publishEvery
+		}
 		if r+8 <= len(s) {
 			w := binary.LittleEndian.Uint64(s[r:])
 			binary.LittleEndian.PutUint64(buf[o:], w)
@@ -605,6 +621,10 @@ func unquote(s []byte) (string, bool) {
 				if need := o + 3 + len(s) - r - 1 + 8; need > len(buf) {
 					buf = slices.Grow(buf[:o], need-o+len(s)/8)
 					buf = buf[:cap(buf)]
+					if p != nil {
+						p.moved() // what was published stays as it was, in the old buf
+						next = math.MaxInt
+					}
 				}
 				o += utf8.EncodeRune(buf[o:], utf8.RuneError)
 			} else {
