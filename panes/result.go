@@ -3,6 +3,7 @@ package panes
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -65,6 +67,10 @@ type bodySegment struct {
 	at    int // the body index of its first line
 	lines []resultLine
 	json  *jsonview.Indented
+	// cut is printable ASCII cut into lines of cutWidth bytes (cells) as
+	// they are drawn: a 20 MB frame in the raw view (v).
+	cut      string
+	cutWidth int
 }
 
 // Result shows the outcome of a tools/call: each content block as MCP
@@ -98,6 +104,12 @@ type Result struct {
 	gen     int
 	loading bool
 
+	// prepared is what parse made of the result's big parts, by where
+	// their bytes start: a theme change parses the result again to
+	// re-style it, and a 20 MB JSON text is not decoded and indexed
+	// again on the UI goroutine for that.
+	prepared map[*byte]preparedPart
+
 	media    []mediaBlob // decodable binary contents, for w
 	links    []string    // resource URIs in the result, for o
 	nextLink int
@@ -109,6 +121,15 @@ type mediaBlob struct {
 	mime string
 	data string // base64, decoded only when written
 }
+
+// preparedPart is a big part of a result as parse made it.
+type preparedPart struct {
+	text string // a text block's text, decoded
+	json *jsonview.Indented
+}
+
+// preparedBytes is the size from which a part is kept in prepared.
+const preparedBytes = 64 << 10
 
 // asyncResultBytes is the size from which a result is prepared in a Cmd:
 // below it parsing takes well under a frame.
@@ -144,15 +165,19 @@ func (r *Result) bodyLine(i int) string {
 func (r *Result) line(i int) resultLine {
 	k := sort.Search(len(r.segs), func(k int) bool { return r.segs[k].at > i }) - 1
 	seg := &r.segs[k]
-	if seg.json != nil {
+	switch {
+	case seg.json != nil:
 		return resultLine{kind: lineJSON, text: seg.json.Line(i - seg.at)}
+	case seg.cutWidth > 0:
+		from := (i - seg.at) * seg.cutWidth
+		return resultLine{kind: lineSafe, text: seg.cut[from:min(from+seg.cutWidth, len(seg.cut))]}
 	}
 	return seg.lines[i-seg.at]
 }
 
 // add appends laid-out lines to the body.
 func (r *Result) add(lines ...resultLine) {
-	if len(r.segs) == 0 || r.segs[len(r.segs)-1].json != nil {
+	if len(r.segs) == 0 || r.segs[len(r.segs)-1].json != nil || r.segs[len(r.segs)-1].cutWidth > 0 {
 		r.segs = append(r.segs, bodySegment{at: r.n})
 	}
 	seg := &r.segs[len(r.segs)-1]
@@ -182,8 +207,8 @@ func (r *Result) sizeBody() {
 func (r *Result) SetTheme(t *themes.Theme) {
 	r.theme = t
 	if r.msg != nil && !r.loading {
-		// Re-styling a big result happens on the UI goroutine: a theme
-		// change is rare and the user asked for it.
+		// Re-styled on the UI goroutine: the big parts are not decoded
+		// or indexed again (prepared).
 		r.parse()
 		r.layout()
 	}
@@ -198,6 +223,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.raw = false
 	r.gen++
 	r.cache = map[int]string{}
+	r.prepared = nil
 	if len(msg.Result) < asyncResultBytes {
 		r.loading = false
 		r.parse()
@@ -227,6 +253,7 @@ func (r *Result) adopt(msg resultReadyMsg) {
 	r.loading = false
 	r.header, r.head, r.blocks, r.segs, r.n, r.width = p.header, p.head, p.blocks, p.segs, p.n, p.width
 	r.media, r.links, r.nextLink = p.media, p.links, 0
+	r.prepared = p.prepared
 	r.cache = map[int]string{}
 	if r.width != r.w || r.raw {
 		r.layout() // the pane was resized (or v pressed) while the result was prepared
@@ -425,7 +452,7 @@ func (r *Result) parse() {
 		r.header = append(r.header, summary, th.Result.Error.Render(fmt.Sprintf("server error %d: ", rpcErr.Code))+th.Result.Content.Render(termsafe.String(rpcErr.Message)))
 		r.header = append(r.header, th.Detail.Hint.Render("a JSON-RPC error response: the server refused the request itself"))
 		if len(rpcErr.Data) > 0 {
-			r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("error.data"), json: prettyBlock(rpcErr.Data)})
+			r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("error.data"), json: r.pretty(rpcErr.Data)})
 		}
 	case m.RPCError != nil:
 		r.header = append(r.header, summary, th.Result.Error.Render("server error: ")+th.Result.Content.Render(termsafe.String(m.RPCError.Error())))
@@ -605,10 +632,10 @@ func (r *Result) parseResult(summary string) {
 		r.blocks = append(r.blocks, r.contentBlock(i, raw))
 	}
 	if len(res.StructuredContent) > 0 {
-		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("structuredContent"), json: prettyBlock(res.StructuredContent)})
+		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("structuredContent"), json: r.pretty(res.StructuredContent)})
 	}
 	if len(res.Meta) > 0 {
-		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("_meta"), json: prettyBlock(res.Meta)})
+		r.blocks = append(r.blocks, resultBlock{heading: th.Detail.Title.Render("_meta"), json: r.pretty(res.Meta)})
 	}
 }
 
@@ -641,11 +668,35 @@ func (r *Result) outputCheck(res callResult) string {
 	return th.Result.Error.Render("✗ structuredContent does not match outputSchema: ") + th.Result.Content.Render(termsafe.String(strings.Join(msgs, "; ")))
 }
 
-// prettyBlock is raw JSON's pretty-printed lines, or nil when raw is not
+// pretty is raw JSON's pretty-printed lines, or nil when raw is not
 // JSON.
-func prettyBlock(raw []byte) *jsonview.Indented {
+func (r *Result) pretty(raw []byte) *jsonview.Indented {
+	if p, ok := r.preparedFor(raw); ok {
+		return p.json
+	}
 	x, _ := jsonview.ValidIndentLines(bytes.TrimSpace(raw), "  ")
+	r.keep(raw, preparedPart{json: x})
 	return x
+}
+
+// preparedFor is what parse made of raw (a part of the result) before.
+func (r *Result) preparedFor(raw []byte) (preparedPart, bool) {
+	if len(raw) < preparedBytes {
+		return preparedPart{}, false
+	}
+	p, ok := r.prepared[&raw[0]]
+	return p, ok
+}
+
+// keep remembers what parse made of a big part of the result.
+func (r *Result) keep(raw []byte, p preparedPart) {
+	if len(raw) < preparedBytes {
+		return
+	}
+	if r.prepared == nil {
+		r.prepared = map[*byte]preparedPart{}
+	}
+	r.prepared[&raw[0]] = p
 }
 
 // contentBlock describes one content block as the spec defines its type.
@@ -656,7 +707,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 	value := func(s string) string { return th.Detail.Value.Render(termsafe.String(s)) }
 	c, text, err := decodeContentView(raw)
 	if err != nil {
-		return resultBlock{heading: heading("undecodable content block"), json: prettyBlock(raw), text: string(raw)}
+		return resultBlock{heading: heading("undecodable content block"), json: r.pretty(raw), text: string(raw)}
 	}
 	switch c.Type {
 	case "text":
@@ -664,8 +715,11 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		// object or array, checked and its lines indexed, in one go: a
 		// 20 MB text is decoded and indexed at once on two goroutines.
 		var x *jsonview.Indented
-		if text != nil {
+		if p, ok := r.preparedFor(text); ok {
+			c.Text, x = p.text, p.json
+		} else if text != nil {
 			c.Text, x, _ = jsonview.StringIndented(text, "  ")
+			r.keep(text, preparedPart{text: c.Text, json: x})
 		}
 		b := resultBlock{heading: heading("text"), text: c.Text}
 		if x != nil {
@@ -712,7 +766,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		}
 		return b
 	}
-	return resultBlock{heading: heading("unknown content type " + strings.TrimSpace(termsafe.String(fmt.Sprintf("%q", c.Type)))), json: prettyBlock(raw)}
+	return resultBlock{heading: heading("unknown content type " + strings.TrimSpace(termsafe.String(fmt.Sprintf("%q", c.Type)))), json: r.pretty(raw)}
 }
 
 // imageDimensions reads an image's size from its header (PNG, JPEG, GIF),
@@ -855,12 +909,44 @@ func (r *Result) layoutRaw(w int) {
 	}
 	line := th.Detail.Label.Render(fmt.Sprintf("raw response · frame #%d · %s as received", f.Seq, byteSize(len(f.Raw)))) + th.Detail.Hint.Render(" · v back · c copies it")
 	r.head = append(r.head[:len(r.head)-1], line, r.head[len(r.head)-1])
+	if len(f.Raw) > 0 && printableASCII(f.Raw) {
+		// Nothing to escape and one cell a byte: line i is bytes
+		// i*w to (i+1)*w of the frame, cut from its bytes (a frame's
+		// never change) as it is drawn. A 20 MB frame was copied,
+		// escaped and cut into 180,000 strings here, on the UI
+		// goroutine.
+		r.segs = append(r.segs, bodySegment{at: r.n, cut: unsafe.String(&f.Raw[0], len(f.Raw)), cutWidth: w})
+		r.n += (len(f.Raw) + w - 1) / w
+		return
+	}
 	wrapped := hardWrap(termsafe.String(string(f.Raw)), w)
 	lines := make([]resultLine, len(wrapped))
 	for i, l := range wrapped {
 		lines[i] = resultLine{kind: lineSafe, text: l}
 	}
 	r.addLines(lines)
+}
+
+// printableASCII reports whether b is all printable ASCII (0x20-0x7e),
+// which termsafe leaves as it is and draws one cell a byte. It reads
+// eight bytes at a time.
+func printableASCII(b []byte) bool {
+	const lanes, high = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		del := w ^ (lanes * 0x7f)
+		// A byte below 0x20, a byte from 0x80 up, or a 0x7f.
+		if (w-lanes*0x20)&^w&high != 0 || w&high != 0 || (del-lanes)&^del&high != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 || b[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // hardWrap cuts s (already sanitised) into lines of at most w cells,

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/jsonview"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -123,6 +124,50 @@ func TestResultBigJSONTextIndentedAsDrawn(t *testing.T) {
 // checking it as JSON and indexing its pretty-printed lines) to the first
 // screen drawn. ui's BenchmarkHugeJSONResultToScreen is the whole way.
 func BenchmarkResultHugeJSONText(b *testing.B) {
+	r, raw := hugeJSONTextResult(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		prepare := r.SetResult(ToolResultMsg{Name: "rows", Result: raw})
+		r.Update(prepare())
+		if v := r.View(); !strings.Contains(v, "row 0000000") {
+			b.Fatalf("the first row is not on screen:\n%s", v)
+		}
+	}
+}
+
+// BenchmarkResultHugeJSONTextKeys is what the UI goroutine spends on a
+// shown 20 MB JSON text result when the user presses v (the response
+// frame raw, and back) or changes the theme.
+func BenchmarkResultHugeJSONTextKeys(b *testing.B) {
+	r, raw := hugeJSONTextResult(b)
+	frame := []byte(`{"jsonrpc":"2.0","id":3,"result":` + string(raw) + `}`)
+	r.Update(r.SetResult(ToolResultMsg{Name: "rows", Result: raw, Response: &mcp.Frame{Seq: 4, Raw: frame}})())
+	b.Run("v", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+			if v := r.View(); r.Raw() && !strings.Contains(v, `{"jsonrpc":"2.0","id":3`) {
+				b.Fatalf("the raw frame is not on screen:\n%s", v)
+			}
+		}
+	})
+	b.Run("theme", func(b *testing.B) {
+		b.ReportAllocs()
+		dark := true
+		for b.Loop() {
+			dark = !dark
+			r.SetTheme(themes.Default(dark))
+			if v := r.View(); !r.Raw() && !strings.Contains(v, "row 0000000") {
+				b.Fatalf("the first row is not on screen:\n%s", v)
+			}
+		}
+	})
+}
+
+// hugeJSONTextResult is a result view and a 20 MB result whose text is
+// JSON, its bytes marked immutable and checked as a frame's are.
+func hugeJSONTextResult(b *testing.B) (*Result, []byte) {
 	var text strings.Builder
 	text.WriteString("[")
 	for i := 0; text.Len() < 20<<20; i++ {
@@ -142,13 +187,99 @@ func BenchmarkResultHugeJSONText(b *testing.B) {
 	}
 	r := NewResult(themes.Default(true), keymap.Default())
 	r.SetSize(120, 35)
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	for b.Loop() {
-		prepare := r.SetResult(ToolResultMsg{Name: "rows", Result: raw})
-		r.Update(prepare())
-		if v := r.View(); !strings.Contains(v, "row 0000000") {
-			b.Fatalf("the first row is not on screen:\n%s", v)
+	return r, raw
+}
+
+// The raw view (v) of a big frame shows it byte for byte, cut at the
+// width, G reaching its end; its lines are cut from the frame as they are
+// drawn (opening it allocates a fraction of the frame); c copies the frame.
+func TestResultRawViewOfABigFrameIsExact(t *testing.T) {
+	raw, _, _ := bigJSONResult(20_000)
+	frame := []byte(`{"jsonrpc":"2.0","id":3,"result":` + string(raw) + `}`)
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(120, 35)
+	r.Update(r.SetResult(ToolResultMsg{Name: "rows", Result: raw, Seq: 4, Response: &mcp.Frame{Seq: 4, Raw: frame}})())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	v := ansi.Strip(r.View())
+	runtime.ReadMemStats(&after)
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(frame))/4 {
+		t.Errorf("%d bytes allocated to show a %d-byte frame raw: it is copied or cut whole", allocated, len(frame))
+	}
+	if !strings.Contains(v, "raw response · frame #4") || !strings.Contains(v, string(frame[:118])) {
+		t.Fatalf("the raw view does not start with the frame:\n%s", v)
+	}
+	var body strings.Builder
+	for i := range r.Lines() {
+		l := r.line(i)
+		if l.kind != lineSafe || ansi.StringWidth(l.text) > 118 {
+			t.Fatalf("line %d: kind %d, %d cells", i, l.kind, ansi.StringWidth(l.text))
 		}
+		body.WriteString(l.text)
+	}
+	if body.String() != string(frame) {
+		t.Fatalf("the raw view's %d lines are not the frame's %d bytes", r.Lines(), len(frame))
+	}
+	r.Update(press("G"))
+	if v := ansi.Strip(r.View()); !strings.Contains(v, string(frame[len(frame)-len(frame)%118:])) {
+		t.Fatalf("G does not show the frame's end:\n%s", v)
+	}
+	if got := r.copyPayload(); !bytes.Equal(got, frame) {
+		t.Fatal("c does not copy the frame in the raw view")
+	}
+}
+
+// printableASCII agrees with a byte loop wherever the odd byte sits.
+func TestPrintableASCII(t *testing.T) {
+	for _, odd := range []byte{0x00, 0x09, 0x1f, 0x7f, 0x80, 0xc3, 0xff} {
+		for n := 1; n <= 20; n++ {
+			for at := range n {
+				b := bytes.Repeat([]byte{'a'}, n)
+				if printableASCII(b) != true {
+					t.Fatalf("%q is not printable ASCII", b)
+				}
+				b[at] = odd
+				if printableASCII(b) {
+					t.Fatalf("%q (0x%02x at %d) is printable ASCII", b, odd, at)
+				}
+			}
+		}
+	}
+	all := make([]byte, 0, 95)
+	for c := byte(0x20); c <= 0x7e; c++ {
+		all = append(all, c)
+	}
+	if !printableASCII(all) {
+		t.Fatal("0x20-0x7e is not printable ASCII")
+	}
+}
+
+// A theme change re-styles a big JSON text without decoding and indexing
+// it again on the UI goroutine: it allocates a fraction of the text, and
+// the view is the same JSON in the new theme's colours.
+func TestResultThemeChangeKeepsTheBigTextPrepared(t *testing.T) {
+	raw, text, _ := bigJSONResult(20_000)
+	r := NewResult(themes.Default(true), keymap.Default())
+	r.SetSize(120, 35)
+	r.Update(r.SetResult(ToolResultMsg{Name: "rows", Result: raw})())
+	r.Update(press("G"))
+	want := ansi.Strip(r.View())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	light := themes.Default(false)
+	r.SetTheme(light)
+	runtime.ReadMemStats(&after)
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(text))/4 {
+		t.Errorf("%d bytes allocated to re-style a %d-byte JSON text: it was decoded or indexed again", allocated, len(text))
+	}
+	r.Update(press("G"))
+	if got := ansi.Strip(r.View()); got != want {
+		t.Fatalf("after the theme change the view is\n%s\nwant\n%s", got, want)
+	}
+	if r.theme != light {
+		t.Fatal("the theme did not change")
 	}
 }

@@ -116,6 +116,17 @@ func BenchmarkJSONText20MB(b *testing.B) {
 				b.Fatal("invalid or too few lines")
 			}
 		}},
+		{"decode-then-valid-indent-lines", quoted, func(b *testing.B, data []byte) {
+			s, ok := String(data)
+			if x := jsonTextLines(s, "  "); !ok || x == nil || x.Len() < 1<<20 {
+				b.Fatal("not decoded or too few lines")
+			}
+		}},
+		{"decode-and-valid-indent-lines-at-once", quoted, func(b *testing.B, data []byte) {
+			if _, x, ok := StringIndented(data, "  "); !ok || x == nil || x.Len() < 1<<20 {
+				b.Fatal("not decoded or too few lines")
+			}
+		}},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bench.data)))
