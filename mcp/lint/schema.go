@@ -9,20 +9,6 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/schema"
 )
 
-// knownDialects are the $schema values the validator understands.
-var knownDialects = map[string]bool{
-	"https://json-schema.org/draft/2020-12/schema": true,
-	"https://json-schema.org/draft/2019-09/schema": true,
-	"http://json-schema.org/draft-07/schema":       true,
-	"http://json-schema.org/draft-06/schema":       true,
-	"http://json-schema.org/draft-04/schema":       true,
-}
-
-func knownDialect(s string) bool {
-	s = strings.TrimSuffix(s, "#")
-	return knownDialects[s] || knownDialects[strings.Replace(s, "https://", "http://", 1)] || knownDialects[strings.Replace(s, "http://", "https://", 1)]
-}
-
 // schemaFault is why a schema cannot be used, with the rule it breaks.
 type schemaFault struct {
 	rule   string
@@ -48,7 +34,7 @@ func compileSchema(raw json.RawMessage) (*schema.Schema, *schemaFault) {
 		return nil, &schemaFault{"tools/network-ref", "it refers to " + ref}
 	}
 	if m, ok := doc.(map[string]any); ok {
-		if d, ok := m["$schema"].(string); ok && !knownDialect(d) {
+		if d, ok := m["$schema"].(string); ok && !schema.KnownDialect(d) {
 			return nil, &schemaFault{"tools/unsupported-dialect", fmt.Sprintf("$schema %q is not a dialect mcpscope can validate (2020-12, 2019-09, draft-07, -06, -04)", d)}
 		}
 	}

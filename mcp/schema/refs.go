@@ -47,6 +47,14 @@ func dialectOf(uri string) (dialect, bool) {
 	return 0, false
 }
 
+// KnownDialect reports whether uri (a $schema value) names a dialect the
+// validator understands: 2020-12, 2019-09, draft-07, -06 or -04, with or
+// without the empty fragment and with either scheme.
+func KnownDialect(uri string) bool {
+	_, ok := dialectOf(uri)
+	return ok
+}
+
 // resource is a schema resource: the document, or a subschema with its
 // own $id.
 type resource struct {

@@ -64,3 +64,25 @@ func TestIssueSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownDialect: the doctor's tools/unsupported-dialect asks this, so
+// it must agree with what Compile accepts.
+func TestKnownDialect(t *testing.T) {
+	for uri, want := range map[string]bool{
+		"https://json-schema.org/draft/2020-12/schema":  true,
+		"https://json-schema.org/draft/2019-09/schema#": true,
+		"http://json-schema.org/draft-07/schema#":       true,
+		"https://json-schema.org/draft-06/schema":       true,
+		"http://json-schema.org/draft-04/schema#":       true,
+		"http://json-schema.org/draft-03/schema#":       false,
+		"https://example.com/my-dialect":                false,
+	} {
+		if got := schema.KnownDialect(uri); got != want {
+			t.Errorf("KnownDialect(%q) = %v", uri, got)
+		}
+		_, err := schema.Compile(json.RawMessage(`{"$schema":"` + uri + `"}`))
+		if (err == nil) != want {
+			t.Errorf("Compile with $schema %q: %v", uri, err)
+		}
+	}
+}
