@@ -185,6 +185,11 @@ var formatCases = []struct {
 	{"json-pointer", "a/b", false, "no leading slash"},
 	{"relative-json-pointer", "0#", true, "the member name"},
 	{"relative-json-pointer", "01/a", false, "a leading zero"},
+	{"relative-json-pointer", "0+1/a", true, "an index moved forward (draft-bhutton-relative-json-pointer-00)"},
+	{"relative-json-pointer", "1-2#", true, "an index moved back, then the name"},
+	{"relative-json-pointer", "0+/a", false, "a sign without a number"},
+	{"relative-json-pointer", "0+01/a", false, "a leading zero in the move"},
+	{"relative-json-pointer", "+1/a", false, "a sign first"},
 
 	// uuid, semver
 	{"uuid", "123e4567-E89B-12d3-a456-426614174000", true, "mixed case"},

@@ -22,18 +22,37 @@ func isJSONPointer(s string) bool {
 }
 
 // isRelativeJSONPointer reports whether s is a Relative JSON Pointer
-// (draft-handrews-relative-json-pointer-01): a non-negative integer
-// without leading zeros, then "#" or a JSON Pointer.
+// (draft-bhutton-relative-json-pointer-00, which 2020-12 cites): a
+// non-negative integer without leading zeros, optionally moved by "+n" or
+// "-n" along an array (the index manipulation earlier drafts lacked),
+// then "#" or a JSON Pointer.
 func isRelativeJSONPointer(s string) bool {
+	n := uintLen(s)
+	if n == 0 {
+		return false
+	}
+	rest := s[n:]
+	if rest != "" && (rest[0] == '+' || rest[0] == '-') {
+		m := uintLen(rest[1:])
+		if m == 0 {
+			return false
+		}
+		rest = rest[1+m:]
+	}
+	return rest == "#" || isJSONPointer(rest)
+}
+
+// uintLen returns the length of the non-negative integer without leading
+// zeros that s starts with, or 0.
+func uintLen(s string) int {
 	i := 0
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
-	if i == 0 || i > 1 && s[0] == '0' {
-		return false
+	if i > 1 && s[0] == '0' {
+		return 0
 	}
-	rest := s[i:]
-	return rest == "#" || isJSONPointer(rest)
+	return i
 }
 
 // isUUID reports whether s is a UUID in RFC 4122's string form: 32 hex
