@@ -88,10 +88,16 @@ func TestStartupInitCost(t *testing.T) {
 	if c.allocs > 3000 || c.bytes > 1<<20 {
 		t.Errorf("package init made %d allocations (%d bytes); budget 3,000 and 1 MiB. The largest:%s", c.allocs, c.bytes, c.top(8))
 	}
-	// mcpscope's own packages do next to nothing at init.
+	// mcpscope's own packages do next to nothing at init (mcp/lint's rule
+	// index, 16 KB of its 19, is built on first use). The main package is
+	// held to the count only: in this test binary its init includes the
+	// tests' own tables.
 	for p, ba := range c.byPackage {
-		if strings.HasPrefix(p, "github.com/mcpscope/mcpscope") && ba[1] > 200 {
-			t.Errorf("%s made %d allocations (%d bytes) at init; make that work lazy (sync.OnceValue)", p, ba[1], ba[0])
+		if !strings.HasPrefix(p, "github.com/mcpscope/mcpscope") {
+			continue
+		}
+		if ba[1] > 200 || strings.HasPrefix(p, "github.com/mcpscope/mcpscope/") && ba[0] > 8<<10 {
+			t.Errorf("%s made %d allocations (%d bytes) at init; budget 200 and 8 KiB: make that work lazy (sync.OnceValue)", p, ba[1], ba[0])
 		}
 	}
 }

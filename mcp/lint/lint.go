@@ -226,7 +226,7 @@ func (l *Linter) Observe(ev mcp.Event) []*mcp.Diagnostic {
 // belongs to another profile or has reached its cap, so callers that adjust
 // the diagnostic must check.
 func (l *Linter) report(id, message string, frames ...int64) *mcp.Diagnostic {
-	r, ok := ruleIndex[id]
+	r, ok := ruleIndex()[id]
 	if !ok {
 		panic("lint: unknown rule " + id)
 	}

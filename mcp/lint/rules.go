@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -30,11 +31,13 @@ func Rules() []RuleInfo {
 
 // Rule returns the rule with the given id.
 func Rule(id string) (RuleInfo, bool) {
-	r, ok := ruleIndex[id]
+	r, ok := ruleIndex()[id]
 	return r, ok
 }
 
-var ruleIndex = func() map[string]RuleInfo {
+// ruleIndex finds a rule by id; it is built on first use, not at every
+// start of mcpscope (issue 16: 46 of mcp/lint's allocations at init).
+var ruleIndex = sync.OnceValue(func() map[string]RuleInfo {
 	m := make(map[string]RuleInfo, len(catalog))
 	for _, r := range catalog {
 		if _, dup := m[r.ID]; dup {
@@ -43,7 +46,7 @@ var ruleIndex = func() map[string]RuleInfo {
 		m[r.ID] = r
 	}
 	return m
-}()
+})
 
 const (
 	sevE = mcp.SeverityError
