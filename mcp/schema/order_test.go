@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 // sameOrdered reports how two decodings differ (values, and each object's
@@ -110,4 +112,43 @@ func BenchmarkDecodeOrdered(b *testing.B) {
 			_, _, _ = decodeOrderedTokens(raw)
 		}
 	})
+}
+
+// A schema nested n deep is decoded in time linear in n. Reading each
+// nested value's end first and then decoding it again cost n²: 10,000
+// levels (a 20 kB schema, as deep as JSON may go here) took 1.5 s, and a
+// server chooses its schemas. Timing is noisy on a shared machine, so the
+// test compares two depths (the best of three runs each): linear is 8×
+// for 8× the depth, the old decoder was about 60×.
+func TestDeepSchemaDecodesInLinearTime(t *testing.T) {
+	nested := func(n int) []byte {
+		return []byte(strings.Repeat(`{"items":`, n) + `{}` + strings.Repeat(`}`, n))
+	}
+	best := func(raw []byte) time.Duration {
+		var b time.Duration
+		for range 3 {
+			start := time.Now()
+			v, _, err := decodeOrdered(raw)
+			d := time.Since(start)
+			if err != nil || v == nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if b == 0 || d < b {
+				b = d
+			}
+		}
+		return b
+	}
+	small, large := best(nested(1200)), best(nested(9600))
+	if ratio := float64(large) / float64(small); ratio > 24 {
+		t.Errorf("9,600 levels took %v, 1,200 took %v: %.0f× for 8× the depth (linear is 8×)", large, small, ratio)
+	}
+	// The deepest value is decoded, not lost.
+	v, _, _ := decodeOrdered(nested(9600))
+	for range 9600 {
+		v = v.(map[string]any)["items"]
+	}
+	if m, ok := v.(map[string]any); !ok || len(m) != 0 {
+		t.Errorf("innermost value = %#v, want {}", v)
+	}
 }
