@@ -15,6 +15,7 @@ var benchValues = []struct{ format, value string }{
 	{"hostname", "api.eu-west-1.example.com"},
 	{"hostname", "xn--bcher-kva.example"},
 	{"idn-hostname", "bücher.example"},
+	{"idn-hostname", "مثال.إختبار"},
 	{"ipv4", "192.168.100.200"},
 	{"ipv6", "2001:db8:85a3::8a2e:370:7334"},
 	{"uri", "https://api.example.com/v1/items/42?expand=owner&limit=10#top"},

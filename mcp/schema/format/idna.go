@@ -37,6 +37,9 @@ func isIDNHostname(s string) bool {
 			return false
 		}
 		total += alen
+		if total > 253 {
+			return false // and a megabyte of labels costs no more than 253 octets of them
+		}
 		for _, r := range buf[:n] {
 			if c := bidiClass(r); c == bidiR || c == bidiAN {
 				bidiDomain = true
@@ -56,7 +59,7 @@ func isIDNHostname(s string) bool {
 	}
 	for rest := s; ; {
 		label, next, more := cutLabel(rest)
-		n, _, _ := uLabel(label, &buf)
+		n := labelRunes(label, &buf) // valid, as the first pass found
 		if !bidiRule(buf[:n]) {
 			return false
 		}
@@ -123,6 +126,21 @@ func uLabel(label string, buf *[maxLabelRunes]rune) (n, alen int, ok bool) {
 		return 0, 0, false // its A-label would exceed 63 octets
 	}
 	return n, 4 + elen, true
+}
+
+// labelRunes leaves a label's code points (decoded, for an A-label) in buf;
+// the label has passed uLabel.
+func labelRunes(label string, buf *[maxLabelRunes]rune) int {
+	if isALabelPrefix(label) {
+		n, _ := punyDecode(label[4:], buf)
+		return n
+	}
+	n := 0
+	for _, r := range label {
+		buf[n] = r
+		n++
+	}
+	return n
 }
 
 // decodeALabel decodes an A-label and checks that it is one: it decodes,
@@ -393,8 +411,9 @@ const (
 
 // bidiClass gives Bidi_Class for the code points a label may hold: from
 // bidiExceptions where it is not what the general category says (NSM for
-// marks, L for the rest), and by script for what Unicode 15 added to the
-// right-to-left scripts.
+// marks, L for the rest). What Unicode added after 14 to right-to-left
+// scripts reads as L, so a label in them is not held to the Bidi rule (a
+// missed error at worst, never a false one in a left-to-right name).
 func bidiClass(r rune) int {
 	switch {
 	case r < utf8.RuneSelf:
@@ -414,15 +433,6 @@ func bidiClass(r rune) int {
 	switch {
 	case unicode.In(r, unicode.Mn, unicode.Me):
 		return bidiNSM
-	case unicode.In(r, unicode.Arabic, unicode.Hebrew, unicode.Syriac, unicode.Thaana, unicode.Nko,
-		unicode.Samaritan, unicode.Mandaic, unicode.Adlam, unicode.Hanifi_Rohingya, unicode.Sogdian,
-		unicode.Old_Sogdian, unicode.Imperial_Aramaic, unicode.Phoenician, unicode.Kharoshthi,
-		unicode.Old_South_Arabian, unicode.Old_North_Arabian, unicode.Avestan, unicode.Inscriptional_Parthian,
-		unicode.Inscriptional_Pahlavi, unicode.Psalter_Pahlavi, unicode.Old_Turkic, unicode.Manichaean,
-		unicode.Nabataean, unicode.Palmyrene, unicode.Hatran, unicode.Elymaic, unicode.Chorasmian,
-		unicode.Old_Hungarian, unicode.Lydian, unicode.Meroitic_Cursive, unicode.Meroitic_Hieroglyphs,
-		unicode.Mende_Kikakui, unicode.Cypriot, unicode.Old_Uyghur, unicode.Yezidi):
-		return bidiR
 	case unicode.In(r, unicode.L, unicode.Mc, unicode.Nd) || inRanges(r, newerPVALID[:]):
 		return bidiL
 	}
