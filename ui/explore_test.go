@@ -433,9 +433,10 @@ func TestModernSubscriptionListens(t *testing.T) {
 	p.until("the listen stream cancelled", func() bool {
 		return strings.Contains(strings.Join(w.sent(mcp.KindNotification, "notifications/cancelled"), ""), `"requestId"`)
 	})
-	if got := p.m.resources.Subscribed(); len(got) != 0 {
-		t.Errorf("still subscribed after unsubscribing: %v", got)
-	}
+	// The pane hears that the subscription ended through the session's
+	// events, which may come a moment after the cancellation is written:
+	// waiting for the frame alone failed about once in a loaded CI run.
+	p.until("the subscription gone from the resources pane", func() bool { return len(p.m.resources.Subscribed()) == 0 })
 }
 
 // Every key of the focused context is in the help bar, even for the schema
