@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -211,13 +212,11 @@ func (c *stdioConn) readStdout(r *os.File) {
 // max, the first max bytes are returned with cut set and the rest of the line
 // is discarded.
 func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
-	// A long line arrives as many buffer-sized chunks. They are copied
-	// into one buffer that doubles as it fills, as they come: a 20 MB
-	// line is then whole when its last chunk is read, where joining kept
-	// chunks at the end copied all of it (and faulted in 20 MB of fresh
-	// pages) after the last byte had arrived. Go's append grows big
-	// slices by a quarter, which would copy it about five times over.
-	var buf []byte
+	// A long line arrives as many buffer-sized chunks. Growing one slice
+	// by append would copy a 20 MB line about five times over (Go grows
+	// big slices by a quarter); the chunks are kept and joined once.
+	var chunks [][]byte
+	size := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
 		hasNewline := err == nil
@@ -225,25 +224,16 @@ func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
 			chunk = chunk[:len(chunk)-1]
 		}
 		if !cut {
-			if room := max - len(buf); len(chunk) > room {
+			if room := max - size; len(chunk) > room {
 				chunk, cut = chunk[:room], true
 			}
 			if len(chunk) > 0 {
-				if len(buf)+len(chunk) > cap(buf) {
-					size := 2 * cap(buf)
-					if size < len(buf)+len(chunk) {
-						size = len(buf) + len(chunk)
-					}
-					grown := make([]byte, len(buf), size)
-					copy(grown, buf)
-					buf = grown
-				}
-				buf = append(buf, chunk...) // ReadSlice's bytes are only valid until the next read
+				chunks = append(chunks, bytes.Clone(chunk)) // ReadSlice's bytes are only valid until the next read
+				size += len(chunk)
 			}
 		}
 		if hasNewline || !errors.Is(err, bufio.ErrBufferFull) {
-			// No room after the line: whoever appends to it copies.
-			return buf[:len(buf):len(buf)], cut, err
+			return join(chunks, size), cut, err
 		}
 	}
 }
