@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpscope/mcpscope/mcp/resident"
 )
 
 // procStatusKiB reads fields of /proc/PID/status, in KiB.
@@ -63,4 +69,36 @@ func TestTUIIdleRSSOnTheDemo(t *testing.T) {
 	if rss > 15<<10 {
 		t.Errorf("idle RSS %.1f MiB, budget 15 MiB", float64(rss)/1024)
 	}
+}
+
+// A person's input counts as activity for the trimmer, so browsing earns
+// a trim once the TUI has been left alone for LongQuiet; the program's own
+// messages do not (a tick every second would keep it from ever trimming
+// and an idle TUI would trim for nothing).
+func TestInputEarnsATrimAfterALongQuiet(t *testing.T) {
+	var trims atomic.Int32
+	idle := &resident.Trimmer{Quiet: 10 * time.Millisecond, AfterEvents: 1 << 30, LongQuiet: 60 * time.Millisecond, Trim: func() { trims.Add(1) }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go idle.Run(ctx)
+	filter := touchOnInput(idle)
+	waitFor := func(n int32, what string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for trims.Load() < n && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if got := trims.Load(); got != n {
+			t.Fatalf("%s: %d trims, want %d", what, got, n)
+		}
+	}
+	if got := filter(nil, tea.KeyPressMsg{Code: 'j'}); got != (tea.KeyPressMsg{Code: 'j'}) {
+		t.Fatalf("the filter changed the key into %#v", got)
+	}
+	waitFor(1, "a key, then quiet (the first burst)")
+	filter(nil, struct{}{}) // a message of the program's own
+	time.Sleep(200 * time.Millisecond)
+	waitFor(1, "only the program's own message, then a long quiet")
+	filter(nil, tea.MouseWheelMsg{})
+	waitFor(2, "the wheel, then a long quiet")
 }

@@ -36,13 +36,19 @@ func Trim() {
 // first burst (connecting, the first listings), and again after any later
 // burst of at least AfterEvents events (a flood, a long exchange), so a
 // session that trickles an event every few seconds does not pay for a
-// collection each time. Touch counts one event; it is safe from any
-// goroutine and costs one atomic add.
+// collection each time. Any activity at all (a few events, a person
+// looking through the panes) earns a trim once nothing has happened for
+// LongQuiet: browsing brings much of the binary back in, and a debugger
+// left open all day should not keep it. Touch counts one event or input;
+// it is safe from any goroutine and costs one atomic add.
 type Trimmer struct {
 	// Quiet is how long no event may arrive before trimming.
 	Quiet time.Duration
 	// AfterEvents is how many events a later burst needs to earn a trim.
 	AfterEvents uint64
+	// LongQuiet, when set, is how long any activity since the last trim
+	// must be followed by none to earn a trim of its own.
+	LongQuiet time.Duration
 	// Trim is what trimming does; Trim (the function) when nil.
 	Trim func()
 
@@ -86,7 +92,7 @@ func (t *Trimmer) due(now time.Time) bool {
 	if now.Sub(t.changed) < t.Quiet || n == t.trimmedAt {
 		return false
 	}
-	if t.trimmed && n-t.trimmedAt < t.AfterEvents {
+	if t.trimmed && n-t.trimmedAt < t.AfterEvents && (t.LongQuiet <= 0 || now.Sub(t.changed) < t.LongQuiet) {
 		return false
 	}
 	t.trimmed, t.trimmedAt = true, n

@@ -46,6 +46,40 @@ func TestTrimmerTrimsAfterABurstGoesQuiet(t *testing.T) {
 	}
 }
 
+// With LongQuiet, any activity since the last trim (a few events, keys
+// pressed while browsing) earns a trim once nothing has happened for that
+// long; no activity, no trim.
+func TestTrimmerTrimsAfterALongQuiet(t *testing.T) {
+	tr := &Trimmer{Quiet: 2 * time.Second, AfterEvents: 1000, LongQuiet: 30 * time.Second}
+	t0 := time.Unix(1000, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	steps := []struct {
+		touch int
+		at    float64
+		want  bool
+	}{
+		{0, 0, false},
+		{20, 1, false},  // connecting
+		{0, 3.5, true},  // the first burst is over
+		{5, 10, false},  // a person presses five keys
+		{0, 13, false},  // quiet 3 s: not a burst of 1,000
+		{0, 39, false},  // quiet 29 s
+		{0, 40.5, true}, // quiet 30.5 s: trimmed
+		{0, 100, false}, // nothing since: no collection for nothing
+		{0, 200, false},
+		{1, 201, false}, // one event
+		{0, 232, true},  // and a long quiet after it
+	}
+	for i, s := range steps {
+		for range s.touch {
+			tr.Touch()
+		}
+		if got := tr.due(at(s.at)); got != s.want {
+			t.Fatalf("step %d (+%d, at %.1f s): due = %v, want %v", i, s.touch, s.at, got, s.want)
+		}
+	}
+}
+
 // Run trims through the Trim function once the events stop, and returns
 // when its context ends.
 func TestTrimmerRunTrims(t *testing.T) {
