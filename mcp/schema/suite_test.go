@@ -37,6 +37,7 @@ import (
 	gojsonschema "github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 )
 
 // suiteDrafts are the suite's folders and the $schema each stands for (the
@@ -136,13 +137,7 @@ func theirsJudge(raw json.RawMessage) (judge func(json.RawMessage) (bool, error)
 }
 
 func TestJSONSchemaTestSuite(t *testing.T) {
-	root := os.Getenv("MCPSCOPE_JSON_SCHEMA_SUITE")
-	if root == "" {
-		t.Skip("MCPSCOPE_JSON_SCHEMA_SUITE is not set")
-	}
-	if _, err := os.Stat(filepath.Join(root, "tests", "draft2020-12")); err != nil {
-		t.Fatalf("MCPSCOPE_JSON_SCHEMA_SUITE=%s: %v", root, err)
-	}
+	root := schematest.SuiteRoot(t)
 	validators := []struct {
 		name  string
 		judge func(json.RawMessage) (func(json.RawMessage) (bool, error), error)

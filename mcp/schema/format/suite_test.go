@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp/schema/format"
+	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
 )
 
 // suiteMinimum pins, for each draft's optional/format file of the
@@ -101,13 +102,7 @@ var suiteMinimum = map[string]int{
 }
 
 func TestJSONSchemaTestSuiteFormats(t *testing.T) {
-	root := os.Getenv("MCPSCOPE_JSON_SCHEMA_SUITE")
-	if root == "" {
-		t.Skip("MCPSCOPE_JSON_SCHEMA_SUITE is not set")
-	}
-	if _, err := os.Stat(filepath.Join(root, "tests", "draft2020-12")); err != nil {
-		t.Fatalf("MCPSCOPE_JSON_SCHEMA_SUITE=%s: %v", root, err)
-	}
+	root := schematest.SuiteRoot(t)
 	var table strings.Builder
 	for _, draft := range []string{"draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"} {
 		files, _ := filepath.Glob(filepath.Join(root, "tests", draft, "optional", "format", "*.json"))
@@ -181,10 +176,7 @@ func runFormatFile(t *testing.T, path string) (cases, pass int) {
 // 74 ecmascript-regex cases (it reads \s, ".", \cX, \p{Letter} and
 // \uXXXX its own way); Regex must pass every one.
 func TestJSONSchemaTestSuitePatterns(t *testing.T) {
-	root := os.Getenv("MCPSCOPE_JSON_SCHEMA_SUITE")
-	if root == "" {
-		t.Skip("MCPSCOPE_JSON_SCHEMA_SUITE is not set")
-	}
+	root := schematest.SuiteRoot(t)
 	var table strings.Builder
 	for _, draft := range []string{"draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"} {
 		for _, file := range []string{"ecmascript-regex", "non-bmp-regex"} {

@@ -75,3 +75,18 @@ func Corpus(t testing.TB) map[string]json.RawMessage {
 	}
 	return out
 }
+
+// SuiteRoot is the checkout of the official JSON-Schema-Test-Suite named by
+// MCPSCOPE_JSON_SCHEMA_SUITE (the folder holding tests/). The test skips
+// when the variable is not set, and fails when it names no such checkout.
+func SuiteRoot(t testing.TB) string {
+	t.Helper()
+	root := os.Getenv("MCPSCOPE_JSON_SCHEMA_SUITE")
+	if root == "" {
+		t.Skip("MCPSCOPE_JSON_SCHEMA_SUITE is not set")
+	}
+	if _, err := os.Stat(filepath.Join(root, "tests", "draft2020-12")); err != nil {
+		t.Fatalf("MCPSCOPE_JSON_SCHEMA_SUITE=%s: %v", root, err)
+	}
+	return root
+}
