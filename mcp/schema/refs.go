@@ -271,15 +271,20 @@ func joinFragment(abs, frag string) string {
 }
 
 // lookup follows a JSON pointer from the document's root.
-func (ix *docIndex) lookup(loc string) (any, bool) {
-	v := ix.doc
-	if loc == "" {
+func (ix *docIndex) lookup(loc string) (any, bool) { return followPointer(ix.doc, loc) }
+
+// followPointer follows the JSON pointer ptr (RFC 6901: "" is the value
+// itself, ~1 and ~0 are escapes, an array index has no leading zero) into
+// a decoded document. The validator's $ref and the form's share it, so
+// they always land on the same place.
+func followPointer(v any, ptr string) (any, bool) {
+	if ptr == "" {
 		return v, true
 	}
-	if !strings.HasPrefix(loc, "/") {
+	if !strings.HasPrefix(ptr, "/") {
 		return nil, false
 	}
-	for _, tok := range strings.Split(loc[1:], "/") {
+	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch x := v.(type) {
 		case map[string]any:

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -81,27 +80,7 @@ func (s *Schema) lookup(ref string) (any, bool) {
 	if !strings.HasPrefix(frag, "/") {
 		return findAnchor(s.doc, frag)
 	}
-	cur := s.doc
-	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	return followPointer(s.doc, frag)
 }
 
 func findAnchor(node any, name string) (any, bool) {
