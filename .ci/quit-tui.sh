@@ -13,8 +13,8 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(mktemp -d)
 sock=mcpscope-quit-$$
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
-# The fake server lives in the main package's test binary.
-(cd "$(dirname "$0")/.." && go test -c -o "$dir/fake.test" .)
+# The fake server lives in the cli package's test binary.
+(cd "$(dirname "$0")/.." && go test -c -o "$dir/fake.test" ./cli)
 for how in q ctrl+c SIGTERM SIGINT; do
 	pidfile=$dir/server-$RANDOM.pid
 	tmux -L "$sock" new-session -d -s quit -x 120 -y 35 \

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // ClientVersion is sent as clientInfo.version; main sets it at start-up.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // decodeEnvelope reads a JSON-RPC object's top-level members as

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // Direction says which way a frame travelled.

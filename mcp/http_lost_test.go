@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/demo"
-	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 )
 
 // lostWithin polls the collected events for a StateLost until d passes.
@@ -124,7 +124,7 @@ func TestKeepAliveFindsALostServerWithoutAGETStream(t *testing.T) {
 	srv := httptest.NewServer(&scriptedHTTPServer{}) // GET → 405: no standalone stream
 	defer srv.Close()
 	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 5 * time.Second,
-		KeepAlive: 200 * time.Millisecond, Analyzer: lint.New(lint.Options{})})
+		KeepAlive: 200 * time.Millisecond, Analyzer: doctor.New(doctor.Options{})})
 	defer func() { _ = c.Close() }()
 	time.Sleep(900 * time.Millisecond)
 	killHTTP(srv)

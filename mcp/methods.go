@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // Method names, spelled once. A misspelt method is a request the server

@@ -13,9 +13,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/openurl"
+	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/policy"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
 	"github.com/mcpscope/mcpscope/panes/form"
 	"github.com/mcpscope/mcpscope/themes"
 )

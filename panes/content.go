@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )

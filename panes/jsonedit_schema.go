@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
-// compileToolSchema compiles an inputSchema with mcp/schema, the compiler
+// compileToolSchema compiles an inputSchema with mcp/lib/schema, the compiler
 // the form, call and the doctor use, so the editor's verdict on arguments
 // is theirs (formats asserted, no $ref out of the document, 2020-12 unless
 // $schema says otherwise). A nil schema and nil error mean there is nothing

@@ -9,8 +9,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
-	"github.com/mcpscope/mcpscope/mcp/schema"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/form"
 	"github.com/mcpscope/mcpscope/themes"
 )

@@ -21,9 +21,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/jsonview"
-	"github.com/mcpscope/mcpscope/mcp/schema"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/panes"
 )
 
@@ -15,12 +15,12 @@ import (
 // keeps none.
 const maxDoctorEvents = 512
 
-// doctor is the root model's record of the current connection for the
+// connectDoctor is the root model's record of the current connection for the
 // protocol doctor: until the handshake is done, its events, which the
 // connection doctor reads when connecting fails. (Diagnostics name frames
 // by Seq, which restarts on reconnect: the log finds them among the
 // current connection's frames, FrameBySeq.)
-type doctor struct {
+type connectDoctor struct {
 	events []mcp.Event
 	// err is the failed Connect's error; cause and fix explain it.
 	err        error
@@ -31,10 +31,10 @@ type doctor struct {
 	ready bool
 }
 
-func (d *doctor) reset() { *d = doctor{} }
+func (d *connectDoctor) reset() { *d = connectDoctor{} }
 
 // observe records one event of the current connection.
-func (d *doctor) observe(ev mcp.Event) {
+func (d *connectDoctor) observe(ev mcp.Event) {
 	switch ev.(type) {
 	case mcp.HandshakeEvent:
 		d.ready, d.events = true, nil
@@ -79,7 +79,7 @@ func (m *Model) showFrame(f *mcp.Frame) {
 // them), so the explanation is refined when the stream ends.
 func (m *Model) connectFailed(err error) {
 	m.doc.err = err
-	m.doc.cause, m.doc.fix = lint.ExplainConnectError(err, m.doc.events)
+	m.doc.cause, m.doc.fix = doctor.ExplainConnectError(err, m.doc.events)
 	m.lastError = ""
 	if m.ended {
 		m.explainFailure()
@@ -94,7 +94,7 @@ func (m *Model) explainFailure() {
 		return
 	}
 	d.logged = true
-	d.cause, d.fix = lint.ExplainConnectError(d.err, d.events)
+	d.cause, d.fix = doctor.ExplainConnectError(d.err, d.events)
 	// Notes are one row each: wrap to the log's width (the time and the
 	// note mark take 18 cells) so the whole explanation can be read.
 	w := max(m.layout.log.Dx()-2-18, 30)

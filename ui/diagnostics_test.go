@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
@@ -32,7 +32,7 @@ var badScript = mcptest.Script{
 func badClient() *mcp.Client {
 	tr := &mcp.StdioTransport{Command: os.Args[0], Env: badScript.Env(),
 		Grace: 200 * time.Millisecond, TermGrace: 200 * time.Millisecond}
-	return mcp.NewClient(tr, mcp.Options{Timeout: 5 * time.Second, Analyzer: lint.New(lint.Options{})})
+	return mcp.NewClient(tr, mcp.Options{Timeout: 5 * time.Second, Analyzer: doctor.New(doctor.Options{})})
 }
 
 // Detection is live: a diagnostic follows the event that caused it in the

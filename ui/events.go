@@ -99,9 +99,7 @@ func (m *Model) applyGates() {
 		}
 		return panes.Gate{Why: fmt.Sprintf("the server did not declare the %q capability, so it offers no %s", capability, what)}
 	}
-	if t, ok := m.tools.(interface{ SetGate(panes.Gate) }); ok {
-		t.SetGate(gate(can.Tools, "tools", "tools"))
-	}
+	m.tools.SetGate(gate(can.Tools, "tools", "tools"))
 	m.resources.SetGate(gate(can.Resources, "resources", "resources"), can.Subscribe, can.Completions)
 	m.prompts.SetGate(gate(can.Prompts, "prompts", "prompts"), can.Completions)
 	m.serverLog.SetGate(gate(can.Logging, "logging", "log messages (logging/setLevel)"), can.PerRequestLogLevel)

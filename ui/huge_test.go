@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/panes"
 )
 
@@ -178,7 +178,7 @@ func startMem(tb testing.TB, result string) (*Model, *memServer, *pacedLoop) {
 	srv := &memServer{result: result}
 	m := New(Config{Target: "mem", Theme: "dark", NewClient: func() *mcp.Client {
 		// As runTUI makes it: the doctor reads every frame.
-		return mcp.NewClient(srv, mcp.Options{Discover: true, Timeout: 30 * time.Second, Analyzer: lint.New(lint.Options{})})
+		return mcp.NewClient(srv, mcp.Options{Discover: true, Timeout: 30 * time.Second, Analyzer: doctor.New(doctor.Options{})})
 	}})
 	tb.Cleanup(m.Close)
 	l := newPacedLoop(m)

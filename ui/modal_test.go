@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema/schematest"
 	"github.com/mcpscope/mcpscope/panes"
 )
 

@@ -128,7 +128,7 @@ type Model struct {
 	content   *panes.Content
 	// The protocol doctor (issue 7): see diagnostics.go.
 	diags *panes.Diagnostics
-	doc   doctor
+	doc   connectDoctor
 	// explorer is the pane shown in the wide layout's lower right slot.
 	explorer focus
 	// splitShift is how far the split key moved the wide layout's right
@@ -292,10 +292,8 @@ func (m *Model) resize(w, h int) {
 		toolsAt = l.modal
 	}
 	m.tools.SetSize(toolsAt.Dx(), toolsAt.Dy())
-	if o, ok := m.tools.(interface{ SetOrigin(x, y int) }); ok {
-		// The mouse tells the list from the details by where it is.
-		o.SetOrigin(toolsAt.Min.X, toolsAt.Min.Y)
-	}
+	// The mouse tells the list from the details by where it is.
+	m.tools.SetOrigin(toolsAt.Min.X, toolsAt.Min.Y)
 	for _, p := range []panes.Pane{m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.diags} {
 		p.SetSize(l.tools.Dx(), l.tools.Dy())
 	}
@@ -462,9 +460,7 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 	case mcp.StateEvent:
 		m.state, m.stateDetail = ev.State, ev.Detail
 		if ev.State == mcp.StateFailed && m.handshake == nil {
-			if c, ok := m.caps.(interface{ SetFailed(string) }); ok {
-				c.SetFailed(ev.Detail)
-			}
+			m.caps.SetFailed(ev.Detail)
 		}
 	case mcp.HandshakeEvent:
 		m.handshake = ev.Handshake
@@ -508,6 +504,5 @@ var _ tea.Model = (*Model)(nil)
 
 // toolsEditing reports whether the tools pane has its arguments editor open.
 func (m *Model) toolsEditing() bool {
-	e, ok := m.tools.(interface{ Editing() bool })
-	return ok && e.Editing()
+	return m.tools.Editing()
 }

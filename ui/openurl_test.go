@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/openurl"
+	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
 )
 
 // drain runs a command the way the program would, batches included,

@@ -3,7 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpscope/mcpscope/mcp/openurl"
+	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -235,11 +235,7 @@ func (m *Model) callTool(msg panes.CallToolMsg) tea.Cmd {
 
 // outputSchema is the listed tool's outputSchema, nil when it has none.
 func (m *Model) outputSchema(name string) []byte {
-	tp, ok := m.tools.(interface{ Tools() []mcp.Tool })
-	if !ok {
-		return nil
-	}
-	for _, t := range tp.Tools() {
+	for _, t := range m.tools.Tools() {
 		if t.Name == name {
 			return t.OutputSchema
 		}

@@ -11,18 +11,36 @@ import (
 
 // The root model talks to the capabilities, tools and handshake panes
 // through these interfaces, defined here where they are consumed. Their
-// implementations live in package panes.
+// implementations live in package panes; the assertions below make a
+// renamed method a compile error, not a call that silently stops happening.
 
 type capsPane interface {
 	panes.Pane
 	SetHandshake(*mcp.Handshake)
 	SetList(method string, items []json.RawMessage)
+	// SetFailed says why the connection failed before any handshake.
+	SetFailed(why string)
 }
 
 type toolsPane interface {
 	panes.Pane
 	SetTools([]mcp.Tool)
+	// Tools is the list as last set.
+	Tools() []mcp.Tool
+	// SetGate says whether the server offers tools at all, and why not.
+	SetGate(panes.Gate)
+	// SetOrigin is where the pane is drawn: the mouse tells the list from
+	// the details by position.
+	SetOrigin(x, y int)
+	// Editing reports whether the arguments editor or form is open.
+	Editing() bool
 }
+
+var (
+	_ capsPane      = (*panes.Caps)(nil)
+	_ toolsPane     = (*panes.Tools)(nil)
+	_ handshakePane = (*panes.Handshake)(nil)
+)
 
 type handshakePane interface {
 	panes.Pane

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/openurl"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 
 // Browser is the person's part of the authorization code flow: it says

@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/mcp/openurl"
+	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
 )
 
 // ErrInsecureEndpoint is wrapped when an authorization server's endpoint

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
-	"github.com/mcpscope/mcpscope/mcp/openurl"
 )
 
 // recordingBrowser is a Browser that only records where it was sent.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // Poll intervals are the server's pollInterval, kept within bounds so that

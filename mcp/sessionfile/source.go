@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/record"
 	"github.com/mcpscope/mcpscope/mcp/session"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // Options configure a Source.

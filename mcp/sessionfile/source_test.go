@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/session"
 )
 
@@ -49,7 +49,7 @@ func collect(t *testing.T, ch <-chan mcp.Event, n int) []mcp.Event {
 // The doctor runs again with today's rules; the recorded findings are
 // left out. Send keys are refused with the reason given.
 func TestDoctorRunsAgain(t *testing.T) {
-	s, err := Open(write(t, header+body), Options{Analyzer: lint.New(lint.Options{}), Why: "a recording"})
+	s, err := Open(write(t, header+body), Options{Analyzer: doctor.New(doctor.Options{}), Why: "a recording"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestOpenRejectsOtherFiles(t *testing.T) {
 // The checked-in format-1 file opens: its frames arrive at their recorded
 // times.
 func TestOpensTheFormat1Fixture(t *testing.T) {
-	s, err := Open("../record/testdata/format1-demo-stdio.jsonl", Options{Analyzer: lint.New(lint.Options{})})
+	s, err := Open("record/testdata/format1-demo-stdio.jsonl", Options{Analyzer: doctor.New(doctor.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}

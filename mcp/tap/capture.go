@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // Recording says where and how a tap records. The zero value records to

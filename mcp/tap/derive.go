@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/lint"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 )
 
 // deriver learns from the watched frames what a session file records
@@ -116,25 +116,25 @@ func handshakeOf(req, resp *mcp.Frame) *mcp.Handshake {
 // ProfileFor picks the doctor's client profile from the client's
 // clientInfo: the client's documented quirks are the ones that matter for
 // the conversation it had.
-func ProfileFor(info mcp.Implementation) lint.Profile {
+func ProfileFor(info mcp.Implementation) doctor.Profile {
 	n := strings.ToLower(info.Name + " " + info.Title)
 	switch {
 	case strings.Contains(n, "claude"):
-		return lint.ProfileClaude
+		return doctor.ProfileClaude
 	case strings.Contains(n, "chatgpt") || strings.Contains(n, "openai"):
-		return lint.ProfileChatGPT
+		return doctor.ProfileChatGPT
 	case strings.Contains(n, "visual studio code") || strings.Contains(n, "vscode") || strings.Contains(n, "vs code"):
-		return lint.ProfileVSCode
+		return doctor.ProfileVSCode
 	}
-	return lint.ProfileGeneric
+	return doctor.ProfileGeneric
 }
 
 // profileForRequest reads the clientInfo of an initialize or
 // server/discover request.
-func profileForRequest(f *mcp.Frame) (mcp.Implementation, lint.Profile) {
+func profileForRequest(f *mcp.Frame) (mcp.Implementation, doctor.Profile) {
 	hs := handshakeOf(f, &mcp.Frame{Raw: []byte(`{"result":{}}`)})
 	if hs == nil {
-		return mcp.Implementation{}, lint.ProfileGeneric
+		return mcp.Implementation{}, doctor.ProfileGeneric
 	}
 	return hs.ClientInfo, ProfileFor(hs.ClientInfo)
 }

@@ -15,7 +15,7 @@
 //     and garbage collection come after it instead of competing with it.
 //   - The recorder classifies the traffic with mcp's own frame code
 //     ([mcp.Observer]) and writes it to a session file under
-//     $XDG_STATE_HOME/mcpscope/taps/ in the mcp/record format (environment
+//     $XDG_STATE_HOME/mcpscope/taps/ in the mcp/sessionfile/record format (environment
 //     values redacted). That file is the truth a viewer reads.
 //   - The hub is a Unix socket per tap, 0600 in a 0700 directory under
 //     $XDG_RUNTIME_DIR (or a per-user temporary directory). It only says

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // The hand-written frame encoder writes what record.FromEvent writes.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/demo"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // converseHTTP runs mcpscope's own client (Streamable HTTP, both eras'

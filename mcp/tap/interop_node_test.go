@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

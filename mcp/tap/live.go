@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // LiveTarget is what a separate live session on a tapped server runs

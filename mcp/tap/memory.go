@@ -4,7 +4,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/mcpscope/mcpscope/mcp/resident"
+	"github.com/mcpscope/mcpscope/mcp/lib/resident"
 )
 
 // Lean makes the running process a lean tap, for `mcpscope tap`, which is

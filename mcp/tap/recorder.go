@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // maxLine caps one recorded message, as the client's stdio reader does;

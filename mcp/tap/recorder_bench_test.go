@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 type nopCloser struct{ io.Writer }

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/lint"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/session"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // pollInterval is how often a viewer looks at the file when no wake-up
@@ -39,7 +39,7 @@ type Source struct {
 
 	mu     sync.Mutex
 	client string // the client's clientInfo, once seen
-	prof   lint.Profile
+	prof   doctor.Profile
 }
 
 var _ session.Source = (*Source)(nil)
@@ -184,7 +184,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	if fe, ok := ev.(mcp.FrameEvent); ok && r.linter == nil {
 		// The doctor's profile is the client's: chosen from its first
 		// words (initialize or server/discover), generic otherwise.
-		prof := lint.ProfileGeneric
+		prof := doctor.ProfileGeneric
 		if f := fe.Frame; f.Dir == mcp.Outbound && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover) {
 			var info mcp.Implementation
 			info, prof = profileForRequest(f)
@@ -196,7 +196,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 			s.prof = prof
 			s.mu.Unlock()
 		}
-		r.linter = lint.New(lint.Options{Profile: prof})
+		r.linter = doctor.New(doctor.Options{Profile: prof})
 	}
 	group := []mcp.Event{ev}
 	if r.linter != nil {
@@ -214,7 +214,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 type reader struct {
 	dec    *record.Decoder
 	rb     *record.Rebuilder
-	linter *lint.Linter
+	linter *doctor.Linter
 }
 
 func newReader(f io.Reader) *reader {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/mcpscope/mcpscope/mcp/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // runHTTPTapFor runs an HTTP tap in front of target until the test ends and

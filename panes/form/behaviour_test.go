@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpscope/mcpscope/mcp/schema"
-	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema/schematest"
 )
 
 func construct(t *testing.T, name string) json.RawMessage {

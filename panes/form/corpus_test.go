@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpscope/mcpscope/mcp/schema"
-	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema/schematest"
 )
 
 func sortedNames(m map[string]json.RawMessage) []string {

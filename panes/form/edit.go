@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
 // How a form behaves like a form: a text field is edited as soon as the

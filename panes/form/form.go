@@ -23,7 +23,7 @@
 // draft (when the host keeps drafts), discard it, or go back.
 //
 // Every change is validated against the server's real schema with
-// mcp/schema, so the errors next to each field are the ones the command
+// mcp/lib/schema, so the errors next to each field are the ones the command
 // line prints. Sending is refused while the value is invalid, but a
 // debugger must be able to send bad input on purpose, so a second key
 // sends anyway. ctrl+e shows the same value as raw JSON, editable, and
@@ -45,7 +45,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
-	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/themes"
 )
 

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
-	"github.com/mcpscope/mcpscope/mcp/schema/schematest"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema/schematest"
 	"github.com/mcpscope/mcpscope/themes"
 )
 

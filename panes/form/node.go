@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
 // kind is what a node draws as.

@@ -3,7 +3,7 @@ package form
 import (
 	"strconv"
 
-	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
 // rowKind is what a line of the form is.

@@ -9,7 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpscope/mcpscope/mcp/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
 // Update handles keys and the results of the form's own commands.

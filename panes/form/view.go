@@ -7,8 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/mcpscope/mcpscope/mcp/schema"
-	"github.com/mcpscope/mcpscope/mcp/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/box"
 )
 

@@ -1,0 +1,261 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/doctor/report"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/spf13/cobra"
+)
+
+// checkFlags configure the protocol doctor.
+type checkFlags struct {
+	connect     connectFlags
+	profile     string
+	format      string
+	strict      bool
+	callTools   bool
+	listRules   bool
+	relistDelay time.Duration
+	callTimeout time.Duration
+}
+
+func newCheckCommand() *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check [flags] [-- CMD [ARGS...]]",
+		Short: "Headless protocol doctor: find and explain what a server gets wrong",
+		Long: `Connects, runs the handshake and discovery (every page of every list), and reports
+each protocol mistake with why it matters and how to fix it. Lists the server did
+not declare are probed too (marked as probes), since serving tools without
+declaring them is the classic reason a client shows "No tools available". The
+lists are fetched a second time a moment later: a list that changed without a
+list_changed notification is flagged.
+
+With --call-tools, every tool is called once with the smallest arguments its
+inputSchema accepts, and the results are checked. This runs the tools for real:
+do not use it against a server whose tools change things you care about.
+
+The stdio server command follows --; with none, the built-in demo server.
+
+Exit codes:
+  0  no error (warnings allowed unless --strict)
+  1  the server breaks at least one error rule (or any rule, with --strict)
+  2  usage or invalid input
+  3  connection or handshake failure (the cause and a likely fix are printed)`,
+		Example: `  mcpscope check -- node build/index.js
+  mcpscope check --client-profile chatgpt --format sarif -- uvx my-server > mcp.sarif
+  mcpscope check --list-rules`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(cmd.Context(), cmd, &f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fs := cmd.Flags()
+	f.connect.register(fs)
+	fs.StringVar(&f.profile, "client-profile", "generic", "add the warnings of one client: generic, chatgpt, claude or vscode")
+	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0) or junit")
+	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on warnings too")
+	fs.BoolVar(&f.callTools, "call-tools", false, "call every tool once with minimal arguments generated from its schema, and check the results")
+	fs.BoolVar(&f.listRules, "list-rules", false, "print every rule id with its severity and description, and exit")
+	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "with --call-tools: how long each tool call may take before it is reported (tools/call-timeout) and cancelled")
+	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "how long to wait before listing a second time")
+	return cmd
+}
+
+// eventLog keeps a check session's events: few enough to hold, and needed
+// for frame labels and the connection doctor.
+type eventLog struct {
+	mu     sync.Mutex
+	events []mcp.Event
+	done   chan struct{}
+}
+
+func logEvents(c *mcp.Client) *eventLog {
+	l := &eventLog{done: make(chan struct{})}
+	ch := c.Events()
+	go func() {
+		defer close(l.done)
+		for ev := range ch {
+			l.mu.Lock()
+			l.events = append(l.events, ev)
+			l.mu.Unlock()
+		}
+	}()
+	return l
+}
+
+func (l *eventLog) all() []mcp.Event {
+	<-l.done
+	return l.events
+}
+
+func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []string, stdout, stderr io.Writer) error {
+	if f.format != "text" {
+		// The text report escapes through termsafe.String; JSON, SARIF
+		// and JUnit escape what a terminal would act on as \u / &#x.
+		stdout = terminalSafe(stdout, f.format == "junit")
+	}
+	if f.listRules {
+		return report.WriteRules(stdout)
+	}
+	if !report.ValidFormat(f.format) {
+		return withCode(exitUsage, fmt.Errorf("--format %q: expected %s", f.format, report.Formats))
+	}
+	profile, err := doctor.ParseProfile(f.profile)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
+	}
+	t, err := f.connect.target(cmd, args)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	if st, ok := t.transport.(*mcp.StdioTransport); ok {
+		st.Grace = time.Second
+	}
+	opts := f.connect.clientOptions()
+	opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
+	opts.Handler = neutralAnswers(stderr)
+	client := mcp.NewClient(t.transport, opts)
+	log := logEvents(client)
+	rep := &report.Report{Target: t.description, Profile: string(profile)}
+
+	hs, err := client.Connect(ctx)
+	if err != nil {
+		shutdown(client)
+		rep.Cause, rep.Fix = doctor.ExplainConnectError(err, log.all())
+		rep.Diagnostics = report.Diagnostics(log.all())
+		rep.Summary = report.Count(rep.Diagnostics)
+		if f.format != "text" {
+			_ = report.Write(stdout, f.format, rep)
+		}
+		_, _ = fmt.Fprintf(stderr, "mcpscope check: cannot connect to %s\ncause: %s\nfix:   %s\n", t.description, termsafe.Block(rep.Cause), termsafe.Block(rep.Fix))
+		return withCode(exitConnection, &connectFailure{err: err})
+	}
+	rep.Connected = true
+	rep.Era, rep.ProtocolVersion = hs.Era.String(), hs.ProtocolVersion
+	rep.Server = &hs.ServerInfo
+
+	toolItems := discover(ctx, client, hs, rep, true)
+	select {
+	case <-time.After(f.relistDelay):
+	case <-ctx.Done():
+	}
+	if again := discover(ctx, client, hs, rep, false); again != nil {
+		toolItems = again
+	}
+	if f.callTools {
+		callTools(ctx, client, toolItems, rep, f.callTimeout)
+	}
+	if ctx.Err() != nil {
+		shutdown(client) // interrupted: end within a second
+	} else {
+		shutdownWithin(client, checkShutdownBudget)
+	}
+	rep.Diagnostics = report.Diagnostics(log.all())
+	rep.Summary = report.Count(rep.Diagnostics)
+
+	if err := report.Write(stdout, f.format, rep); err != nil {
+		return withCode(exitUsage, err)
+	}
+	switch {
+	case rep.Summary.Errors > 0:
+		return withCode(exitServerError, fmt.Errorf("%d error(s) found", rep.Summary.Errors))
+	case f.strict && rep.Summary.Warnings+rep.Summary.Hints > 0:
+		return withCode(exitServerError, fmt.Errorf("%d warning(s) and %d hint(s) found (--strict)", rep.Summary.Warnings, rep.Summary.Hints))
+	}
+	return nil
+}
+
+// connectFailure is a connection error whose cause and fix were already
+// printed in plain words; its own text only points there.
+type connectFailure struct{ err error }
+
+func (e *connectFailure) Error() string { return "connection failed (cause and likely fix above)" }
+func (e *connectFailure) Unwrap() error { return e.err }
+
+// discover lists everything; on the first pass it also probes the lists the
+// server did not declare. It returns the tool entries when tools were listed.
+func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *report.Report, first bool) []json.RawMessage {
+	var tools []json.RawMessage
+	for _, d := range mcp.DiscoveryLists() {
+		declared := hs.HasCapability(d.Capability)
+		if !declared && !first {
+			continue
+		}
+		var opts []mcp.CallOption
+		if !declared {
+			opts = append(opts, mcp.AsProbe())
+		}
+		items, pages, err := c.ListAll(ctx, d.Method, opts...)
+		out := report.List{Method: d.Method, Declared: declared, Probe: !declared, Items: len(items), Pages: pages}
+		if err != nil {
+			out.Error = err.Error()
+		}
+		if first {
+			rep.Lists = append(rep.Lists, out)
+		}
+		if d.Method == mcp.MethodToolsList && err == nil {
+			tools = items
+		}
+		if c.Err() != nil {
+			break
+		}
+	}
+	return tools
+}
+
+// callTools calls each tool with the minimal instance of its inputSchema.
+// Each call waits at most timeout (not the 60 s request timeout), so a
+// tool that never answers costs seconds, and is reported.
+func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep *report.Report, timeout time.Duration) {
+	for _, tool := range mcp.ParseTools(items) {
+		if tool.Name == "" || c.Err() != nil {
+			continue
+		}
+		args, err := minimalArguments(tool.InputSchema)
+		if err != nil {
+			rep.ToolCalls = append(rep.ToolCalls, report.ToolCall{Tool: tool.Name, Arguments: json.RawMessage(`{}`), Untestable: err.Error()})
+			continue
+		}
+		raw, _ := json.Marshal(args)
+		out := report.ToolCall{Tool: tool.Name, Arguments: raw}
+		var opts []mcp.CallOption
+		if timeout > 0 {
+			opts = append(opts, mcp.WithTimeout(timeout))
+		}
+		resp, err := c.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": tool.Name, "arguments": json.RawMessage(raw)}, opts...)
+		if err != nil {
+			out.Error = err.Error()
+		} else {
+			out.IsError = mcp.IsToolError(resp.Result)
+		}
+		rep.ToolCalls = append(rep.ToolCalls, out)
+	}
+}
+
+// minimalArguments is the smallest object the schema accepts, or {}; an
+// error (wrapping schema.ErrTooLarge) when the schema asks for more than
+// mcpscope's caps, and the tool is then not called.
+func minimalArguments(raw json.RawMessage) (any, error) {
+	s, err := schema.Compile(raw)
+	if err != nil {
+		return map[string]any{}, nil
+	}
+	v, err := schema.MinimalInstanceBounded(s)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return map[string]any{}, nil
+	}
+	return v, nil
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/session"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile"
+	"github.com/mcpscope/mcpscope/ui"
+	"github.com/spf13/cobra"
+)
+
+// openFlags are mcpscope open's options.
+type openFlags struct {
+	connect connectFlags // for the live session "r" starts
+	theme   string
+	logFile string
+	profile string
+	follow  bool
+}
+
+func newOpenCommand() *cobra.Command {
+	var f openFlags
+	cmd := &cobra.Command{
+		Use:   "open FILE",
+		Short: "Look at a session file in the debugger (read-only)",
+		Long: `Opens a session file (written by --record or a tap) in the terminal UI: every pane as in
+a live session, each frame at its recorded time, and the protocol doctor run again with
+today's rules (--client-profile chooses the client). Nothing can be sent; the send keys say
+so, and r starts a live session on the recorded target (the recording stays in the log
+above it). A file that is still being written is followed as it grows.`,
+		Example: `  mcpscope open session.jsonl
+  mcpscope open --client-profile claude session.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runOpen(cmd.Context(), cmd, &f, args[0], cmd.ErrOrStderr())
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	fs.StringVar(&f.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
+	fs.BoolVar(&f.follow, "follow", true, "keep reading as the file grows (a running --record or tap)")
+	f.connect.register(fs)
+	return cmd
+}
+
+func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string, stderr io.Writer) error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50) // as runTUI: the whole session is kept in memory
+	}
+	switch f.theme {
+	case "auto", "dark", "light":
+	default:
+		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", f.theme))
+	}
+	profile, err := doctor.ParseProfile(f.profile)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
+	}
+	logger, closeLog, err := openDebugLog(f.logFile)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer closeLog()
+
+	// The file is checked before the terminal is taken: a wrong file is
+	// a plain error.
+	src, err := sessionfile.Open(path, sessionfile.Options{Follow: f.follow})
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	header := src.Header()
+	_ = src.Close()
+	live, liveErr := recordedTarget(cmd, &f.connect, &header, io.Discard)
+	why := fmt.Sprintf("%s is a recording, read-only", filepath.Base(path))
+	if liveErr == nil {
+		why += "; r starts a live session"
+	} else {
+		why += " (and it does not say how to start its server)"
+	}
+
+	first := true
+	newSource := func() session.Source {
+		if first || liveErr != nil {
+			first = false
+			s, err := sessionfile.Open(path, sessionfile.Options{Follow: f.follow, Why: why,
+				Analyzer: doctor.New(doctor.Options{Profile: profile})})
+			if err != nil {
+				return session.NewReplay([]mcp.Event{mcp.StateEvent{State: mcp.StateFailed, Detail: err.Error()}}, "", why)
+			}
+			return s
+		}
+		opts := f.connect.clientOptions()
+		opts.Discover = true
+		opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
+		return session.New(ctx, mcp.NewClient(live.transport, opts), session.Options{RequestTimeout: f.connect.timeout})
+	}
+	target := path
+	if header.Target != "" {
+		target = path + " · recorded from " + header.Target
+	}
+	m := ui.New(ui.Config{
+		NewSource:      newSource,
+		RequestTimeout: f.connect.timeout,
+		Target:         strings.TrimSpace(target),
+		Theme:          f.theme,
+		NoColor:        os.Getenv("NO_COLOR") != "",
+		Logger:         logger,
+		Context:        ctx,
+	})
+	defer m.Close()
+	logger.Info("Opening a session file", "path", path)
+	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return nil
+}

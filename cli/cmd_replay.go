@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
+	"github.com/spf13/cobra"
+)
+
+// replayFlags are mcpscope replay's options.
+type replayFlags struct {
+	connect     connectFlags
+	format      string
+	ignore      []string
+	only        []string
+	strict      bool
+	record      string
+	keepSecrets bool
+}
+
+func newReplayCommand() *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay FILE [-- CMD [ARGS...] | URL]",
+		Short: "Run a recorded session's requests again and compare the answers",
+		Long: `Runs the client side of a session file again against a server (by default the
+recorded one): the same handshake (era, protocol version, capabilities), the same requests
+in the same order, the server's own requests (sampling, elicitation, roots) answered as they
+were answered in the recording. Each answer is compared with the recorded one as JSON.
+
+Values that change from run to run are ignored: the JSON-RPC id, _meta, progress tokens,
+session and task ids, timestamps (keys such as createdAt, and any two RFC 3339 strings).
+--ignore adds paths: a JSON pointer into the answer (/result/content/0/text) or a dotted
+pattern (result.content.*.text, **.version; * is one segment, ** any number). --strict
+compares the volatile values too. --only narrows the replay to some methods.
+
+The replay is written as a new session file (--record; by default FILE.replay.jsonl).
+
+Exit codes:
+  0  every answer matches
+  1  some answers differ
+  2  usage or invalid input
+  3  connection or handshake failure (or the connection was lost)`,
+		Example: `  mcpscope replay known-good.jsonl
+  mcpscope replay known-good.jsonl -- node build/index.js
+  mcpscope replay --only tools/call --ignore '**.text' known-good.jsonl https://example.com/mcp
+  mcpscope replay --format junit known-good.jsonl -- ./server > replay.xml`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd.Context(), cmd, &f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.format, "format", "text", "output: text, json or junit")
+	stringListVar(fs, &f.ignore, "ignore", "do not compare the values at PATH (a JSON pointer or a dotted pattern; repeatable)")
+	stringListVar(fs, &f.only, "only", "replay only the requests of METHOD (repeatable)")
+	fs.BoolVar(&f.strict, "strict", false, "compare the volatile values too (ids in results, _meta, timestamps...)")
+	fs.StringVar(&f.record, "record", "", "write the replay's session to FILE (default: the input's name with .replay.jsonl)")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
+	f.connect.register(fs)
+	return cmd
+}
+
+func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []string, stdout, stderr io.Writer) (err error) {
+	switch f.format {
+	case "text", "json", "junit":
+	default:
+		return withCode(exitUsage, fmt.Errorf("--format %q: expected text, json or junit", f.format))
+	}
+	if _, err := replay.NewMatcher(f.ignore, f.strict); err != nil {
+		return withCode(exitUsage, err)
+	}
+	path := args[0]
+	dash := cmd.ArgsLenAtDash()
+	if dash == 0 {
+		return withCode(exitUsage, errors.New("the session file comes before --"))
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	sf, err := record.ReadEvents(fh, true)
+	_ = fh.Close()
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
+	}
+	script, err := replay.FromEvents(sf.Events)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
+	}
+
+	var t *target
+	switch {
+	case dash > 0:
+		t, err = f.connect.targetAt(cmd, args[dash:], 0)
+	case len(args) == 2:
+		t, err = f.connect.targetAt(cmd, args[1:], -1)
+	case len(args) > 2:
+		err = fmt.Errorf("unexpected argument %q; put the server command after --", args[2])
+	default:
+		t, err = recordedTarget(cmd, &f.connect, &sf.Header, stderr)
+	}
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+
+	out := f.record
+	if out == "" {
+		out = strings.TrimSuffix(path, ".jsonl") + ".replay.jsonl"
+	}
+	rec, err := createRecord(out, t, f.keepSecrets)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer func() {
+		if cerr := rec.Close(); cerr != nil && err == nil {
+			err = withCode(exitUsage, cerr)
+		}
+	}()
+	if st, ok := t.transport.(*mcp.StdioTransport); ok {
+		st.Grace = 10 * time.Millisecond
+	}
+	base := f.connect.clientOptions()
+	base.OnEvent = rec.Event
+	client := mcp.NewClient(t.transport, script.ClientOptions(base))
+	early := &earlyEvents{keep: true}
+	drained := drainEvents(client, early)
+	defer func() {
+		shutdown(client)
+		<-drained
+	}()
+
+	res, err := replay.Run(ctx, client, script, replay.Options{Only: f.only, Ignore: f.ignore, Strict: f.strict})
+	if res == nil {
+		if replay.IsConnectError(err) {
+			shutdown(client)
+			<-drained
+			return connectionError(explainConnect(errors.Unwrap(err), early.events))
+		}
+		return withCode(exitUsage, err)
+	}
+	early.stop()
+	res.Source, res.Target = path, t.description
+	if werr := replay.Write(stdout, f.format, res); werr != nil {
+		return withCode(exitUsage, werr)
+	}
+	_, _ = fmt.Fprintf(stderr, "mcpscope: the replay was recorded in %s\n", out)
+	switch {
+	case err != nil && replay.IsConnectError(err):
+		return withCode(exitConnection, err)
+	case err != nil:
+		return withCode(exitUsage, err)
+	case res.Differed > 0:
+		return withCode(exitServerError, fmt.Errorf("%d of %d exchange(s) differ", res.Differed, len(res.Exchanges)))
+	}
+	return nil
+}
+
+// recordedTarget is the server the session file was recorded against: the
+// demo server, the stdio command (in its recorded directory) or the URL.
+// Recorded environment values are redacted, so they cannot be restored:
+// the person is told which to give again with -e.
+func recordedTarget(cmd *cobra.Command, cf *connectFlags, h *record.Entry, stderr io.Writer) (*target, error) {
+	if cf.cwd == "" {
+		cf.cwd = h.Cwd
+	}
+	var missing []string
+	for k, v := range h.Env {
+		if v == record.Redacted && !hasEnv(cf.env, k) {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		_, _ = fmt.Fprintf(stderr, "mcpscope: the recording's environment values are redacted; give them again if the server needs them: -e %s=...\n", strings.Join(missing, "=... -e "))
+	}
+	switch {
+	case h.Target == "built-in demo server":
+		return cf.targetAt(cmd, nil, -1)
+	case len(h.Command) > 0:
+		return cf.targetAt(cmd, h.Command, 0)
+	case isURLTarget(h.Target):
+		return cf.targetAt(cmd, []string{h.Target}, -1)
+	}
+	return nil, fmt.Errorf("the recording does not say how to start its server (target %q): give it after --", h.Target)
+}
+
+func hasEnv(env []string, key string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, key+"=") {
+			return true
+		}
+	}
+	return false
+}

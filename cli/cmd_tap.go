@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/tap"
+	"github.com/spf13/cobra"
+)
+
+// tapOptions are the flags of `mcpscope tap`.
+type tapOptions struct {
+	name          string
+	recordSecrets bool
+	noHub         bool
+	listen        string // --listen: an HTTP tap on this address
+}
+
+func newTapCommand() *cobra.Command {
+	var o tapOptions
+	cmd := &cobra.Command{
+		Use:   "tap [--name NAME] -- CMD [ARGS...] | tap --listen 127.0.0.1:PORT URL",
+		Short: "Sit between a real client and a server and record what they say",
+		Long: `tap is what a client's config runs instead of the server's command. It starts the
+server and copies the client's stdin to it and its stdout back, byte for byte;
+nothing else is ever written to stdout. The server's stderr passes through,
+signals are forwarded, and the tap exits with the server's status.
+
+Every tapped conversation is recorded in $XDG_STATE_HOME/mcpscope/taps/ (a
+session file, environment values redacted), and each live tap opens a socket
+only you can open, so that ` + "`mcpscope taps`" + ` can show it live. A viewer that is
+slow, absent or killed changes nothing for the client.
+
+With --listen ADDR URL, the tap is a reverse proxy for a remote server: point the
+client at http://ADDR/ instead of URL. Streamable HTTP (POST answers in JSON or
+SSE, flushed event by event; the GET stream; Mcp-Session-Id, Last-Event-ID) and
+the legacy HTTP+SSE transport pass through, as do OAuth and every header;
+Authorization values are redacted in what is recorded. WebSocket messages are
+recorded as frames, both ways (inflated when permessage-deflate was agreed). A
+legacy server's absolute endpoint URL (its SSE endpoint event) is rewritten to
+the tap's address so the client's messages come through it; the record says so.`,
+		Example: `  # in claude_desktop_config.json: "command": "mcpscope",
+  #   "args": ["tap", "--name", "weather", "--", "node", "build/index.js"]
+  mcpscope tap --name weather -- node build/index.js
+  mcpscope tap --name remote --listen 127.0.0.1:8808 https://example.com/mcp
+  mcpscope taps                      # watch it`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.listen != "" {
+				if len(args) != 1 {
+					return withCode(exitUsage, fmt.Errorf("tap --listen ADDR takes the server's URL: mcpscope tap --listen 127.0.0.1:8808 https://example.com/mcp"))
+				}
+				return runHTTPTap(cmd, o, args[0])
+			}
+			if len(args) == 0 {
+				return withCode(exitUsage, errors.New("tap: give the server's command after --, as in mcpscope tap --name NAME -- CMD [ARGS]"))
+			}
+			runStdioTap(o, args)
+			return nil
+		},
+	}
+	cmd.AddCommand(newTapInstallCommands()...)
+	f := cmd.Flags()
+	f.StringVar(&o.name, "name", "", "name the tap in `mcpscope taps` (e.g. the server's name in the client's config)")
+	f.BoolVar(&o.recordSecrets, "record-secrets", false, "record environment values as they are instead of redacting them")
+	f.BoolVar(&o.noHub, "no-live", false, "record only: open no socket for a live viewer")
+	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
+	return cmd
+}
+
+// runStdioTap runs the tap and ends the process the way the server ended:
+// with its status, or killed by the same signal. It never returns.
+func runStdioTap(o tapOptions, args []string) {
+	tap.Lean()
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, tap.ForwardedSignals...)
+	// Signals are the server's to act on: the tap forwards them and keeps
+	// copying until the server ends, so the command's context (cancelled
+	// on Ctrl+C) does not bound it.
+	out, _ := tap.RunStdio(context.Background(), tap.StdioOptions{
+		Name: o.name, Command: args[0], Args: args[1:], Signals: sigs,
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub},
+	})
+	signal.Stop(sigs)
+	if out.Signal != nil {
+		tap.Reraise(out.Signal)
+		os.Exit(tap.SignalCode(out.Signal))
+	}
+	os.Exit(out.Code)
+}
+
+// runHTTPTap proxies until Ctrl+C.
+func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
+	tap.Lean()
+	stderr := cmd.ErrOrStderr()
+	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
+		Name: o.name, Listen: o.listen, Target: target,
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
+			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
+		Ready: func(local string) {
+			_, _ = fmt.Fprintf(stderr, "mcpscope tap: point the client at %s (it reaches %s through the tap); Ctrl+C stops\n", local, termsafe.String(target))
+		},
+	})
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	return nil
+}

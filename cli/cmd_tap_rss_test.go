@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// floodVar makes the test binary a server that answers its first line with
+// that many notifications, one write each, then reads stdin to its end.
+const floodVar = "MCPSCOPE_TEST_FLOOD"
+
+func floodServer(arg string) int {
+	n, _ := strconv.Atoi(arg)
+	in := bufio.NewReader(os.Stdin)
+	if _, err := in.ReadBytes('\n'); err != nil {
+		return 1
+	}
+	for i := 0; i < n; i++ {
+		_, _ = fmt.Fprintf(os.Stdout, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"event %d of a flood"}}`+"\n", i)
+	}
+	for {
+		if _, err := in.ReadBytes('\n'); err != nil {
+			return 0
+		}
+	}
+}
+
+// The mcpscope program running as `mcpscope tap` stays under 20 MiB of
+// resident memory,
+// start-up included, through a 50,000-notification flood and the recording
+// that follows it. BenchmarkStdioTapFlood (mcp/tap) reports the same for
+// the mcpscope binary itself.
+func TestTapProcessStaysUnder20MiB(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory inflates RSS several times over")
+	}
+	base := t.TempDir()
+	rt, err := os.MkdirTemp("", "rss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(rt) })
+	const n = 50000
+	bin, err := realBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The tap is the real program; the flooding server is this test binary.
+	cmd := exec.Command(bin, "tap", "--name", "rss", "--", "env", floodVar+"="+strconv.Itoa(n), os.Args[0])
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_RUNTIME_DIR="+rt)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var peak int64
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			hwm := vmHWM(cmd.Process.Pid)
+			if hwm == 0 {
+				return // exited
+			}
+			peak = max(peak, hwm)
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	out := bufio.NewReader(outPipe)
+	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"go"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if i == 1 {
+			t.Logf("started %.1f", float64(vmHWM(cmd.Process.Pid))/(1<<20))
+		}
+		if _, err := out.ReadBytes('\n'); err != nil {
+			t.Fatalf("after %d lines: %v", i, err)
+		}
+	}
+	t.Logf("after the flood %.1f", float64(vmHWM(cmd.Process.Pid))/(1<<20))
+	_ = in.Close() // the server ends; the tap records the rest and exits
+	<-sampled
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the tap: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(base, "state", "mcpscope", "taps", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("want one session file, got %v", files)
+	}
+	rec, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(rec), `"method":"notifications/message"`); got != n {
+		t.Fatalf("the record holds %d of the %d notifications", got, n)
+	}
+	t.Logf("the tap's peak RSS: %.1f MiB", float64(peak)/(1<<20))
+	if peak >= 20<<20 {
+		t.Errorf("the tap's peak RSS is %.1f MiB (goal: under 20)", float64(peak)/(1<<20))
+	}
+}
+
+// vmHWM is a process's resident high-water mark in bytes; 0 once it has
+// exited.
+func vmHWM(pid int) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

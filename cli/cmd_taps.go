@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/session"
+	"github.com/mcpscope/mcpscope/mcp/tap"
+	"github.com/mcpscope/mcpscope/panes"
+	"github.com/mcpscope/mcpscope/ui"
+	"github.com/spf13/cobra"
+)
+
+// tapsOptions are the flags of `mcpscope taps`.
+type tapsOptions struct {
+	list    bool
+	theme   string
+	logFile string
+}
+
+func newTapsCommand() *cobra.Command {
+	var o tapsOptions
+	cmd := &cobra.Command{
+		Use:   "taps [--list] [ID]",
+		Short: "List the live taps and recent captures; pick one to watch it in the TUI",
+		Long: `taps lists the conversations ` + "`mcpscope tap`" + ` is watching (live) and has recorded
+(recent captures, newest first). Pick one to open it in the TUI: the log,
+handshake, capabilities, the lists the client was given, and the doctor on the
+real traffic, with the client's profile. Attaching late shows everything from
+the start. Nothing can be sent into a client's conversation; L opens a
+separate live session on the same server for experiments (its command, run
+where the tap ran it, or its URL; with your environment, as the client's is
+not recorded), and the view comes back when it ends.
+
+With --list (or when stdout is not a terminal) the list is printed instead.
+An ID (or a unique prefix of one, or a tap's name) opens that tap directly.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTaps(cmd.Context(), cmd.OutOrStdout(), o, args)
+		},
+	}
+	cmd.Flags().BoolVar(&o.list, "list", false, "print the list instead of opening a picker")
+	cmd.Flags().StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	cmd.Flags().StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	return cmd
+}
+
+func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) error {
+	taps, err := tap.List()
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	if len(args) == 1 {
+		l, err := findTap(taps, args[0])
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		return watchTap(ctx, l, o)
+	}
+	if o.list || !isTerminal(out) {
+		printTaps(out, taps)
+		return nil
+	}
+	if len(taps) == 0 {
+		printTaps(out, taps)
+		return nil
+	}
+	items := make([]panes.PickerItem, len(taps))
+	for i, l := range taps {
+		kind := "ended"
+		if l.Live {
+			kind = "live"
+		}
+		items[i] = panes.PickerItem{Name: l.Label(), Kind: kind, Detail: tapDetail(l)}
+	}
+	i, err := ui.PickServer(ctx, "Taps (live first, then recent captures)", items, o.theme, os.Getenv("NO_COLOR") != "")
+	if err != nil || i < 0 {
+		return err
+	}
+	return watchTap(ctx, taps[i], o)
+}
+
+func findTap(taps []tap.Listed, key string) (tap.Listed, error) {
+	var found []tap.Listed
+	for _, l := range taps {
+		if l.ID == key || l.Name == key || l.File == key {
+			return l, nil
+		}
+		if strings.HasPrefix(l.ID, key) {
+			found = append(found, l)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return tap.Listed{}, fmt.Errorf("no tap %q (mcpscope taps --list shows them)", key)
+	}
+	return tap.Listed{}, fmt.Errorf("%q matches %d taps; give more of the id", key, len(found))
+}
+
+func tapDetail(l tap.Listed) string {
+	what := strings.Join(l.Command, " ")
+	if l.URL != "" {
+		what = l.URL
+	}
+	when := l.Started.Local().Format("Jan 2 15:04:05")
+	if l.Started.IsZero() {
+		when = l.Modified.Local().Format("Jan 2 15:04:05")
+	}
+	d := fmt.Sprintf("%s · %s · %s", when, humanSize(l.Size), what)
+	if l.Live {
+		d = fmt.Sprintf("pid %d · %s", l.PID, d)
+	}
+	return d
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func printTaps(out io.Writer, taps []tap.Listed) {
+	if len(taps) == 0 {
+		dir, _ := tap.StateDir()
+		_, _ = fmt.Fprintf(out, "No taps yet. Put `mcpscope tap --name NAME --` before a server's command in a client's config;\nits conversations are recorded in %s.\n", dir)
+		return
+	}
+	for _, l := range taps {
+		state := "ended"
+		if l.Live {
+			state = "LIVE "
+		}
+		_, _ = fmt.Fprintf(out, "%s  %-24s  %s\n        id %s  %s\n", state, termsafe.String(l.Label()), termsafe.String(tapDetail(l)), l.ID, filepath.Base(l.File))
+	}
+}
+
+// liveSessionCommand is a new mcpscope, in the terminal, on the server a
+// tap watches (the viewer's live-session key): the same command, run
+// where the tap ran it, or the same URL. It runs with the viewer's
+// environment: the client's environment values are not recorded.
+func liveSessionCommand(l tap.Listed, theme string) (*exec.Cmd, error) {
+	target, dir, err := tap.LiveTarget(l)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("no mcpscope to run: %w", err)
+	}
+	cmd := exec.Command(exe, append([]string{"--theme", theme}, target...)...)
+	cmd.Dir = dir
+	return cmd, nil
+}
+
+// execCmd lends the terminal to a command (tea.ExecCommand).
+type execCmd struct{ *exec.Cmd }
+
+func (c execCmd) SetStdin(r io.Reader) {
+	if c.Stdin == nil {
+		c.Stdin = r
+	}
+}
+
+func (c execCmd) SetStdout(w io.Writer) {
+	if c.Stdout == nil {
+		c.Stdout = w
+	}
+}
+
+func (c execCmd) SetStderr(w io.Writer) {
+	if c.Stderr == nil {
+		c.Stderr = w
+	}
+}
+
+// failedExec says why no live session could be started.
+type failedExec struct{ err error }
+
+func (f failedExec) Run() error        { return f.err }
+func (failedExec) SetStdin(io.Reader)  {}
+func (failedExec) SetStdout(io.Writer) {}
+func (failedExec) SetStderr(io.Writer) {}
+
+// watchTap opens the TUI on one tap.
+func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
+	logger, closeLog, err := openDebugLog(o.logFile)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer closeLog()
+	target := "tap " + l.Label()
+	if !l.Live {
+		target = "recorded tap " + l.Label()
+	}
+	m := ui.New(ui.Config{
+		NewSource: func() session.Source { return tap.NewSource(l) },
+		Target:    target,
+		Theme:     o.theme,
+		NoColor:   os.Getenv("NO_COLOR") != "",
+		Logger:    logger,
+		Context:   ctx,
+		LiveSession: func() tea.ExecCommand {
+			cmd, err := liveSessionCommand(l, o.theme)
+			if err != nil {
+				logger.Debug("No live session", "err", err)
+				return failedExec{err}
+			}
+			return execCmd{cmd}
+		},
+	})
+	defer m.Close()
+	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx)).Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/lib/resident"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/mcpscope/mcpscope/panes"
+	"github.com/mcpscope/mcpscope/ui"
+	"github.com/spf13/pflag"
+)
+
+// tuiFlags are the flags only the interactive UI uses.
+type tuiFlags struct {
+	theme       string
+	logFile     string
+	profile     string // --client-profile: the protocol doctor's client
+	record      string // --record: the session file
+	keepSecrets bool
+	saveDir     string // --save-dir: where s and w save
+	keepAlive   time.Duration
+	policy      policyFlags // --root, --elicitation, --sampling
+}
+
+// register adds the UI's flags to the root command.
+func (o *tuiFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	fs.StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (see the README)")
+	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
+	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
+	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
+	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
+	o.policy.register(fs)
+}
+
+// runTUI runs the interactive debugger on one target until the user quits.
+func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err error) {
+	if os.Getenv("GOGC") == "" {
+		// The UI keeps the whole session in memory and creates garbage at
+		// the rate frames arrive. Go's default lets the heap grow to twice
+		// the live data between collections; half that headroom keeps a
+		// flood of 50,000 frames at about 80 MB RSS instead of about 97 MB,
+		// for a little more GC work.
+		debug.SetGCPercent(50)
+	}
+	switch o.theme {
+	case "auto", "dark", "light":
+	default:
+		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", o.theme))
+	}
+	profile, err := doctor.ParseProfile(o.profile)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
+	}
+	if o.saveDir != "" {
+		if info, err := os.Stat(o.saveDir); err != nil || !info.IsDir() {
+			return withCode(exitUsage, fmt.Errorf("--save-dir %q: not a directory (create it first)", o.saveDir))
+		}
+	}
+	logger, closeLog, err := openDebugLog(o.logFile)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer closeLog()
+
+	// Once a burst of events is over (connecting and the first listings,
+	// a flood), what start-up and the burst needed is given back: the
+	// binary's pages only initialisation touched and the heap's reserve.
+	// On the demo server that is 25.5 -> about 12.5 MiB idle (issue 16).
+	// Browsing brings pages back too, so any activity, a person's keys
+	// included, earns a trim after 30 s of nothing (23 -> 13 MiB on the
+	// demo after a look through every pane).
+	idle := &resident.Trimmer{Quiet: 2 * time.Second, AfterEvents: 1000, LongQuiet: 30 * time.Second}
+	trimCtx, stopTrimming := context.WithCancel(ctx)
+	defer stopTrimming()
+	go idle.Run(trimCtx)
+	onEvent := func(mcp.Event) { idle.Touch() }
+	if o.record != "" {
+		rec, err := createRecord(o.record, t, o.keepSecrets)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		// One file for the whole run: each reconnect's events follow the
+		// previous session's (its state events mark where).
+		onEvent = func(ev mcp.Event) {
+			idle.Touch()
+			rec.Event(ev)
+		}
+		defer func() {
+			if cerr := rec.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
+	}
+	newClient := func() *mcp.Client {
+		opts := cf.clientOptions()
+		opts.Discover = true
+		opts.KeepAlive = o.keepAlive
+		opts.OnEvent = onEvent
+		// A linter follows one session: a fresh one per connection.
+		opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
+		return mcp.NewClient(t.transport, opts)
+	}
+	answers, err := o.policy.answers(nil)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	m := ui.New(ui.Config{
+		Roots:          answers.Roots,
+		AutoAnswer:     answers,
+		RequestTimeout: cf.timeout,
+		SaveDir:        o.saveDir,
+		NewClient:      newClient,
+		Target:         t.description,
+		Theme:          o.theme,
+		NoColor:        os.Getenv("NO_COLOR") != "",
+		Logger:         logger,
+		Context:        ctx,
+	})
+	defer m.Close()
+	// The OAuth flow asks the person through the UI before opening the
+	// authorization URL (see openConfirmer).
+	if cf.confirmOpen != nil {
+		cf.confirmOpen.set(m.ConfirmOpen)
+		defer cf.confirmOpen.set(nil)
+	}
+	logger.Info("Starting the TUI", "target", t.description)
+	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx), tea.WithFilter(touchOnInput(idle))).Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return nil
+}
+
+// openDebugLog opens --log-file for slog, or discards logs without one:
+// the terminal belongs to the UI.
+func openDebugLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--log-file: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: redactLogAttr})), func() { _ = f.Close() }, nil
+}
+
+// pickServer shows the server picker with the UI's theme settings.
+func (o *tuiFlags) pickServer(ctx context.Context, title string, items []panes.PickerItem) (int, error) {
+	return ui.PickServer(ctx, title, items, o.theme, os.Getenv("NO_COLOR") != "")
+}
+
+// redactLogAttr keeps URL query secrets (?api_key=..., see
+// record.RedactQuerySecrets) out of the debug log: the target, errors and
+// messages may all carry the server's URL.
+func redactLogAttr(_ []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindString:
+		a.Value = slog.StringValue(record.RedactQuerySecrets(a.Value.String()))
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			a.Value = slog.StringValue(record.RedactQuerySecrets(err.Error()))
+		}
+	}
+	return a
+}
+
+// touchOnInput counts a person's input as activity for the trimmer; the
+// program's own messages (ticks, events) are not input.
+func touchOnInput(idle *resident.Trimmer) func(tea.Model, tea.Msg) tea.Msg {
+	return func(_ tea.Model, msg tea.Msg) tea.Msg {
+		switch msg.(type) {
+		case tea.KeyMsg, tea.MouseMsg, tea.PasteMsg, tea.WindowSizeMsg:
+			idle.Touch()
+		}
+		return msg
+	}
+}

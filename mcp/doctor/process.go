@@ -1,0 +1,132 @@
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+)
+
+// Thresholds of the timing rules.
+const (
+	// pingSlow is how long a ping answer may take before it is flagged.
+	pingSlow = 5 * time.Second
+	// lateAfterCancel is how long after notifications/cancelled an answer
+	// must come to be clearly more than a race.
+	lateAfterCancel = time.Second
+)
+
+// outboundCancel remembers when mcpscope cancelled a request.
+func (l *Linter) outboundCancel(f *mcp.Frame) {
+	env, _ := parseEnvelope(f.Raw)
+	if id, ok := object(env.Params)["requestId"]; ok {
+		t := f.Time
+		if t.IsZero() {
+			t = time.Now()
+		}
+		l.cancelledAt.set(compact(id), t)
+	}
+}
+
+// timing checks when an answer came: a slow ping, or an answer long after
+// mcpscope cancelled the request.
+func (l *Linter) timing(f *mcp.Frame, req *outRequest) {
+	if req.method == mcp.MethodPing && !l.modern && f.Latency > pingSlow {
+		l.report("lifecycle/ping-slow", fmt.Sprintf("ping took %s to answer; a live server answers at once.", f.Latency.Round(time.Millisecond)), f.Seq, f.ReplyTo)
+	}
+	if req.id == "" || f.Time.IsZero() {
+		return
+	}
+	at, ok := l.cancelledAt.get(compact([]byte(req.id)))
+	if !ok {
+		return
+	}
+	if late := f.Time.Sub(at); late > lateAfterCancel {
+		l.report("cancel/late-response", fmt.Sprintf("The server answered %s (id %s) %s after mcpscope cancelled it.", orUnknown(req.method), req.id, late.Round(time.Millisecond)), f.Seq, f.ReplyTo)
+	}
+}
+
+func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
+	if e.Err == nil {
+		return
+	}
+	req := l.pending[e.Err.ReqSeq]
+	if req != nil && req.probe {
+		return
+	}
+	what := e.Err.Method
+	if req != nil && req.toolName != "" {
+		what = fmt.Sprintf("%s %q", e.Err.Method, req.toolName)
+	}
+	switch e.Err.Kind {
+	case mcp.Timeout:
+		if e.Err.Method == mcp.MethodToolsCall {
+			l.report("tools/call-timeout", fmt.Sprintf("%s got no answer within %s; mcpscope gave up and sent notifications/cancelled.", what, e.Err.Elapsed.Round(100*time.Millisecond)), e.Err.ReqSeq)
+		}
+	case mcp.ConnectionLost:
+		var closed *mcp.StdoutClosedError
+		if errors.As(e.Err.Err, &closed) && !l.stdoutClosed {
+			// No exit follows (the process lived on): this is the report.
+			l.stdoutClosed = true
+			msg := fmt.Sprintf("The server closed its stdout but kept running (pid %d) while %s was in flight: the answer can never arrive.", closed.PID, what)
+			if tail := lastLines(closed.LastStderr, 3); tail != "" {
+				msg += " Its last stderr lines: " + tail
+			}
+			l.report("stdio/stdout-closed", msg, e.Err.ReqSeq)
+		}
+		l.stranded++
+		if len(l.strandedMethods) < 5 {
+			l.strandedMethods = append(l.strandedMethods, what)
+		}
+	}
+}
+
+// observeExit judges how a stdio server ended.
+func (l *Linter) observeExit(e mcp.ExitEvent) {
+	x := e.Exit
+	if x.Forced != "" {
+		l.report("stdio/forced-exit", fmt.Sprintf("The server did not exit after its stdin was closed; mcpscope had to send %s.", x.Forced))
+	}
+	var what []string
+	if x.Code > 0 {
+		what = append(what, fmt.Sprintf("exited with status %d", x.Code))
+	} else if x.Signal != "" && x.Forced == "" {
+		what = append(what, "was killed by "+x.Signal)
+	}
+	if !x.Expected && l.stranded > 0 {
+		// It died while serving: the request in flight is lost for good.
+		status := fmt.Sprintf("exited with status %d", x.Code)
+		if x.Code < 0 && x.Signal != "" {
+			status = "was killed by " + x.Signal
+		}
+		msg := fmt.Sprintf("The server process %s while %s was in flight (%d request(s) left unanswered).", status, strings.Join(l.strandedMethods, ", "), l.stranded)
+		if tail := lastLines(x.LastStderr, 3); tail != "" {
+			msg += " Its last stderr lines: " + tail
+		} else {
+			msg += " It wrote nothing to stderr."
+		}
+		l.report("stdio/died-during-request", msg)
+		return
+	}
+	if len(what) > 0 {
+		msg := "The server process " + strings.Join(what, " and ") + "."
+		if len(x.LastStderr) > 0 {
+			msg += " Its last stderr line: " + preview([]byte(x.LastStderr[len(x.LastStderr)-1]))
+		}
+		l.report("stdio/abnormal-exit", msg)
+	}
+}
+
+// lastLines quotes the last n lines, joined with " | ".
+func lastLines(lines []string, n int) string {
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	q := make([]string, len(lines))
+	for i, line := range lines {
+		q[i] = preview([]byte(line))
+	}
+	return strings.Join(q, " | ")
+}

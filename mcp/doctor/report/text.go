@@ -1,0 +1,100 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+)
+
+var severityRank = map[string]int{"error": 0, "warning": 1, "hint": 2}
+
+// ruleGroup is the diagnostics of one rule, for the text report.
+type ruleGroup struct {
+	rule  string
+	sev   string
+	items []Diagnostic
+}
+
+func groupByRule(ds []Diagnostic) []ruleGroup {
+	idx := map[string]int{}
+	var groups []ruleGroup
+	for _, d := range ds {
+		i, ok := idx[d.Rule]
+		if !ok {
+			i = len(groups)
+			idx[d.Rule] = i
+			groups = append(groups, ruleGroup{rule: d.Rule, sev: d.Severity})
+		}
+		groups[i].items = append(groups[i].items, d)
+	}
+	sort.SliceStable(groups, func(a, b int) bool {
+		if severityRank[groups[a].sev] != severityRank[groups[b].sev] {
+			return severityRank[groups[a].sev] < severityRank[groups[b].sev]
+		}
+		return groups[a].rule < groups[b].rule
+	})
+	return groups
+}
+
+// WriteText writes the human report: the lists, the tool calls, then the
+// diagnostics grouped by rule (errors first) with why, fix and spec once
+// per rule. Server strings are neutralised for the terminal.
+func WriteText(w io.Writer, rep *Report) error {
+	var b strings.Builder
+	safe := termsafe.String
+	fmt.Fprintf(&b, "mcpscope check: %s (profile %s)\n", safe(rep.Target), rep.Profile)
+	if rep.Server != nil {
+		fmt.Fprintf(&b, "server: %s %s, protocol %s (%s era)\n", safe(rep.Server.Name), safe(rep.Server.Version), safe(rep.ProtocolVersion), rep.Era)
+	}
+	for _, l := range rep.Lists {
+		state := fmt.Sprintf("%d item(s) in %d page(s)", l.Items, l.Pages)
+		if l.Error != "" {
+			state = "error: " + l.Error
+		}
+		tag := "declared"
+		if l.Probe {
+			tag = "probe, not declared"
+		}
+		fmt.Fprintf(&b, "  %-26s %-20s %s\n", l.Method, "("+tag+")", safe(state))
+	}
+	for _, tc := range rep.ToolCalls {
+		state := "ok"
+		switch {
+		case tc.Untestable != "":
+			fmt.Fprintf(&b, "  call %s → not called, untestable: %s\n", safe(tc.Tool), safe(tc.Untestable))
+			continue
+		case tc.Error != "":
+			state = "error: " + tc.Error
+		case tc.IsError:
+			state = "isError: true"
+		}
+		fmt.Fprintf(&b, "  call %s %s → %s\n", safe(tc.Tool), safe(string(tc.Arguments)), safe(state))
+	}
+	b.WriteString("\n")
+	for _, g := range groupByRule(rep.Diagnostics) {
+		fmt.Fprintf(&b, "%-7s %s (%d)\n", g.sev, g.rule, len(g.items))
+		for _, d := range g.items {
+			fmt.Fprintf(&b, "  • %s\n", safe(d.Message))
+			if len(d.Frames) > 0 {
+				var fs []string
+				for _, fl := range d.Frames {
+					fs = append(fs, fmt.Sprintf("#%d %s", fl.Seq, safe(fl.Label)))
+				}
+				fmt.Fprintf(&b, "    frames: %s\n", strings.Join(fs, ", "))
+			}
+		}
+		d := g.items[0]
+		fmt.Fprintf(&b, "  why:  %s\n  fix:  %s\n  spec: %s\n\n", safe(d.Why), safe(d.Fix), safe(d.SpecRef))
+	}
+	s := rep.Summary
+	if s.Errors+s.Warnings+s.Hints == 0 {
+		b.WriteString("No problems found.\n")
+	} else {
+		fmt.Fprintf(&b, "%d error(s), %d warning(s), %d hint(s)\n", s.Errors, s.Warnings, s.Hints)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

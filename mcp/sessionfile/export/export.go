@@ -1,0 +1,212 @@
+// Package export turns a session file into something to hand to someone
+// else: a self-contained HTML page (no network access at all: inline CSS,
+// no scripts from anywhere, readable in a browser and in print), a
+// Markdown bug-report excerpt, or a HAR 1.2 file of the HTTP exchanges for
+// browser devtools (`mcpscope export`). Secrets stay redacted whatever the
+// file holds: environment values, Authorization and cookie headers, and
+// secret-looking URL query parameters.
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+)
+
+// Session is what the exports show, gathered from a session's events.
+type Session struct {
+	Source    string // the file's name
+	Header    record.Entry
+	Handshake *mcp.Handshake
+	// Timeline is every frame, requests paired with their answers, in the
+	// order of the first frame of each item.
+	Timeline    []*Item
+	Diagnostics []*mcp.Diagnostic
+	HTTP        []mcp.TransportEvent // the HTTP requests, for HAR
+	Stderr      []string
+	States      []mcp.StateEvent
+	LocalErrors []*mcp.LocalError
+	Start       time.Time
+	frames      map[int64]*mcp.Frame
+}
+
+// Item is one line of the timeline: a request and its answer, or a lone
+// frame (a notification, an invalid line, an unmatched response).
+type Item struct {
+	Request  *mcp.Frame
+	Response *mcp.Frame
+	Single   *mcp.Frame
+	Local    *mcp.LocalError // the request ended without an answer
+}
+
+// First is the item's first frame.
+func (it *Item) First() *mcp.Frame {
+	if it.Request != nil {
+		return it.Request
+	}
+	return it.Single
+}
+
+// Failed reports whether the item is something a bug report shows: an
+// error answer, a tool result with isError, a request that got no answer,
+// an invalid frame.
+func (it *Item) Failed() bool {
+	switch {
+	case it.Local != nil:
+		return true
+	case it.Response != nil && it.Response.Kind == mcp.KindErrorResponse:
+		return true
+	case it.Response != nil && it.Request != nil && it.Request.Method == mcp.MethodToolsCall:
+		var r struct {
+			Result json.RawMessage `json:"result"`
+		}
+		_ = json.Unmarshal(it.Response.Raw, &r)
+		return mcp.IsToolError(r.Result)
+	case it.Single != nil && it.Single.Kind == mcp.KindInvalid:
+		return true
+	}
+	return false
+}
+
+// FromEvents gathers a session's events.
+func FromEvents(source string, header record.Entry, events []mcp.Event) *Session {
+	s := &Session{Source: source, Header: redactHeader(header), frames: map[int64]*mcp.Frame{}}
+	requests := map[int64]*Item{}        // request seq -> item
+	serverRequests := map[string]*Item{} // id of a server's request -> item
+	for _, ev := range events {
+		if s.Start.IsZero() {
+			s.Start = ev.At()
+		}
+		switch e := ev.(type) {
+		case mcp.FrameEvent:
+			f := e.Frame
+			s.frames[f.Seq] = f
+			switch {
+			case f.Kind == mcp.KindRequest:
+				it := &Item{Request: f}
+				s.Timeline = append(s.Timeline, it)
+				if f.Dir == mcp.Outbound {
+					requests[f.Seq] = it
+				} else {
+					serverRequests[string(f.ID)] = it
+				}
+			case (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Dir == mcp.Inbound && requests[f.ReplyTo] != nil && requests[f.ReplyTo].Response == nil:
+				requests[f.ReplyTo].Response = f
+			case (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Dir == mcp.Outbound && serverRequests[string(f.ID)] != nil:
+				serverRequests[string(f.ID)].Response = f
+				delete(serverRequests, string(f.ID))
+			default:
+				s.Timeline = append(s.Timeline, &Item{Single: f})
+			}
+		case mcp.HandshakeEvent:
+			if s.Handshake == nil {
+				s.Handshake = e.Handshake
+			}
+		case mcp.DiagnosticEvent:
+			s.Diagnostics = append(s.Diagnostics, e.Diagnostic)
+		case mcp.TransportEvent:
+			if e.Kind == "http" {
+				e.Fields = redactFields(e.Fields)
+				e.Summary = record.RedactQuerySecrets(e.Summary)
+				s.HTTP = append(s.HTTP, e)
+			}
+		case mcp.StderrEvent:
+			s.Stderr = append(s.Stderr, e.Line)
+		case mcp.StateEvent:
+			e.Detail = record.RedactQuerySecrets(e.Detail)
+			s.States = append(s.States, e)
+		case mcp.LocalErrorEvent:
+			s.LocalErrors = append(s.LocalErrors, e.Err)
+			if it := requests[e.Err.ReqSeq]; it != nil {
+				it.Local = e.Err
+			}
+		}
+	}
+	return s
+}
+
+// Frame is the frame of a seq (nil when unknown).
+func (s *Session) Frame(seq int64) *mcp.Frame { return s.frames[seq] }
+
+// ServerName is the server's name and version as it said in the handshake.
+func (s *Session) ServerName() string {
+	if s.Handshake == nil || s.Handshake.ServerInfo.Name == "" {
+		return "(no handshake)"
+	}
+	h := s.Handshake.ServerInfo
+	return strings.TrimSpace(h.Name + " " + h.Version)
+}
+
+// secretHeaders are the header names whose values never leave a session.
+var secretHeaders = map[string]bool{"authorization": true, "proxy-authorization": true, "cookie": true, "set-cookie": true, "x-api-key": true}
+
+func redactFields(in []mcp.Field) []mcp.Field {
+	out := make([]mcp.Field, len(in))
+	for i, f := range in {
+		name := strings.ToLower(strings.TrimPrefix(f.Key, "response "))
+		switch {
+		case secretHeaders[name]:
+			f.Value = record.Redacted
+		case name == "url" || name == "location":
+			f.Value = record.RedactQuerySecrets(f.Value)
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// redactHeader redacts the environment even in a file written with
+// --record-secrets: an export is for someone else.
+func redactHeader(h record.Entry) record.Entry {
+	if len(h.Env) > 0 {
+		env := make(map[string]string, len(h.Env))
+		for k := range h.Env {
+			env[k] = record.Redacted
+		}
+		h.Env = env
+	}
+	h.Target = record.RedactQuerySecrets(h.Target)
+	if h.Command != nil {
+		cmd := make([]string, len(h.Command))
+		for i, a := range h.Command {
+			cmd[i] = record.RedactQuerySecrets(a)
+		}
+		h.Command = cmd
+	}
+	return h
+}
+
+// pretty indents JSON for reading, keeping its keys' order and its
+// numbers as they were sent; anything else is returned as it is.
+func pretty(raw []byte) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func prettyRaw(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	return pretty(raw)
+}
+
+// WithDoctor returns the events with the analyzer's diagnostics inserted
+// after the events that revealed them: today's doctor over an old
+// recording (whose own diagnostics the caller left out).
+func WithDoctor(events []mcp.Event, a mcp.Analyzer) []mcp.Event {
+	out := make([]mcp.Event, 0, len(events))
+	for _, ev := range events {
+		out = append(out, ev)
+		for _, d := range a.Observe(ev) {
+			out = append(out, mcp.DiagnosticEvent{Time: ev.At(), Diagnostic: d})
+		}
+	}
+	return out
+}

@@ -1,8 +1,0 @@
-//go:build !race
-
-package main
-
-// raceEnabled loosens wall-clock budgets under the race detector, which
-// slows the program several times over; the plain run enforces them as
-// written.
-const raceEnabled = false
