@@ -182,8 +182,9 @@ func corpusFindings(t *testing.T, dir string, s corpusServer) string {
 }
 
 // unstable matches what changes from run to run in a finding's message:
-// ports, temporary directories, times.
-var unstable = regexp.MustCompile(`Its last stderr lines: .*|127\.0\.0\.1:\d+|/tmp/[^\s"']+|\d+(\.\d+)?(ms|s)\b|\d\d:\d\d:\d\d`)
+// ports, temporary directories, times and dates (a file's ctime as
+// JavaScript's Date prints it: "Tue Dec 01 2026").
+var unstable = regexp.MustCompile(`Its last stderr lines: .*|127\.0\.0\.1:\d+|/tmp/[^\s"']+|\d+(\.\d+)?(ms|s)\b|\d\d:\d\d:\d\d|(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d\d \d{4}`)
 
 // matchGolden compares findings with a golden. A golden line starting with
 // "? " is a finding that depends on a race in the server (a notification
