@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -116,7 +117,12 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	if out == "" {
 		out = strings.TrimSuffix(path, ".jsonl") + ".replay.jsonl"
 	}
-	rec, err := createRecord(out, t, f.keepSecrets)
+	// The record sits beside the file it replays (often a capture in the
+	// taps directory); its header says it is a replay, so that it is never
+	// listed as a capture.
+	rec, err := createRecord(out, t, f.keepSecrets, func(s *record.Session) {
+		s.Recorder, s.ReplayOf = record.RecorderReplay, filepath.Base(path)
+	})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}

@@ -75,6 +75,10 @@ func TestReplayDemoRecording(t *testing.T) {
 	if calls != 2 {
 		t.Errorf("the replay's session file holds %d tools/call requests, want 2", calls)
 	}
+	// Its header says it is a replay (lists of captures leave it out).
+	if !sf.Header.IsReplay() || sf.Header.ReplayOf != filepath.Base(demoRecording) {
+		t.Errorf("the replay's header: recorder %q, replayOf %q", sf.Header.Recorder, sf.Header.ReplayOf)
+	}
 
 	// --ignore silences the change; --only narrows the replay.
 	_, err, code = runCLI(t, "replay", "--record", filepath.Join(dir, "ignored.jsonl"), "--ignore", "/result/structuredContent/sum",

@@ -10,15 +10,19 @@ import (
 // createRecord opens a session file for a target: the header names the
 // server as it is started (for stdio, the transport's command and
 // environment, which a --config file may have added to), with environment
-// values redacted unless keepSecrets.
-func createRecord(path string, t *target, keepSecrets bool) (*record.Writer, error) {
+// values redacted unless keepSecrets. edit, when set, adds to the header
+// (a replay's record says what it replayed).
+func createRecord(path string, t *target, keepSecrets bool, edit ...func(*record.Session)) (*record.Writer, error) {
 	var command, env []string
 	cwd := ""
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		command, env, cwd = append([]string{st.Command}, st.Args...), st.Env, st.Dir
 	}
-	w, err := record.Create(path, record.Session{Target: t.description, Command: command,
-		Env: env, Cwd: cwd, KeepSecrets: keepSecrets})
+	s := record.Session{Target: t.description, Command: command, Env: env, Cwd: cwd, KeepSecrets: keepSecrets}
+	for _, e := range edit {
+		e(&s)
+	}
+	w, err := record.Create(path, s)
 	if err != nil {
 		return nil, err
 	}

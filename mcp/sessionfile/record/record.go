@@ -41,6 +41,12 @@ type Entry struct {
 	Command  []string          `json:"command,omitempty"`
 	Env      map[string]string `json:"env,omitempty"`
 	Cwd      string            `json:"cwd,omitempty"`
+	// Recorder says what wrote the file when it is not the conversation
+	// of a client and a server of its own: RecorderReplay for the record
+	// of `mcpscope replay`, which lists of captures leave out (see IsReplay).
+	Recorder string `json:"recorder,omitempty"`
+	// ReplayOf is the session file a replay's record replayed.
+	ReplayOf string `json:"replayOf,omitempty"`
 
 	// frame
 	Seq       int64   `json:"seq,omitempty"`
@@ -108,6 +114,13 @@ type Entry struct {
 	Error     string  `json:"error,omitempty"`
 }
 
+// RecorderReplay is the Recorder of a replay's record.
+const RecorderReplay = "replay"
+
+// IsReplay reports whether a session header is that of a replay's record:
+// mcpscope's own re-run of a recording, not a capture of a client.
+func (e *Entry) IsReplay() bool { return e.Type == "session" && e.Recorder == RecorderReplay }
+
 // RawBytes returns a frame entry's exact bytes.
 func (e *Entry) RawBytes() ([]byte, error) {
 	if e.RawBase64 != "" {
@@ -127,6 +140,8 @@ type Session struct {
 	Cwd     string
 	// KeepSecrets writes environment values as they are instead of redacting them.
 	KeepSecrets bool
+	// Recorder and ReplayOf go to the header as they are (see Entry).
+	Recorder, ReplayOf string
 }
 
 // Writer appends events to a session file. Its Event method is meant to be
@@ -207,7 +222,7 @@ func NewWriter(w io.WriteCloser, s Session) *Writer {
 	}
 	rw.keepSecrets = s.KeepSecrets
 	rw.write(&Entry{Type: "session", Time: time.Now(), Format: FormatVersion, Mcpscope: mcp.ClientVersion,
-		Target: target, Command: command, Env: env, Cwd: s.Cwd})
+		Target: target, Command: command, Env: env, Cwd: s.Cwd, Recorder: s.Recorder, ReplayOf: s.ReplayOf})
 	return rw
 }
 

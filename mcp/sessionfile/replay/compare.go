@@ -27,7 +27,25 @@ var volatileKeys = map[string]bool{
 	"taskId": true, "requestState": true,
 }
 
-// Matcher decides which paths are ignored.
+// Matcher is the one comparison of a recorded answer with a new one:
+// `mcpscope replay` compares every replayed exchange with it, and anything
+// else that checks an answer against a recorded one (saved calls with
+// their expectations) must use it too, so that the same values are
+// ignored everywhere. Its rules:
+//
+//   - both answers are read as JSON (numbers kept exact); what is not JSON
+//     is compared as a string;
+//   - unless strict, the values of the volatile keys (_meta, progressToken,
+//     sessionId, session_id, timestamp, createdAt, updatedAt,
+//     lastUpdatedAt, requestId, taskId, requestState) are ignored wherever
+//     they appear, and so is the difference between two RFC 3339 strings;
+//   - JSON text inside a string (a tool's text fallback) is compared as
+//     JSON, under the same rules;
+//   - each ignore pattern (see NewMatcher) leaves out the values at the
+//     paths it matches.
+//
+// NewMatcher, Compare and Difference are a stable API: their signatures
+// and these rules change only with a note in the README.
 type Matcher struct {
 	patterns [][]string
 	strict   bool // no default volatile rules
@@ -92,7 +110,19 @@ func match(pat, path []string) bool {
 	return match(pat[1:], path[1:])
 }
 
-// Compare compares two answers as JSON and lists where they differ.
+// Compare is NewMatcher(ignore, strict) and its Compare, for one pair of
+// answers. The error is a bad ignore pattern.
+func Compare(recorded, replayed json.RawMessage, ignore []string, strict bool) ([]Difference, error) {
+	m, err := NewMatcher(ignore, strict)
+	if err != nil {
+		return nil, err
+	}
+	return m.Compare(recorded, replayed), nil
+}
+
+// Compare compares two answers (whole JSON-RPC answers, {"result":...} or
+// {"error":...}, or any JSON) and lists where they differ, in path order;
+// nil when they match. It is safe for concurrent use.
 func (m *Matcher) Compare(recorded, replayed json.RawMessage) []Difference {
 	var a, b any
 	if err := decode(recorded, &a); err != nil {

@@ -59,3 +59,17 @@ func TestIgnorePaths(t *testing.T) {
 		t.Error("an empty path was accepted")
 	}
 }
+
+// Compare is NewMatcher and its Compare in one call, with the same rules.
+func TestCompareFunction(t *testing.T) {
+	d, err := Compare(json.RawMessage(`{"result":{"n":1,"createdAt":"a"}}`), json.RawMessage(`{"result":{"n":2,"createdAt":"b"}}`), nil, false)
+	if err != nil || paths(d) != "/result/n" {
+		t.Errorf("differences at %s (%v)", paths(d), err)
+	}
+	if d, _ := Compare(json.RawMessage(`{"result":{"n":1}}`), json.RawMessage(`{"result":{"n":2}}`), []string{"/result/n"}, false); d != nil {
+		t.Errorf("an ignored path differs: %v", d)
+	}
+	if _, err := Compare(nil, nil, []string{""}, false); err == nil {
+		t.Error("an empty pattern was accepted")
+	}
+}
