@@ -66,7 +66,7 @@ Exit codes:
 	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on warnings too")
 	fs.BoolVar(&f.callTools, "call-tools", false, "call every tool once with minimal arguments generated from its schema, and check the results")
 	fs.BoolVar(&f.listRules, "list-rules", false, "print every rule id with its severity and description, and exit")
-	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "with --call-tools: how long each tool call may take before it is reported (tools/call-timeout) and cancelled")
+	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "with --call-tools: how long each tool call may go without an answer or a progress notification before it is reported (tools/call-timeout) and cancelled; progress keeps it going for up to a minute (or six times this)")
 	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "how long to wait before listing a second time")
 	return cmd
 }
@@ -214,8 +214,9 @@ func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *report
 }
 
 // callTools calls each tool with the minimal instance of its inputSchema.
-// Each call waits at most timeout (not the 60 s request timeout), so a
-// tool that never answers costs seconds, and is reported.
+// Each call waits at most timeout without an answer or progress (not the
+// 60 s request timeout), so a tool that never answers costs seconds, and
+// is reported.
 func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep *report.Report, timeout time.Duration) {
 	for _, tool := range mcp.ParseTools(items) {
 		if tool.Name == "" || c.Err() != nil {
@@ -228,9 +229,12 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 		}
 		raw, _ := json.Marshal(args)
 		out := report.ToolCall{Tool: tool.Name, Arguments: raw}
-		var opts []mcp.CallOption
+		// Progress restarts the timeout, as the spec allows and clients do,
+		// up to a maximum: a tool that reports progress is never called
+		// slow for taking long.
+		opts := []mcp.CallOption{mcp.WithTimeoutResetOnProgress()}
 		if timeout > 0 {
-			opts = append(opts, mcp.WithTimeout(timeout))
+			opts = append(opts, mcp.WithTimeout(timeout), mcp.WithTimeoutMax(callMaximum(timeout)))
 		}
 		resp, err := c.Call(ctx, mcp.MethodToolsCall, map[string]any{"name": tool.Name, "arguments": json.RawMessage(raw)}, opts...)
 		if err != nil {
@@ -241,6 +245,10 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 		rep.ToolCalls = append(rep.ToolCalls, out)
 	}
 }
+
+// callMaximum is how long progress can keep one of check's tool calls
+// alive: a minute, or six call timeouts when that is longer.
+func callMaximum(timeout time.Duration) time.Duration { return max(time.Minute, 6*timeout) }
 
 // minimalArguments is the smallest object the schema accepts, or {}; an
 // error (wrapping schema.ErrTooLarge) when the schema asks for more than

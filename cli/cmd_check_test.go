@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -386,5 +387,44 @@ func TestCallNamesProtocolProblemsOnStderr(t *testing.T) {
 	stdout, stderr, _, code = runCLISplit("call", "--method", "tools/list")
 	if code != exitOK || strings.Contains(stderr, "broke protocol rules") || stdout == "" {
 		t.Errorf("demo server: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A tool that reports progress while it works is not called slow: progress
+// restarts check's --call-timeout (the spec lets progress reset a timeout),
+// as server-everything's trigger-long-running-operation needs. The same
+// server gone silent after its progress is still reported.
+func TestCheckCallTimeoutResetsOnProgress(t *testing.T) {
+	toolsList := `{"jsonrpc":"2.0","id":{{id}},"result":{"tools":[{"name":"slow","inputSchema":{"type":"object"}}]}}`
+	progress := func(n int) string {
+		return `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":{{progressToken}},"progress":` + strconv.Itoa(n) + `,"total":4}}`
+	}
+	var working []string
+	for i := 1; i <= 4; i++ {
+		working = append(working, "@sleep:250ms", progress(i))
+	}
+	answer := `{"jsonrpc":"2.0","id":{{id}},"result":{"content":[{"type":"text","text":"done"}]}}`
+	for _, tc := range []struct {
+		name  string
+		reply []string
+		want  string // the finding's message, "" for none
+	}{
+		{"reporting", append(append([]string{}, working...), "@sleep:250ms", answer), ""},
+		{"silent after progress", append(append([]string{}, working[:2]...), "@sleep:30s"), `tools/call "slow" sent progress, then nothing for`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := mcptest.Script{Capabilities: json.RawMessage(`{"tools":{}}`), On: map[string][][]string{
+				"tools/list": {{toolsList}},
+				"tools/call": {tc.reply},
+			}}
+			out, _, code := runCLI(t, append([]string{"check", "--call-tools", "--call-timeout", "600ms", "--relist-delay", "10ms"}, scriptArgs(sc)...)...)
+			got := strings.Contains(out, "tools/call-timeout")
+			switch {
+			case tc.want == "" && (got || code != exitOK):
+				t.Errorf("a tool that reports progress every 250 ms was reported (exit %d):\n%s", code, out)
+			case tc.want != "" && !strings.Contains(out, tc.want):
+				t.Errorf("report lacks %q (exit %d):\n%s", tc.want, code, out)
+			}
+		})
 	}
 }

@@ -528,6 +528,7 @@ type callOpts struct {
 	timeout         time.Duration
 	onProgress      func(Progress)
 	resetOnProgress bool
+	maxTimeout      time.Duration
 	probe           bool
 	noCancel        bool
 	progressToken   string
@@ -555,6 +556,12 @@ func WithProgress(fn func(Progress)) CallOption {
 // notification for the request.
 func WithTimeoutResetOnProgress() CallOption {
 	return func(o *callOpts) { o.resetOnProgress = true }
+}
+
+// WithTimeoutMax caps how long progress can keep a request alive
+// (WithTimeoutResetOnProgress): past d it times out whatever comes.
+func WithTimeoutMax(d time.Duration) CallOption {
+	return func(o *callOpts) { o.maxTimeout = d }
 }
 
 // WithProgressToken sets the request's progress token instead of the
@@ -725,6 +732,14 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	queued := time.Now()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	var atMax <-chan time.Time
+	if co.maxTimeout > 0 {
+		mt := time.NewTimer(co.maxTimeout)
+		defer mt.Stop()
+		atMax = mt.C
+	}
+	var waited timeoutInfo // what a timeout reports: progress, silence
+	alive := queued        // the request's write, or its last progress
 
 	c.mu.Lock()
 	if !c.connected || c.closeErr != nil {
@@ -789,6 +804,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 			}
 			return resp, nil
 		case <-pd.progressCh:
+			waited.progressed, alive = true, time.Now()
 			if co.resetOnProgress {
 				timer.Reset(timeout)
 			}
@@ -807,9 +823,13 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 			c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 			return nil, le
 		case <-timer.C:
-			return nil, c.abandon(pd, job, written != nil, id, progressToken, Timeout, fmt.Sprintf("timed out after %s", timeout), co.noCancel)
+			waited.silent = time.Since(alive)
+			return nil, c.abandon(pd, job, written != nil, id, progressToken, Timeout, fmt.Sprintf("timed out after %s", timeout), co.noCancel, waited)
+		case <-atMax:
+			waited.silent, waited.atMax = time.Since(alive), true
+			return nil, c.abandon(pd, job, written != nil, id, progressToken, Timeout, fmt.Sprintf("timed out at the maximum of %s", co.maxTimeout), co.noCancel, waited)
 		case <-ctx.Done():
-			return nil, c.abandon(pd, job, written != nil, id, progressToken, Cancelled, "cancelled by the user", co.noCancel)
+			return nil, c.abandon(pd, job, written != nil, id, progressToken, Cancelled, "cancelled by the user", co.noCancel, timeoutInfo{})
 		case <-c.done:
 			// Closed() already published a LocalErrorEvent for each pending request.
 			seq, sent := c.sentAt(pd)
@@ -833,7 +853,14 @@ const strayGrace = 3 * time.Second
 // abandon gives up on a request, tells the server so (unless it is a request
 // the spec forbids cancelling, or it never reached the server), and reports
 // the local error. writing says the request's write had not finished.
-func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token string, kind LocalErrorKind, reason string, noCancel bool) error {
+// timeoutInfo is what a timed-out request saw while it waited.
+type timeoutInfo struct {
+	progressed bool
+	silent     time.Duration
+	atMax      bool
+}
+
+func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token string, kind LocalErrorKind, reason string, noCancel bool, waited timeoutInfo) error {
 	unsent := job.drop()
 	if !c.forget(id, token, true) {
 		// The answer raced us and won.
@@ -846,7 +873,8 @@ func (c *Client) abandon(pd *pending, job *writeJob, writing bool, id ID, token 
 		}
 	}
 	seq, sent := c.sentAt(pd)
-	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent)}
+	le := &LocalError{Kind: kind, Method: pd.method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent),
+		Progressed: waited.progressed, Silent: waited.silent, AtMax: waited.atMax}
 	switch {
 	case unsent:
 		// Nothing was written: there is nothing to cancel.

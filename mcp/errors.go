@@ -64,6 +64,14 @@ type LocalError struct {
 	// CancelSent says notifications/cancelled went to the server (it is not
 	// sent for initialize, which the spec forbids cancelling, nor for probes).
 	CancelSent bool
+	// For a timeout: Progressed says notifications/progress came for the
+	// request, Silent how long nothing came (no answer, no progress) before
+	// mcpscope gave up, and AtMax that it gave up at the request's maximum
+	// while progress was still coming (the spec's "SHOULD enforce a maximum
+	// timeout, regardless of progress notifications").
+	Progressed bool
+	Silent     time.Duration
+	AtMax      bool
 	Err        error // the cause, e.g. an *ExitError
 }
 
@@ -73,6 +81,12 @@ func (e *LocalError) Error() string {
 	switch e.Kind {
 	case Timeout:
 		fmt.Fprintf(&b, "no answer after %s", e.Elapsed.Round(time.Millisecond))
+		switch {
+		case e.AtMax:
+			b.WriteString(" (the maximum; progress was still coming)")
+		case e.Progressed:
+			fmt.Fprintf(&b, " (nothing, not even progress, for the last %s)", e.Silent.Round(time.Millisecond))
+		}
 	case Cancelled:
 		b.WriteString("cancelled")
 	default:
@@ -98,10 +112,14 @@ func IsTimeout(err error) bool {
 
 // ExitError reports how the server process ended.
 type ExitError struct {
-	Code       int    // exit status; -1 when killed by a signal or unknown
-	Signal     string // the signal that ended it, if any
-	Forced     string // "", "SIGTERM" or "SIGKILL": what mcpscope needed to stop it
-	Expected   bool   // mcpscope asked it to stop
+	Code   int    // exit status; -1 when killed by a signal or unknown
+	Signal string // the signal that ended it, if any
+	Forced string // "", "SIGTERM" or "SIGKILL": what mcpscope needed to stop it
+	// Hurried says the SIGKILL came before the server had its grace after
+	// SIGTERM (mcpscope's own deadline ran out first): it did not ignore
+	// SIGTERM, it was not given the time to act on it.
+	Hurried    bool
+	Expected   bool // mcpscope asked it to stop
 	LastStderr []string
 	Err        error // a wait error that is not an exit status
 }

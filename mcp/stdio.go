@@ -151,6 +151,7 @@ type stdioConn struct {
 	stderrLast []string
 	stopping   bool   // Close was called
 	forced     string // signal Close had to send
+	hurried    bool   // SIGKILL came before SIGTERM had its grace (the caller's deadline)
 	closeOnce  sync.Once
 	stdinOnce  sync.Once
 	hurry      chan struct{} // closed when Close killed the group: stop waiting for output
@@ -363,7 +364,7 @@ func (c *stdioConn) wait() {
 		}
 	}
 	c.mu.Lock()
-	exit := &ExitError{Code: -1, Forced: c.forced, Expected: c.stopping}
+	exit := &ExitError{Code: -1, Forced: c.forced, Hurried: c.hurried, Expected: c.stopping}
 	exit.LastStderr = append([]string(nil), c.stderrLast...)
 	c.mu.Unlock()
 	var ee *exec.ExitError
@@ -408,6 +409,7 @@ func (c *stdioConn) Close(ctx context.Context) error {
 	c.stopping = true
 	c.mu.Unlock()
 	c.stdinOnce.Do(func() { _ = c.stdin.Close() })
+	hurried := false
 	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t := time.NewTimer(grace[i])
 		select {
@@ -423,11 +425,12 @@ func (c *stdioConn) Close(ctx context.Context) error {
 			return nil
 		case <-ctx.Done():
 			t.Stop()
+			hurried = true // before SIGTERM, or before its grace ended
 			sig = syscall.SIGKILL
 		case <-t.C:
 		}
 		c.mu.Lock()
-		c.forced = signalName(sig)
+		c.forced, c.hurried = signalName(sig), hurried
 		c.mu.Unlock()
 		killGroup(c.cmd, sig)
 		if sig == syscall.SIGKILL {

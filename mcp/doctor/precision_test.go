@@ -402,3 +402,50 @@ func TestHTTPFindingsHaveFrames(t *testing.T) {
 		}
 	}
 }
+
+// The spec's stdio shutdown is stdin closed, then SIGTERM, then SIGKILL: a
+// server that keeps running after its stdin ends (server-everything with a
+// timer started) but exits on SIGTERM did nothing wrong. Only a server that
+// outlives SIGTERM too is reported, and not when mcpscope's own deadline
+// cut SIGTERM's grace short.
+func TestExitOnSIGTERMIsNoFinding(t *testing.T) {
+	onTerm := mcptest.Script{OnEOF: []string{"@sleep:20s"}}
+	s := run(t, scripted(onTerm), mcp.Options{}, doctor.Options{}, nil)
+	if s.fired("stdio/forced-exit") {
+		t.Errorf("a server that exits on SIGTERM was reported:\n  %s", strings.Join(s.rules(), "\n  "))
+	}
+	var exit *mcp.ExitError
+	for _, ev := range s.events {
+		if x, ok := ev.(mcp.ExitEvent); ok {
+			exit = x.Exit
+		}
+	}
+	if exit == nil || exit.Forced != "SIGTERM" {
+		t.Fatalf("the staged server was not stopped by SIGTERM: %+v", exit)
+	}
+
+	l := doctor.New(doctor.Options{})
+	if d := l.Observe(mcp.ExitEvent{Exit: &mcp.ExitError{Code: -1, Signal: "SIGKILL", Forced: "SIGKILL", Hurried: true, Expected: true}}); len(d) != 0 {
+		t.Errorf("a SIGKILL in mcpscope's own hurry was reported: %+v", d[0])
+	}
+	l = doctor.New(doctor.Options{})
+	d := l.Observe(mcp.ExitEvent{Exit: &mcp.ExitError{Code: -1, Signal: "SIGKILL", Forced: "SIGKILL", Expected: true}})
+	if len(d) != 1 || d[0].Rule != "stdio/forced-exit" || !strings.Contains(d[0].Message, "SIGTERM") {
+		t.Errorf("a server that outlived SIGTERM: %+v", d)
+	}
+}
+
+// A tool call that was still reporting progress when mcpscope's maximum ran
+// out is not a slow tool; one that never reported anything is.
+func TestCallTimeoutAtTheMaximumIsNoFinding(t *testing.T) {
+	timeout := func(le mcp.LocalError) []*mcp.Diagnostic {
+		le.Kind, le.Method, le.ID, le.Elapsed = mcp.Timeout, "tools/call", "4", time.Minute
+		return doctor.New(doctor.Options{}).Observe(mcp.LocalErrorEvent{Err: &le})
+	}
+	if d := timeout(mcp.LocalError{Progressed: true, AtMax: true, Silent: time.Second}); len(d) != 0 {
+		t.Errorf("a call still reporting progress at the maximum was reported: %s", d[0].Message)
+	}
+	if d := timeout(mcp.LocalError{Silent: time.Minute}); len(d) != 1 || d[0].Rule != "tools/call-timeout" || !strings.Contains(d[0].Message, "no progress") {
+		t.Errorf("a call with neither answer nor progress: %+v", d)
+	}
+}

@@ -62,8 +62,15 @@ func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
 	}
 	switch e.Err.Kind {
 	case mcp.Timeout:
-		if e.Err.Method == mcp.MethodToolsCall {
-			l.report("tools/call-timeout", fmt.Sprintf("%s got no answer within %s; mcpscope gave up and sent notifications/cancelled.", what, e.Err.Elapsed.Round(100*time.Millisecond)), e.Err.ReqSeq)
+		// Progress may reset a timeout (basic/lifecycle §timeouts): a call
+		// that was still reporting progress when mcpscope's maximum ran
+		// out is not the server's fault.
+		switch {
+		case e.Err.Method != mcp.MethodToolsCall || e.Err.AtMax:
+		case e.Err.Progressed:
+			l.report("tools/call-timeout", fmt.Sprintf("%s sent progress, then nothing for %s; mcpscope gave up after %s and sent notifications/cancelled.", what, e.Err.Silent.Round(100*time.Millisecond), e.Err.Elapsed.Round(100*time.Millisecond)), e.Err.ReqSeq)
+		default:
+			l.report("tools/call-timeout", fmt.Sprintf("%s got no answer and no progress within %s; mcpscope gave up and sent notifications/cancelled.", what, e.Err.Elapsed.Round(100*time.Millisecond)), e.Err.ReqSeq)
 		}
 	case mcp.ConnectionLost:
 		var closed *mcp.StdoutClosedError
@@ -86,8 +93,11 @@ func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
 // observeExit judges how a stdio server ended.
 func (l *Linter) observeExit(e mcp.ExitEvent) {
 	x := e.Exit
-	if x.Forced != "" {
-		l.report("stdio/forced-exit", fmt.Sprintf("The server did not exit after its stdin was closed; mcpscope had to send %s.", x.Forced))
+	// The spec's shutdown is stdin closed, then SIGTERM, then SIGKILL: a
+	// server that ends on SIGTERM did what it asks. Only one that outlived
+	// SIGTERM's grace (not a kill in mcpscope's own hurry) is reported.
+	if x.Forced == "SIGKILL" && !x.Hurried {
+		l.report("stdio/forced-exit", "The server exited neither when its stdin was closed nor on SIGTERM; mcpscope had to send SIGKILL.")
 	}
 	var what []string
 	if x.Code > 0 {

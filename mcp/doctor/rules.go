@@ -501,9 +501,9 @@ var catalog = []RuleInfo{
 
 	// stdio process (§5.10 56, 58).
 	{ID: "stdio/forced-exit", Severity: sevW,
-		Summary: "the server did not exit after stdin was closed, so SIGTERM or SIGKILL was needed",
-		Why:     "Clients close stdin to stop a server and then kill it; a server that ignores EOF loses unflushed work and delays every client restart (Claude Desktop, VS Code).",
-		Fix:     "Exit when stdin reaches EOF: end the read loop and return from main.",
+		Summary: "the server ignored both the end of its stdin and SIGTERM, so SIGKILL was needed",
+		Why:     "Clients close stdin to stop a server, then send SIGTERM, then kill it; a server that outlives both loses unflushed work and delays every client restart (Claude Desktop, VS Code).",
+		Fix:     "Exit when stdin reaches EOF (end the read loop and return from main), and do not ignore SIGTERM: a handler may tidy up, then it must exit.",
 		SpecRef: "lifecycle §shutdown (stdio): the client closes stdin, waits for the server to exit, then sends SIGTERM and SIGKILL"},
 	{ID: "stdio/died-during-request", Severity: sevE,
 		Summary: "the server process ended while a request (such as a tool call) was in flight",

@@ -183,7 +183,7 @@ func ruleCases() []ruleCase {
 		{rule: "http/duplicate-event-id", events: []mcp.Event{sseEv("POST /mcp ping (id 1)", "e1", "SSE priming event, id e1 on POST /mcp ping (id 1)"), sseEv("POST /mcp ping (id 2)", "e1", "SSE priming event, id e1 on POST /mcp ping (id 2)")}},
 
 		// stdio process.
-		{rule: "stdio/forced-exit", script: mcptest.Script{OnEOF: []string{"@sleep:20s"}}},
+		{rule: "stdio/forced-exit", script: mcptest.Script{OnEOF: []string{"@sleep:20s"}, IgnoreTerm: true}},
 		{rule: "stdio/abnormal-exit", script: mcptest.Script{OnEOF: []string{"@exit:3"}}},
 		{rule: "stdio/died-during-request", script: toolCall(tool("a", ""), "@stderr:panic: boom", "@exit:3"), act: callTool("a")},
 		{rule: "stdio/stdout-closed", script: toolCall(tool("a", ""), "@stderr:closing stdout", "@close-stdout"), act: callTool("a")},

@@ -46,6 +46,9 @@ type Script struct {
 	// OnEOF lines run when stdin ends, before the server exits with 0
 	// (e.g. "@sleep:10s" for a server that ignores EOF, "@exit:3").
 	OnEOF []string `json:"onEOF,omitempty"`
+	// IgnoreTerm makes the server ignore SIGTERM and SIGINT (only SIGKILL
+	// ends it), as the ignore-term behaviour does.
+	IgnoreTerm bool `json:"-"`
 }
 
 // Env returns the environment entries that make the fake server follow s.
@@ -54,7 +57,11 @@ func (s Script) Env() []string {
 	if err != nil {
 		panic(fmt.Sprintf("mcptest: script does not encode: %v", err))
 	}
-	return []string{EnvVar + "=script", ScriptVar + "=" + string(b)}
+	behaviours := "script"
+	if s.IgnoreTerm {
+		behaviours += ",ignore-term"
+	}
+	return []string{EnvVar + "=" + behaviours, ScriptVar + "=" + string(b)}
 }
 
 // runScript serves stdin/stdout by the script in $MCPSCOPE_FAKE_SCRIPT.
