@@ -162,3 +162,17 @@ func TestJSONEditSecurity(t *testing.T) {
 		t.Error("skeleton holds a raw C1 control")
 	}
 }
+
+// The JSON editor sends numbers as typed: only the form's own fields give
+// a number its plainest form.
+func TestJSONEditSendsNumbersAsTyped(t *testing.T) {
+	e := newEditor(`{"type":"object","properties":{"i":{"type":"integer"},"n":{"type":"number"}}}`)
+	e.SetValue(`{"i": 1e3, "n": 1.50}`)
+	cmd := e.Update(press("ctrl+s"))
+	if cmd == nil {
+		t.Fatal("valid arguments were not sent")
+	}
+	if msg := cmd().(CallToolMsg); string(msg.Args) != `{"i":1e3,"n":1.50}` {
+		t.Errorf("sent %s", msg.Args)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -548,23 +547,16 @@ func (n *node) localIssue() string {
 }
 
 // parseNumber accepts exactly JSON's number syntax ("1e3" yes, "0x10",
-// " 1", "+1" and "1." no); integers also accept 1.0 and 1e2, which JSON
-// Schema counts as integers.
+// " 1", "+1" and "1." no) and gives the number as it is sent: exact and in
+// its plainest form (schema.CanonicalNumber: 1e3 is 1000), so a server
+// that reads integers strictly gets one. Integers also accept 1.0 and
+// 1e2, which JSON Schema counts as integers; 1.5e0 is not one.
 func parseNumber(s string, integer bool) (json.Number, bool) {
-	if s == "" || !json.Valid([]byte(s)) || s[0] == '"' || s[0] == '{' || s[0] == '[' || s == "true" || s == "false" || s == "null" {
+	text, isInt, ok := schema.CanonicalNumber(s)
+	if !ok || (integer && !isInt) {
 		return "", false
 	}
-	if strings.ContainsAny(s, " \t\n") {
-		return "", false
-	}
-	if integer {
-		r, ok := new(big.Rat).SetString(s)
-		if !ok || !r.IsInt() {
-			return "", false
-		}
-		return json.Number(r.Num().String()), true
-	}
-	return json.Number(s), true
+	return json.Number(text), true
 }
 
 // setValue shows v in the node (history, the raw view, defaults, initial
@@ -921,9 +913,11 @@ func jsonType(v any) string {
 func sameJSON(a, b any) bool {
 	if na, ok := asNumber(a); ok {
 		if nb, ok := asNumber(b); ok {
-			ra, okA := new(big.Rat).SetString(na)
-			rb, okB := new(big.Rat).SetString(nb)
-			return okA && okB && ra.Cmp(rb) == 0
+			// Compared exactly, and cheaply whatever the exponent: a
+			// server's enum may hold 1e999999999.
+			ca, _, okA := schema.CanonicalNumber(na)
+			cb, _, okB := schema.CanonicalNumber(nb)
+			return okA && okB && ca == cb
 		}
 		return false
 	}

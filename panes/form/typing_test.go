@@ -35,7 +35,7 @@ func TestTypingOnAFieldEditsItAtOnce(t *testing.T) {
 		t.Fatal("an optional number starts included")
 	}
 	typeText(g, "1e3")
-	if got := compact(t, g); got != `{"n":1e3}` {
+	if got := compact(t, g); got != `{"n":1000}` {
 		t.Fatalf("value %s", got)
 	}
 }

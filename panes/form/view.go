@@ -443,6 +443,12 @@ func (f *Form) describeFocused() (desc, hints string) {
 	if ty := schema.Types(m); len(ty) > 0 {
 		h = append(h, strings.Join(ty, "|"))
 	}
+	if (n.kind == kindNumber || n.kind == kindInteger) && n.state == present {
+		// What is typed stays as typed; what goes out is its plain form.
+		if num, ok := parseNumber(n.text, n.kind == kindInteger); ok && string(num) != n.text {
+			h = append(h, "sent as "+termsafe.String(string(num)))
+		}
+	}
 	if n.required && n.parent != nil && n.parent.kind == kindObject {
 		h = append(h, "required")
 	} else if n.parent != nil && n.parent.kind == kindObject && !n.isEntry {
