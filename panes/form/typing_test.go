@@ -400,3 +400,24 @@ func TestFirstFieldsDefaultShowsWhole(t *testing.T) {
 		t.Errorf("the default is not shown whole:\n%s", plain(f.View()))
 	}
 }
+
+// The status line's parts are apart: "✓ valid · ctrl+s sends history 2/2"
+// read as one phrase.
+func TestStatusLineKeepsHistoryApart(t *testing.T) {
+	raw := json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)
+	f, err := New(raw, Options{Title: "Call t", Theme: themes.Default(true), Keys: keymap.Default(),
+		History: []json.RawMessage{json.RawMessage(`{"q":"a"}`), json.RawMessage(`{"q":"b"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSize(80, 24)
+	compile(f)
+	if s := plain(f.View()); !strings.Contains(s, "✓ valid · ctrl+s sends · history 2/2") {
+		t.Errorf("status line:\n%s", s)
+	}
+	// Cut short, the position still stands apart.
+	f.SetSize(30, 24)
+	if s := plain(f.View()); !strings.Contains(s, "… · history 2/2") {
+		t.Errorf("narrow status line:\n%s", s)
+	}
+}

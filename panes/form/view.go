@@ -516,7 +516,7 @@ func (f *Form) statusLine(iw int) string {
 		if f.histPos < len(f.history) {
 			pos = fmt.Sprintf("%d/%d", f.histPos+1, len(f.history))
 		}
-		tag := t.Hint.Render(" history " + pos)
+		tag := t.Hint.Render(" · history " + pos)
 		s = ansi.Truncate(s, max(iw-ansi.StringWidth(tag), 0), "…") + tag
 	}
 	return ansi.Truncate(s, iw, "…")
