@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -269,38 +271,111 @@ func (f *Form) sizeFieldArea() {
 // --- enums ---
 
 // filterEnum narrows the focused enum to the values whose label (or JSON)
-// contains filter, ignoring case, and picks the first; no match keeps the
-// value and says so.
+// contains filter, ignoring case, and picks the one that matches best
+// (enumMatches); the chosen value stays only while nothing matches
+// better, and no match keeps the value and says so.
 func (f *Form) filterEnum(filter string) {
 	n := f.focusedNode()
 	f.enumFilter, f.filterIdent = filter, identOf(f.rows[f.cur])
 	if filter == "" {
 		return
 	}
-	m := f.enumMatches(n)
+	m, ranks := f.rankedMatches(n)
 	if len(m) == 0 {
 		f.setFlash(fmt.Sprintf("no value matches %q (backspace to change it)", filter), true)
 		return
 	}
-	for _, i := range m {
-		if i == n.sel && n.state == present {
-			return // the chosen value still matches: keep it
+	for j, i := range m {
+		if i == n.sel && n.state == present && ranks[j] == ranks[0] {
+			return // the chosen value matches as well as any: keep it
 		}
 	}
 	n.sel, n.state = m[0], present
 	f.revalidate()
 }
 
-// enumMatches are the option indexes the filter lets through, in order.
+// enumMatches are the option indexes the filter lets through, best first:
+// the whole label, then its start, then the start of a word in it, then
+// anywhere in it or in the value's JSON; case counts only to break ties.
+// Among equals the schema's order stands. On time-mcp's format, "h:mm"
+// is "h:mm A" before "YYYY-MM-DD HH:mm:ss".
 func (f *Form) enumMatches(n *node) []int {
-	want := strings.ToLower(f.enumFilter)
-	var out []int
+	m, _ := f.rankedMatches(n)
+	return m
+}
+
+func (f *Form) rankedMatches(n *node) (idx, ranks []int) {
+	want := f.enumFilter
+	lower := strings.ToLower(want)
 	for i, o := range n.options {
-		if want == "" || strings.Contains(strings.ToLower(o.label), want) || strings.Contains(strings.ToLower(compactJSON(o.value)), want) {
-			out = append(out, i)
+		r := matchRank(o.label, want, lower)
+		if r < 0 && strings.Contains(strings.ToLower(compactJSON(o.value)), lower) {
+			r = 7
+		}
+		if want == "" {
+			r = 0
+		}
+		if r < 0 {
+			continue
+		}
+		// Insertion keeps the schema's order among equal ranks.
+		at := len(idx)
+		for at > 0 && ranks[at-1] > r {
+			at--
+		}
+		idx = append(idx[:at], append([]int{i}, idx[at:]...)...)
+		ranks = append(ranks[:at], append([]int{r}, ranks[at:]...)...)
+	}
+	return idx, ranks
+}
+
+// matchRank is how well label matches the filter want (lower is its
+// lower case): 0 the same text, 1 the same ignoring case, 2 and 3 its
+// start, 4 and 5 a word's start, 6 anywhere; -1 not at all.
+func matchRank(label, want, lower string) int {
+	ll := strings.ToLower(label)
+	switch {
+	case label == want:
+		return 0
+	case ll == lower:
+		return 1
+	case strings.HasPrefix(label, want):
+		return 2
+	case strings.HasPrefix(ll, lower):
+		return 3
+	}
+	best := -1
+	for at := 0; ; {
+		i := strings.Index(ll[at:], lower)
+		if i < 0 {
+			return best
+		}
+		i += at
+		r := 6
+		if wordStart(ll, i) {
+			r = 5
+			if len(ll) == len(label) && strings.HasPrefix(label[i:], want) { // (lower case may change a text's length)
+				r = 4
+			}
+		}
+		if best < 0 || r < best {
+			best = r
+		}
+		at = i + 1
+		if at >= len(ll) {
+			return best
 		}
 	}
-	return out
+}
+
+// wordStart reports whether byte i of s starts a word: the text's start,
+// or a letter or digit after something that is neither.
+func wordStart(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	return !unicode.IsLetter(prev) && !unicode.IsDigit(prev)
 }
 
 // --- closing ---
@@ -324,6 +399,9 @@ func sameText(a, b json.RawMessage) bool {
 // requestClose is esc: a form without changes closes; one with changes
 // asks first, so that a stray esc never loses what was typed.
 func (f *Form) requestClose() tea.Cmd {
+	// A filter typed on an enum was a way to find a value, not a value: a
+	// draft kept now must not come back with it (a stale "/zzz no match").
+	f.enumFilter, f.filterIdent = "", rowIdent{}
 	if !f.dirty() {
 		return cancel
 	}

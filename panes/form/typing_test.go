@@ -421,3 +421,81 @@ func TestStatusLineKeepsHistoryApart(t *testing.T) {
 		t.Errorf("narrow status line:\n%s", s)
 	}
 }
+
+// time-mcp's current_time.format: typing "h:mm" kept the default
+// "YYYY-MM-DD HH:mm:ss" (it holds "H:mm" too) although "h:mm A" matches
+// better; and a filter that matched nothing came back with the kept
+// draft.
+func TestEnumFilterPicksTheBestMatchAndForgetsItOnClose(t *testing.T) {
+	raw := json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{
+		"format":{"default":"YYYY-MM-DD HH:mm:ss","type":"string","enum":["h:mm A","h:mm:ss A","YYYY-MM-DD HH:mm:ss","YYYY-MM-DD","YYYY-MM","MM/DD/YYYY","MM/DD/YY","YYYY/MM/DD","YYYY/MM"],"description":"The format of the time"},
+		"timezone":{"type":"string"}}}`)
+	f, err := New(raw, Options{Title: "Call current_time", Theme: themes.Default(true), Keys: keymap.Default(), KeepDrafts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSize(120, 24)
+	compile(f)
+	if got := valueOf(t, f)["format"]; got != "YYYY-MM-DD HH:mm:ss" {
+		t.Fatalf("format starts as %v", got)
+	}
+	typeText(f, "h:mm")
+	if got := valueOf(t, f)["format"]; got != "h:mm A" {
+		t.Errorf("h:mm chose %v", got)
+	}
+	if s := plain(f.View()); !strings.Contains(s, "/h:mm · 3 matches: h:mm A, h:mm:ss A, YYYY-MM-DD HH:mm:ss") {
+		t.Errorf("the matches are not listed best first:\n%s", s)
+	}
+	typeText(f, ":")
+	if got := valueOf(t, f)["format"]; got != "h:mm:ss A" {
+		t.Errorf("h:mm: chose %v", got)
+	}
+	// A case-exact start wins over a start in other case; a whole label
+	// over a start: YYYY-MM is not YYYY-MM-DD.
+	press(f, "backspace", "backspace", "backspace", "backspace", "backspace")
+	typeText(f, "YYYY-MM")
+	if got := valueOf(t, f)["format"]; got != "YYYY-MM" {
+		t.Errorf("YYYY-MM chose %v", got)
+	}
+	press(f, "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	typeText(f, "mm/dd/yy")
+	if got := valueOf(t, f)["format"]; got != "MM/DD/YY" {
+		t.Errorf("mm/dd/yy chose %v", got)
+	}
+
+	// Esc, keep the draft, reopen: the value is kept, the filter is not.
+	typeText(f, "zzz")
+	if s := plain(f.View()); !strings.Contains(s, "/mm/dd/yyzzz no match") {
+		t.Fatalf("no match not said:\n%s", s)
+	}
+	press(f, "esc")
+	if msg, ok := press(f, "k")().(CancelMsg); !ok || !msg.Keep {
+		t.Fatalf("k answered %#v", msg)
+	}
+	f.SetSize(80, 24) // the host shows the kept form again
+	if s := plain(f.View()); strings.Contains(s, "zzz") || strings.Contains(s, "no match") {
+		t.Errorf("the filter came back with the draft:\n%s", s)
+	}
+	if got := valueOf(t, f)["format"]; got != "MM/DD/YY" {
+		t.Errorf("the draft lost its value: %v", got)
+	}
+	typeText(f, "h:mm:")
+	if got := valueOf(t, f)["format"]; got != "h:mm:ss A" {
+		t.Errorf("a new filter after reopening chose %v", got)
+	}
+}
+
+func TestMatchRank(t *testing.T) {
+	for _, c := range []struct {
+		label, want string
+		rank        int
+	}{
+		{"h:mm A", "h:mm A", 0}, {"h:mm A", "H:MM a", 1}, {"h:mm A", "h:mm", 2}, {"Berlin", "ber", 3},
+		{"New York", "York", 4}, {"New York", "york", 5}, {"YYYY-MM-DD HH:mm:ss", "h:mm", 6}, {"Oslo", "x", -1},
+		{"İstanbul", "stan", 6}, {"İİİ", "i", 3}, {"xİy", "i", 6}, {"a-İb", "i", 5},
+	} {
+		if got := matchRank(c.label, c.want, strings.ToLower(c.want)); got != c.rank && !(c.rank == -1 && got < 0) {
+			t.Errorf("matchRank(%q, %q) = %d, want %d", c.label, c.want, got, c.rank)
+		}
+	}
+}
