@@ -30,10 +30,11 @@ server and copies the client's stdin to it and its stdout back, byte for byte;
 nothing else is ever written to stdout. The server's stderr passes through,
 signals are forwarded, and the tap exits with the server's status.
 
-Every tapped conversation is recorded in $XDG_STATE_HOME/mcpscope/taps/ (a
-session file, environment values redacted), and each live tap opens a socket
-only you can open, so that ` + "`mcpscope taps`" + ` can show it live. A viewer that is
-slow, absent or killed changes nothing for the client.
+Every tapped conversation is recorded in ~/.local/state/mcpscope/taps/ (a
+session file, environment values redacted; the place depends on HOME alone, as
+clients pass their servers different environments), and each live tap opens a
+socket only you can open, so that ` + "`mcpscope taps`" + ` can show it live. A viewer
+that is slow, absent or killed changes nothing for the client.
 
 With --listen ADDR URL, the tap is a reverse proxy for a remote server: point the
 client at http://ADDR/ instead of URL. Streamable HTTP (POST answers in JSON or

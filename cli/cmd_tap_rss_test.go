@@ -58,7 +58,7 @@ func TestTapProcessStaysUnder20MiB(t *testing.T) {
 	}
 	// The tap is the real program; the flooding server is this test binary.
 	cmd := exec.Command(bin, "tap", "--name", "rss", "--", "env", floodVar+"="+strconv.Itoa(n), os.Args[0])
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(base, "state"), "XDG_RUNTIME_DIR="+rt)
+	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(base, "home"), "XDG_RUNTIME_DIR="+rt)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -102,7 +102,7 @@ func TestTapProcessStaysUnder20MiB(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the tap: %v", err)
 	}
-	files, _ := filepath.Glob(filepath.Join(base, "state", "mcpscope", "taps", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(base, "home", ".local", "state", "mcpscope", "taps", "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("want one session file, got %v", files)
 	}

@@ -22,6 +22,7 @@ import (
 // doctor over the session file the tap wrote.
 func TestDoctorOnATapFindsWhatCheckFinds(t *testing.T) {
 	base := t.TempDir()
+	t.Setenv("HOME", filepath.Join(base, "home")) // where taps record
 	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
 	rt := filepath.Join(base, "rt")
 	if err := os.Mkdir(rt, 0o700); err != nil {

@@ -20,6 +20,7 @@ import (
 // The session's target, run as `mcpscope call`, reaches the same server.
 func TestLiveSessionFromATapReachesTheSameServer(t *testing.T) {
 	base := t.TempDir()
+	t.Setenv("HOME", filepath.Join(base, "home")) // where taps record
 	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
 	rt := filepath.Join(base, "rt")
 	if err := os.Mkdir(rt, 0o700); err != nil {

@@ -25,12 +25,13 @@ type Recording struct {
 	Warn func(string)
 }
 
-// capture is one tapped conversation's recorder, file and hub.
+// capture is one tapped conversation's recorder, file, live file and hub.
 type capture struct {
 	info *Info
 	rec  *recorder
 	w    *record.Writer
 	hub  *hub
+	live *liveFile
 }
 
 type discardCloser struct{}
@@ -103,9 +104,18 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 	if !opt.NoHub && info.File != "" {
 		h, err := startHub(info)
 		if err != nil {
-			warn("no live view of this conversation (it is still recorded in " + info.File + "): " + err.Error())
+			warn("no live wake-ups for a viewer of this conversation (it is still recorded in " + info.File + " and followed from there): " + err.Error())
 		} else {
 			c.hub = h
+		}
+	}
+	if info.File != "" {
+		// After the hub: the live file names its socket.
+		l, err := holdLive(filepath.Dir(info.File), info)
+		if err != nil {
+			warn("a viewer will take this conversation for a finished one (it is still recorded in " + info.File + "): " + err.Error())
+		} else {
+			c.live = l
 		}
 	}
 	notify := func() {}
@@ -121,11 +131,13 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 	return c
 }
 
-// close records what is queued, ends the hub and closes the file.
+// close records what is queued, ends the hub, closes the file and
+// releases the live file: only then is the capture finished.
 func (c *capture) close() {
 	c.rec.close()
 	if c.hub != nil {
 		c.hub.close()
 	}
 	_ = c.w.Close()
+	c.live.release()
 }

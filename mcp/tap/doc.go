@@ -15,10 +15,14 @@
 //     and garbage collection come after it instead of competing with it.
 //   - The recorder classifies the traffic with mcp's own frame code
 //     ([mcp.Observer]) and writes it to a session file under
-//     $XDG_STATE_HOME/mcpscope/taps/ in the mcp/sessionfile/record format (environment
-//     values redacted). That file is the truth a viewer reads.
+//     ~/.local/state/mcpscope/taps/ (from HOME alone: clients give their
+//     servers different environments) in the mcp/sessionfile/record format
+//     (environment values redacted). That file is the truth a viewer reads.
+//     Next to it, the tap holds its live file locked while it runs: that,
+//     not a socket, is what makes a capture live.
 //   - The hub is a Unix socket per tap, 0600 in a 0700 directory under
-//     $XDG_RUNTIME_DIR (or a per-user temporary directory). It only says
+//     $XDG_RUNTIME_DIR (or a per-user temporary directory), named in the
+//     live file. It only says
 //     "there is more in the file" and "the tap has ended"; a wake-up a slow
 //     viewer misses is dropped, and a viewer that attaches late or misses
 //     wake-ups reads what it missed from the file. A viewer that is slow,

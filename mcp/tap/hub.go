@@ -15,8 +15,9 @@ import (
 	"time"
 )
 
-// Info describes one tap. The hub writes it next to its socket (id.json)
-// and sends it first to every viewer that connects.
+// Info describes one tap. The tap writes it in its live file (ID.live,
+// next to the session file) and the hub sends it first to every viewer
+// that connects.
 type Info struct {
 	ID        string    `json:"id"`
 	Name      string    `json:"name"`
@@ -49,9 +50,9 @@ const viewerWriteTimeout = 2 * time.Second
 // goroutine and a one-slot wake-up channel, and a wake-up that finds the
 // slot full is dropped (the viewer will read everything when it gets to it).
 type hub struct {
-	ln         net.Listener
-	sock, info string
-	hello      []byte
+	ln    net.Listener
+	sock  string
+	hello []byte
 
 	mu      sync.Mutex
 	viewers map[*viewerConn]struct{}
@@ -90,27 +91,10 @@ func startHub(info *Info) (*hub, error) {
 		return nil, fmt.Errorf("tap: hub socket: %w", err)
 	}
 	hello, _ := json.Marshal(info)
-	h := &hub{ln: ln, sock: sock, info: filepath.Join(dir, info.ID+".json"), hello: append(hello, '\n'),
-		viewers: map[*viewerConn]struct{}{}}
-	if err := writePrivate(h.info, h.hello); err != nil {
-		_ = ln.Close()
-		_ = os.Remove(sock)
-		return nil, err
-	}
+	h := &hub{ln: ln, sock: sock, hello: append(hello, '\n'), viewers: map[*viewerConn]struct{}{}}
 	h.wg.Add(1)
 	go h.accept()
 	return h, nil
-}
-
-func writePrivate(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("tap: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("tap: %w", err)
-	}
-	return nil
 }
 
 func (h *hub) accept() {
@@ -177,7 +161,7 @@ func (h *hub) notify() {
 }
 
 // close ends every viewer's connection (which tells them the tap ended)
-// and removes the socket and its description.
+// and removes the socket.
 func (h *hub) close() {
 	h.mu.Lock()
 	h.closed = true
@@ -188,15 +172,15 @@ func (h *hub) close() {
 	_ = h.ln.Close()
 	h.wg.Wait()
 	_ = os.Remove(h.sock)
-	_ = os.Remove(h.info)
 }
 
-// Listed is one tap the viewer can open: live (its socket answers) or a
-// recent capture (a finished session file).
+// Listed is one tap the viewer can open: live (its tap's process runs) or
+// a recent capture (a finished session file).
 type Listed struct {
 	Info
+	// Live says the tap's process was running when the list was made.
 	Live bool
-	// Socket is the live tap's hub socket.
+	// Socket is the live tap's hub socket ("" when it has none).
 	Socket string
 	// Size of the session file, in bytes.
 	Size int64
@@ -207,54 +191,49 @@ type Listed struct {
 // maxRecent bounds the recent captures listed.
 const maxRecent = 20
 
-// List finds the live taps (their hub sockets) and the recent captures
-// (session files in the state directory), live ones first, newest first.
-// The description of a tap that died without cleaning up is removed.
+// List finds the live taps (their held live files) and the recent
+// captures (session files), live ones first, newest first, in every
+// directory taps record in (captureDirs), whatever environment each tap
+// was given. The live file of a tap that died without cleaning up is
+// removed, with its socket.
 func List() ([]Listed, error) {
-	var out []Listed
-	live := map[string]bool{}
-	if dir, err := HubDir(); err == nil {
-		infos, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-		for _, p := range infos {
-			b, err := os.ReadFile(p)
+	var live, recent []Listed
+	seen := map[string]bool{}
+	for _, dir := range captureDirs() {
+		lives, _ := filepath.Glob(filepath.Join(dir, "*"+liveSuffix))
+		for _, p := range lives {
+			info, running, err := readLive(p)
 			if err != nil {
 				continue
 			}
-			var info Info
-			if json.Unmarshal(b, &info) != nil {
-				continue
-			}
-			sock := info.Socket
-			if !alive(info.PID) || filepath.Dir(sock) != dir {
+			file := strings.TrimSuffix(p, liveSuffix) + ".jsonl"
+			if !running {
 				_ = os.Remove(p)
-				_ = os.Remove(sock)
+				removeStaleSocket(info.Socket)
 				continue
 			}
-			l := Listed{Info: info, Live: true, Socket: sock}
-			if fi, err := os.Stat(info.File); err == nil {
+			info.File = file // where it is, whatever path the tap saw
+			l := Listed{Info: info, Live: true, Socket: info.Socket}
+			if fi, err := os.Stat(file); err == nil {
 				l.Size, l.Modified = fi.Size(), fi.ModTime()
 			}
-			live[info.File] = true
-			out = append(out, l)
+			seen[file] = true
+			live = append(live, l)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		for _, p := range files {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			fi, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			recent = append(recent, Listed{Info: Info{File: p, ID: strings.TrimSuffix(filepath.Base(p), ".jsonl")}, Size: fi.Size(), Modified: fi.ModTime()})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
-	state, err := StateDir()
-	if err != nil {
-		return out, nil
-	}
-	files, _ := filepath.Glob(filepath.Join(state, "*.jsonl"))
-	var recent []Listed
-	for _, p := range files {
-		if live[p] {
-			continue
-		}
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		recent = append(recent, Listed{Info: Info{File: p, ID: strings.TrimSuffix(filepath.Base(p), ".jsonl")}, Size: fi.Size(), Modified: fi.ModTime()})
-	}
+	sort.Slice(live, func(i, j int) bool { return live[i].Started.After(live[j].Started) })
 	sort.Slice(recent, func(i, j int) bool { return recent[i].Modified.After(recent[j].Modified) })
 	if len(recent) > maxRecent {
 		recent = recent[:maxRecent]
@@ -262,7 +241,23 @@ func List() ([]Listed, error) {
 	for i := range recent {
 		describe(&recent[i])
 	}
-	return append(out, recent...), nil
+	return append(live, recent...), nil
+}
+
+// removeStaleSocket removes the socket a dead tap left, when it is a
+// socket that nobody answers on.
+func removeStaleSocket(sock string) {
+	if sock == "" {
+		return
+	}
+	if fi, err := os.Lstat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		return
+	}
+	if c, err := net.DialTimeout("unix", sock, 100*time.Millisecond); err == nil {
+		_ = c.Close()
+		return
+	}
+	_ = os.Remove(sock)
 }
 
 // describe fills a capture's name and command from its session header.

@@ -4,27 +4,77 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 )
 
-// StateDir is where tapped conversations are recorded:
-// $XDG_STATE_HOME/mcpscope/taps, or ~/.local/state/mcpscope/taps.
+// StateDir is where taps record their conversations and say that they
+// are running: ~/.local/state/mcpscope/taps, from the home directory alone.
+// A client chooses the environment of the servers it starts, and many
+// drop XDG_* (the TypeScript SDK passes only HOME, LOGNAME, PATH, SHELL,
+// TERM and USER; Codex eleven variables), so a directory taken from
+// XDG_STATE_HOME would differ between the tap and the viewer in the
+// user's terminal. HOME is passed by every client; without it the home
+// directory comes from the user database (the user's uid).
 func StateDir() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("tap: no place for session files (set XDG_STATE_HOME): %w", err)
-		}
-		base = filepath.Join(home, ".local", "state")
+	home, err := homeDir()
+	if err != nil {
+		return "", fmt.Errorf("tap: no place for session files: %w", err)
 	}
-	return filepath.Join(base, "mcpscope", "taps"), nil
+	return filepath.Join(home, ".local", "state", "mcpscope", "taps"), nil
+}
+
+// homeDir is $HOME (%USERPROFILE% on Windows) when it is an absolute path,
+// else the home directory the user database gives the current uid.
+func homeDir() (string, error) {
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		return h, nil
+	}
+	u, err := user.Current()
+	if err != nil {
+		return "", fmt.Errorf("no home directory (HOME is not set and the user database does not say): %w", err)
+	}
+	if !filepath.IsAbs(u.HomeDir) {
+		return "", errors.New("no home directory (HOME is not set and the user database does not say)")
+	}
+	return u.HomeDir, nil
+}
+
+// captureDirs are the directories the viewer lists: StateDir, and
+// $XDG_STATE_HOME/mcpscope/taps, where mcpscope recorded before it chose
+// one place, when that variable names another directory.
+func captureDirs() []string {
+	var dirs []string
+	if d, err := StateDir(); err == nil {
+		dirs = append(dirs, d)
+	}
+	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		legacy := filepath.Join(x, "mcpscope", "taps")
+		if len(dirs) == 0 || !sameDir(legacy, dirs[0]) {
+			dirs = append(dirs, legacy)
+		}
+	}
+	return dirs
+}
+
+// sameDir reports whether a and b name one directory (also through a
+// symbolic link).
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // HubDir is the directory of the live taps' sockets: $XDG_RUNTIME_DIR/mcpscope,
 // or mcpscope-<uid> in the temporary directory. It is created 0700 and must
-// belong to the user: a socket there is only for the user to open.
+// belong to the user: a socket there is only for the user to open. The
+// viewer does not look for sockets here: each tap names its socket in its
+// live file in StateDir, so a tap and a viewer that see different
+// variables still meet.
 func HubDir() (string, error) {
 	dir := ""
 	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {

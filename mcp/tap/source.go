@@ -30,6 +30,10 @@ type Source struct {
 	session.ReadOnly
 	file, sock string
 	transport  string
+	// running says whether the tap that writes file still runs.
+	running func() bool
+	// ended is set once the record said how the conversation ended.
+	endSeen bool
 
 	q      *mcp.EventStream
 	start  sync.Once
@@ -56,6 +60,7 @@ func NewSource(l Listed) *Source {
 	if l.Live {
 		s.sock = l.Socket
 	}
+	s.running = l.Running
 	if s.transport == "" {
 		s.transport = "stdio"
 	}
@@ -106,7 +111,14 @@ func (s *Source) Close() error {
 	return nil
 }
 
-// follow delivers the file as it grows until the tap ends.
+// growthGrace is how long a file whose tap is not known to run is
+// followed after it last grew: a tap that holds no live file (an older
+// mcpscope, a file system without locks) still writes while it runs.
+const growthGrace = 2 * time.Second
+
+// follow delivers the file as it grows until the tap ends: while its
+// process runs (its live file is held) or the file keeps growing, with or
+// without a hub socket. The hub's wake-ups only make it sooner.
 func (s *Source) follow(f *os.File) {
 	defer close(s.ended)
 	defer s.q.Close()
@@ -118,13 +130,34 @@ func (s *Source) follow(f *os.File) {
 			wake = w
 		}
 		// A hub that does not answer: the tap has just ended, or cannot
-		// be reached; the file still holds everything.
+		// be reached; the file still holds everything, and is polled.
 	}
-	live := wake != nil
+	grew := time.Now()
+	if fi, err := f.Stat(); err == nil {
+		grew = fi.ModTime()
+	}
+	var size int64 = -1
+	going := func() bool {
+		if fi, err := f.Stat(); err == nil {
+			if fi.Size() != size {
+				if size >= 0 {
+					grew = time.Now()
+				}
+				size = fi.Size()
+			}
+		}
+		if s.running() {
+			return true
+		}
+		// Not running: a record that has said how it ended is complete;
+		// one that has not is followed while it still grows.
+		return !s.endSeen && time.Since(grew) < growthGrace
+	}
 	r := newReader(f)
 	tick := time.NewTicker(pollInterval)
 	defer tick.Stop()
 	for {
+		live := going()
 		if err := s.drain(r); err != nil {
 			s.q.Push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "reading " + s.file + ": " + err.Error()})
 			return
@@ -136,8 +169,9 @@ func (s *Source) follow(f *os.File) {
 		select {
 		case _, ok := <-wake:
 			if !ok {
-				// The tap ended: what it wrote last is in the file.
-				live = false
+				// The hub has closed: the tap is ending, and what it
+				// writes last comes before it lets go of its live file.
+				wake = nil
 			}
 		case <-tick.C:
 		case <-s.done:
@@ -150,6 +184,11 @@ func (s *Source) finish(r *reader) {
 	e, err := r.dec.Finish()
 	if err == nil {
 		s.deliver(r, &e)
+	}
+	if !s.endSeen {
+		// Killed, or its machine stopped: the record ends mid-conversation.
+		s.q.Push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed,
+			Detail: "the tap is no longer running and its record stops here without saying how the conversation ended"})
 	}
 }
 
@@ -180,6 +219,9 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	ev := r.rb.Event(e)
 	if ev == nil {
 		return
+	}
+	if st, ok := ev.(mcp.StateEvent); ok && (st.State == mcp.StateClosed || st.State == mcp.StateFailed) {
+		s.endSeen = true
 	}
 	if fe, ok := ev.(mcp.FrameEvent); ok && r.linter == nil {
 		// The doctor's profile is the client's: chosen from its first

@@ -33,7 +33,12 @@ var clientScript = []string{
 func privateDirs(t testing.TB) (state string) {
 	t.Helper()
 	base := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
+	home := filepath.Join(base, "home")
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	// The XDG variables point elsewhere: taps record under HOME alone,
+	// whatever a client passes them, and the viewer finds them there.
+	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "elsewhere", "state"))
 	// A short runtime directory: a Unix socket's path is limited to about
 	// 100 bytes, and the test's temporary directory is long.
 	rt, err := os.MkdirTemp("", "tap")
@@ -42,7 +47,7 @@ func privateDirs(t testing.TB) (state string) {
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(rt) })
 	t.Setenv("XDG_RUNTIME_DIR", rt)
-	return filepath.Join(base, "state", "mcpscope", "taps")
+	return filepath.Join(home, ".local", "state", "mcpscope", "taps")
 }
 
 // converse feeds the script to w one piece at a time, waits until the
