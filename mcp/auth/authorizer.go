@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // Errors a caller may want to tell apart; each is wrapped with the details.
@@ -117,9 +118,9 @@ type Authorizer struct {
 // discovery is what the metadata steps found.
 type discovery struct {
 	resourceMetadataURL string
-	prm                 *ResourceMetadata // nil: the server publishes none (2025-03-26 style)
+	prm                 *oauthex.ProtectedResourceMetadata // nil: the server publishes none (2025-03-26 style)
 	issuer              string
-	meta                *ServerMetadata
+	meta                *oauthex.AuthServerMeta
 	defaultEndpoints    bool   // meta is the 2025-03-26 fallback, not published metadata
 	resource            string // the RFC 8707 resource indicator; "" without PRM
 }
@@ -152,16 +153,29 @@ func New(cfg Config) (*Authorizer, error) {
 	return &Authorizer{cfg: cfg, attempts: map[string][]time.Time{}}, nil
 }
 
-// httpClient is the configured client (or a 30 s default) with a
-// redirect policy of its own: the metadata, registration and token
+// httpClient is the client every OAuth request goes through, ours and
+// the libraries' (oauth2.HTTPClient): the configured one (or a 30 s
+// default) over the recorder, so each exchange is a row on the timeline,
+// with a redirect policy of its own: the metadata, registration and token
 // requests carry client secrets, codes and verifiers, so a redirect is
 // followed only within the same origin, never from https to http.
-func (a *Authorizer) httpClient() *http.Client {
+func (a *Authorizer) httpClient(note noteFunc) *http.Client {
 	c := http.Client{Timeout: 30 * time.Second}
 	if a.cfg.HTTPClient != nil {
 		c = *a.cfg.HTTPClient
 	}
-	c.CheckRedirect = sameOriginRedirects
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = recorder{base: base, note: note}
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		err := sameOriginRedirects(req, via)
+		if err != nil {
+			note.fail("redirect not followed", err, field("from", via[len(via)-1].URL.Redacted()), field("to", req.URL.Redacted()))
+		}
+		return err
+	}
 	return &c
 }
 
@@ -351,7 +365,7 @@ func (a *Authorizer) flow(ctx context.Context, ch Challenge, stepUp bool, note n
 	a.asked = scopes
 	note.step(fmt.Sprintf("authorization attempt %d of %d for this scope", len(recent)+1, a.cfg.MaxAttempts), field("scope", orNone(key)))
 
-	var tok *tokenResponse
+	var tok *issued
 	var err error
 	switch a.cfg.Grant {
 	case GrantClientCredentials:
@@ -385,7 +399,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge, note noteFunc) 
 		note.step("no resource_metadata in WWW-Authenticate: probing the well-known locations")
 	}
 	for _, u := range candidates {
-		var prm ResourceMetadata
+		var prm oauthex.ProtectedResourceMetadata
 		found, err := a.getJSON(ctx, "protected resource metadata", u, &prm, note)
 		if err != nil && ctx.Err() != nil {
 			return nil, err
@@ -427,7 +441,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge, note noteFunc) 
 		return nil, err
 	}
 	for _, u := range urls {
-		var meta ServerMetadata
+		var meta oauthex.AuthServerMeta
 		found, err := a.getJSON(ctx, "authorization server metadata", u, &meta, note)
 		if err != nil && ctx.Err() != nil {
 			return nil, err
@@ -444,7 +458,7 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge, note noteFunc) 
 			return nil, err
 		}
 		d.defaultEndpoints = true
-		d.meta = &ServerMetadata{
+		d.meta = &oauthex.AuthServerMeta{
 			Issuer:                d.issuer,
 			AuthorizationEndpoint: d.issuer + "/authorize",
 			TokenEndpoint:         d.issuer + "/token",
@@ -518,22 +532,21 @@ func orNone(s string) string {
 }
 
 // save keeps a fresh token as the current one and in the store.
-func (a *Authorizer) save(ctx context.Context, d *discovery, tok *tokenResponse, note noteFunc) {
+func (a *Authorizer) save(ctx context.Context, d *discovery, is *issued, note noteFunc) {
+	scope, _ := is.grantedScope()
 	rec := &Record{
 		Issuer:       d.issuer,
 		Resource:     d.resource,
 		ServerURL:    a.cfg.ServerURL,
-		AccessToken:  tok.AccessToken,
-		RefreshToken: tok.RefreshToken,
-		TokenType:    tok.TokenType,
-		Scope:        tok.Scope,
-		ClientID:     tok.clientID,
-		ClientSecret: tok.clientSecret,
-		AuthMethod:   tok.authMethod,
-		RedirectURI:  tok.redirectURI,
-	}
-	if tok.ExpiresIn > 0 {
-		rec.Expiry = a.cfg.Now().Add(time.Duration(tok.ExpiresIn) * time.Second)
+		AccessToken:  is.tok.AccessToken,
+		RefreshToken: is.tok.RefreshToken,
+		TokenType:    is.tok.TokenType,
+		Scope:        scope,
+		Expiry:       is.tok.Expiry,
+		ClientID:     is.cl.id,
+		ClientSecret: is.cl.secret,
+		AuthMethod:   is.cl.authMethod,
+		RedirectURI:  is.redirectURI,
 	}
 	if old := a.current(ctx); old != nil && old.Issuer == rec.Issuer {
 		if rec.RefreshToken == "" {
@@ -544,7 +557,7 @@ func (a *Authorizer) save(ctx context.Context, d *discovery, tok *tokenResponse,
 		}
 	}
 	if rec.Scope == "" {
-		rec.Scope = strings.Join(a.asked, " ")
+		rec.Scope = strings.Join(is.asked, " ")
 	}
 	a.setRecord(rec)
 	if err := a.cfg.Store.Save(ctx, rec); err != nil {

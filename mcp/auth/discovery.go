@@ -120,30 +120,6 @@ func splitChallenges(s string) []rawChallenge {
 	}
 }
 
-// ResourceMetadata is an OAuth 2.0 Protected Resource Metadata document
-// (RFC 9728), the fields mcpscope uses.
-type ResourceMetadata struct {
-	Resource             string   `json:"resource"`
-	AuthorizationServers []string `json:"authorization_servers"`
-	ScopesSupported      []string `json:"scopes_supported,omitempty"`
-}
-
-// ServerMetadata is OAuth 2.0 Authorization Server Metadata (RFC 8414) or
-// an OpenID Provider configuration, the fields mcpscope uses.
-type ServerMetadata struct {
-	Issuer                                     string   `json:"issuer"`
-	AuthorizationEndpoint                      string   `json:"authorization_endpoint"`
-	TokenEndpoint                              string   `json:"token_endpoint"`
-	RegistrationEndpoint                       string   `json:"registration_endpoint,omitempty"`
-	ScopesSupported                            []string `json:"scopes_supported,omitempty"`
-	ResponseTypesSupported                     []string `json:"response_types_supported,omitempty"`
-	GrantTypesSupported                        []string `json:"grant_types_supported,omitempty"`
-	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported,omitempty"`
-	TokenEndpointAuthMethodsSupported          []string `json:"token_endpoint_auth_methods_supported,omitempty"`
-	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported,omitempty"`
-	AuthorizationResponseIssParameterSupported bool     `json:"authorization_response_iss_parameter_supported,omitempty"`
-}
-
 // ProtectedResourceMetadataURLs are the well-known PRM locations for an MCP
 // endpoint, in the order the 2025-11-25 specification probes them: the
 // path-based location first, then the root.
@@ -220,24 +196,23 @@ func hostPort(u *url.URL) string {
 // resource server.
 const maxMetadataBytes = 1 << 20
 
-// getJSON GETs a metadata document. found is false for a non-200 answer,
-// which the caller treats as "try the next location".
+// getJSON GETs a metadata document through the recording client (which
+// shows the exchange). found is false for a non-200 answer, which the
+// caller treats as "try the next location".
 func (a *Authorizer) getJSON(ctx context.Context, what, target string, into any, note noteFunc) (found bool, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	req, err := http.NewRequestWithContext(withPurpose(ctx, what, true), http.MethodGet, target, nil)
 	if err != nil {
 		return false, fmt.Errorf("cannot build the request for %s: %w", target, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("MCP-Protocol-Version", a.protocolVersion())
-	resp, err := a.httpClient().Do(req)
+	resp, err := a.httpClient(note).Do(req)
 	if err != nil {
-		note.fail("GET "+pathOf(target)+" ("+what+") failed", err, field("url", target))
 		return false, fmt.Errorf("fetching the %s from %s: %w", what, target, err)
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
 	if resp.StatusCode != http.StatusOK {
-		note.step(fmt.Sprintf("GET %s → %d (%s not here)", pathOf(target), resp.StatusCode, what), field("url", target))
 		return false, nil
 	}
 	if err := json.Unmarshal(body, into); err != nil {
@@ -245,7 +220,6 @@ func (a *Authorizer) getJSON(ctx context.Context, what, target string, into any,
 		note.fail(fmt.Sprintf("GET %s → 200 but not JSON", pathOf(target)), e, field("url", target))
 		return false, e
 	}
-	note.step(fmt.Sprintf("GET %s → 200 (%s)", pathOf(target), what), field("url", target), field("document", compact(body)))
 	return true, nil
 }
 

@@ -13,11 +13,22 @@
 // (client_secret_basic or private_key_jwt) and the enterprise ID-JAG token
 // exchange for the conformance extension scenarios.
 //
+// The protocol work is the libraries': golang.org/x/oauth2 builds the
+// authorization request with its PKCE S256 pair and makes every token
+// request (the code exchange, refresh, client credentials, the JWT bearer
+// grant); the go-sdk's oauthex supplies the metadata types and dynamic
+// client registration. What they lack stays here: the discovery order of
+// the MCP specification (protected resource metadata, then the
+// authorization server's), a lenient WWW-Authenticate parser, the
+// endpoint and resource checks, and the step-up rules.
+//
 // A debugger's user wants to see why authorization fails, so every step is
-// reported as its own mcp.TransportEvent of kind "oauth" — each URL probed
-// with its status, the chosen registration method, the authorization URL
-// broken into parameters, the token endpoint's answer — with every secret
-// (codes, tokens, client secrets, assertions) redacted.
+// reported as its own mcp.TransportEvent of kind "oauth": every HTTP
+// exchange, the libraries' included, through a recording
+// http.RoundTripper on the one client they all use (oauth2.HTTPClient),
+// and the decisions between them (the chosen registration method, the
+// scope, the authorization URL broken into parameters), with every secret
+// (codes, verifiers, tokens, client secrets, assertions) redacted.
 //
 // How the person authorizes is a [Browser]: [LoopbackBrowser] prints the URL,
 // opens a browser where there is one and waits on a loopback callback;

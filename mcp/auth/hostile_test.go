@@ -142,7 +142,7 @@ func TestOAuthRequestsDoNotFollowRedirectsAway(t *testing.T) {
 	srv := mcptest.StartHostile(t, &mcptest.Hostile{RedirectTo: catcher.URL()}, false)
 	a, _ := New(Config{ServerURL: srv.URL()})
 	req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`client_secret=S`))
-	resp, err := a.httpClient().Do(req)
+	resp, err := a.httpClient(nil).Do(req)
 	if err == nil {
 		_ = resp.Body.Close()
 		t.Fatalf("followed to another origin: %s", resp.Status)

@@ -5,15 +5,13 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
 // ParsePrivateKeyPEM reads a PKCS #8 (or SEC 1 / PKCS #1) private key for
@@ -59,7 +57,8 @@ func algFor(k crypto.Signer) (string, error) {
 }
 
 // signClientAssertion makes the RFC 7523 client assertion: iss = sub =
-// client id, aud = the authorization server's issuer, valid five minutes.
+// client id, aud = the authorization server's issuer (a string, not a
+// one-element array), valid five minutes.
 func signClientAssertion(key crypto.Signer, alg, clientID, audience string, now time.Time) (string, error) {
 	if key == nil {
 		return "", errors.New("private_key_jwt needs a signing key")
@@ -70,37 +69,17 @@ func signClientAssertion(key crypto.Signer, alg, clientID, audience string, now 
 			return "", err
 		}
 	}
-	header, _ := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
-	claims, _ := json.Marshal(map[string]any{
-		"iss": clientID, "sub": clientID, "aud": audience,
-		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "jti": randomString(16),
-	})
-	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(claims)
-	digest := sha256.Sum256([]byte(input))
-	var sig []byte
-	switch alg {
-	case "ES256":
-		ek, ok := key.(*ecdsa.PrivateKey)
-		if !ok {
-			return "", errors.New("ES256 needs an EC P-256 key")
-		}
-		r, s, err := ecdsa.Sign(rand.Reader, ek, digest[:])
-		if err != nil {
-			return "", fmt.Errorf("signing the client assertion: %w", err)
-		}
-		sig = append(pad32(r), pad32(s)...)
-	case "RS256":
-		var err error
-		if sig, err = key.Sign(rand.Reader, digest[:], crypto.SHA256); err != nil {
-			return "", fmt.Errorf("signing the client assertion: %w", err)
-		}
-	default:
+	method := jwt.GetSigningMethod(alg)
+	if alg != "ES256" && alg != "RS256" || method == nil {
 		return "", fmt.Errorf("signing algorithm %q is not supported (ES256, RS256)", alg)
 	}
-	return input + "." + base64.RawURLEncoding.EncodeToString(sig), nil
-}
-
-func pad32(n *big.Int) []byte {
-	b := make([]byte, 32)
-	return n.FillBytes(b)
+	claims := jwt.MapClaims{
+		"iss": clientID, "sub": clientID, "aud": audience,
+		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "jti": rand.Text(),
+	}
+	signed, err := jwt.NewWithClaims(method, claims).SignedString(key)
+	if err != nil {
+		return "", fmt.Errorf("signing the client assertion with %s: %w", alg, err)
+	}
+	return signed, nil
 }

@@ -1,15 +1,13 @@
 package auth
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // register obtains a client id in the specification's order of priority:
@@ -58,51 +56,27 @@ func (a *Authorizer) register(ctx context.Context, d *discovery, redirectURI str
 	if u, err := url.Parse(redirectURI); err == nil && isLoopback(u.Hostname()) {
 		appType = "native"
 	}
-	reqBody := map[string]any{
-		"client_name":                a.cfg.ClientName,
-		"redirect_uris":              []string{redirectURI},
-		"grant_types":                []string{"authorization_code", "refresh_token"},
-		"response_types":             []string{"code"},
-		"token_endpoint_auth_method": method,
-		"application_type":           appType,
+	meta := &oauthex.ClientRegistrationMetadata{
+		ClientName:              a.cfg.ClientName,
+		RedirectURIs:            []string{redirectURI},
+		GrantTypes:              []string{"authorization_code", "refresh_token"},
+		ResponseTypes:           []string{"code"},
+		TokenEndpointAuthMethod: method,
+		ApplicationType:         appType,
+		Scope:                   strings.Join(scopes, " "),
 	}
-	if len(scopes) > 0 {
-		reqBody["scope"] = strings.Join(scopes, " ")
-	}
-	body, _ := json.Marshal(reqBody)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.RegistrationEndpoint, bytes.NewReader(body))
+	reg, err := oauthex.RegisterClient(a.libraryContext(ctx, "dynamic registration", note), m.RegistrationEndpoint, meta, a.httpClient(note))
 	if err != nil {
-		return client{}, fmt.Errorf("the registration endpoint %q is not usable: %w", m.RegistrationEndpoint, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := a.httpClient().Do(req)
-	if err != nil {
-		note.fail("POST "+pathOf(m.RegistrationEndpoint)+" (dynamic registration) failed", err)
-		return client{}, fmt.Errorf("dynamic client registration at %s failed: %w", m.RegistrationEndpoint, err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
-	var reg struct {
-		ClientID                string `json:"client_id"`
-		ClientSecret            string `json:"client_secret"`
-		TokenEndpointAuthMethod string `json:"token_endpoint_auth_method"`
-		Error                   string `json:"error"`
-		ErrorDescription        string `json:"error_description"`
-	}
-	_ = json.Unmarshal(raw, &reg)
-	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK || reg.ClientID == "" {
-		err := fmt.Errorf("dynamic client registration at %s answered %s without a client_id: %s %s",
-			m.RegistrationEndpoint, resp.Status, reg.Error, reg.ErrorDescription)
-		note.fail(fmt.Sprintf("registration endpoint → %d", resp.StatusCode), err, field("request", string(body)))
+		// The recorder showed the exchange and its answer.
+		err = fmt.Errorf("dynamic client registration at %s failed: %w", m.RegistrationEndpoint, err)
+		note.fail("dynamic registration refused", err)
 		return client{}, err
 	}
 	cl := client{id: reg.ClientID, secret: reg.ClientSecret, authMethod: reg.TokenEndpointAuthMethod, how: "dynamic registration"}
 	if cl.authMethod == "" {
 		cl.authMethod = a.chooseAuthMethod(m, cl.secret)
 	}
-	note.step(fmt.Sprintf("registration endpoint → %d (dynamic registration)", resp.StatusCode),
-		field("request", string(body)), field("client_id", cl.id), field("client_secret", ifSet(cl.secret)),
+	note.step("client: dynamic registration", field("client_id", cl.id), field("client_secret", ifSet(cl.secret)),
 		field("token_endpoint_auth_method", cl.authMethod))
 	return cl, nil
 }

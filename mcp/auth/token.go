@@ -3,16 +3,16 @@ package auth
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 )
 
 // Token endpoint client authentication methods (RFC 7591 §2).
@@ -23,18 +23,6 @@ const (
 	AuthMethodPrivateKeyJWT = "private_key_jwt"
 )
 
-// tokenResponse is a token endpoint's answer plus the client that got it.
-type tokenResponse struct {
-	AccessToken     string `json:"access_token"`
-	TokenType       string `json:"token_type"`
-	ExpiresIn       int64  `json:"expires_in"`
-	RefreshToken    string `json:"refresh_token"`
-	Scope           string `json:"scope"`
-	IssuedTokenType string `json:"issued_token_type"`
-
-	clientID, clientSecret, authMethod, redirectURI string
-}
-
 // client is a registered client and how it authenticates at the token
 // endpoint.
 type client struct {
@@ -43,23 +31,45 @@ type client struct {
 	how        string // "pre-registered", "client ID metadata document", "dynamic registration"
 }
 
-// newPKCE returns a verifier (43 characters of base64url entropy) and its
-// S256 challenge (RFC 7636).
-func newPKCE() (verifier, challenge string) {
-	verifier = randomString(32)
-	sum := sha256.Sum256([]byte(verifier))
-	return verifier, base64.RawURLEncoding.EncodeToString(sum[:])
+// authStyle is how x/oauth2 sends the client's credentials: HTTP Basic
+// for client_secret_basic, the body for the others. Never auto-detected:
+// that retries a refused request the other way, sending it twice.
+func (cl client) authStyle() oauth2.AuthStyle {
+	if cl.authMethod == AuthMethodBasic {
+		return oauth2.AuthStyleInHeader
+	}
+	return oauth2.AuthStyleInParams
 }
 
-func randomString(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
-	return base64.RawURLEncoding.EncodeToString(b)
+// librarySecret is the secret x/oauth2 may send (it sends any it is
+// given): only the two client_secret methods send one.
+func (cl client) librarySecret() string {
+	if cl.authMethod == AuthMethodBasic || cl.authMethod == AuthMethodPost {
+		return cl.secret
+	}
+	return ""
+}
+
+// issued is a token endpoint's answer, the client that obtained it and
+// what was asked for.
+type issued struct {
+	tok         *oauth2.Token
+	cl          client
+	redirectURI string
+	asked       []string
+}
+
+// grantedScope is the scope the answer names; "" when it names none
+// (RFC 6749 §5.1: then it is the scope requested).
+func (is *issued) grantedScope() (scope string, named bool) {
+	s, ok := is.tok.Extra("scope").(string)
+	return s, ok
 }
 
 // authorizationCode runs the interactive flow: registration, the
-// authorization request through the Browser, and the code exchange.
-func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string, note noteFunc) (*tokenResponse, error) {
+// authorization request through the Browser, and the code exchange, with
+// x/oauth2 building the request, the PKCE S256 pair and the exchange.
+func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes []string, note noteFunc) (*issued, error) {
 	m := d.meta
 	if !d.defaultEndpoints {
 		// Metadata was published: it must promise S256 (§3.5, 2025-11-25).
@@ -91,28 +101,24 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		return nil, err
 	}
 
-	verifier, challenge := newPKCE()
+	conf := &oauth2.Config{
+		ClientID:     cl.id,
+		ClientSecret: cl.librarySecret(),
+		Endpoint:     oauth2.Endpoint{AuthURL: m.AuthorizationEndpoint, TokenURL: m.TokenEndpoint, AuthStyle: cl.authStyle()},
+		RedirectURL:  redirectURI,
+		Scopes:       scopes,
+	}
+	verifier := oauth2.GenerateVerifier()
+	challenge := oauth2.S256ChallengeFromVerifier(verifier)
 	note.step("PKCE S256", field("code_challenge", challenge), field("code_verifier", redacted))
-	state := randomString(16)
-	q := url.Values{}
-	q.Set("response_type", "code")
-	q.Set("client_id", cl.id)
-	q.Set("redirect_uri", redirectURI)
-	q.Set("code_challenge", challenge)
-	q.Set("code_challenge_method", "S256")
-	q.Set("state", state)
-	if len(scopes) > 0 {
-		q.Set("scope", strings.Join(scopes, " "))
-	}
+	state := rand.Text()
+	opts := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(verifier)}
 	if d.resource != "" {
-		q.Set("resource", d.resource)
+		opts = append(opts, oauth2.SetAuthURLParam("resource", d.resource))
 	}
-	authURL, err := withQuery(m.AuthorizationEndpoint, q)
-	if err != nil {
-		return nil, fmt.Errorf("the authorization endpoint %q is not a URL: %w", m.AuthorizationEndpoint, err)
-	}
+	authURL := conf.AuthCodeURL(state, opts...)
 	note.step("authorization request", field("endpoint", m.AuthorizationEndpoint), field("client_id", cl.id),
-		field("redirect_uri", redirectURI), field("scope", q.Get("scope")), field("state", state),
+		field("redirect_uri", redirectURI), field("scope", strings.Join(scopes, " ")), field("state", state),
 		field("code_challenge", challenge), field("code_challenge_method", "S256"), field("resource", d.resource))
 
 	cb, err := browser.Visit(ctx, authURL, note)
@@ -144,42 +150,110 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 	}
 	note.step("authorization code received", field("code", redacted), field("state", "matches"))
 
-	form := url.Values{}
-	form.Set("grant_type", "authorization_code")
-	form.Set("code", code)
-	form.Set("redirect_uri", redirectURI)
-	form.Set("code_verifier", verifier)
+	opts = []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier)}
 	if d.resource != "" {
-		form.Set("resource", d.resource)
+		opts = append(opts, oauth2.SetAuthURLParam("resource", d.resource))
 	}
-	tok, err := a.tokenRequest(ctx, d, cl, form, note)
-	if tok != nil {
-		tok.redirectURI = redirectURI
+	assertion, err := a.assertionParams(d, cl)
+	if err != nil {
+		return nil, err
 	}
-	return tok, err
+	for k := range assertion {
+		opts = append(opts, oauth2.SetAuthURLParam(k, assertion.Get(k)))
+	}
+	tok, err := conf.Exchange(a.libraryContext(ctx, "token endpoint", note), code, opts...)
+	if err != nil {
+		return nil, tokenError(m.TokenEndpoint, "authorization_code", err, note)
+	}
+	is := &issued{tok: tok, cl: cl, redirectURI: redirectURI, asked: scopes}
+	a.noteIssued(is, note)
+	return is, nil
 }
 
-func withQuery(endpoint string, q url.Values) (string, error) {
-	u, err := url.Parse(endpoint)
+// libraryContext is ctx for a library's request: it carries the
+// recording client (oauth2.HTTPClient) and names the step.
+func (a *Authorizer) libraryContext(ctx context.Context, what string, note noteFunc) context.Context {
+	return context.WithValue(withPurpose(ctx, what, false), oauth2.HTTPClient, a.httpClient(note))
+}
+
+// tokenRequest sends a token request of any grant with x/oauth2.
+// clientcredentials.Config is the library's one token request that takes
+// any parameters (its EndpointParams may set grant_type); oauth2.Config's
+// refresh (TokenSource) cannot send the RFC 8707 resource the MCP
+// specification requires on every token request, nor an assertion.
+func (a *Authorizer) tokenRequest(ctx context.Context, d *discovery, what string, cl client, params url.Values, note noteFunc) (*oauth2.Token, error) {
+	extra, err := a.assertionParams(d, cl)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	merged := u.Query()
-	for k, vs := range q {
-		merged[k] = vs
+	for k, v := range extra {
+		params[k] = v
 	}
-	u.RawQuery = merged.Encode()
-	return u.String(), nil
+	endpoint := d.meta.TokenEndpoint
+	cc := clientcredentials.Config{
+		ClientID:       cl.id,
+		ClientSecret:   cl.librarySecret(),
+		TokenURL:       endpoint,
+		EndpointParams: params,
+		AuthStyle:      cl.authStyle(),
+	}
+	tok, err := cc.Token(a.libraryContext(ctx, what, note))
+	if err != nil {
+		return nil, tokenError(endpoint, params.Get("grant_type"), err, note)
+	}
+	return tok, nil
+}
+
+// tokenError says why a token request failed. The recorder already showed
+// the exchange; an answer the library refused (200 without a token) is
+// shown here.
+func tokenError(endpoint, grant string, err error, note noteFunc) error {
+	var re *oauth2.RetrieveError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &re):
+		if re.Response != nil && re.Response.StatusCode < 300 {
+			note.fail(fmt.Sprintf("token endpoint → %d with an error (%s)", re.Response.StatusCode, orNone(re.ErrorCode)), err, field("url", endpoint))
+		}
+		status := ""
+		if re.Response != nil {
+			status = re.Response.Status
+		}
+		return fmt.Errorf("the token endpoint %s answered the %s request with %s: %s %s: %w", endpoint, grant, status, re.ErrorCode, re.ErrorDescription, err)
+	case errors.As(err, &ue):
+		return fmt.Errorf("the token endpoint %s did not answer: %w", endpoint, err)
+	}
+	note.fail("token endpoint answer refused", err, field("url", endpoint))
+	return fmt.Errorf("the token endpoint %s: %w", endpoint, err)
+}
+
+// noteIssued shows a new token without its secrets, and the scope granted
+// against the scope asked for.
+func (a *Authorizer) noteIssued(is *issued, note noteFunc) {
+	summary := "access token " + redacted
+	switch {
+	case is.tok.ExpiresIn > 0:
+		summary += fmt.Sprintf(", expires in %ds", is.tok.ExpiresIn)
+	case !is.tok.Expiry.IsZero():
+		summary += fmt.Sprintf(", expires in %ds", int64(time.Until(is.tok.Expiry).Round(time.Second)/time.Second))
+	}
+	if is.tok.RefreshToken != "" {
+		summary += ", refresh token " + redacted
+	}
+	granted, named := is.grantedScope()
+	if !named {
+		granted = "(not named: the scope asked for)"
+	}
+	note.step("token received ("+summary+")", field("token_type", is.tok.TokenType), field("scope", granted),
+		field("asked", strings.Join(is.asked, " ")), field("client_id", is.cl.id))
 }
 
 // refresh trades the refresh token for a new access token.
-func (a *Authorizer) refresh(ctx context.Context, d *discovery, rec *Record, note noteFunc) (*tokenResponse, error) {
+func (a *Authorizer) refresh(ctx context.Context, d *discovery, rec *Record, note noteFunc) (*issued, error) {
 	note.step("refreshing the access token", field("refresh_token", redacted))
-	form := url.Values{}
-	form.Set("grant_type", "refresh_token")
-	form.Set("refresh_token", rec.RefreshToken)
+	params := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rec.RefreshToken}}
 	if d.resource != "" {
-		form.Set("resource", d.resource)
+		params.Set("resource", d.resource)
 	}
 	cl := client{id: rec.ClientID, secret: rec.ClientSecret, authMethod: rec.AuthMethod}
 	if cl.id == "" {
@@ -188,66 +262,70 @@ func (a *Authorizer) refresh(ctx context.Context, d *discovery, rec *Record, not
 	if cl.authMethod == "" {
 		cl.authMethod = a.chooseAuthMethod(d.meta, cl.secret)
 	}
-	return a.tokenRequest(ctx, d, cl, form, note)
+	tok, err := a.tokenRequest(ctx, d, "token endpoint", cl, params, note)
+	if err != nil {
+		return nil, err
+	}
+	is := &issued{tok: tok, cl: cl, asked: strings.Fields(rec.Scope)}
+	a.noteIssued(is, note)
+	return is, nil
 }
 
 // clientCredentials runs the client credentials grant (SEP-1046).
-func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string, note noteFunc) (*tokenResponse, error) {
+func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes []string, note noteFunc) (*issued, error) {
 	cl := client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, how: "pre-registered"}
 	cl.authMethod = a.chooseAuthMethod(d.meta, cl.secret)
 	note.step("client credentials grant", field("client_id", cl.id), field("auth_method", cl.authMethod))
-	form := url.Values{}
-	form.Set("grant_type", "client_credentials")
+	params := url.Values{"grant_type": {"client_credentials"}}
 	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
+		params.Set("scope", strings.Join(scopes, " "))
 	}
 	if d.resource != "" {
-		form.Set("resource", d.resource)
+		params.Set("resource", d.resource)
 	}
-	return a.tokenRequest(ctx, d, cl, form, note)
+	tok, err := a.tokenRequest(ctx, d, "token endpoint", cl, params, note)
+	if err != nil {
+		return nil, err
+	}
+	is := &issued{tok: tok, cl: cl, asked: scopes}
+	a.noteIssued(is, note)
+	return is, nil
 }
 
-// Grant type and token type URNs of the enterprise flow.
-const (
-	grantTokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
-	grantJWTBearer     = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-	tokenTypeIDJAG     = "urn:ietf:params:oauth:token-type:id-jag"
-	tokenTypeIDToken   = "urn:ietf:params:oauth:token-type:id_token"
-)
+// grantJWTBearer is the RFC 7523 JWT bearer grant, which presents the
+// ID-JAG.
+const grantJWTBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
 // enterprise exchanges the identity provider's ID token for an ID-JAG
 // (RFC 8693) and presents it to the authorization server (RFC 7523).
-func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string, note noteFunc) (*tokenResponse, error) {
+func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []string, note noteFunc) (*issued, error) {
 	e := a.cfg.Enterprise
 	audience := d.issuer
 	if d.meta != nil && d.meta.Issuer != "" {
 		audience = d.meta.Issuer
 	}
-	form := url.Values{}
-	form.Set("grant_type", grantTokenExchange)
-	form.Set("requested_token_type", tokenTypeIDJAG)
-	form.Set("audience", audience)
-	form.Set("resource", d.resource)
-	form.Set("subject_token", e.IDToken)
-	form.Set("subject_token_type", tokenTypeIDToken)
-	if e.IdPClientID != "" {
-		form.Set("client_id", e.IdPClientID)
+	exchange := url.Values{
+		"grant_type":           {oauthex.GrantTypeTokenExchange},
+		"requested_token_type": {oauthex.TokenTypeIDJAG},
+		"audience":             {audience},
+		"resource":             {d.resource},
+		"subject_token":        {e.IDToken},
+		"subject_token_type":   {oauthex.TokenTypeIDToken},
 	}
 	if len(scopes) > 0 {
-		form.Set("scope", strings.Join(scopes, " "))
+		exchange.Set("scope", strings.Join(scopes, " "))
 	}
 	note.step("token exchange at the identity provider (ID token → ID-JAG)", field("endpoint", e.IdPTokenEndpoint),
 		field("audience", audience), field("resource", d.resource), field("subject_token", redacted))
-	idp := &discovery{issuer: e.IdPTokenEndpoint, meta: &ServerMetadata{TokenEndpoint: e.IdPTokenEndpoint}}
-	jag, err := a.tokenRequest(ctx, idp, client{authMethod: AuthMethodNone}, form, note)
+	idp := &discovery{issuer: e.IdPTokenEndpoint, meta: &oauthex.AuthServerMeta{TokenEndpoint: e.IdPTokenEndpoint}}
+	jag, err := a.tokenRequest(ctx, idp, "identity provider's token endpoint", client{id: e.IdPClientID, authMethod: AuthMethodNone}, exchange, note)
 	if err != nil {
 		return nil, err
 	}
+	note.step("ID-JAG received ("+redacted+")", field("issued_token_type", fmt.Sprint(jag.Extra("issued_token_type"))))
 	cl := client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, how: "pre-registered"}
 	cl.authMethod = a.chooseAuthMethod(d.meta, cl.secret)
-	grant := url.Values{}
-	grant.Set("grant_type", grantJWTBearer)
-	grant.Set("assertion", jag.AccessToken)
+	grant := url.Values{"grant_type": {grantJWTBearer}, "assertion": {jag.AccessToken}}
 	if len(scopes) > 0 {
 		grant.Set("scope", strings.Join(scopes, " "))
 	}
@@ -255,14 +333,20 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 		grant.Set("resource", d.resource)
 	}
 	note.step("JWT bearer grant with the ID-JAG", field("assertion", redacted), field("auth_method", cl.authMethod))
-	return a.tokenRequest(ctx, d, cl, grant, note)
+	tok, err := a.tokenRequest(ctx, d, "token endpoint", cl, grant, note)
+	if err != nil {
+		return nil, err
+	}
+	is := &issued{tok: tok, cl: cl, asked: scopes}
+	a.noteIssued(is, note)
+	return is, nil
 }
 
 // chooseAuthMethod picks a token endpoint authentication method the
 // server supports: private_key_jwt with a signing key, else
 // client_secret_basic (RFC 8414's default) or client_secret_post with a
 // secret, else none.
-func (a *Authorizer) chooseAuthMethod(m *ServerMetadata, secret string) string {
+func (a *Authorizer) chooseAuthMethod(m *oauthex.AuthServerMeta, secret string) string {
 	var supported []string
 	if m != nil {
 		supported = m.TokenEndpointAuthMethodsSupported
@@ -281,88 +365,22 @@ func (a *Authorizer) chooseAuthMethod(m *ServerMetadata, secret string) string {
 	return AuthMethodNone
 }
 
-// tokenRequest POSTs to the token endpoint with the client's
-// authentication and reports the answer without its secrets.
-func (a *Authorizer) tokenRequest(ctx context.Context, d *discovery, cl client, form url.Values, note noteFunc) (*tokenResponse, error) {
-	endpoint := d.meta.TokenEndpoint
-	switch cl.authMethod {
-	case AuthMethodPost:
-		form.Set("client_id", cl.id)
-		form.Set("client_secret", cl.secret)
-	case AuthMethodPrivateKeyJWT:
-		aud := d.issuer
-		if d.meta.Issuer != "" {
-			aud = d.meta.Issuer
-		}
-		assertion, err := signClientAssertion(a.cfg.SigningKey, a.cfg.SigningAlg, cl.id, aud, a.cfg.Now())
-		if err != nil {
-			return nil, err
-		}
-		form.Set("client_id", cl.id)
-		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-		form.Set("client_assertion", assertion)
-	case AuthMethodNone:
-		if cl.id != "" {
-			form.Set("client_id", cl.id)
-		}
+// assertionParams are the private_key_jwt parameters (RFC 7523 §2.2) for
+// a client that authenticates so; none for the others.
+func (a *Authorizer) assertionParams(d *discovery, cl client) (url.Values, error) {
+	if cl.authMethod != AuthMethodPrivateKeyJWT {
+		return nil, nil
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	aud := d.issuer
+	if d.meta != nil && d.meta.Issuer != "" {
+		aud = d.meta.Issuer
+	}
+	assertion, err := signClientAssertion(a.cfg.SigningKey, a.cfg.SigningAlg, cl.id, aud, a.cfg.Now())
 	if err != nil {
-		return nil, fmt.Errorf("the token endpoint %q is not usable: %w", endpoint, err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if cl.authMethod == AuthMethodBasic {
-		// RFC 6749 §2.3.1: both parts form-urlencoded before base64.
-		req.SetBasicAuth(url.QueryEscape(cl.id), url.QueryEscape(cl.secret))
-	}
-	grant := form.Get("grant_type")
-	sent := []string{"grant_type=" + grant}
-	if r := form.Get("resource"); r != "" {
-		sent = append(sent, "resource="+r)
-	}
-	if s := form.Get("scope"); s != "" {
-		sent = append(sent, "scope="+s)
-	}
-	resp, err := a.httpClient().Do(req)
-	if err != nil {
-		note.fail("POST "+pathOf(endpoint)+" (token endpoint) failed", err, field("url", endpoint))
-		return nil, fmt.Errorf("the token endpoint %s did not answer: %w", endpoint, err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes))
-	var tok tokenResponse
-	var oauthErr struct {
-		Error            string `json:"error"`
-		ErrorDescription string `json:"error_description"`
-	}
-	if resp.StatusCode != http.StatusOK {
-		_ = json.Unmarshal(body, &oauthErr)
-		err := fmt.Errorf("the token endpoint %s answered %s: %s %s", endpoint, resp.Status, oauthErr.Error, oauthErr.ErrorDescription)
-		note.fail(fmt.Sprintf("token endpoint → %d (%s)", resp.StatusCode, orNone(oauthErr.Error)), err,
-			field("url", endpoint), field("request", strings.Join(sent, " ")), field("client_auth", cl.authMethod),
-			field("error", oauthErr.Error), field("error_description", oauthErr.ErrorDescription))
 		return nil, err
 	}
-	if err := json.Unmarshal(body, &tok); err != nil || tok.AccessToken == "" {
-		err := fmt.Errorf("the token endpoint %s answered 200 without an access_token", endpoint)
-		note.fail("token endpoint → 200 without a token", err, field("url", endpoint))
-		return nil, err
-	}
-	tok.clientID, tok.clientSecret, tok.authMethod = cl.id, cl.secret, cl.authMethod
-	what := "access token"
-	if grant == grantTokenExchange {
-		what = "ID-JAG"
-	}
-	summary := fmt.Sprintf("token endpoint → %d (%s %s", resp.StatusCode, what, redacted)
-	if tok.ExpiresIn > 0 {
-		summary += fmt.Sprintf(", expires in %ds", tok.ExpiresIn)
-	}
-	if tok.RefreshToken != "" {
-		summary += ", refresh token " + redacted
-	}
-	summary += ")"
-	note.step(summary, field("url", endpoint), field("request", strings.Join(sent, " ")), field("client_auth", cl.authMethod),
-		field("token_type", tok.TokenType), field("scope", tok.Scope))
-	return &tok, nil
+	return url.Values{
+		"client_assertion_type": {"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"},
+		"client_assertion":      {assertion},
+	}, nil
 }
