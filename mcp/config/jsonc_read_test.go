@@ -1,0 +1,71 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReadJSONCKeepsOffsets(t *testing.T) {
+	t.Parallel()
+	src := []byte(`{
+  // a comment
+  "calls": [ /* first */ {"a": 1}, "two", 3, ],
+  "x": "http://not/a/comment",
+}`)
+	clean, err := ReadJSONC("f.json", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(clean) != len(src) {
+		t.Fatalf("clean is %d bytes, src %d", len(clean), len(src))
+	}
+	top, err := Members(clean, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(top) != 2 || top[0].Key != "calls" || top[1].Key != "x" {
+		t.Fatalf("members = %+v", top)
+	}
+	if got := string(src[top[1].ValueOff:top[1].ValueEnd]); got != `"http://not/a/comment"` {
+		t.Errorf("x's value in the source = %s", got)
+	}
+	if l, c := Position(src, top[0].KeyOff); l != 3 || c != 3 {
+		t.Errorf("calls key at %d:%d, want 3:3", l, c)
+	}
+	elems, closing, err := Elements(clean, top[0].ValueOff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range elems {
+		got = append(got, string(src[e.Off:e.End]))
+	}
+	if strings.Join(got, "|") != `{"a": 1}|"two"|3` {
+		t.Errorf("elements = %q", got)
+	}
+	if src[closing] != ']' || closing != top[0].ValueEnd-1 {
+		t.Errorf("closing bracket at %d (%q), the value ends at %d", closing, src[closing], top[0].ValueEnd)
+	}
+}
+
+func TestReadJSONCSyntaxErrorHasLineAndColumn(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src       string
+		line, col int
+	}{
+		{"{\n  \"calls\": [\n    {\"a\": 1\n    {\"b\": 2}\n  ]\n}", 4, 5},
+		{"{\n  \"calls\": [\n  /* never closed\n", 3, 3},
+		{"{\n  \"a\": 1\n}\n}", 4, 1},
+	} {
+		_, err := ReadJSONC("calls.json", []byte(tc.src))
+		var ce *Error
+		if !errors.As(err, &ce) {
+			t.Fatalf("%q: err = %v, want an *Error", tc.src, err)
+		}
+		if ce.Line != tc.line || ce.Col != tc.col || ce.Path != "calls.json" {
+			t.Errorf("%q: error at %s:%d:%d, want calls.json:%d:%d (%v)", tc.src, ce.Path, ce.Line, ce.Col, tc.line, tc.col, err)
+		}
+	}
+}
