@@ -1,0 +1,426 @@
+package calls
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
+)
+
+func TestMain(m *testing.M) {
+	mcptest.MaybeRunServer() // re-executed as the demo server
+	os.Exit(m.Run())
+}
+
+// minimal is the shape every later version must still read.
+const minimal = `{
+  "calls": [
+    {
+      "name": "add small numbers",
+      "method": "tools/call",
+      "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
+      "expect": {"isError": false, "equals": {"/content/0/text": "3"}, "maxMs": 2000}
+    }
+  ]
+}`
+
+func mustParse(t *testing.T, src string) *File {
+	t.Helper()
+	f, err := Parse("mcpscope.calls.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestParseMinimalShape(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, minimal)
+	if len(f.Calls) != 1 {
+		t.Fatalf("%d calls", len(f.Calls))
+	}
+	c := f.Calls[0]
+	if c.Name != "add small numbers" || c.Method != "tools/call" || c.Tool() != "add" || c.Line != 3 {
+		t.Errorf("call = %+v (line %d)", c, c.Line)
+	}
+	if string(c.Arguments()) != `{"a":1,"b":2}` {
+		t.Errorf("arguments = %s", c.Arguments())
+	}
+	x := c.Expect
+	if x.IsError == nil || *x.IsError || x.MaxMs != 2000 || len(x.Equals) != 1 || x.Equals[0].Pointer != "/content/0/text" || string(x.Equals[0].Value) != `"3"` {
+		t.Errorf("expect = %+v", x)
+	}
+}
+
+func TestParseCommentsAndTrailingCommas(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, `// my server's checks
+{
+  "calls": [
+    /* the cheapest one */
+    {"name": "ping", "method": "ping",},
+    {"name": "readme", "method": "resources/read", "params": {"uri": "demo://readme"}, "expect": {"matches": {"/contents/0/text": "^#"},},},
+  ],
+}`)
+	if got := strings.Join(f.Names(), ","); got != "ping,readme" {
+		t.Fatalf("names = %s", got)
+	}
+	if f.Calls[1].Line != 6 {
+		t.Errorf("readme on line %d, want 6", f.Calls[1].Line)
+	}
+}
+
+// Every mistake is named where it is, with what to write instead.
+func TestParseErrorsSayWhere(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src, want string
+		line, col int
+	}{
+		{"{\n  \"calls\": [\n    {\"name\": \"a\", \"method\": \"ping\"}\n    {\"name\": \"b\"}\n  ]\n}", "missing comma", 4, 5},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"equal": {}}}]}`, `unknown expectation "equal"`, 1, 55},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"equals": {"content/0": 1}}}]}`, "is not a JSON pointer", 1, 66},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"matches": {"/x": "("}}}]}`, "missing closing )", 1, 73},
+		{`{"calls": [{"name": "a", "method": "ping"}, {"name": "a", "method": "ping"}]}`, "a second call of this name", 1, 45},
+		{`{"calls": [{"name": "a"}]}`, `needs a "method"`, 1, 12},
+		{`{"calls": [{"method": "ping"}]}`, `needs a "name"`, 1, 12},
+		{`{"calls": [{"name": "a", "method": "tools/call", "params": {"arguments": {}}}]}`, `needs "params": {"name": TOOL`, 1, 12},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"snapshot": {"res": 1}}}]}`, `{"result": ...} or {"error": ...}`, 1, 67},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"snapshot": {"result": {}}, "ignore": ["/content/0"]}}]}`, "paths start at the answer", 1, 54},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"schema": "output"}}]}`, "only a tools/call", 1, 65},
+		{`{"calls": [{"name": "a", "method": "ping", "expect": {"schema": {"type": 3}}}]}`, "expect.schema", 1, 54},
+		{`{"calls": [{"name": "a", "method": "ping", "retries": 3}]}`, `unknown member "retries"`, 1, 44},
+		{`{"call": []}`, `unknown member "call"`, 1, 2},
+		{`[]`, "the top level must be an object", 1, 1},
+	} {
+		_, err := Parse("mcpscope.calls.json", []byte(tc.src))
+		var ce *Error
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: err = %v, want an *Error", tc.src, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) || ce.Line != tc.line || ce.Col != tc.col {
+			t.Errorf("%s:\n  got  %v (at %d:%d)\n  want %q at %d:%d", tc.src, err, ce.Line, ce.Col, tc.want, tc.line, tc.col)
+		}
+	}
+}
+
+func result(raw string) Answer {
+	return Answer{Result: json.RawMessage(raw), Latency: 5 * time.Millisecond}
+}
+
+func rpcError(raw string) Answer {
+	return Answer{Error: json.RawMessage(raw), Latency: 5 * time.Millisecond}
+}
+
+func checks(fs []Failure) string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Check+" "+f.Pointer)
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	addTool := mcp.Tool{Name: "add", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`)}
+	tools := []mcp.Tool{addTool}
+	good := result(`{"content":[{"type":"text","text":"{\"sum\":3}"}],"structuredContent":{"sum":3},"_meta":{"at":1}}`)
+	for _, tc := range []struct {
+		name, expect string
+		answer       Answer
+		want         string
+	}{
+		{"equals passes, 3 is 3.0", `{"equals": {"/structuredContent/sum": 3.0, "/content/0/type": "text"}}`, good, ""},
+		{"equals fails", `{"equals": {"/structuredContent/sum": 4}}`, good, "equals /structuredContent/sum"},
+		{"equals on nothing", `{"equals": {"/content/1/text": "x"}}`, good, "equals /content/1/text"},
+		{"matches", `{"matches": {"/content/0/text": "sum\":\\d+"}}`, good, ""},
+		{"matches fails", `{"matches": {"/content/0/text": "^x"}}`, good, "matches /content/0/text"},
+		{"matches a number", `{"matches": {"/structuredContent/sum": "3"}}`, good, "matches /structuredContent/sum"},
+		{"isError", `{"isError": true}`, good, "isError "},
+		{"isError false", `{"isError": false}`, good, ""},
+		{"schema output", `{"schema": "output"}`, good, ""},
+		{"schema output refuses", `{"schema": "output"}`, result(`{"content":[],"structuredContent":{"sum":"3"}}`), "schema /structuredContent/sum"},
+		{"schema without structuredContent", `{"schema": "output"}`, result(`{"content":[]}`), "schema /structuredContent"},
+		{"inline schema", `{"schema": {"required": ["total"]}}`, good, "schema /structuredContent/total"},
+		{"an error answer fails", `{}`, rpcError(`{"code":-32602,"message":"bad"}`), "answer "},
+		{"an expected error", `{"error": {"code": -32602}}`, rpcError(`{"code":-32602,"message":"bad"}`), ""},
+		{"the wrong error", `{"error": {"code": -32601}}`, rpcError(`{"code":-32602,"message":"bad"}`), "error /code"},
+		{"an error that did not come", `{"error": {"code": -32602}}`, good, "error "},
+		{"pointers into the error", `{"error": {"code": -32602}, "equals": {"/message": "bad"}}`, rpcError(`{"code":-32602,"message":"bad"}`), ""},
+		{"snapshot ignores _meta", `{"snapshot": {"result": {"content":[{"type":"text","text":"{\"sum\":3}"}],"structuredContent":{"sum":3},"_meta":{"at":2}}}}`, good, ""},
+		{"snapshot differs", `{"snapshot": {"result": {"content":[{"type":"text","text":"{\"sum\":4}"}],"structuredContent":{"sum":4}}}}`, good, "snapshot /result/content/0/text; snapshot /result/structuredContent/sum"},
+		{"snapshot ignore", `{"snapshot": {"result": {"content":[{"type":"text","text":"{\"sum\":4}"}],"structuredContent":{"sum":4}}}, "ignore": ["**.sum", "/result/content"]}`, good, ""},
+		{"snapshot of an error", `{"snapshot": {"error": {"code":-32602,"message":"bad"}}}`, rpcError(`{"code":-32602,"message":"bad"}`), ""},
+		{"maxMs", `{"maxMs": 1}`, good, "maxMs "},
+	} {
+		src := `{"calls": [{"name": "c", "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}, "expect": ` + tc.expect + `}]}`
+		f, err := Parse("f.json", []byte(src))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := checks(Check(f.Calls[0], tc.answer, tools)); got != tc.want {
+			t.Errorf("%s: failures %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestCheckSaysExpectedAndActual(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, minimal)
+	fs := Check(f.Calls[0], result(`{"content":[{"type":"text","text":"{\"sum\":3}"}]}`), nil)
+	if len(fs) != 1 {
+		t.Fatalf("failures = %+v", fs)
+	}
+	if got := fs[0].String(); got != `equals /content/0/text: expected "3", got "{\"sum\":3}"` {
+		t.Errorf("failure reads %s", got)
+	}
+}
+
+func TestStale(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, minimal)
+	c := f.Calls[0]
+	if s := Stale(c, nil); s != "" {
+		t.Errorf("with no tool list: %q", s)
+	}
+	if s := Stale(c, []mcp.Tool{{Name: "echo"}}); !strings.Contains(s, `no longer lists a tool "add"`) {
+		t.Errorf("tool gone: %q", s)
+	}
+	strict := mcp.Tool{Name: "add", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)}
+	if s := Stale(c, []mcp.Tool{strict}); !strings.Contains(s, "refuses these arguments") || !strings.Contains(s, "/a") {
+		t.Errorf("schema changed: %q", s)
+	}
+	fine := mcp.Tool{Name: "add", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if s := Stale(c, []mcp.Tool{fine}); s != "" {
+		t.Errorf("a schema that takes the arguments: %q", s)
+	}
+}
+
+// Saving a call changes only the bytes of that call: comments, layout and
+// the other calls stay as the person left them.
+func TestWithCallKeepsTheRest(t *testing.T) {
+	t.Parallel()
+	src := `{
+  // checks for the demo
+  "calls": [
+    {"name": "ping", "method": "ping"}, // quick
+    /* keep me */
+    {"name": "old", "method": "ping"}
+  ]
+}
+`
+	f := mustParse(t, src)
+	yes := false
+	add := Call{Name: "add a=1 b=2", Method: "tools/call", Params: ToolParams("add", json.RawMessage(`{"a":1,"b":2}`)),
+		Expect: Expect{IsError: &yes, Schema: json.RawMessage(`"output"`)}}
+	out, err := f.WithCall(add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []string{"// checks for the demo", `{"name": "ping", "method": "ping"}, // quick`, "/* keep me */", `{"name": "old", "method": "ping"}`} {
+		if !strings.Contains(string(out), keep) {
+			t.Errorf("lost %q:\n%s", keep, out)
+		}
+	}
+	g := mustParse(t, string(out))
+	if got := strings.Join(g.Names(), ","); got != "ping,old,add a=1 b=2" {
+		t.Fatalf("names after the save = %s\n%s", got, out)
+	}
+	if c := g.Calls[2]; c.Tool() != "add" || string(c.Arguments()) != `{"a":1,"b":2}` || string(c.Expect.Schema) != `"output"` || c.Expect.IsError == nil {
+		t.Errorf("saved call reads back as %+v", c)
+	}
+	if !strings.Contains(string(out), "\n    {\n      \"name\": \"add a=1 b=2\",") {
+		t.Errorf("the new call is not indented like the others:\n%s", out)
+	}
+	// The same name again replaces that call only.
+	add.Expect.MaxMs = 100
+	out2, err := g.WithCall(add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mustParse(t, string(out2))
+	if len(h.Calls) != 3 || h.Calls[2].Expect.MaxMs != 100 || !strings.Contains(string(out2), "/* keep me */") {
+		t.Errorf("replacing the call gave:\n%s", out2)
+	}
+}
+
+func TestWithCallOnEmptyAndNewFiles(t *testing.T) {
+	t.Parallel()
+	c := Call{Name: "ping", Method: "ping"}
+	for _, src := range []string{
+		`{"calls": []}`,
+		"{\n  \"calls\": [\n    // none yet\n  ]\n}",
+		`{}`,
+		`{"$schema": "x"}`,
+	} {
+		out, err := mustParse(t, src).WithCall(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse("f", out)
+		if err != nil {
+			t.Errorf("%s + a call:\n%s\n%v", src, out, err)
+			continue
+		}
+		if len(f.Calls) != 1 || f.Calls[0].Name != "ping" {
+			t.Errorf("%s + a call: %v", src, f.Names())
+		}
+		if strings.Contains(src, "none yet") && !strings.Contains(string(out), "// none yet") {
+			t.Errorf("the comment went:\n%s", out)
+		}
+	}
+	out, err := Empty("f").WithCall(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := mustParse(t, string(out)); len(f.Calls) != 1 {
+		t.Errorf("a new file:\n%s", out)
+	}
+}
+
+func TestWithSnapshotsReplacesOnlySnapshots(t *testing.T) {
+	t.Parallel()
+	src := `{
+  "calls": [
+    {
+      "name": "a", "method": "ping",
+      "expect": {
+        "maxMs": 500, // generous
+        "snapshot": {"result": {"old": true}}
+      }
+    },
+    {"name": "b", "method": "ping", "expect": {"isError": false}}
+  ]
+}`
+	f := mustParse(t, src)
+	out, err := f.WithSnapshots(map[string]json.RawMessage{"a": json.RawMessage(`{"result":{"new":1}}`), "b": json.RawMessage(`{"result":{}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustParse(t, string(out))
+	if got := string(g.Calls[0].Expect.Snapshot); got != `{"result":{"new":1}}` {
+		t.Errorf("a's snapshot = %s", got)
+	}
+	if g.Calls[1].Expect.Snapshot != nil {
+		t.Errorf("b got a snapshot it did not have:\n%s", out)
+	}
+	if !strings.Contains(string(out), `"maxMs": 500, // generous`) {
+		t.Errorf("the comment went:\n%s", out)
+	}
+}
+
+func TestEditNeverDamagesAFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, DefaultPath)
+	broken := []byte(`{"calls": [ {"name": "a" ]}`)
+	if err := os.WriteFile(path, broken, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Edit(path, func(f *File) ([]byte, error) { return f.WithCall(Call{Name: "b", Method: "ping"}) })
+	if err == nil || !strings.Contains(err.Error(), "left as it is") {
+		t.Errorf("editing a broken file: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(broken) {
+		t.Errorf("the broken file was changed to %s", got)
+	}
+	// A new file is created 0600; an existing one keeps its mode.
+	fresh := filepath.Join(dir, "new.json")
+	if _, err := Edit(fresh, func(f *File) ([]byte, error) { return f.WithCall(Call{Name: "b", Method: "ping"}) }); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("new file: %v, %v", st.Mode(), err)
+	}
+	if err := os.WriteFile(path, []byte(minimal), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Edit(path, func(f *File) ([]byte, error) { return f.WithCall(Call{Name: "b", Method: "ping"}) }); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Errorf("the file's mode became %v", st.Mode())
+	}
+	// What change returns is checked before anything is written.
+	if _, err := Edit(path, func(*File) ([]byte, error) { return []byte("{"), nil }); err == nil {
+		t.Error("a broken text was written")
+	}
+	if f, err := Load(path); err != nil || len(f.Calls) != 2 {
+		t.Errorf("after a refused edit: %v, %v", f, err)
+	}
+}
+
+func TestSavedCall(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, minimal)
+	params := ToolParams("add", json.RawMessage(`{"a": 1, "b": 2}`))
+	if string(params) != `{"name":"add","arguments":{"a":1,"b":2}}` {
+		t.Errorf("params = %s", params)
+	}
+	if n := f.SuggestName("add", json.RawMessage(`{"a":1,"b":2}`)); n != "add a=1 b=2" {
+		t.Errorf("name = %q", n)
+	}
+	if n := f.SuggestName("add small numbers", nil); n != "add small numbers #2" {
+		t.Errorf("a taken name = %q", n)
+	}
+	if n := f.SuggestName("echo", json.RawMessage(`{"message":"`+strings.Repeat("x", 80)+`"}`)); len([]rune(n)) != maxNameRunes {
+		t.Errorf("a long name = %q", n)
+	}
+	good := result(`{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}`)
+	c := Saved("n", "tools/call", params, good, false, true)
+	if c.Expect.IsError == nil || *c.Expect.IsError || string(c.Expect.Schema) != `"output"` || c.Expect.Snapshot != nil {
+		t.Errorf("saved = %+v", c.Expect)
+	}
+	if fs := Check(c, good, nil); len(fs) == 0 {
+		t.Error("schema output passed without the tool list")
+	}
+	c = Saved("n", "tools/call", params, good, true, false)
+	if string(c.Expect.Snapshot) != `{"result":{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}}` {
+		t.Errorf("snapshot = %s", c.Expect.Snapshot)
+	}
+	if fs := Check(c, good, nil); len(fs) != 0 {
+		t.Errorf("its own answer fails: %v", fs)
+	}
+	c = Saved("n", "prompts/get", nil, rpcError(`{"code":-32602,"message":"no such prompt"}`), false, false)
+	if string(c.Expect.Error) != `{"code":-32602}` {
+		t.Errorf("error expectation = %s", c.Expect.Error)
+	}
+}
+
+func TestFromRecording(t *testing.T) {
+	t.Parallel()
+	s := &replay.Script{Requests: []replay.Request{
+		{Method: "tools/list", Label: "tools/list", Answer: json.RawMessage(`{"result":{"tools":[]}}`)},
+		{Method: "tools/call", Label: "tools/call add", Params: json.RawMessage(`{"name":"add","arguments":{"a":1,"b":2}}`), Answer: json.RawMessage(`{"result":{"content":[]}}`)},
+		{Method: "tools/call", Label: "tools/call add", Params: json.RawMessage(`{"name":"add","arguments":{"a":2,"b":2}}`), Answer: json.RawMessage(`{"error":{"code":-32602,"message":"x"}}`)},
+		{Method: "tools/call", Label: "tools/call slow", Params: json.RawMessage(`{"name":"slow"}`)},
+	}}
+	cs, skipped := FromRecording(s)
+	if skipped != 1 || len(cs) != 3 {
+		t.Fatalf("%d calls, %d skipped", len(cs), skipped)
+	}
+	text, err := NewText(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := mustParse(t, string(text))
+	if got := strings.Join(f.Names(), ","); got != "tools/list,tools/call add,tools/call add #2" {
+		t.Errorf("names = %s", got)
+	}
+	if got := string(f.Calls[2].Expect.Snapshot); got != `{"error":{"code":-32602,"message":"x"}}` {
+		t.Errorf("snapshot = %s", got)
+	}
+	if fs := Check(f.Calls[2], rpcError(`{"code":-32602,"message":"x"}`), nil); len(fs) != 0 {
+		t.Errorf("the recorded answer fails its own snapshot: %v", fs)
+	}
+}

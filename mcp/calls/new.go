@@ -1,0 +1,86 @@
+package calls
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+)
+
+// ToolParams are the params of a tools/call of tool with args (none when
+// args is empty).
+func ToolParams(tool string, args json.RawMessage) json.RawMessage {
+	name, _ := marshalNoEscape(tool)
+	var b bytes.Buffer
+	b.WriteString(`{"name":`)
+	b.Write(name)
+	if len(bytes.TrimSpace(args)) > 0 {
+		b.WriteString(`,"arguments":`)
+		b.Write(compact(args))
+	}
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+// Saved is the call a person keeps from an answer they saw: what was
+// sent, and what the answer showed. A result is expected again as a
+// result (a tool's isError as it was; its structuredContent valid against
+// its outputSchema when it declares one); an error as an error of the
+// same code. withSnapshot keeps the whole answer as the snapshot too.
+func Saved(name, method string, params json.RawMessage, a Answer, withSnapshot, outputSchema bool) Call {
+	c := Call{Name: name, Method: method, Params: params}
+	switch {
+	case a.IsError():
+		if code, ok := jsonview.Member(a.Error, "code"); ok {
+			c.Expect.Error = compact(append(append([]byte(`{"code":`), code...), '}'))
+		}
+	case method == mcp.MethodToolsCall:
+		isErr := mcp.IsToolError(a.Result)
+		c.Expect.IsError = &isErr
+		if outputSchema && !isErr {
+			c.Expect.Schema = json.RawMessage(`"output"`)
+		}
+	}
+	if withSnapshot {
+		c.Expect.Snapshot = a.Message()
+	}
+	return c
+}
+
+// maxNameRunes bounds a suggested name: the arguments are a reminder,
+// not the whole call.
+const maxNameRunes = 40
+
+// SuggestName is a name for a new call of tool with args: the tool and
+// its scalar arguments ("add a=1 b=2"), cut to a reasonable length, and
+// made unique among the file's calls.
+func (f *File) SuggestName(tool string, args json.RawMessage) string {
+	var parts []string
+	parts = append(parts, tool)
+	jsonview.Each(args, func(k []byte, v json.RawMessage) bool {
+		v = bytes.TrimSpace(v)
+		switch {
+		case len(v) == 0:
+		case v[0] == '{' || v[0] == '[':
+			parts = append(parts, jsonview.Key(k)+"=…")
+		case v[0] == '"':
+			s, _ := jsonview.String(v)
+			parts = append(parts, fmt.Sprintf("%s=%s", jsonview.Key(k), s))
+		default:
+			parts = append(parts, jsonview.Key(k)+"="+string(v))
+		}
+		return true
+	})
+	name := strings.Join(parts, " ")
+	if r := []rune(name); len(r) > maxNameRunes {
+		name = string(r[:maxNameRunes-1]) + "…"
+	}
+	taken := map[string]bool{}
+	for _, c := range f.Calls {
+		taken[c.Name] = true
+	}
+	return UniqueName(name, taken)
+}

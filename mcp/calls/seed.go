@@ -1,0 +1,43 @@
+package calls
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
+)
+
+// FromRecording is one call per request the recorded client sent (the
+// handshake aside), each with its recorded answer as its snapshot, named
+// as replay labels them ("tools/call add", a second "tools/call add #2").
+// Requests that got no answer (a timeout was recorded) are left out and
+// counted in skipped.
+func FromRecording(s *replay.Script) (out []Call, skipped int) {
+	taken := map[string]bool{}
+	for _, req := range s.Requests {
+		if req.Answer == nil || !isAnswer(req.Answer) {
+			skipped++
+			continue
+		}
+		c := Call{Name: UniqueName(req.Label, taken), Method: req.Method, Expect: Expect{Snapshot: compact(req.Answer)}}
+		if len(req.Params) > 0 && string(req.Params) != "null" {
+			c.Params = compact(req.Params)
+		}
+		taken[c.Name] = true
+		out = append(out, c)
+	}
+	return out, skipped
+}
+
+// UniqueName is name, or name with " #2", " #3"... when taken has it.
+func UniqueName(name string, taken map[string]bool) string {
+	name = strings.TrimSpace(name)
+	if !taken[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s #%d", name, i); !taken[n] {
+			return n
+		}
+	}
+}
