@@ -57,7 +57,9 @@ func TestStringListIsAStringArray(t *testing.T) {
 
 // Building the command tree, which every start does, stays cheap: pflag's
 // StringArray defaults cost a 4 KiB CSV buffer each (151 KB and 500
-// allocations for the tree; 67 KB and 400 with stringList).
+// allocations for the tree; 67 KB and 400 with stringList). A command with
+// the connection flags adds about 50 allocations and 10 KB (mcpscope test:
+// 400 -> 453, 67 -> 77 KB).
 func TestRootCommandAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
@@ -71,7 +73,7 @@ func TestRootCommandAllocations(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	bytes := (after.TotalAlloc - before.TotalAlloc) / 20
 	t.Logf("newRootCommand: %.0f allocations, %d bytes", allocs, bytes)
-	if allocs > 450 || bytes > 96<<10 {
-		t.Errorf("newRootCommand made %.0f allocations (%d bytes); budget 450 and 96 KiB", allocs, bytes)
+	if allocs > 500 || bytes > 96<<10 {
+		t.Errorf("newRootCommand made %.0f allocations (%d bytes); budget 500 and 96 KiB", allocs, bytes)
 	}
 }

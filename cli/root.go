@@ -141,7 +141,7 @@ With no target it runs against its built-in demo server.`,
 	}
 	cf.register(root.Flags())
 	tui.register(root.Flags())
-	root.AddCommand(newCallCommand(), newDiffCommand(), newReplayCommand(), newOpenCommand(), newExportCommand(), newDemoServerCommand(), newCheckCommand(), newConformanceClientCommand())
+	root.AddCommand(newCallCommand(), newDiffCommand(), newReplayCommand(), newTestCommand(), newOpenCommand(), newExportCommand(), newDemoServerCommand(), newCheckCommand(), newConformanceClientCommand())
 	root.AddCommand(newTapCommand(), newTapsCommand()) // the tap (cmd_tap.go, cmd_taps.go)
 	return root
 }

@@ -1,0 +1,218 @@
+package cli
+
+// mcpscope test: the saved calls of a calls file, run headless (CI). The
+// file is named cmd_testcalls.go, not cmd_test.go, which Go would take for
+// a test file.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/calls"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
+	"github.com/spf13/cobra"
+)
+
+// testFlags are mcpscope test's options.
+type testFlags struct {
+	connect     connectFlags
+	policy      policyFlags
+	calls       string
+	format      string
+	only        []string
+	update      bool
+	from        string
+	record      string
+	keepSecrets bool
+}
+
+const testExitCodes = `Exit codes:
+  0  every call passed
+  1  some calls failed
+  2  usage, or a calls file that does not parse (its file, line and column are named)
+  3  connection or handshake failure (or the connection was lost)
+  4  a call timed out`
+
+func newTestCommand() *cobra.Command {
+	var f testFlags
+	cmd := &cobra.Command{
+		Use:   "test [--calls FILE] [-- CMD [ARGS...] | URL | --config FILE --server NAME]",
+		Short: "Run the saved calls of a calls file and check their answers (CI)",
+		Long: `Runs every call of a calls file (by default ` + calls.DefaultPath + ` in the working
+directory; --calls for another) in order, in one session, and checks each answer against what
+the call expects: isError, error, equals and matches (JSON pointers into the result or the
+error), schema ("output" for the tool's outputSchema, or a schema), snapshot (the whole answer,
+compared as mcpscope replay compares, with the same ignore paths) and maxMs. Each call passes
+or fails with the difference. A calls file:
+
+  {"calls": [{"name": "add small numbers", "method": "tools/call",
+              "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
+              "expect": {"isError": false, "equals": {"/structuredContent/sum": 3}}}]}
+
+--update takes the current answers as the new snapshots (only calls that have one), as
+golden files are updated. --from SESSION.jsonl writes a calls file from a recording: one call
+per request the client sent, its recorded answer as the snapshot. The file is edited in place:
+comments and layout elsewhere are kept.
+
+` + testExitCodes,
+		Example: `  mcpscope test
+  mcpscope test --format junit -- node build/index.js > mcpscope-test.xml
+  mcpscope test --calls smoke.calls.json --only "add small numbers" https://example.com/mcp
+  mcpscope test --update -- ./server
+  mcpscope test --from session.jsonl --calls seeded.calls.json`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTest(cmd.Context(), cmd, &f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.calls, "calls", calls.DefaultPath, "the calls file")
+	fs.StringVar(&f.format, "format", "text", "output: text, json or junit (one testcase per call)")
+	stringListVar(fs, &f.only, "only", "run only the call called NAME (repeatable)")
+	fs.BoolVar(&f.update, "update", false, "take the current answers as the new snapshots, and write them to the calls file")
+	fs.StringVar(&f.from, "from", "", "write a new calls file from a session file's requests (their answers as snapshots) and stop")
+	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets in the --record file instead of redacting them")
+	f.connect.register(fs)
+	f.policy.register(fs)
+	return cmd
+}
+
+func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []string, stdout, stderr io.Writer) (err error) {
+	switch f.format {
+	case "text", "json", "junit":
+	default:
+		return withCode(exitUsage, fmt.Errorf("--format %q: expected text, json or junit", f.format))
+	}
+	if f.from != "" {
+		if len(args) > 0 || f.update || len(f.only) > 0 {
+			return withCode(exitUsage, errors.New("--from writes a calls file and connects to nothing: give it alone (with --calls)"))
+		}
+		return seedCalls(f.from, f.calls, stdout)
+	}
+	file, err := calls.Load(f.calls)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return withCode(exitUsage, fmt.Errorf("no calls file %s: write one (see mcpscope test --help), or seed one with --from SESSION.jsonl", f.calls))
+	case err != nil:
+		return withCode(exitUsage, err)
+	case len(file.Calls) == 0:
+		return withCode(exitUsage, fmt.Errorf("%s holds no calls: nothing to test", f.calls))
+	}
+	opts := calls.Options{Only: f.only, Update: f.update}
+	if _, err := calls.Select(file, opts); err != nil {
+		return withCode(exitUsage, err)
+	}
+	t, err := f.connect.target(cmd, args)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	copts := f.connect.clientOptions()
+	if err := f.policy.apply(&copts, stderr); err != nil {
+		return err
+	}
+	if f.record != "" {
+		rec, err := createRecord(f.record, t, f.keepSecrets)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		copts.OnEvent = rec.Event
+		defer func() {
+			if cerr := rec.Close(); cerr != nil && err == nil {
+				err = withCode(exitUsage, cerr)
+			}
+		}()
+	}
+	if st, ok := t.transport.(*mcp.StdioTransport); ok {
+		st.Grace = 10 * time.Millisecond // the report is written before shutdown starts
+	}
+	client := mcp.NewClient(t.transport, copts)
+	early := &earlyEvents{keep: true}
+	drained := drainEvents(client, early)
+	defer func() {
+		shutdown(client)
+		<-drained
+	}()
+	if _, err := client.Connect(ctx); err != nil {
+		shutdown(client)
+		<-drained
+		return connectionError(explainConnect(err, early.events))
+	}
+	early.stop()
+
+	report, runErr := calls.Run(ctx, client, file, opts)
+	if report == nil {
+		return withCode(exitUsage, runErr)
+	}
+	report.Target = t.description
+	if snaps := report.Snapshots(); len(snaps) > 0 {
+		if _, err := calls.Edit(f.calls, func(cur *calls.File) ([]byte, error) { return cur.WithSnapshots(snaps) }); err != nil {
+			return withCode(exitUsage, fmt.Errorf("the new snapshots were not written: %w", err))
+		}
+	}
+	out := stdout
+	if f.format != "text" {
+		out = terminalSafe(stdout, f.format == "junit")
+	}
+	if err := calls.Write(out, f.format, report); err != nil {
+		return withCode(exitUsage, err)
+	}
+	if report.Updated > 0 {
+		_, _ = fmt.Fprintf(stderr, "mcpscope: wrote %d new snapshot(s) to %s\n", report.Updated, f.calls)
+	}
+	switch {
+	case report.Interrupted != "":
+		return withCode(exitConnection, runErr)
+	case runErr != nil && ctx.Err() != nil:
+		return withCode(exitConnection, runErr)
+	case report.TimedOut():
+		return withCode(exitTimeout, fmt.Errorf("%s; a call timed out (--timeout gives more time)", report.Summary()))
+	case report.Failed > 0:
+		return withCode(exitServerError, errors.New(report.Summary()))
+	}
+	return nil
+}
+
+// seedCalls writes a new calls file from a recording's requests.
+func seedCalls(from, to string, stdout io.Writer) error {
+	fh, err := os.Open(from)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	sf, err := record.ReadEvents(fh, true)
+	_ = fh.Close()
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("%s: %w", from, err))
+	}
+	script, err := replay.FromEvents(sf.Events)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("%s: %w", from, err))
+	}
+	cs, skipped := calls.FromRecording(script)
+	if len(cs) == 0 {
+		return withCode(exitUsage, fmt.Errorf("%s: the client sent no request that was answered: nothing to keep", from))
+	}
+	if _, err := os.Lstat(to); err == nil {
+		return withCode(exitUsage, fmt.Errorf("%s exists and is left as it is: give --calls NEW.json to write another file", to))
+	}
+	text, err := calls.NewText(cs)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	if err := calls.Save(to, text); err != nil {
+		return withCode(exitUsage, err)
+	}
+	msg := fmt.Sprintf("wrote %d call(s) to %s, each with its recorded answer as its snapshot", len(cs), to)
+	if skipped > 0 {
+		msg += fmt.Sprintf(" (%d request(s) without an answer left out)", skipped)
+	}
+	_, err = fmt.Fprintln(stdout, msg)
+	return err
+}
