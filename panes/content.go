@@ -120,7 +120,7 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		out = append(out, t.Detail.Title.Render(head))
 		switch {
 		case c.Text != nil:
-			out = append(out, Highlight(t, *c.Text, c.MimeType, c.URI)...)
+			out = append(out, highlight(t, c.MimeType, c.URI, *c.Text)...)
 		case c.Blob != nil:
 			n, err := base64.StdEncoding.DecodeString(*c.Blob)
 			if err != nil {
@@ -228,7 +228,7 @@ func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
 		_ = json.Unmarshal(b.Resource, &r)
 		out := []string{"  " + t.Tools.Badge.Render("[resource] ") + termsafe.String(r.URI)}
 		if r.Text != nil {
-			for _, l := range Highlight(t, *r.Text, r.MimeType, r.URI) {
+			for _, l := range highlight(t, r.MimeType, r.URI, *r.Text) {
 				out = append(out, "  "+l)
 			}
 		} else if r.Blob != nil {
@@ -237,26 +237,4 @@ func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
 		return out
 	}
 	return highlightJSON(t, raw, 2)
-}
-
-// Highlight sanitises text and colours it by mime type (or, failing that,
-// the URI's file name). Unknown types stay plain.
-func Highlight(t *themes.Theme, text, mime, uri string) []string {
-	text = termsafe.Block(text)
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	syn := t.Syntax()
-	lx := lexerFor(mime, uri)
-	if syn == nil || lx == nil || len(text) > 64<<10 {
-		for i, l := range lines {
-			lines[i] = t.Result.Content.Render(l)
-		}
-		return lines
-	}
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		var b strings.Builder
-		writeTrueColour(&b, syn, lx(l))
-		out = append(out, strings.TrimRight(b.String(), "\n"))
-	}
-	return out
 }

@@ -50,18 +50,6 @@ func highlightJSONLine(t *themes.Theme, line string) string {
 	return colorJSON(t, termsafe.String(clipLine(line)))
 }
 
-// colorJSON colours one line of JSON that is already safe to show (see
-// termsafe) with the theme's syntax colours; the plain theme leaves it as is.
-func colorJSON(t *themes.Theme, line string) string {
-	syn := t.Syntax()
-	if syn == nil {
-		return line
-	}
-	var b strings.Builder
-	writeTrueColour(&b, syn, lexJSON(line))
-	return b.String()
-}
-
 // highlightJSON pretty-prints and highlights a whole (small) JSON value,
 // indenting every line by indent spaces.
 func highlightJSON(t *themes.Theme, raw []byte, indent int) []string {

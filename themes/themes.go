@@ -1,6 +1,6 @@
 // Package themes turns a palette of semantic colours into every style the
 // terminal UI draws with: lipgloss styles grouped by screen area, the bubbles
-// help and textinput styles, and the colours of highlighted JSON and Markdown. Panes
+// help and textinput styles, and the chroma style code is highlighted with. Panes
 // never pick colours themselves; they read them from one *Theme, so a new
 // theme is a new Palette and nothing else.
 package themes
@@ -8,11 +8,13 @@ package themes
 import (
 	"fmt"
 	"image/color"
+	"strings"
 	"sync"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
 )
 
 // Palette holds the semantic colour tokens a theme is built from. A nil
@@ -35,12 +37,13 @@ type Palette struct {
 	SelectionFg  color.Color // the selected row's text
 	HeaderBg     color.Color // the header bar's background
 
-	// JSON syntax colours.
-	JSONKey    color.Color
-	JSONString color.Color
+	// Syntax colours: JSON's, and through the chroma style built from
+	// them (Theme.Chroma), every language's.
+	JSONKey    color.Color // JSON keys, tags, function names, headings
+	JSONString color.Color // strings of every language
 	JSONNumber color.Color
-	JSONBool   color.Color // true, false and null
-	JSONPunct  color.Color
+	JSONBool   color.Color // true, false and null; keywords
+	JSONPunct  color.Color // punctuation and operators
 }
 
 // Theme is every style the UI uses, built once from a Palette.
@@ -182,20 +185,8 @@ type Theme struct {
 	}
 	Modal lipgloss.Style // the frame around overlays
 
-	syntaxOnce sync.Once
-	syntax     *Syntax
-}
-
-// Syntax colours highlighted JSON and Markdown: for each kind of token, the
-// escape sequence (24-bit foreground) written before it, "" to leave it
-// plain. A kind whose palette colour is nil takes the text colour.
-type Syntax struct {
-	Text     string // whitespace and anything else
-	Key      string // a JSON object's key; a Markdown heading
-	String   string // a JSON string; a Markdown code span
-	Number   string
-	Constant string // true, false, null
-	Punct    string // JSON's {}[],: and a Markdown list marker or fence
+	chromaOnce  sync.Once
+	chromaStyle *chroma.Style
 }
 
 func fg(c color.Color) lipgloss.Style {
@@ -358,36 +349,53 @@ func New(p Palette, isDark bool) *Theme {
 	return t
 }
 
-// Syntax is the colouring of highlighted JSON and Markdown, built from
-// the palette on first use and memoized (the detail view asks for it on
-// every render). It returns nil for the plain theme: callers then skip
-// highlighting.
-func (t *Theme) Syntax() *Syntax {
+// Chroma is the chroma style code is highlighted with (JSON, Markdown and
+// every other language), built from the palette on first use and
+// memoized. It is nil for the plain theme: callers then show code plain.
+// A token type whose colour the palette leaves nil takes the text colour,
+// by chroma's inheritance.
+func (t *Theme) Chroma() *chroma.Style {
 	if t.Plain {
 		return nil
 	}
-	t.syntaxOnce.Do(func() {
+	t.chromaOnce.Do(func() {
 		p := t.Palette
-		sgr := func(c color.Color) string {
-			if c == nil {
-				c = p.Text
+		entries := chroma.StyleEntries{}
+		add := func(tt chroma.TokenType, attrs string, c color.Color) {
+			if c != nil {
+				r, g, b, _ := c.RGBA()
+				attrs = strings.TrimSpace(fmt.Sprintf("%s #%02x%02x%02x", attrs, r>>8, g>>8, b>>8))
 			}
-			if c == nil {
-				return ""
+			if attrs != "" {
+				entries[tt] = attrs
 			}
-			r, g, b, _ := c.RGBA()
-			return fmt.Sprintf("\x1b[38;2;%d;%d;%dm", r>>8, g>>8, b>>8)
 		}
-		t.syntax = &Syntax{
-			Text:     sgr(p.Text),
-			Key:      sgr(p.JSONKey),
-			String:   sgr(p.JSONString),
-			Number:   sgr(p.JSONNumber),
-			Constant: sgr(p.JSONBool),
-			Punct:    sgr(p.JSONPunct),
-		}
+		add(chroma.Text, "", p.Text)
+		add(chroma.Error, "", p.Error)
+		add(chroma.NameTag, "", p.JSONKey)
+		add(chroma.NameFunction, "", p.JSONKey)
+		add(chroma.NameClass, "", p.Notification)
+		add(chroma.NameBuiltin, "", p.Notification)
+		add(chroma.NameDecorator, "", p.Notification)
+		add(chroma.NameAttribute, "", p.Incoming)
+		add(chroma.KeywordType, "", p.Notification)
+		add(chroma.Keyword, "", p.JSONBool)
+		add(chroma.LiteralString, "", p.JSONString)
+		add(chroma.LiteralNumber, "", p.JSONNumber)
+		add(chroma.Punctuation, "", p.JSONPunct)
+		add(chroma.Operator, "", p.JSONPunct)
+		add(chroma.Comment, "italic", p.Muted)
+		add(chroma.GenericHeading, "bold", p.JSONKey)
+		add(chroma.GenericSubheading, "bold", p.JSONKey)
+		add(chroma.GenericEmph, "italic", nil)
+		add(chroma.GenericStrong, "bold", nil)
+		add(chroma.GenericInserted, "", p.OK)
+		add(chroma.GenericDeleted, "", p.Error)
+		add(chroma.GenericPrompt, "", p.Subtle)
+		add(chroma.GenericOutput, "", p.Subtle)
+		t.chromaStyle = chroma.MustNewStyle("mcpscope", entries)
 	})
-	return t.syntax
+	return t.chromaStyle
 }
 
 // Dark is the default theme for dark terminals.

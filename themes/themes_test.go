@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/chroma/v2"
 )
 
 func TestNoColorHasNoColour(t *testing.T) {
@@ -15,7 +17,7 @@ func TestNoColorHasNoColour(t *testing.T) {
 	if sel := th.Log.Selected.Render("row"); !strings.Contains(sel, "\x1b[7m") && !strings.Contains(sel, ";7m") {
 		t.Fatalf("NoColor selection is not reverse video: %q", sel)
 	}
-	if th.Syntax() != nil {
+	if th.Chroma() != nil {
 		t.Fatal("NoColor should not highlight")
 	}
 }
@@ -27,14 +29,21 @@ func TestDarkAndLightDiffer(t *testing.T) {
 	}
 }
 
-func TestSyntaxFromPaletteIsMemoized(t *testing.T) {
+func TestChromaStyleFromPaletteIsMemoized(t *testing.T) {
 	th := Dark()
-	s := th.Syntax()
-	if s == nil || s != th.Syntax() {
-		t.Fatal("syntax colours not built once")
+	s := th.Chroma()
+	if s == nil || s != th.Chroma() {
+		t.Fatal("the chroma style is not built once")
 	}
 	r, g, b, _ := th.Palette.JSONKey.RGBA()
-	if want := fmt.Sprintf("\x1b[38;2;%d;%d;%dm", r>>8, g>>8, b>>8); s.Key != want {
-		t.Fatalf("JSON keys are %q, the palette says %q", s.Key, want)
+	if got, want := s.Get(chroma.NameTag).Colour.String(), fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8); got != want {
+		t.Fatalf("JSON keys are %s, the palette says %s", got, want)
+	}
+	// A token type the palette names no colour for takes the text colour.
+	if got, want := s.Get(chroma.NameVariable).Colour, s.Get(chroma.Text).Colour; got != want || !got.IsSet() {
+		t.Fatalf("a variable is %s, text %s", got, want)
+	}
+	if s.Get(chroma.CommentSingle).Italic != chroma.Yes {
+		t.Fatal("comments are not italic")
 	}
 }

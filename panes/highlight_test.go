@@ -1,0 +1,267 @@
+package panes
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// emptyRun is a colour escape with nothing before its reset: chroma's
+// formatter writes one where a token ends at a line feed.
+var emptyRun = regexp.MustCompile("\x1b\\[[0-9;]*m\x1b\\[0m")
+
+// The one-line JSON lexer colours pretty-printed JSON as chroma's own JSON
+// lexer colours the whole text: on documents chosen for their edges and on
+// random ones.
+func TestJSONLineLexerAgreesWithChroma(t *testing.T) {
+	docs := []string{
+		`{"name": "add", "n": -1.5e3, "ok": true, "none": null, "list": [1, "two", 0.25, 3E+7], "o": {}, "a": []}`,
+		`{"a \"quoted\" key": "a \\ backslash", "k:colon": "v: \"x\": 1", "é": "ü\u00e9\n\t", "": ""}`,
+		`[[], {}, [{"deep": [[{"x": false}]]}], "}", "]", ":", ","]`,
+		`"a lone string"`, `12`, `-0.5e-7`, `null`, `{"nested":{"a":{"b":{"c":[1,[2,[3]]]}}}}`,
+		`{"inputSchema":{"type":"object","properties":{"a":{"type":"number","description":"The \"first\" one"}},"required":["a"]}}`,
+	}
+	rng := rand.New(rand.NewPCG(27, 2026))
+	for i := 0; i < 300; i++ {
+		docs = append(docs, randomJSON(rng, 4))
+	}
+	whole := lexerFor("application/json", "")
+	if whole == nil {
+		t.Fatal("chroma has no JSON lexer")
+	}
+	for _, th := range []*themes.Theme{themes.Dark(), themes.Light()} {
+		for _, doc := range docs {
+			pretty := string(jsonview.Indent(nil, []byte(doc), "  "))
+			var b strings.Builder
+			if !format(&b, th.Chroma(), whole, pretty, time.Minute) {
+				t.Fatalf("chroma could not lex %s", pretty)
+			}
+			want := strings.Split(b.String(), "\n")
+			got := strings.Split(pretty, "\n")
+			if len(want) != len(got) {
+				t.Fatalf("%d lines against %d", len(got), len(want))
+			}
+			for i, l := range got {
+				g, w := emptyRun.ReplaceAllString(colorJSON(th, l), ""), emptyRun.ReplaceAllString(want[i], "")
+				if g != w {
+					t.Fatalf("line %d of\n%s\n got %q\nwant %q", i, pretty, g, w)
+				}
+			}
+		}
+	}
+}
+
+// randomJSON is a random JSON value at most depth deep, with the strings
+// and numbers that matter to a lexer.
+func randomJSON(rng *rand.Rand, depth int) string {
+	strs := []string{`"a"`, `""`, `"with \"quotes\""`, `"back\\slash"`, `"colon: x"`, `"{[,]}"`, `"é\u0301"`, `"tab\tnl\n"`, `"true"`}
+	scalars := []string{"0", "-1", "12.5", "1e9", "-0.25E-3", "true", "false", "null"}
+	switch k := rng.IntN(6); {
+	case depth == 0 || k < 2:
+		if rng.IntN(2) == 0 {
+			return strs[rng.IntN(len(strs))]
+		}
+		return scalars[rng.IntN(len(scalars))]
+	case k < 4:
+		n := rng.IntN(4)
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = strs[rng.IntN(len(strs))] + ":" + randomJSON(rng, depth-1)
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	default:
+		n := rng.IntN(4)
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = randomJSON(rng, depth-1)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+}
+
+func TestLexerForMimeAndName(t *testing.T) {
+	name := func(lx chroma.Lexer) string {
+		if lx == nil {
+			return ""
+		}
+		return lx.Config().Name
+	}
+	for _, tc := range []struct{ mime, name, want string }{
+		{"application/json", "", "JSON"},
+		{"application/vnd.api+json; charset=utf-8", "", "JSON"},
+		{"", "file:///srv/config.json", "JSON"},
+		{"text/markdown", "", "markdown"},
+		{"", "demo://readme.md", "markdown"},
+		{"text/x-python", "file:///x/main.py", "Python"},
+		{"text/x-python", "", "Python"},
+		{"text/plain", "file:///x/main.py", "Python"}, // text/plain names no language: the name does
+		{"", "https://h/src/main.go?ref=1#L3", "Go"},  // a URI's query and fragment are not its name
+		{"TEXT/X-PYTHON", "", "Python"},               // MIME types are case-insensitive
+		{"application/octet-stream", "x/Makefile", "Makefile"},
+		{"text/plain", "demo://notes.txt", ""},
+		{"application/x-unknown", "demo://clock", ""},
+		{"", "", ""},
+	} {
+		if got := name(lexerFor(tc.mime, tc.name)); got != tc.want {
+			t.Errorf("lexerFor(%q, %q) = %q, want %q", tc.mime, tc.name, got, tc.want)
+		}
+	}
+}
+
+const pythonSource = "import os\n\n# a comment\ndef main(argv):\n    \"\"\"Doc.\"\"\"\n    return len(argv) + 1  # more\n\n\nclass A(object):\n    pass\n"
+
+// A Python resource is coloured by its MIME type, its text kept cell for
+// cell; the plain theme and plain text get no colour at all.
+func TestHighlightPython(t *testing.T) {
+	th := themes.Dark()
+	lines := highlight(th, "text/x-python", "file:///x/main.py", pythonSource)
+	want := strings.Split(strings.TrimRight(pythonSource, "\n"), "\n")
+	if got := stripAll(lines); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the text changed:\n%q\nwant\n%q", got, want)
+	}
+	kw, comment := sgr(th.Palette.JSONBool), sgr(th.Palette.Muted)
+	if !strings.Contains(lines[3], kw+"def") {
+		t.Errorf("def is not in the keyword colour: %q", lines[3])
+	}
+	if !strings.Contains(lines[2], "\x1b[3m"+comment+"# a comment") {
+		t.Errorf("the comment is not italic and muted: %q", lines[2])
+	}
+	for _, l := range highlight(themes.NoColor(), "text/x-python", "file:///x/main.py", pythonSource) {
+		if strings.Contains(l, "\x1b[") {
+			t.Fatalf("NO_COLOR line has escapes: %q", l)
+		}
+	}
+	for _, l := range highlight(th, "text/plain", "demo://notes.txt", pythonSource) {
+		if strings.Contains(l, "\x1b[38;2;") && !strings.HasPrefix(l, th.Result.Content.Render("")[:4]) {
+			t.Fatalf("plain text was highlighted: %q", l)
+		}
+	}
+}
+
+// Server text is sanitised before it is lexed: a control sequence in a
+// resource reaches the screen as visible text, highlighted or not.
+func TestHighlightSanitises(t *testing.T) {
+	for _, l := range highlight(themes.Dark(), "text/x-python", "x.py", "x = '\x1b]0;pwned\x07'\n") {
+		if strings.Contains(ansi.Strip(l), "\x1b") || strings.Contains(l, "\x07") {
+			t.Fatalf("a control character got through: %q", l)
+		}
+	}
+}
+
+func TestHighlightGivesUp(t *testing.T) {
+	th := themes.Dark()
+	if highlightSafe(th, lexerFor("text/x-python", ""), strings.Repeat("x = 1\n", maxHighlightBytes/6+1)) != nil {
+		t.Error("a text over maxHighlightBytes was highlighted")
+	}
+	var b strings.Builder
+	if format(&b, th.Chroma(), lexerFor("text/x-python", ""), strings.Repeat("x = 1\n", 200), 0) {
+		t.Error("a text over its time budget was highlighted")
+	}
+	// What is not highlighted is still shown, plain.
+	big := strings.Repeat("x = 1\n", maxHighlightBytes/6+1)
+	if lines := highlight(th, "text/x-python", "", big); len(lines) != strings.Count(big, "\n") {
+		t.Errorf("%d lines shown of %d", len(lines), strings.Count(big, "\n"))
+	}
+}
+
+// A palette that leaves a colour out draws those tokens in the text colour.
+func TestHighlightFallsBackToTheTextColour(t *testing.T) {
+	p := themes.Dark().Palette
+	p.JSONKey = nil
+	th := themes.New(p, true)
+	got := colorJSON(th, `"k": 1`)
+	if want := sgr(p.Text) + `"k"`; !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start %q", got, want)
+	}
+}
+
+// Fenced code blocks in a description are coloured as their language; the
+// prose and every line stay as they were.
+func TestHighlightFences(t *testing.T) {
+	th := themes.Dark()
+	text := "Runs a program.\n\n```go\nfunc main() {\n\tfmt.Println(\"hi\") // say it\n}\n```\nThen:\n~~~python\nx = 1\n~~~\n```nosuchlanguage\nplain\n```\n```go\nunclosed"
+	runs := highlightFences(th, text)
+	var all []string
+	var code []bool
+	for _, r := range runs {
+		all = append(all, r.lines...)
+		for range r.lines {
+			code = append(code, r.code)
+		}
+	}
+	if got := strings.Join(stripAll(all), "\n"); got != text {
+		t.Fatalf("the text changed:\n%s", got)
+	}
+	wantCode := []bool{false, false, true, true, true, true, true, false, true, true, true, false, false, false, false, false}
+	if fmt.Sprint(code) != fmt.Sprint(wantCode) {
+		t.Fatalf("code lines %v, want %v", code, wantCode)
+	}
+	if !strings.Contains(all[3], sgr(th.Palette.JSONBool)+"func") {
+		t.Errorf("func is not a keyword: %q", all[3])
+	}
+	for _, r := range highlightFences(themes.NoColor(), text) {
+		if r.code {
+			t.Fatal("NO_COLOR highlighted a fenced block")
+		}
+	}
+}
+
+func stripAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Strip(l)
+	}
+	return out
+}
+
+func sgr(c interface{ RGBA() (r, g, b, a uint32) }) string {
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("\x1b[38;2;%d;%d;%dm", r>>8, g>>8, b>>8)
+}
+
+func BenchmarkHighlight(b *testing.B) {
+	th := themes.Dark()
+	python := strings.Repeat(pythonSource, 160) // 16 KB
+	line := `      "description": "Adds two numbers \"a\" and b", "minimum": -1.5e3, "x": true,`
+	b.Run("python-16KB", func(b *testing.B) {
+		b.SetBytes(int64(len(python)))
+		for b.Loop() {
+			highlight(th, "text/x-python", "", python)
+		}
+	})
+	b.Run("json-line", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			colorJSON(th, line)
+		}
+	})
+	b.Run("lexer-by-name", func(b *testing.B) {
+		for b.Loop() {
+			lexerFor("", "file:///x/main.py")
+		}
+	})
+}
+
+// A text's last line is lexed as a line: a Markdown list's last item is an
+// item too.
+func TestHighlightLastLine(t *testing.T) {
+	th := themes.Dark()
+	lines := highlight(th, "text/markdown", "", "- one\n- two\n\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines: %q", len(lines), lines)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, sgr(th.Palette.JSONBool)+"-") {
+			t.Errorf("the list marker is not coloured: %q", l)
+		}
+	}
+}
