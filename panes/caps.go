@@ -75,6 +75,9 @@ type Caps struct {
 	hs     *mcp.Handshake
 	failed string                       // why the handshake failed, when it did before any handshake
 	lists  map[string][]json.RawMessage // by list method
+	// listFailed is a list method's failed listing, by method: shown as
+	// a failure under its capability, never as 0 items.
+	listFailed map[string]*Failure
 
 	roots    []*capNode
 	expanded map[string]bool // by path; survives rebuilds
@@ -87,7 +90,7 @@ type Caps struct {
 
 // NewCaps makes an empty capabilities tree.
 func NewCaps(t *themes.Theme, k keymap.KeyMap) *Caps {
-	c := &Caps{theme: t, keys: k, lists: map[string][]json.RawMessage{}, expanded: map[string]bool{}}
+	c := &Caps{theme: t, keys: k, lists: map[string][]json.RawMessage{}, listFailed: map[string]*Failure{}, expanded: map[string]bool{}}
 	sc := k.Scroll.ForTree()
 	sc.Up, sc.Down = k.Caps.Up, k.Caps.Down
 	c.list = list.New(sc, func(i int) string { return c.renderRow(i) })
@@ -107,6 +110,7 @@ func (c *Caps) SetFailed(why string) { c.failed = why }
 func (c *Caps) SetHandshake(h *mcp.Handshake) {
 	c.hs, c.failed = h, ""
 	c.lists = map[string][]json.RawMessage{}
+	c.listFailed = map[string]*Failure{}
 	c.rebuild()
 }
 
@@ -120,6 +124,17 @@ func (c *Caps) SetList(method string, items []json.RawMessage) {
 		items = []json.RawMessage{}
 	}
 	c.lists[method] = items
+	delete(c.listFailed, method)
+	c.rebuild()
+}
+
+// SetListFailed shows a list method's failed listing under its capability
+// (the items of a page read before it stay).
+func (c *Caps) SetListFailed(f Failure) {
+	if l, ok := mcp.LookupList(f.Method); !ok || !l.Discover {
+		return
+	}
+	c.listFailed[f.Method] = &f
 	c.rebuild()
 }
 
@@ -249,6 +264,14 @@ func (c *Caps) itemNodes(capName string, depth int) []*capNode {
 		}
 		method := l.Method
 		items, ok := c.lists[method]
+		if f := c.listFailed[method]; f != nil {
+			group := &capNode{path: "#items:" + method, label: method + " failed", warn: termsafe.String(errText(f.Err)), explain: f.Try(), isItem: true, depth: depth}
+			for i, raw := range items {
+				group.children = append(group.children, &capNode{path: fmt.Sprintf("#items:%s:%d", method, i), label: itemLabel(method, raw), isItem: true, depth: depth + 1})
+			}
+			out = append(out, group)
+			continue
+		}
 		if !ok {
 			continue
 		}
@@ -326,9 +349,30 @@ func (c *Caps) flatten() {
 func (c *Caps) bodyRows() int {
 	inner := c.h - 2
 	if inner >= 8 {
-		return inner - 3 // a separator and two lines explaining the selected node
+		// A separator and the lines explaining the selected node: two, or
+		// as many as its text needs up to half the pane.
+		return inner - 1 - max(2, min(len(c.explanation()), inner/2))
 	}
 	return max(inner, 0)
+}
+
+// explanation is the selected node's explanation, wrapped to the pane:
+// a failed list's error and what to try, a warning, or what the node means.
+func (c *Caps) explanation() []string {
+	if c.cur >= len(c.rows) || c.cur < 0 {
+		return nil
+	}
+	n := c.rows[c.cur]
+	text := n.explain
+	switch {
+	case n.warn != "" && n.isItem && n.explain != "":
+		text = n.warn + ". " + n.explain
+	case n.warn != "":
+		text = n.warn
+	case text == "" && n.isItem:
+		text = "enter on the tools pane to call a tool"
+	}
+	return wrapBlock(text, c.w-2, 0)
 }
 
 // clamp keeps the cursor on a row and the list's window on the cursor.
@@ -437,8 +481,9 @@ func (c *Caps) View() string {
 	case len(c.rows) == 0:
 		body = append(body, th.Log.Empty.Render("the server granted no capabilities"))
 	}
-	rows := c.bodyRows()
 	c.clamp()
+	rows := c.bodyRows()
+	c.list.SetSize(max(c.w-2, 0), rows)
 	for _, r := range c.list.RenderRows() {
 		row := r.Text
 		if r.Item == c.cur {
@@ -455,18 +500,8 @@ func (c *Caps) View() string {
 			body = append(body, "")
 		}
 		body = append(body, th.Caps.Missing.Render(strings.Repeat("─", max(inner, 0))))
-		if c.cur < len(c.rows) {
-			n := c.rows[c.cur]
-			text := n.explain
-			if n.warn != "" {
-				text = n.warn
-			}
-			if text == "" && n.isItem {
-				text = "enter on the tools pane to call a tool"
-			}
-			for _, l := range sliceWindow(wrapBlock(text, inner, 0), 0, 2) {
-				body = append(body, th.Caps.Explanation.Render(l))
-			}
+		for _, l := range c.explanation() {
+			body = append(body, th.Caps.Explanation.Render(l))
 		}
 	}
 	tail := ""

@@ -28,6 +28,9 @@ type Content struct {
 	// body scrolls the lines (panes/list): paging, g/G, the wheel, W to
 	// wrap a resource's long lines, ←/→ to scroll them sideways.
 	body *list.Model
+	// folded says the lines are a failure's, shown wrapped whatever W was
+	// (wasWrapped, restored by the next Set).
+	folded, wasWrapped bool
 }
 
 // NewContent makes an empty content view.
@@ -50,9 +53,21 @@ func (c *Content) SetTheme(t *themes.Theme) { c.theme = t }
 
 // Set replaces what is shown.
 func (c *Content) Set(title string, lines []string) {
+	if c.folded {
+		c.folded = false
+		c.body.SetWrap(c.wasWrapped)
+	}
 	c.title, c.lines = title, lines
 	c.body.SetLen(len(lines))
 	c.body.Reset()
+}
+
+// SetFolded shows lines wrapped to the view (a failure's explanation,
+// read whole at once); W still unwraps them.
+func (c *Content) SetFolded(title string, lines []string) {
+	c.Set(title, lines)
+	c.folded, c.wasWrapped = true, c.body.Wrapping()
+	c.body.SetWrap(true)
 }
 
 // Lines is the rendered body (for tests).

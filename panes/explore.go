@@ -68,13 +68,17 @@ type Gate struct {
 	Why string // why not, in words: which capability is missing
 }
 
-// gateLines explains a missing capability and offers to send anyway.
-func gateLines(t *themes.Theme, g Gate, anywayKey string) []string {
-	return []string{
-		t.Form.Warn.Render("⚠ " + g.Why),
-		t.Form.Hint.Render("A correct client never calls what the server did not declare."),
-		t.Form.Hint.Render("This is a debugger: press " + anywayKey + " to send anyway."),
+// gateLines explains a missing capability and offers to send anyway,
+// wrapped to w cells (never cut: it is the pane's only explanation).
+func gateLines(t *themes.Theme, g Gate, anywayKey string, w int) []string {
+	var out []string
+	for _, l := range wrapWords("⚠ "+g.Why, w, 2) {
+		out = append(out, t.Form.Warn.Render(l))
 	}
+	for _, l := range wrapWords("A correct client never calls what the server did not declare. This is a debugger: press "+anywayKey+" to send anyway.", w, 0) {
+		out = append(out, t.Form.Hint.Render(l))
+	}
+	return out
 }
 
 // selRow renders a list row, highlighted when selected.

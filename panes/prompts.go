@@ -38,6 +38,8 @@ type Prompts struct {
 	// wantW is the widest row (see ContentWidth), measured when a page
 	// arrives.
 	wantW int
+	// failed is the last failed prompts/list, nil once a page arrives.
+	failed *Failure
 }
 
 // NewPrompts makes the prompts pane.
@@ -83,10 +85,7 @@ func (p *Prompts) SetSize(w, h int) {
 // sizeList gives the list the rows under the gate's warning and over the
 // "more on the server" line, and the width beside the cursor's mark.
 func (p *Prompts) sizeList() {
-	rows := p.h - 2
-	if !p.gate.OK {
-		rows -= len(gateLines(p.theme, p.gate, "")) + 1
-	}
+	rows := p.h - 2 - len(p.notice())
 	if p.next != "" {
 		rows--
 	}
@@ -115,8 +114,38 @@ func (p *Prompts) SetGate(g Gate, completes bool) {
 	p.sizeList()
 }
 
+// notice is what is shown above the list: the missing capability and a
+// failed listing, wrapped to the pane, and a blank line.
+func (p *Prompts) notice() []string {
+	var out []string
+	if !p.gate.OK {
+		out = gateLines(p.theme, p.gate, p.keys.Explore.Anyway.Help().Key, p.w-2)
+	}
+	if p.failed != nil {
+		out = append(out, failureLines(p.theme, *p.failed, p.w-2)...)
+	}
+	if len(out) > 0 {
+		out = append(out, "")
+	}
+	return out
+}
+
+// SetFailed shows a prompts/list that failed where the prompts would have
+// been (those shown stay, under it).
+func (p *Prompts) SetFailed(f Failure) {
+	if f.Retry == "" {
+		f.Retry = "R lists again"
+	}
+	p.failed = &f
+	p.sizeList()
+}
+
+// Failed is the failure shown, nil when none (tests).
+func (p *Prompts) Failed() *Failure { return p.failed }
+
 // SetPage applies a page of prompts/list.
 func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string) {
+	p.failed = nil
 	if first {
 		p.prompts = nil
 	}
@@ -219,10 +248,7 @@ func (p *Prompts) ClickRow(y int) {
 	if p.form != nil {
 		return
 	}
-	top := 1
-	if !p.gate.OK {
-		top += len(gateLines(p.theme, p.gate, "")) + 1
-	}
+	top := 1 + len(p.notice())
 	if i := p.list.ItemAt(y - top); i >= 0 {
 		p.list.Select(i)
 	}
@@ -322,11 +348,8 @@ func (p *Prompts) View() string {
 		return p.form.View()
 	}
 	t := p.theme
-	var body []string
-	if !p.gate.OK {
-		body = append(gateLines(t, p.gate, p.keys.Explore.Anyway.Help().Key), "")
-	}
-	if len(p.prompts) == 0 {
+	body := p.notice()
+	if len(p.prompts) == 0 && p.failed == nil {
 		body = append(body, t.Log.Empty.Render("  no prompts listed"))
 	}
 	body = append(body, listRows(t, p.list, p.focused, p.w-2)...)

@@ -40,6 +40,7 @@ type Resources struct {
 	form      *ArgsForm
 	formTmpl  string
 	drafts    map[string]*ArgsForm // kept template forms, by template
+	failed    map[string]*Failure  // the last failed listing, by list method
 	status    string
 	lastBlob  []byte
 	lastURI   string
@@ -52,7 +53,7 @@ type Resources struct {
 
 // NewResources makes the resources pane.
 func NewResources(t *themes.Theme, k keymap.KeyMap) *Resources {
-	r := &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, gate: Gate{Why: "not connected yet"}}
+	r := &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, failed: map[string]*Failure{}, gate: Gate{Why: "not connected yet"}}
 	r.lists[0] = list.New(exploreListKeys(k), r.resourceRow)
 	r.lists[1] = list.New(exploreListKeys(k), r.templateRow)
 	for i, row := range []func(int) string{r.resourceRow, r.templateRow} {
@@ -88,14 +89,11 @@ func (r *Resources) SetSize(w, h int) {
 // the width beside the cursor's mark.
 func (r *Resources) sizeLists() {
 	for s, l := range r.lists {
-		rows := r.h - 2 - 1 - 1 // the border, the tabs, the status line
-		if !r.gate.OK {
-			rows -= len(gateLines(r.theme, r.gate, "")) + 1
-		}
 		m := mcp.MethodResourcesList
 		if s == 1 {
 			m = mcp.MethodResourceTemplatesList
 		}
+		rows := r.h - 2 - 1 - 1 - len(r.notice(m)) // the border, the tabs, the status line
 		if r.next[m] != "" {
 			rows--
 		}
@@ -127,10 +125,41 @@ func (r *Resources) SetGate(g Gate, canSubscribe, completes bool) {
 	r.sizeLists()
 }
 
+// notice is what is shown above a section's list: the missing capability
+// and the section's failed listing, wrapped to the pane, and a blank line.
+func (r *Resources) notice(method string) []string {
+	var out []string
+	if !r.gate.OK {
+		out = gateLines(r.theme, r.gate, r.keys.Explore.Anyway.Help().Key, r.w-2)
+	}
+	if f := r.failed[method]; f != nil {
+		out = append(out, failureLines(r.theme, *f, r.w-2)...)
+	}
+	if len(out) > 0 {
+		out = append(out, "")
+	}
+	return out
+}
+
+// SetFailed shows a listing that failed where its items would have been:
+// the items shown stay (those of an earlier listing, or the pages before
+// the one that failed), under the failure.
+func (r *Resources) SetFailed(f Failure) {
+	if f.Retry == "" {
+		f.Retry = "R lists again"
+	}
+	r.failed[f.Method] = &f
+	r.sizeLists()
+}
+
+// Failed is the failure shown for a list method, nil when none (tests).
+func (r *Resources) Failed(method string) *Failure { return r.failed[method] }
+
 // SetPage applies one page of resources/list or resources/templates/list:
 // the first page replaces, later pages append.
 func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, nextCursor string) {
 	r.next[method] = nextCursor
+	delete(r.failed, method)
 	switch method {
 	case mcp.MethodResourcesList:
 		if first {
@@ -370,10 +399,7 @@ func (r *Resources) ClickRow(y int) {
 	if r.form != nil {
 		return
 	}
-	top := 2 // the border and the section tabs
-	if !r.gate.OK {
-		top += len(gateLines(r.theme, r.gate, "")) + 1
-	}
+	top := 2 + len(r.notice(r.listMethod())) // the border, the notice, the section tabs
 	if i := r.lists[r.section].ItemAt(y - top); i >= 0 {
 		r.lists[r.section].Select(i)
 	}
@@ -438,16 +464,12 @@ func (r *Resources) View() string {
 		return r.form.View()
 	}
 	t := r.theme
-	var body []string
-	if !r.gate.OK {
-		body = gateLines(t, r.gate, r.keys.Explore.Anyway.Help().Key)
-		body = append(body, "")
-	}
+	body := r.notice(r.listMethod())
 	tabs := []string{"Resources", "Templates"}
 	tabs[r.section] = t.Tabs.Active.Render(tabs[r.section])
 	tabs[1-r.section] = t.Tabs.Inactive.Render(tabs[1-r.section])
 	body = append(body, tabs[0]+"  "+tabs[1]+t.Form.Hint.Render("  (t switches)"))
-	if r.count() == 0 {
+	if r.count() == 0 && r.failed[r.listMethod()] == nil {
 		body = append(body, t.Log.Empty.Render("  nothing listed"))
 	}
 	body = append(body, listRows(t, r.lists[r.section], r.focused, r.w-2)...)

@@ -147,8 +147,14 @@ func (r *Roots) ShortHelp() []key.Binding {
 		open.SetHelp("enter", "add")
 		return []key.Binding{open, e.Back}
 	}
+	// Moving, paging, sideways and wrap need roots to act on; the pane's
+	// own lines are always wrapped whole.
 	sc := r.keys.Scroll
-	return []key.Binding{e.Up, e.Down, e.Add, e.Delete, sc.PageDown, sc.Left, sc.Wrap}
+	up, down, del, page, left, wrap := e.Up, e.Down, e.Delete, sc.PageDown, sc.Left, sc.Wrap
+	for _, b := range []*key.Binding{&up, &down, &del, &page, &left, &wrap} {
+		b.SetEnabled(len(r.roots) > 0)
+	}
+	return []key.Binding{up, down, e.Add, del, page, left, wrap}
 }
 
 func (r *Roots) FullHelp() [][]key.Binding {
@@ -161,8 +167,10 @@ func (r *Roots) FullHelp() [][]key.Binding {
 
 func (r *Roots) View() string {
 	t := r.theme
-	body := []string{t.Form.Hint.Render("answered to roots/list; a change sends notifications/roots/list_changed")}
-	var foot []string
+	var body, foot []string
+	for _, l := range wrapWords("answered to roots/list; a change sends notifications/roots/list_changed", r.w-2, 0) {
+		body = append(body, t.Form.Hint.Render(l))
+	}
 	if r.adding {
 		foot = append(foot, "", termsafe.Rendered(r.input.View()))
 	}
@@ -170,18 +178,21 @@ func (r *Roots) View() string {
 		foot = append(foot, "", t.Status.OK.Render(plural(r.asked, "roots/list request answered", "roots/list requests answered")))
 	}
 	if r.note != "" {
-		foot = append(foot, t.Status.Info.Render(termsafe.String(r.note)))
+		for _, l := range wrapWords(termsafe.String(r.note), r.w-2, 0) {
+			foot = append(foot, t.Status.Info.Render(l))
+		}
+	}
+	var empty []string
+	if len(r.roots) == 0 {
+		for _, l := range wrapWords("  no roots: roots/list is answered with an empty list (a adds one)", r.w-2, 2) {
+			empty = append(empty, t.Log.Empty.Render(l))
+		}
 	}
 	// The list gets the rows between the hint and the lines under it.
-	r.list.SetSize(max(r.w-4, 0), max(r.h-2-len(body)-len(foot), 1))
+	r.list.SetSize(max(r.w-4, 0), max(r.h-2-len(body)-len(foot)-len(empty), 1))
 	r.sync()
-	for _, row := range r.list.RenderRows() {
-		body = append(body, selRow(t, row.Text, r.w-2, r.focused && row.Item == r.cur))
-	}
-	if len(r.roots) == 0 {
-		body = append(body, t.Log.Empty.Render("  no roots: roots/list is answered with an empty list (a adds one)"))
-	}
-	body = append(body, foot...)
+	body = append(body, listRows(t, r.list, r.focused, r.w-2)...)
+	body = append(append(body, empty...), foot...)
 	tail := ""
 	if p := r.list.Position(); p != "" {
 		tail = " · " + p

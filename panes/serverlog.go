@@ -146,7 +146,14 @@ func (s *ServerLog) gateLines() []string {
 		return nil
 	}
 	t := s.theme
-	return []string{t.Form.Warn.Render("⚠ " + s.gate.Why), t.Form.Hint.Render("l sends the level anyway (this is a debugger)")}
+	var out []string
+	for _, l := range wrapWords("⚠ "+s.gate.Why, s.w-2, 2) {
+		out = append(out, t.Form.Warn.Render(l))
+	}
+	for _, l := range wrapWords("l sends the level anyway (this is a debugger)", s.w-2, 0) {
+		out = append(out, t.Form.Hint.Render(l))
+	}
+	return out
 }
 
 func (s *ServerLog) Focus()          { s.focused = true }

@@ -40,6 +40,8 @@ type Tools struct {
 	// offers to send tools/list anyway.
 	gate  Gate
 	gated bool
+	// failed is the last failed tools/list, nil once a list arrives.
+	failed *Failure
 
 	// shown holds indexes into tools, in display order; matched holds the
 	// fuzzy-matched rune positions of each shown tool's row text.
@@ -175,6 +177,7 @@ func (p *Tools) SetTheme(t *themes.Theme) {
 // notifications/tools/list_changed). The selection stays on the tool of the
 // same name when it still exists.
 func (p *Tools) SetTools(tools []mcp.Tool) {
+	p.failed = nil
 	selected, hadSelection := p.Selected()
 	p.tools = tools
 	p.loaded = true
@@ -191,6 +194,15 @@ func (p *Tools) SetTools(tools []mcp.Tool) {
 	}
 	p.detailKey = ""
 	p.resize()
+}
+
+// SetFailed shows a tools/list that failed where the tools would have
+// been, while none are listed (an earlier list stays as it was).
+func (p *Tools) SetFailed(f Failure) {
+	if f.Retry == "" {
+		f.Retry = "R lists again"
+	}
+	p.failed = &f
 }
 
 // Tools returns the current list.
@@ -725,8 +737,10 @@ func (p *Tools) View() string {
 		}
 	}
 	switch {
+	case p.failed != nil && len(p.tools) == 0:
+		body = append(body, failureLines(p.theme, *p.failed, inner)...)
 	case !p.loaded && p.gated:
-		body = append(body, gateLines(p.theme, p.gate, p.keys.Explore.Anyway.Help().Key)...)
+		body = append(body, gateLines(p.theme, p.gate, p.keys.Explore.Anyway.Help().Key, inner)...)
 	case !p.loaded:
 		body = append(body, p.theme.Log.Empty.Render("waiting for tools/list…"))
 	case len(p.tools) == 0:

@@ -260,6 +260,11 @@ func TestFoldLine(t *testing.T) {
 		{"http://json-schema.org/draft-07/schema#", 16, 0, []string{"http://json-", "schema.org/", "draft-07/schema#"}},
 		{"abcdefghijklmnopqrstuvwxyz", 10, 2, []string{"abcdefghij", "  klmnopqr", "  stuvwxyz"}},
 		{"日本語のテキストです", 8, 0, []string{"日本語の", "テキスト", "です"}},
+		// A token that fits a row moves whole to the next: a path argument,
+		// an error code with its sign.
+		{`args: "/home/me/project/repo" x`, 28, 0, []string{"args:", `"/home/me/project/repo" x`}},
+		{"server error -32601: Method not found", 16, 0, []string{"server error", "-32601: Method", "not found"}},
+		{"a THE-END", 7, 0, []string{"a", "THE-END"}},
 	} {
 		got := foldLine(tc.in, tc.w, tc.h)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {

@@ -495,6 +495,26 @@ func (m *Model) applyList(method string, items []json.RawMessage, err error) {
 	case mcp.MethodPromptsList:
 		m.prompts.SetPage(items, true, "")
 	}
+	if err != nil {
+		m.listFailed(method, err)
+	}
+}
+
+// listFailed shows a failed listing where its items would have been: the
+// pane of the list and the capabilities tree, with the error and what to
+// try, never as an empty list.
+func (m *Model) listFailed(method string, err error) {
+	l, _ := mcp.LookupList(method)
+	f := panes.Failure{Method: method, Err: err, Declared: m.handshake != nil && m.handshake.HasCapability(l.Capability)}
+	m.caps.SetListFailed(f)
+	switch method {
+	case mcp.MethodToolsList:
+		m.tools.SetFailed(f)
+	case mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
+		m.resources.SetFailed(f)
+	case mcp.MethodPromptsList:
+		m.prompts.SetFailed(f)
+	}
 }
 
 // State is the connection state.

@@ -188,6 +188,21 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 			cmd = m.toolDone(v, ev, nil)
 		case ev.Op.Kind == session.KindComplete:
 			m.completed(v, panes.CompletionsMsg{Seq: v.completeSeq, Err: ev.Err})
+		case (ev.Op.Kind == session.KindPrompt || ev.Op.Kind == session.KindRead) && ev.Err != nil:
+			// Shown where its result would have been, not only as a note.
+			retry := "enter on the prompt sends it again"
+			if ev.Op.Kind == session.KindRead {
+				retry = "enter on the resource reads it again"
+			}
+			f := panes.Failure{Method: ev.Op.Method, Err: ev.Err, Declared: true, Retry: retry}
+			m.content.SetFolded(ev.Op.Label+" failed", panes.FailureLines(m.theme, f))
+			fail(ev.Op.Label)
+			m.openOver(modalContent)
+		case ev.Op.Kind == session.KindPage && ev.Err != nil:
+			if !stale {
+				m.listFailed(ev.Op.Method, ev.Err)
+			}
+			fail(ev.Op.Label)
 		case ev.Err != nil:
 			fail(ev.Op.Label)
 		case ev.Op.Kind == session.KindSubscribe:

@@ -18,6 +18,7 @@ type capsPane interface {
 	panes.Pane
 	SetHandshake(*mcp.Handshake)
 	SetList(method string, items []json.RawMessage)
+	SetListFailed(panes.Failure)
 	// SetFailed says why the connection failed before any handshake.
 	SetFailed(why string)
 }
@@ -25,6 +26,7 @@ type capsPane interface {
 type toolsPane interface {
 	panes.Pane
 	SetTools([]mcp.Tool)
+	SetFailed(panes.Failure)
 	// Tools is the list as last set.
 	Tools() []mcp.Tool
 	// SetGate says whether the server offers tools at all, and why not.

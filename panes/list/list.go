@@ -177,20 +177,16 @@ func (m *Model) height(i int) int {
 	return strings.Count(m.wrapped(i), "\n") + 1
 }
 
-// wrapped is item i folded to the width. lipgloss.Wrap, not ansi.Wrap:
-// each row is drawn on its own (padded, framed, maybe highlighted), so a
-// style that runs across a fold must be closed at the end of one row and
-// opened again at the start of the next, or the rows after the first
-// lose their colour.
+// wrapped is item i folded to the width without splitting a token that
+// fits a row (Fold). Each row is drawn on its own (padded, framed, maybe
+// highlighted), so a style that runs across a fold is closed at the end of
+// one row and opened again at the start of the next, or the rows after
+// the first would lose their colour.
 func (m *Model) wrapped(i int) string {
 	if m.fold != nil {
 		return carryStyles(m.fold(i, m.width))
 	}
-	s := m.item(i)
-	if !strings.Contains(s, "\x1b[") {
-		return ansi.Wrap(s, m.width, "") // no style to carry: skip the second pass
-	}
-	return lipgloss.Wrap(s, m.width, "")
+	return carryStyles(strings.Join(Fold(m.item(i), m.width, 0), "\n"))
 }
 
 // carryStyles closes a style still open at each line break of s and opens

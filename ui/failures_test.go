@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/session"
+)
+
+// A list the server declared but failed to serve (mcp-fetch-server: resources
+// declared, resources/list answered with -32601) is a failure wherever its
+// items would have been: the Resources pane and the Capabilities tree say
+// what failed and what to try, never "nothing listed" or "0 resources".
+func TestFailedListIsShownAsAFailure(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	hs := &mcp.Handshake{Era: mcp.EraLegacy, OfferedVersion: "2025-11-25", ProtocolVersion: "2025-11-25",
+		ClientCapabilities: json.RawMessage(`{}`), ServerCapabilities: json.RawMessage(`{"tools":{},"resources":{},"prompts":{}}`),
+		ServerInfo: mcp.Implementation{Name: "fetch", Version: "1.1.2"}}
+	notFound := &mcp.RPCError{Code: -32601, Message: "Method not found"}
+	feed(m, []mcp.Event{
+		mcp.HandshakeEvent{Time: at(1), Handshake: hs},
+		mcp.StateEvent{Time: at(1), State: mcp.StateReady, Detail: "legacy era, protocol 2025-11-25"},
+		mcp.ListEvent{Time: at(2), Method: mcp.MethodResourcesList, Err: notFound},
+		mcp.ListEvent{Time: at(3), Method: mcp.MethodResourceTemplatesList, Err: notFound},
+		mcp.ListEvent{Time: at(4), Method: mcp.MethodPromptsList, Err: &mcp.LocalError{Kind: mcp.Timeout, Method: mcp.MethodPromptsList, ID: "4", Elapsed: 10 * time.Second}},
+	})
+	press(m, "4")
+	screen := ansi.Strip(content(m))
+	for _, want := range []string{"resources/list failed: server error -32601: Method not found", "declared this capability but does not", "R lists again"} {
+		if !strings.Contains(strings.Join(strings.Fields(screen), " "), want) {
+			t.Errorf("Resources lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "nothing listed") || strings.Contains(screen, "…") {
+		t.Errorf("Resources shows the failure as empty, or cuts it:\n%s", screen)
+	}
+	press(m, "2")
+	screen = ansi.Strip(content(m))
+	if !strings.Contains(screen, "resources/list failed") || strings.Contains(screen, "0 resources") {
+		t.Errorf("Capabilities counts a failed list as empty:\n%s", screen)
+	}
+	press(m, "5")
+	screen = strings.Join(strings.Fields(ansi.Strip(content(m))), " ")
+	if !strings.Contains(screen, "prompts/list failed") || !strings.Contains(screen, "gave up waiting") || strings.Contains(screen, "no prompts listed") {
+		t.Errorf("Prompts shows a timed-out list as empty:\n%s", screen)
+	}
+
+	// R lists again; an answer that fails again says so in the pane too,
+	// and one that arrives replaces the failure.
+	press(m, "4")
+	op := session.Op{ID: 77, Kind: session.KindPage, Method: mcp.MethodResourcesList, Label: mcp.MethodResourcesList}
+	feed(m, []mcp.Event{session.OpDoneEvent{Op: op, Status: session.StatusOK, Result: &session.Page{Method: mcp.MethodResourcesList,
+		Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)}}}})
+	if m.resources.Failed(mcp.MethodResourcesList) != nil {
+		t.Error("a page that arrived did not replace the failure")
+	}
+	feed(m, []mcp.Event{session.OpDoneEvent{Op: op, Status: session.StatusError, Err: notFound}})
+	if f := m.resources.Failed(mcp.MethodResourcesList); f == nil || !f.Declared {
+		t.Errorf("a failed R is not shown in the pane: %+v", f)
+	}
+}
+
+// A prompts/get the server refused (git-mcp-server's git_wrapup with its
+// optional arguments omitted: -32602) opens the result view with the
+// error, its data and what to try, as a result would; so does a failed
+// resources/read.
+func TestFailedGetOpensTheResultView(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	refused := &mcp.RPCError{Code: -32602, Message: "MCP error -32602: Invalid arguments for prompt git_wrapup", Data: json.RawMessage(`{"issues":[{"path":["createTag"],"message":"Expected boolean"}]}`)}
+	op := session.Op{ID: 78, Kind: session.KindPrompt, Method: mcp.MethodPromptsGet, Label: "prompts/get git_wrapup"}
+	feed(m, []mcp.Event{session.OpDoneEvent{Op: op, Status: session.StatusError, Err: refused}})
+	if m.modal != modalContent {
+		t.Fatalf("a failed prompts/get opened no result view (modal %v)", m.modal)
+	}
+	screen := strings.Join(strings.Fields(ansi.Strip(content(m))), " ")
+	for _, want := range []string{"prompts/get git_wrapup failed", "server error -32602", "error.data", `"Expected boolean"`, "change them and send again"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the result view lacks %q:\n%s", want, screen)
+		}
+	}
+	press(m, "esc")
+	op = session.Op{ID: 79, Kind: session.KindRead, Method: mcp.MethodResourcesRead, Label: "resources/read file:///x"}
+	feed(m, []mcp.Event{session.OpDoneEvent{Op: op, Status: session.StatusTimeout, Err: &mcp.LocalError{Kind: mcp.Timeout, Method: mcp.MethodResourcesRead, ID: "9", Elapsed: time.Minute}}})
+	screen = strings.Join(strings.Fields(ansi.Strip(content(m))), " ")
+	if m.modal != modalContent || !strings.Contains(screen, "resources/read file:///x failed") || !strings.Contains(screen, "no answer after 1m0s") {
+		t.Errorf("a timed-out read:\n%s", screen)
+	}
+}
