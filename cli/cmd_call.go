@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -174,27 +176,61 @@ type earlyEvents struct {
 	mu     sync.Mutex
 	keep   bool
 	events []mcp.Event
-	// problems counts the protocol rules the server broke (errors and
-	// warnings from the linter), in the order first seen.
-	problems     map[string]int
-	problemOrder []string
+	// findings are the doctor's errors and warnings, one per rule in the
+	// order first seen; methods names the method of each frame seen (a
+	// request's, a response's request's), to say where a finding arose.
+	findings []*callFinding
+	methods  map[int64]string
+}
+
+// callFinding is one rule the doctor flagged during a call: its first
+// message, how often, and the methods of the frames it names.
+type callFinding struct {
+	d       *mcp.Diagnostic
+	n       int
+	methods []string
 }
 
 func (e *earlyEvents) add(ev mcp.Event) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.keep {
 		e.events = append(e.events, ev)
 	}
-	if de, ok := ev.(mcp.DiagnosticEvent); ok && de.Diagnostic != nil && callWorthTelling(de.Diagnostic) {
-		if e.problems == nil {
-			e.problems = map[string]int{}
+	switch ev := ev.(type) {
+	case mcp.FrameEvent:
+		method := ev.Frame.Method
+		if method == "" {
+			method = ev.Frame.ReplyToMethod
 		}
-		if e.problems[de.Diagnostic.Rule] == 0 {
-			e.problemOrder = append(e.problemOrder, de.Diagnostic.Rule)
+		if method != "" {
+			if e.methods == nil {
+				e.methods = map[int64]string{}
+			}
+			e.methods[ev.Frame.Seq] = method
 		}
-		e.problems[de.Diagnostic.Rule]++
+	case mcp.DiagnosticEvent:
+		d := ev.Diagnostic
+		if d == nil || !callWorthTelling(d) {
+			return
+		}
+		var f *callFinding
+		for _, g := range e.findings {
+			if g.d.Rule == d.Rule {
+				f = g
+			}
+		}
+		if f == nil {
+			f = &callFinding{d: d}
+			e.findings = append(e.findings, f)
+		}
+		f.n++
+		for _, seq := range d.Frames {
+			if m := e.methods[seq]; m != "" && !slices.Contains(f.methods, m) {
+				f.methods = append(f.methods, m)
+			}
+		}
 	}
-	e.mu.Unlock()
 }
 
 // callWorthTelling leaves out hints, and the exit rules call provokes
@@ -203,22 +239,75 @@ func callWorthTelling(d *mcp.Diagnostic) bool {
 	return d.Severity >= mcp.SeverityWarning && d.Rule != "stdio/forced-exit"
 }
 
-// problemLine is the one stderr line naming the protocol problems call
-// saw, or "".
+// checkSends reports whether plain `mcpscope check` sends method too, so
+// it would see the same finding (tools/call needs --call-tools).
+func checkSends(method string) bool {
+	if _, ok := mcp.LookupList(method); ok {
+		return true
+	}
+	switch method {
+	case mcp.MethodInitialize, mcp.MethodServerDiscover, mcp.NotifyInitialized, mcp.MethodPing:
+		return true
+	}
+	return false
+}
+
+// problemLine is what call says on stderr about the doctor's findings,
+// or "": each finding by rule, severity, where it arose and its message;
+// "broke protocol rules" only for errors (a MUST), and which check run
+// would explain it: plain check, check --call-tools, or none (check does
+// not send that method).
 func (e *earlyEvents) problemLine() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.problemOrder) == 0 {
+	if len(e.findings) == 0 {
 		return ""
 	}
-	names := make([]string, len(e.problemOrder))
-	for i, r := range e.problemOrder {
-		names[i] = r
-		if n := e.problems[r]; n > 1 {
-			names[i] = fmt.Sprintf("%s (%d)", r, n)
+	var b strings.Builder
+	nErr, callTools, notChecked := 0, false, map[string]bool{}
+	for _, f := range e.findings {
+		if f.d.Severity >= mcp.SeverityError {
+			nErr++
+		}
+		for _, m := range f.methods {
+			switch {
+			case m == mcp.MethodToolsCall:
+				callTools = true
+			case !checkSends(m):
+				notChecked[m] = true
+			}
 		}
 	}
-	return "mcpscope: the server broke protocol rules during this call: " + strings.Join(names, ", ") + "; run `mcpscope check` on the same target for the details"
+	if nErr > 0 {
+		b.WriteString("mcpscope: the server broke protocol rules in this exchange:\n")
+	} else {
+		b.WriteString("mcpscope: the doctor has warnings about this exchange (what the spec recommends, not what it requires):\n")
+	}
+	for _, f := range e.findings {
+		fmt.Fprintf(&b, "  %s %s", f.d.Severity, f.d.Rule)
+		if f.n > 1 {
+			fmt.Fprintf(&b, " (%d)", f.n)
+		}
+		if len(f.methods) > 0 {
+			fmt.Fprintf(&b, " in %s", strings.Join(f.methods, ", "))
+		}
+		fmt.Fprintf(&b, ": %s\n", termsafe.String(f.d.Message))
+	}
+	switch {
+	case callTools:
+		b.WriteString("  `mcpscope check --call-tools` on the same target explains each (plain check calls no tool)")
+	default:
+		b.WriteString("  `mcpscope check` on the same target explains each")
+	}
+	if len(notChecked) > 0 {
+		ms := make([]string, 0, len(notChecked))
+		for m := range notChecked {
+			ms = append(ms, m)
+		}
+		sort.Strings(ms)
+		fmt.Fprintf(&b, "; check does not send %s: the frames are in a --record file (mcpscope open FILE)", strings.Join(ms, ", "))
+	}
+	return b.String()
 }
 
 func (e *earlyEvents) stop() {

@@ -377,11 +377,9 @@ func TestCallNamesProtocolProblemsOnStderr(t *testing.T) {
 	if strings.TrimSpace(stdout) != "{}" {
 		t.Errorf("stdout changed: %q", stdout)
 	}
-	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	last := lines[len(lines)-1]
-	for _, want := range []string{"framing/non-json-stdout", "framing/jsonrpc-version", "mcpscope check"} {
-		if !strings.Contains(last, want) {
-			t.Errorf("stderr line lacks %q: %q", want, stderr)
+	for _, want := range []string{"broke protocol rules", "error framing/non-json-stdout:", "error framing/jsonrpc-version in ping:", "`mcpscope check` on the same target"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %q", want, stderr)
 		}
 	}
 	stdout, stderr, _, code = runCLISplit("call", "--method", "tools/list")
@@ -426,5 +424,29 @@ func TestCheckCallTimeoutResetsOnProgress(t *testing.T) {
 				t.Errorf("report lacks %q (exit %d):\n%s", tc.want, code, out)
 			}
 		})
+	}
+}
+
+// What call says about the doctor's findings is true: a warning (a SHOULD)
+// is not "broke protocol rules", a finding in tools/call is one plain check
+// never sees (it needs --call-tools), and a finding in a method check does
+// not send says so.
+func TestCallSaysWhichCheckExplainsAFinding(t *testing.T) {
+	tools := `{"jsonrpc":"2.0","id":{{id}},"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}]}}`
+	sc := mcptest.Script{Capabilities: json.RawMessage(`{"tools":{}}`), On: map[string][][]string{
+		"tools/list": {{tools}},
+		"tools/call": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"content":[{"type":"text","text":"done"}],"structuredContent":{"n":1}}}`}},
+	}}
+	_, stderr, err, code := runCLISplit(append([]string{"call", "--method", "tools/call", "--tool-name", "a"}, scriptArgs(sc)...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, stderr)
+	}
+	for _, want := range []string{"warning tools/missing-text-fallback in tools/call:", "not what it requires", "mcpscope check --call-tools"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "broke protocol rules") {
+		t.Errorf("a warning is told as broken rules:\n%s", stderr)
 	}
 }
