@@ -43,6 +43,7 @@ func TestAcceptance(t *testing.T) {
 		{"1000 server log messages", flowThousandLogMessages},
 		{"HTTP server killed", flowHTTPServerKilled},
 		{"modals keep the chrome", flowModalsKeepTheChrome},
+		{"third-party servers", flowThirdPartyServers},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()

@@ -811,12 +811,18 @@ func (r *Result) layout() {
 	r.cache = map[int]string{}
 	r.segs, r.n = nil, 0
 	w := max(r.w-2, 1)
-	r.head = r.header
+	// The summary lines are folded, never cut: the status and its
+	// explanation are what the view is for.
+	var header []string
+	for _, l := range r.header {
+		header = append(header, foldLine(l, w, 2)...)
+	}
+	r.head = header
 	if r.msg == nil || r.loading {
 		return
 	}
 	args := r.argumentLines(w)
-	r.head = append(append(append([]string(nil), r.header...), args.head...), r.theme.Caps.Missing.Render(strings.Repeat("─", w)))
+	r.head = append(append(header, args.head...), r.theme.Caps.Missing.Render(strings.Repeat("─", w)))
 	if r.raw {
 		r.layoutRaw(w)
 		return
