@@ -258,9 +258,17 @@ func (l *Log) SetTheme(t *themes.Theme) {
 // Title names the pane with its counts: the frames logged (every frame
 // on the wire, whatever is shown) and, when rows are hidden, how many:
 // the rows of the current view (frames or exchanges) that the stderr and
-// transport toggles and the filter leave out. Hidden rows are never more
-// than the rows, so the counts cannot contradict each other.
+// transport toggles and the filter leave out; paused, the cursor's row of
+// the rows shown. Each count names its unit, so they cannot be read as
+// one another.
 func (l *Log) Title() string {
+	head, tail := l.titleParts()
+	return head + tail
+}
+
+// titleParts is the title's counts and state, then where the window is
+// (the cursor's row, sideways, wrap): a narrow pane cuts the first.
+func (l *Log) titleParts() (head, tail string) {
 	s := "Log · "
 	if l.paired {
 		s += "exchanges · "
@@ -271,28 +279,29 @@ func (l *Log) Title() string {
 		s += fmt.Sprintf("%d frames", l.frames)
 	}
 	if n := l.Hidden(); n > 0 {
-		s += fmt.Sprintf(" · %d hidden", n)
+		s += " · " + plural(n, "row hidden", "rows hidden")
 	}
 	if l.follow {
 		s += " · following"
 	} else {
 		s += " · paused"
 	}
-	// Paused, where the cursor is ("12/300"); and whether the rows are
+	// Paused, where the cursor is ("row 12/300": rows, not frames: notes,
+	// stderr and transport rows are rows too); and whether the rows are
 	// scrolled sideways ("→30") or wrapped, as the list says them.
 	l.sync()
 	switch {
 	case !l.follow && len(l.shown) > 0:
-		s += " · " + l.list.Position()
+		tail = " · row " + l.list.Position()
 	default:
 		if n := l.list.Left(); n > 0 {
-			s += fmt.Sprintf(" · →%d", n)
+			tail += fmt.Sprintf(" · →%d", n)
 		}
 		if l.list.Wrapping() {
-			s += " · wrap"
+			tail += " · wrap"
 		}
 	}
-	return s
+	return s, tail
 }
 
 func (l *Log) SetSize(w, h int) {
@@ -897,7 +906,8 @@ func (l *Log) View() string {
 			body = append(body, l.hiddenLine())
 		}
 	}
-	return Box(l.theme, l.Title(), l.focused, l.w, l.h, body)
+	head, tail := l.titleParts()
+	return Box(l.theme, TitleKeeping(head, tail, l.w), l.focused, l.w, l.h, body)
 }
 
 // segment is a piece of a row with its style, so a selected row can put the

@@ -234,7 +234,7 @@ func (l *Log) hiddenLine() string {
 	if l.hideTransport {
 		why = append(why, "transport (t)")
 	}
-	return line + t.Empty.Render(fmt.Sprintf("%d hidden: %s", l.Hidden(), strings.Join(why, ", ")))
+	return line + t.Empty.Render(plural(l.Hidden(), "row hidden", "rows hidden")+": "+strings.Join(why, ", "))
 }
 
 // OpenExchangeMsg asks the root model to show an exchange: the request and

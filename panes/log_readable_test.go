@@ -233,7 +233,7 @@ func TestLogHidesTransportRows(t *testing.T) {
 	if got := len(l.shown); got != total-transport {
 		t.Fatalf("t left %d rows, want %d", got, total-transport)
 	}
-	want := fmt.Sprintf("%d hidden", transport)
+	want := plural(transport, "row hidden", "rows hidden")
 	if !strings.Contains(l.Title(), want) {
 		t.Errorf("title %q lacks %q", l.Title(), want)
 	}
@@ -253,7 +253,7 @@ func TestLogHidesTransportRows(t *testing.T) {
 			t.Errorf("-kind:http kept %q", r)
 		}
 	}
-	if v := ansi.Strip(l.View()); !strings.Contains(v, fmt.Sprintf("/ -kind:http  %d hidden: filter", httpRows)) {
+	if v := ansi.Strip(l.View()); !strings.Contains(v, "/ -kind:http  "+plural(httpRows, "row hidden", "rows hidden")+": filter") {
 		t.Errorf("the filter line does not say what it hides:\n%s", v)
 	}
 	// Negation in general: -field:value leaves out what field:value finds.
@@ -287,8 +287,14 @@ func TestLogCountsAreRight(t *testing.T) {
 		}
 	}
 	l.Update(logKey("s"))
-	if want := fmt.Sprintf("Log · %d frames · %d hidden · following", l.Frames(), stderr); l.Title() != want {
+	if want := fmt.Sprintf("Log · %d frames · %s · following", l.Frames(), plural(stderr, "row hidden", "rows hidden")); l.Title() != want {
 		t.Errorf("after s the title is %q, want %q", l.Title(), want)
+	}
+	// Paused, the position counts rows and says so: "8 frames · paused ·
+	// 4/11" once counted frames in one place and rows in the other.
+	l.Update(logKey("k"))
+	if want := fmt.Sprintf("Log · %d frames · %s · paused · row %d/%d", l.Frames(), plural(stderr, "row hidden", "rows hidden"), l.list.Cursor()+1, l.Shown()); l.Title() != want {
+		t.Errorf("paused, the title is %q, want %q", l.Title(), want)
 	}
 	for _, paired := range []bool{false, true} {
 		for _, tr := range []bool{false, true} {

@@ -122,7 +122,7 @@ func TestLogFilterTyping(t *testing.T) {
 	if len(l.shown) != 1 || l.frameOf(&l.entries[l.shown[0]]).Kind != mcp.KindErrorResponse {
 		t.Fatalf("typed filter shows %d rows, want the one error", len(l.shown))
 	}
-	if want := fmt.Sprintf("%d hidden", len(l.entries)-1); !strings.Contains(l.Title(), want) {
+	if want := fmt.Sprintf("%d rows hidden", len(l.entries)-1); !strings.Contains(l.Title(), want) {
 		t.Errorf("title %q does not say how many are hidden (%s)", l.Title(), want)
 	}
 	l.Update(logKey("esc"))
