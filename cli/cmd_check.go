@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -199,6 +200,10 @@ func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *report
 		out := report.List{Method: d.Method, Declared: declared, Probe: !declared, Items: len(items), Pages: pages}
 		if err != nil {
 			out.Error = err.Error()
+			var rpc *mcp.RPCError
+			if errors.As(err, &rpc) {
+				out.ErrorCode = rpc.Code
+			}
 		}
 		if first {
 			rep.Lists = append(rep.Lists, out)

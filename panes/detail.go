@@ -197,11 +197,20 @@ func (d *Detail) header() []string {
 	t := d.theme.Detail
 	lbl := func(s string) string { return t.Label.Render(s) }
 	val := func(s string) string { return t.Value.Render(termsafe.String(s)) }
-	line1 := fmt.Sprintf("%s %s %s  %s %s  %s %s  %s %s",
-		val(f.Dir.Arrow()), val(f.Kind.String()), val(f.Label()),
-		lbl("id"), val(orDash(f.ID.String())),
-		lbl("size"), val(fmtSize(f.Size())),
-		lbl("at"), val(f.Time.Format("15:04:05.000")))
+	// What the frame is in words: a kind and its label once each ("←
+	// invalid invalid" said one thing twice), and an id only when it has one.
+	what := f.Kind.String() + " " + f.Label()
+	switch f.Kind {
+	case mcp.KindInvalid:
+		what = "not a JSON-RPC message"
+	case mcp.KindBatch:
+		what = "batch"
+	}
+	line1 := val(f.Dir.Arrow()) + " " + val(what)
+	if id := f.ID.String(); id != "" {
+		line1 += "  " + lbl("id") + " " + val(id)
+	}
+	line1 += fmt.Sprintf("  %s %s  %s %s", lbl("size"), val(fmtSize(f.Size())), lbl("at"), val(f.Time.Format("15:04:05.000")))
 	if f.Latency > 0 {
 		line1 += "  " + lbl("latency") + " " + val(fmtLatency(f.Latency))
 	}
@@ -227,7 +236,7 @@ func (d *Detail) header() []string {
 	}
 	if d.diagsOf != nil {
 		if n := len(d.diagsOf(f)); n > 0 {
-			lines = append(lines, t.Problem.Render(fmt.Sprintf("%d diagnostic(s)", n))+t.Hint.Render(" explained first; the frame follows"))
+			lines = append(lines, t.Problem.Render("the doctor found "+plural(n, "problem", "problems")+" in this frame")+t.Hint.Render(": explained below, before the frame itself"))
 		}
 	}
 	if f.Kind == mcp.KindErrorResponse {

@@ -78,10 +78,21 @@ func TestDetailInvalidShowsProblemAndRaw(t *testing.T) {
 	d.SetSize(80, 12)
 	d.SetFrame(&mcp.Frame{Seq: 5, Time: logT0, Dir: mcp.Inbound, Kind: mcp.KindInvalid, Problem: "invalid JSON: unexpected end", Raw: []byte(`{"jsonrpc":"2.0","id":`)})
 	v := ansi.Strip(d.View())
-	for _, want := range []string{"problem: invalid JSON: unexpected end", `{"jsonrpc":"2.0","id":`, "raw"} {
+	for _, want := range []string{"problem: invalid JSON: unexpected end", `{"jsonrpc":"2.0","id":`, "raw", "← not a JSON-RPC message  size"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
+	}
+	// Said once, in words: not "← invalid invalid id —".
+	if strings.Contains(v, "invalid invalid") || strings.Contains(v, "id —") {
+		t.Errorf("the header repeats itself or shows an empty id:\n%s", v)
+	}
+	d = NewDetail(themes.Dark(), keymap.Default(), nil)
+	d.SetDiagnostics(func(*mcp.Frame) []*mcp.Diagnostic { return []*mcp.Diagnostic{{Rule: "framing/non-json-stdout"}} })
+	d.SetSize(100, 12)
+	d.SetFrame(&mcp.Frame{Seq: 5, Time: logT0, Dir: mcp.Inbound, Kind: mcp.KindInvalid, Problem: "not JSON", Raw: []byte(`hello`)})
+	if v := ansi.Strip(d.View()); strings.Contains(v, "diagnostic(s)") || !strings.Contains(v, "the doctor found 1 problem in this frame") {
+		t.Errorf("the header's count of findings:\n%s", v)
 	}
 }
 

@@ -118,7 +118,9 @@ func (l *Linter) nonJSON(f *mcp.Frame) {
 	if f.Transport != "" && f.Transport != "stdio" {
 		where = "the " + f.Transport + " stream"
 	}
-	msg := fmt.Sprintf("The server wrote a line to %s that is not a JSON-RPC message (%s): %s", where, problem, preview(raw))
+	msg := fmt.Sprintf("The server wrote a line to %s that is not a JSON-RPC message: %s. The line: %s", where, problem, preview(raw))
+	// A specific fix replaces the rule's general one (which says the same
+	// things in general), so the advice is given once.
 	fix := ""
 	switch {
 	case strings.Contains(problem, "byte order mark"):
@@ -128,10 +130,10 @@ func (l *Linter) nonJSON(f *mcp.Frame) {
 	case looksLikeFragment(raw):
 		fix = "This looks like pretty-printed JSON split across lines: serialize each message on one line (JSON.stringify(msg) without indentation, json.dumps(msg) without indent)."
 	case len(raw) > 0 && raw[0] != '{' && raw[0] != '[':
-		fix = "This looks like a log line or banner: write it to stderr instead (console.error, print(..., file=sys.stderr), log to os.Stderr)."
+		fix = "This looks like a log line or banner: write it to stderr instead (console.error, print(..., file=sys.stderr), log to os.Stderr), and keep stdout for JSON-RPC messages, one compact object per line."
 	}
 	if d := l.report("framing/non-json-stdout", msg, f.Seq); d != nil && fix != "" {
-		d.Fix = fix + " " + d.Fix
+		d.Fix = fix
 	}
 }
 

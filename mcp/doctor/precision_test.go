@@ -449,3 +449,20 @@ func TestCallTimeoutAtTheMaximumIsNoFinding(t *testing.T) {
 		t.Errorf("a call with neither answer nor progress: %+v", d)
 	}
 }
+
+// A log line on stdout is explained once and plainly: no brackets inside
+// brackets, and the specific fix instead of the general one after it
+// ("write it to stderr instead (…). Write logs to stderr (…)").
+func TestNonJSONStdoutSaysItOnce(t *testing.T) {
+	s := run(t, scripted(mcptest.Script{Start: []string{"Server listening on stdio"}}), mcp.Options{}, doctor.Options{}, nil)
+	d := s.find("framing/non-json-stdout")
+	if d == nil {
+		t.Fatalf("not reported:\n  %s", strings.Join(s.rules(), "\n  "))
+	}
+	if strings.Contains(d.Message, "((") || strings.Contains(d.Message, "(not JSON (") {
+		t.Errorf("nested brackets: %s", d.Message)
+	}
+	if strings.Count(strings.ToLower(d.Fix), "to stderr") != 1 {
+		t.Errorf("the fix repeats itself: %s", d.Fix)
+	}
+}

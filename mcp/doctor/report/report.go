@@ -38,6 +38,9 @@ type List struct {
 	Items    int    `json:"items"`
 	Pages    int    `json:"pages"`
 	Error    string `json:"error,omitempty"`
+	// ErrorCode is the server's JSON-RPC error code when it answered with
+	// one (-32601 to a probe is the expected answer).
+	ErrorCode int `json:"errorCode,omitempty"`
 }
 
 // ToolCall is one --call-tools call: the minimal arguments sent and how it ended.

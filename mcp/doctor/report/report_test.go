@@ -119,3 +119,33 @@ func TestValidFormat(t *testing.T) {
 		t.Error("xml accepted")
 	}
 }
+
+// A probe of a list the server did not declare, answered with -32601, got
+// the answer it should: the report says so instead of "error: server
+// error -32601"; a declared list that fails is still an error.
+func TestProbeAnsweredMethodNotFoundIsNoError(t *testing.T) {
+	rep := &Report{Target: "t", Profile: "generic", Lists: []List{
+		{Method: "prompts/list", Probe: true, Error: "server error -32601: Method not found", ErrorCode: -32601},
+		{Method: "resources/list", Declared: true, Error: "server error -32601: Method not found", ErrorCode: -32601},
+	}}
+	var b bytes.Buffer
+	if err := Write(&b, "text", rep); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	var probe, declared string
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, "prompts/list"):
+			probe = l
+		case strings.Contains(l, "resources/list"):
+			declared = l
+		}
+	}
+	if strings.Contains(probe, "error") || !strings.Contains(probe, "not served (-32601), as expected") {
+		t.Errorf("probe row: %q", probe)
+	}
+	if !strings.Contains(declared, "error: server error -32601") {
+		t.Errorf("declared row: %q", declared)
+	}
+}

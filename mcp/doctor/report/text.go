@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 
@@ -51,7 +52,11 @@ func WriteText(w io.Writer, rep *Report) error {
 	}
 	for _, l := range rep.Lists {
 		state := fmt.Sprintf("%d item(s) in %d page(s)", l.Items, l.Pages)
-		if l.Error != "" {
+		switch {
+		case l.Probe && l.ErrorCode == mcp.CodeMethodNotFound:
+			// What a server that does not offer the list should answer.
+			state = "not served (-32601), as expected"
+		case l.Error != "":
 			state = "error: " + l.Error
 		}
 		tag := "declared"
