@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -35,6 +37,11 @@ func FuzzSSEReader(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		// A tap's reader, fed in two pieces, makes what the client's makes.
+		want := sseItems(&sseReader{br: bufio.NewReader(bytes.NewReader(body)), maxLine: 16, maxEvent: 24})
+		if got := watchItems(body, []int{len(body) / 3}, 16, 24); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: the tap's reader made\n %q\nthe client's\n %q", body, got, want)
+		}
 		r := newSSEReader(bytes.NewReader(body))
 		r.maxLine, r.maxEvent = 16, 24
 		for n := 0; ; n++ {

@@ -682,15 +682,11 @@ func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st
 		if ev.HasRetry {
 			st.retry, st.hasRetry = ev.Retry, true
 		}
-		if te, ok := sseTransportEvent(stream, ev); ok {
+		rows, deliver := sseClassify(stream, ev, false)
+		for _, te := range rows {
 			c.event(te)
 		}
-		if len(ev.Data) == 0 {
-			continue
-		}
-		if ev.Type() != "message" {
-			c.event(TransportEvent{Kind: "sse", Summary: "SSE event of type " + ev.Type() + " ignored: MCP messages come as message events",
-				Fields: []Field{{"stream", stream}, {"event", ev.Type()}, {"data", snippet(ev.Data)}}})
+		if !deliver {
 			continue
 		}
 		c.deliver(ev.Data, ev.Problem(), stream)

@@ -136,8 +136,7 @@ func (b *httpBase) openSSE(ctx context.Context, streamURL string) (*sseSession, 
 			s.handle(stream, ev)
 			continue
 		}
-		b.event(TransportEvent{Kind: "sse", Summary: "SSE endpoint event: POST to " + strings.TrimSpace(string(ev.Data)),
-			Fields: []Field{{"stream", stream}, {"event", "endpoint"}, {"data", string(ev.Data)}}})
+		b.event(sseEndpointRow(stream, ev.Data))
 		endpoint, err := resolveEndpoint(streamURL, strings.TrimSpace(string(ev.Data)))
 		if err != nil {
 			stopStream()
@@ -200,17 +199,12 @@ func (s *sseSession) read(stream string, r *sseReader, body io.ReadCloser, stop 
 
 // handle reports one event and delivers the message it carries.
 func (s *sseSession) handle(stream string, ev *sseEvent) {
-	if te, ok := sseTransportEvent(stream, ev); ok {
+	rows, deliver := sseClassify(stream, ev, true)
+	for _, te := range rows {
 		s.b.event(te)
 	}
-	if len(ev.Data) == 0 {
-		return
-	}
-	switch ev.Type() {
-	case "message":
+	if deliver {
 		s.b.receive(ev.Data, ev.Problem(), stream)
-	case "endpoint":
-		s.b.event(TransportEvent{Kind: "sse", Summary: "SSE: a second endpoint event, ignored", Fields: []Field{{"stream", stream}, {"data", string(ev.Data)}}})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -99,12 +100,6 @@ func newSSEReader(r io.Reader) *sseReader {
 // a read error is returned as is.
 func (r *sseReader) next() (*sseEvent, error) {
 	var ev *sseEvent
-	get := func() *sseEvent {
-		if ev == nil {
-			ev = &sseEvent{}
-		}
-		return ev
-	}
 	for {
 		line, cut, err := readLine(r.br, r.maxLine)
 		if err != nil && len(line) == 0 {
@@ -117,27 +112,38 @@ func (r *sseReader) next() (*sseEvent, error) {
 			}
 			return nil, err
 		}
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if !r.started {
-			r.started = true
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM may open the stream
+		var done bool
+		if ev, done = r.step(ev, line, cut); done {
+			return ev, nil
 		}
-		if len(line) == 0 {
-			if ev != nil {
-				return ev, nil
-			}
-			continue // blank lines between events
-		}
-		r.field(get(), line)
-		if cut && ev.Cut == "" {
-			ev.Cut = fmt.Sprintf("an SSE line longer than mcpscope's limit of %d bytes was cut there (the rest was read and dropped)", r.maxLine)
-		}
-		if err != nil {
+		if err != nil && ev != nil {
 			// The stream ended in the middle of this line: keep what came.
 			ev.Incomplete = true
 			return ev, nil
 		}
 	}
+}
+
+// step applies one line (its newline removed; cut when it was longer than
+// maxLine) to the event being built, nil before the event's first line.
+// done says the line was the blank one that ends the event.
+func (r *sseReader) step(ev *sseEvent, line []byte, cut bool) (_ *sseEvent, done bool) {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if !r.started {
+		r.started = true
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM may open the stream
+	}
+	if len(line) == 0 {
+		return ev, ev != nil // blank lines between events end nothing
+	}
+	if ev == nil {
+		ev = &sseEvent{}
+	}
+	r.field(ev, line)
+	if cut && ev.Cut == "" {
+		ev.Cut = fmt.Sprintf("an SSE line longer than mcpscope's limit of %d bytes was cut there (the rest was read and dropped)", r.maxLine)
+	}
+	return ev, false
 }
 
 // field applies one non-blank line to the event being built.
@@ -188,5 +194,135 @@ func (r *sseReader) field(ev *sseEvent, line []byte) {
 		if ms, err := strconv.ParseUint(string(value), 10, 31); err == nil {
 			ev.Retry, ev.HasRetry = time.Duration(ms)*time.Millisecond, true
 		}
+	}
+}
+
+// sseClassify is what a client makes of one SSE event on a stream: the
+// timeline rows for what the event carried besides a message, and whether
+// its data is a message to deliver. legacy is the 2024-11-05 transport's
+// event stream once its endpoint event has come. mcpscope's transports and
+// a tap watching a real client's stream both judge events here, so one
+// stream reads the same either way.
+func sseClassify(stream string, ev *sseEvent, legacy bool) (rows []TransportEvent, deliver bool) {
+	if te, ok := sseTransportEvent(stream, ev); ok {
+		rows = append(rows, te)
+	}
+	if len(ev.Data) == 0 {
+		// A priming event (an id, no data), a keep-alive, a retry: nothing
+		// to deliver, and nothing wrong.
+		return rows, false
+	}
+	switch {
+	case ev.Type() == "message":
+		return rows, true
+	case legacy && ev.Type() == "endpoint":
+		return append(rows, TransportEvent{Kind: "sse", Summary: "SSE: a second endpoint event, ignored", Fields: []Field{{"stream", stream}, {"data", string(ev.Data)}}}), false
+	}
+	return append(rows, TransportEvent{Kind: "sse", Summary: "SSE event of type " + ev.Type() + " ignored: MCP messages come as message events",
+		Fields: []Field{{"stream", stream}, {"event", ev.Type()}, {"data", snippet(ev.Data)}}}), false
+}
+
+// sseEndpointRow is the row for the legacy transport's endpoint event.
+func sseEndpointRow(stream string, data []byte) TransportEvent {
+	return TransportEvent{Kind: "sse", Summary: "SSE endpoint event: POST to " + strings.TrimSpace(string(data)),
+		Fields: []Field{{"stream", stream}, {"event", "endpoint"}, {"data", string(data)}}}
+}
+
+// SSEWatch reads an event stream that a tap copies between a real client
+// and its server, in the pieces the copy hands it, with mcpscope's own SSE
+// reader and classifier: what a tap records of a stream is what mcpscope's
+// client would have shown of it.
+type SSEWatch struct {
+	stream string
+	get    bool // a GET stream: an endpoint event first makes it HTTP+SSE
+	legacy bool // it is: its endpoint event came
+	r      sseReader
+	ev     *sseEvent
+	line   []byte // the line so far (at most maxLine bytes of it)
+	cut    bool   // the line so far is longer than maxLine
+}
+
+// SSEItem is one thing a client makes of a stream: a timeline row (Row
+// set), or a message to deliver with what its frame must say (Problem).
+type SSEItem struct {
+	Row     *TransportEvent
+	Message []byte
+	Problem string
+}
+
+// NewSSEWatch reads one response's event stream; get says it answers a GET
+// (the standalone stream, or the legacy transport's event stream).
+func NewSSEWatch(stream string, get bool) *SSEWatch {
+	return &SSEWatch{stream: stream, get: get, r: sseReader{maxLine: sseMaxLine, maxEvent: sseMaxEvent}}
+}
+
+// Feed takes the stream's next bytes and hands emit, in order, what the
+// events they complete come to. b is not kept.
+func (w *SSEWatch) Feed(b []byte, at time.Time, emit func(SSEItem)) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		piece := b
+		if i >= 0 {
+			piece = b[:i]
+		}
+		if room := w.r.maxLine - len(w.line); !w.cut && len(piece) > room {
+			w.line, w.cut = append(w.line, piece[:room]...), true
+		} else if !w.cut {
+			w.line = append(w.line, piece...)
+		}
+		if i < 0 {
+			return
+		}
+		b = b[i+1:]
+		line, cut := w.line, w.cut
+		w.line, w.cut = nil, false // the event may keep line's bytes
+		var done bool
+		if w.ev, done = w.r.step(w.ev, line, cut); done {
+			ev := w.ev
+			w.ev = nil
+			w.emit(ev, at, emit)
+		}
+	}
+}
+
+// End says the stream ended: an event it ended inside of is handed on as
+// the client's reader hands it on (incomplete).
+func (w *SSEWatch) End(at time.Time, emit func(SSEItem)) {
+	if len(w.line) > 0 || w.cut {
+		line, cut := w.line, w.cut
+		w.line, w.cut = nil, false
+		var done bool
+		if w.ev, done = w.r.step(w.ev, line, cut); done {
+			ev := w.ev
+			w.ev = nil
+			w.emit(ev, at, emit)
+			return
+		}
+	}
+	if w.ev != nil {
+		ev := w.ev
+		w.ev = nil
+		ev.Incomplete = true
+		w.emit(ev, at, emit)
+	}
+}
+
+func (w *SSEWatch) emit(ev *sseEvent, at time.Time, emit func(SSEItem)) {
+	if w.get && !w.legacy && ev.Type() == "endpoint" && len(ev.Data) > 0 {
+		// The 2024-11-05 transport's stream: its first endpoint event
+		// says where to POST, as mcpscope's SSE transport reports it.
+		w.legacy = true
+		row := sseEndpointRow(w.stream, ev.Data)
+		row.Time = at
+		emit(SSEItem{Row: &row})
+		return
+	}
+	rows, deliver := sseClassify(w.stream, ev, w.legacy)
+	for i := range rows {
+		rows[i].Time = at
+		emit(SSEItem{Row: &rows[i]})
+	}
+	if deliver {
+		emit(SSEItem{Message: ev.Data, Problem: ev.Problem()})
 	}
 }

@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -95,5 +98,78 @@ func TestAnswers(t *testing.T) {
 	}
 	if answers([]byte(`{"jsonrpc":"2.0","id":"3","result":{}}`), "3") {
 		t.Error(`id "3" answers 3: the JSON types differ`)
+	}
+}
+
+// sseItems is what the client makes of a whole stream read by its reader:
+// the same items an SSEWatch hands on, so the two can be compared.
+func sseItems(r *sseReader) []string {
+	var out []string
+	for {
+		ev, err := r.next()
+		if err != nil {
+			return out
+		}
+		rows, deliver := sseClassify("s", ev, false)
+		for _, te := range rows {
+			out = append(out, fmt.Sprintf("row %s %v", te.Summary, te.Fields))
+		}
+		if deliver {
+			out = append(out, fmt.Sprintf("message %q %s", ev.Data, ev.Problem()))
+		}
+	}
+}
+
+// watchItems feeds body to an SSEWatch in the given pieces.
+func watchItems(body []byte, cuts []int, maxLine, maxEvent int) []string {
+	w := NewSSEWatch("s", false)
+	w.r.maxLine, w.r.maxEvent = maxLine, maxEvent
+	var out []string
+	emit := func(it SSEItem) {
+		if it.Row != nil {
+			out = append(out, fmt.Sprintf("row %s %v", it.Row.Summary, it.Row.Fields))
+			return
+		}
+		out = append(out, fmt.Sprintf("message %q %s", it.Message, it.Problem))
+	}
+	prev := 0
+	for _, c := range append(cuts, len(body)) {
+		w.Feed(body[prev:c], time.Now(), emit)
+		prev = c
+	}
+	w.End(time.Now(), emit)
+	return out
+}
+
+// A tap reads a stream in whatever pieces the copy hands it; what it makes
+// of them must be what the client's reader makes of the whole.
+func TestSSEWatchReadsAsTheClientReader(t *testing.T) {
+	body := []byte("\xef\xbb\xbf: keep-alive\n\n" +
+		"id: ev-1\r\nretry: 50\r\ndata:\r\n\r\n" +
+		"id: 57e27d29\ndata: \n\n" +
+		"event: message\nid: 0ed7\ndata: {\"a\":\ndata:  1}\n\n" +
+		"event: notice\ndata: {}\n\n" +
+		"data: 0123456789abcdefghijklmnopqrstuvwxyz\n\n" +
+		"data: {\"cut\":")
+	want := sseItems(&sseReader{br: bufio.NewReader(bytes.NewReader(body)), maxLine: 32, maxEvent: 64})
+	if len(want) < 7 {
+		t.Fatalf("the reader made only %q", want)
+	}
+	for i := 0; i <= len(body); i++ {
+		if got := watchItems(body, []int{i}, 32, 64); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("split at %d:\n got  %q\n want %q", i, got, want)
+		}
+	}
+	every := make([]int, len(body))
+	for i := range every {
+		every[i] = i
+	}
+	if got := watchItems(body, every, 32, 64); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("byte by byte:\n got  %q\n want %q", got, want)
+	}
+	for _, it := range want {
+		if strings.Contains(it, `message ""`) {
+			t.Errorf("a priming event became a message: %q", want)
+		}
 	}
 }

@@ -230,7 +230,11 @@ func (h *httpTap) response(resp *http.Response) error {
 		return nil
 	}
 	sse := strings.HasPrefix(strings.ToLower(ct), "text/event-stream")
-	resp.Body = &teeBody{ReadCloser: resp.Body, rec: h.rec, stream: stream, sse: sse, json: !sse && strings.Contains(strings.ToLower(ct), "json")}
+	tee := &teeBody{ReadCloser: resp.Body, rec: h.rec, stream: stream, json: !sse && strings.Contains(strings.ToLower(ct), "json")}
+	if sse {
+		tee.sse = mcp.NewSSEWatch(stream, resp.Request.Method == http.MethodGet)
+	}
+	resp.Body = tee
 	if sse && resp.Request.Method == http.MethodGet {
 		// A legacy HTTP+SSE stream names, in its endpoint event, where the
 		// client is to POST; an absolute URL there would send the client
@@ -266,20 +270,18 @@ func (h *httpTap) failed(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // teeBody passes a response body on and hands the recorder a copy: the
-// whole body for JSON, each SSE event's data as it completes.
+// whole body for JSON; an event stream's bytes as they come, which the
+// recorder reads, off the copy's path, with mcpscope's own SSE reader.
 type teeBody struct {
 	io.ReadCloser
 	rec    *recorder
 	stream string
-	sse    bool
+	sse    *mcp.SSEWatch // an event stream: the recorder's reader of it
 	json   bool
 
-	mu      sync.Mutex
-	buf     []byte // JSON: the body so far; SSE: the unfinished line
-	data    []byte // SSE: the event's data so far
-	event   string // SSE: the event's type
-	hasData bool
-	done    bool
+	mu   sync.Mutex
+	buf  []byte // JSON: the body so far
+	done bool
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
@@ -301,55 +303,14 @@ func (t *teeBody) Close() error {
 func (t *teeBody) feed(b []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.json {
+	switch {
+	case t.done:
+	case t.sse != nil:
+		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, data: append([]byte(nil), b...), at: time.Now(), stream: t.stream})
+	case t.json:
 		if len(t.buf)+len(b) <= maxBody {
 			t.buf = append(t.buf, b...)
 		}
-		return
-	}
-	if !t.sse {
-		return
-	}
-	now := time.Now()
-	t.buf = append(t.buf, b...)
-	for {
-		i := bytes.IndexByte(t.buf, '\n')
-		if i < 0 {
-			return
-		}
-		line := bytes.TrimSuffix(t.buf[:i], []byte("\r"))
-		t.buf = t.buf[i+1:]
-		t.sseLine(line, now)
-	}
-}
-
-// sseLine follows the SSE format far enough to find each event's data.
-func (t *teeBody) sseLine(line []byte, at time.Time) {
-	if len(line) == 0 {
-		switch {
-		case t.hasData && t.event == "endpoint":
-			// The legacy transport's endpoint event carries a URL, not a
-			// message: recorded as mcpscope's own client records it.
-			t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: at, Kind: "sse",
-				Summary: "SSE endpoint event: POST to " + strings.TrimSpace(string(t.data)),
-				Fields:  []mcp.Field{{Key: "stream", Value: t.stream}, {Key: "event", Value: "endpoint"}, {Key: "data", Value: string(t.data)}}}})
-		case t.hasData:
-			t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.data, at: at, stream: t.stream})
-		}
-		t.data, t.hasData, t.event = nil, false, ""
-		return
-	}
-	field, value, _ := bytes.Cut(line, []byte(":"))
-	value = bytes.TrimPrefix(value, []byte(" "))
-	if string(field) == "event" {
-		t.event = string(value)
-	}
-	if string(field) == "data" {
-		if t.hasData {
-			t.data = append(t.data, '\n')
-		}
-		t.data = append(t.data, value...)
-		t.hasData = true
 	}
 }
 
@@ -363,7 +324,7 @@ func (t *teeBody) finish() {
 	if t.json && len(bytes.TrimSpace(t.buf)) > 0 {
 		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream})
 	}
-	if t.sse && t.hasData {
-		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.data, at: time.Now(), stream: t.stream, problem: "the stream ended in the middle of an event"})
+	if t.sse != nil {
+		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, at: time.Now(), stream: t.stream}) // no data: the end
 	}
 }

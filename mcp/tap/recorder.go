@@ -23,7 +23,8 @@ const (
 	chunkStderr                  // bytes the server wrote to stderr
 	chunkEOF                     // dir's stream ended
 	chunkEvent                   // an event made elsewhere (exit, transport)
-	chunkFrame                   // one whole message (HTTP bodies, SSE events)
+	chunkFrame                   // one whole message (an HTTP body)
+	chunkSSE                     // bytes of an event stream (none: its end)
 )
 
 type chunk struct {
@@ -34,6 +35,7 @@ type chunk struct {
 	ev      mcp.Event
 	stream  string
 	problem string
+	sse     *mcp.SSEWatch // chunkSSE: the stream's reader
 }
 
 // recorder turns the copied bytes into frames and session-file entries. It
@@ -211,6 +213,19 @@ func (r *recorder) handle(c *chunk) {
 		r.w.Event(c.ev)
 	case chunkFrame:
 		r.frames(c.dir, c.data, c.problem, c.stream, c.at)
+	case chunkSSE:
+		emit := func(it mcp.SSEItem) {
+			if it.Row != nil {
+				r.w.Event(*it.Row)
+				return
+			}
+			r.frames(mcp.Inbound, it.Message, it.Problem, c.stream, c.at)
+		}
+		if c.data == nil {
+			c.sse.End(c.at, emit)
+		} else {
+			c.sse.Feed(c.data, c.at, emit)
+		}
 	}
 }
 
