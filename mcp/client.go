@@ -732,6 +732,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	queued := time.Now()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	clock := newRequestClock() // held while the transport waits on a sign-in (HoldTimeout)
 	var atMax <-chan time.Time
 	if co.maxTimeout > 0 {
 		mt := time.NewTimer(co.maxTimeout)
@@ -756,7 +757,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	}
 	pd.sent = queued
 	c.mu.Unlock()
-	job, err := c.send(ctx, frame, func(f *Frame) {
+	job, err := c.send(context.WithValue(ctx, clockKey{}, clock), frame, func(f *Frame) {
 		c.mu.Lock()
 		pd.seq, pd.sent = f.Seq, f.Time
 		c.mu.Unlock()
@@ -805,7 +806,14 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 			return resp, nil
 		case <-pd.progressCh:
 			waited.progressed, alive = true, time.Now()
-			if co.resetOnProgress {
+			if co.resetOnProgress && clock.held.Load() == 0 {
+				timer.Reset(timeout)
+			}
+		case <-clock.changed:
+			if clock.held.Load() > 0 {
+				timer.Stop()
+			} else {
+				alive = time.Now()
 				timer.Reset(timeout)
 			}
 		case err := <-pd.failCh:

@@ -343,7 +343,7 @@ func (c *streamableConn) writeStart(ctx context.Context, raw []byte) (func() err
 	}
 	hdr, modern := c.headersFor(msg)
 	out := &postOutcome{ch: make(chan error, 1)}
-	if !c.goSafe(func() { c.exchange(raw, msg, hdr, modern, out) }) {
+	if !c.goSafe(func() { c.exchange(carryClock(c.ctx, ctx), raw, msg, hdr, modern, out) }) {
 		return nil, c.explain(ErrClosed)
 	}
 	return func() error { return c.explain(awaitHeaders(ctx, out)) }, nil
@@ -475,8 +475,8 @@ func kindOfOutbound(msg outbound) string {
 // exchange POSTs one request and reads its answer: JSON, or an SSE stream
 // that is resumed with Last-Event-ID when it breaks in the legacy shape.
 // out gets the outcome of the POST itself, once.
-func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, modern bool, out *postOutcome) {
-	sctx, cancel := context.WithCancel(c.ctx)
+func (c *streamableConn) exchange(base context.Context, raw []byte, msg outbound, hdr http.Header, modern bool, out *postOutcome) {
+	sctx, cancel := context.WithCancel(base)
 	c.mu.Lock()
 	c.streams[msg.id] = cancel
 	c.mu.Unlock()
@@ -489,7 +489,10 @@ func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, mod
 	resp, err := c.send(sctx, http.MethodPost, c.t.URL, raw, hdr)
 	if err != nil {
 		if out.report(err) && sctx.Err() == nil {
+			// Write stopped waiting (a sign-in outlasts responseHeaderWait):
+			// the request ends now, with this reason, not at its timeout.
 			c.event(TransportEvent{Kind: "http", Summary: msg.method + " (id " + msg.id + ") failed", Err: err})
+			c.failRequest(msg.id, err)
 		}
 		return
 	}
@@ -498,8 +501,10 @@ func (c *streamableConn) exchange(raw []byte, msg outbound, hdr http.Header, mod
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		err := c.refused(sctx, resp, msg, raw, hdr)
 		if out.report(err) && err != nil {
-			// Write stopped waiting: the timeline is where the user learns it.
+			// Write stopped waiting: the timeline says it, and the request
+			// ends with it.
 			c.event(TransportEvent{Kind: "http", Summary: msg.method + " (id " + msg.id + ") failed", Err: err})
+			c.failRequest(msg.id, err)
 		}
 		return
 	}
