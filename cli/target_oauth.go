@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -30,7 +32,7 @@ func (o *oauthFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.clientID, "client-id", "", "for a URL target: a pre-registered OAuth client id (default: a Client ID Metadata Document or dynamic registration)")
 	fs.StringVar(&o.clientSecretEnv, "client-secret-env", "", "for a URL target: read the OAuth client secret from this environment variable")
 	fs.StringVar(&o.clientMetadataURL, "client-metadata-url", "", "for a URL target: the https URL of this client's Client ID Metadata Document")
-	fs.StringVar(&o.callback, "oauth-callback", "", "for a URL target: the loopback address for the OAuth redirect (default 127.0.0.1 on a free port)")
+	fs.StringVar(&o.callback, "oauth-callback", "", "for a URL target: where the OAuth redirect comes back: a loopback HOST:PORT, or the whole redirect URI a pre-registered client has (http://localhost:8765/callback) (default 127.0.0.1 on a free port, /oauth/callback)")
 	fs.BoolVar(&o.noOAuth, "no-oauth", false, "for a URL target: do not run OAuth on 401; report it instead")
 	fs.BoolVar(&o.openBrowser, "open-browser", false, "for a URL target, headless: open the OAuth authorization URL (http/https only) in a browser instead of only printing it; the TUI asks each time")
 }
@@ -88,7 +90,11 @@ func (f *connectFlags) authorizer(serverURL string, header http.Header, client *
 	if err != nil {
 		return nil, fmt.Errorf("OAuth: where to keep tokens: %w", err)
 	}
-	browser := &auth.LoopbackBrowser{Addr: f.oauth.callback, Out: stderr, Open: f.oauth.openBrowser}
+	addr, path, err := callbackAddr(f.oauth.callback)
+	if err != nil {
+		return nil, err
+	}
+	browser := &auth.LoopbackBrowser{Addr: addr, Path: path, Out: stderr, Open: f.oauth.openBrowser}
 	if f.tui {
 		browser.Out, browser.Open, browser.Confirm = io.Discard, false, f.confirmOpen.confirm
 	}
@@ -112,4 +118,40 @@ func (f *connectFlags) authorizer(serverURL string, header http.Header, client *
 		return nil, fmt.Errorf("OAuth: %w", err)
 	}
 	return a, nil
+}
+
+// callbackAddr reads --oauth-callback: a listening address, or a loopback
+// http redirect URI whose host, port and path mcpscope then listens on (a
+// client registered in advance has its redirect URI fixed).
+func callbackAddr(v string) (addr, path string, err error) {
+	if !strings.Contains(v, "://") {
+		return v, "", nil
+	}
+	u, err := url.Parse(v)
+	bad := func(why string) error {
+		return fmt.Errorf("--oauth-callback %q: %s; give HOST:PORT or a loopback redirect URI such as http://127.0.0.1:8765/callback", v, why)
+	}
+	switch {
+	case err != nil:
+		return "", "", bad("not a URL")
+	case u.Scheme != "http":
+		return "", "", bad("mcpscope listens for the redirect on plain http")
+	case u.RawQuery != "" || u.Fragment != "":
+		return "", "", bad("a redirect URI with a query or fragment")
+	case !isLoopbackHost(u.Hostname()):
+		return "", "", bad("not a loopback host (localhost, 127.0.0.1, [::1])")
+	}
+	port := u.Port()
+	if port == "" {
+		port = "0" // any free port: loopback redirects may vary it (RFC 8252 §7.3)
+	}
+	return net.JoinHostPort(u.Hostname(), port), u.EscapedPath(), nil
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -37,5 +38,28 @@ func TestURLTargetOAuthWiring(t *testing.T) {
 	}
 	if _, err := parseConfigTarget(t, nil, "--client-id", "x", "--", "node", "srv.js"); err == nil {
 		t.Error("--client-id on a stdio server was accepted")
+	}
+}
+
+// --oauth-callback takes an address or a whole loopback redirect URI, as a
+// client registered in advance has it.
+func TestOAuthCallbackFlag(t *testing.T) {
+	for _, tc := range []struct{ in, addr, path, err string }{
+		{"", "", "", ""},
+		{"127.0.0.1:8765", "127.0.0.1:8765", "", ""},
+		{"http://localhost:8765/auth/callback", "localhost:8765", "/auth/callback", ""},
+		{"http://127.0.0.1/cb", "127.0.0.1:0", "/cb", ""},
+		{"http://[::1]:9/cb", "[::1]:9", "/cb", ""},
+		{"https://localhost:8765/cb", "", "", "plain http"},
+		{"http://example.com:8765/cb", "", "", "not a loopback host"},
+		{"http://localhost:8765/cb?x=1", "", "", "query"},
+	} {
+		addr, path, err := callbackAddr(tc.in)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: err %v, want one saying %q", tc.in, err, tc.err)
+		case tc.err == "" && (err != nil || addr != tc.addr || path != tc.path):
+			t.Errorf("%q: %q %q %v, want %q %q", tc.in, addr, path, err, tc.addr, tc.path)
+		}
 	}
 }

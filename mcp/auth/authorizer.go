@@ -5,6 +5,7 @@ import (
 	"crypto"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -106,6 +107,7 @@ type Authorizer struct {
 	loaded bool       // the store was consulted
 
 	flowMu   sync.Mutex // one flow at a time
+	last     *lastGrant // the last token issued; nil before or once refused
 	disc     *discovery
 	attempts map[string][]time.Time // scope set → authorization times
 	asked    []string               // scopes requested by the last flow
@@ -243,7 +245,7 @@ func (a *Authorizer) Clear(ctx context.Context) error {
 	a.flowMu.Lock()
 	defer a.flowMu.Unlock()
 	a.setRecord(nil)
-	a.disc, a.asked, a.refreshedAt = nil, nil, time.Time{}
+	a.disc, a.asked, a.refreshedAt, a.last = nil, nil, time.Time{}, nil
 	clear(a.attempts)
 	if err := a.cfg.Store.Delete(ctx, a.cfg.ServerURL); err != nil {
 		return fmt.Errorf("forgetting the stored token: %w", err)
@@ -268,17 +270,35 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response, notify 
 		fields = append(fields, field("WWW-Authenticate", "(no Bearer challenge)"))
 	}
 	if resp.StatusCode == http.StatusForbidden && ch.Error != "insufficient_scope" {
-		note.step(fmt.Sprintf("%d without insufficient_scope: not an authorization matter", resp.StatusCode), fields...)
-		return false, nil
+		if !hasBearer || ch.Error != "" || ch.Scope == "" {
+			note.step(fmt.Sprintf("%d without insufficient_scope: not an authorization matter", resp.StatusCode), fields...)
+			return false, nil
+		}
+		// The go-sdk's RequireBearerToken (v1.8.0) answers a token that
+		// lacks a scope so: 403, the scope, and no error code.
+		note.step(fmt.Sprintf(`403 names scope %q but no error="insufficient_scope": read as insufficient scope`, ch.Scope), fields...)
 	}
+	// The flow, a person's sign-in included, is not the server's time.
+	defer mcp.HoldTimeout(ctx)()
 
 	a.flowMu.Lock()
 	defer a.flowMu.Unlock()
 
 	// Another request may have obtained a new token while this one waited.
-	if sent, cur := sentToken(resp), a.current(ctx); cur != nil && cur.AccessToken != "" && sent != cur.AccessToken {
+	sent := sentToken(resp)
+	if cur := a.current(ctx); cur != nil && cur.AccessToken != "" && sent != cur.AccessToken {
 		note.step("a newer token is available; retrying with it", fields...)
 		return true, nil
+	}
+	if f := a.refusal(ctx, resp, sent, ch); f != nil {
+		note.fail("not signing in again: "+f.Err.Error(), f, fields...)
+		if errors.Is(f, ErrTokenRefused) {
+			// Useless now; a reconnect signs in afresh.
+			a.setRecord(nil)
+			a.last = nil
+			_ = a.cfg.Store.Delete(ctx, a.cfg.ServerURL)
+		}
+		return false, f
 	}
 
 	if resp.StatusCode == http.StatusUnauthorized {
@@ -296,6 +316,78 @@ func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response, notify 
 		return false, err
 	}
 	return true, nil
+}
+
+// freshToken is how long a token counts as just issued: refused within
+// it, right after the sign-in, it is not worth another sign-in.
+const freshToken = time.Minute
+
+// lastGrant is the token the last grant issued and what was asked for it.
+type lastGrant struct {
+	token     string
+	signedIn  time.Time // when the full grant (a sign-in) behind it was
+	refreshed bool      // it came from a refresh of that grant
+	asked     []string
+	granted   []string // when named
+	named     bool     // the token endpoint named the scope it granted
+	client    string
+	issuer    string
+	res       string
+}
+
+// refusal explains a 401 or 403 that another sign-in would not cure: the
+// server wants a scope that was asked for and not granted, or it refuses
+// the token a sign-in issued moments ago. nil otherwise.
+func (a *Authorizer) refusal(ctx context.Context, resp *http.Response, sent string, ch Challenge) *Failure {
+	g := a.last
+	if g == nil || sent == "" || sent != g.token {
+		return nil
+	}
+	if miss := missingScopes(strings.Fields(ch.Scope), g.asked, g.granted); resp.StatusCode == http.StatusForbidden && g.named && len(miss) > 0 {
+		return &Failure{
+			Cause: fmt.Sprintf("The server requires scope %s, which the authorization server %s did not grant: mcpscope asked for %q and was granted %q (%d %s).",
+				quoted(miss), g.issuer, strings.Join(g.asked, " "), strings.Join(g.granted, " "), resp.StatusCode, http.StatusText(resp.StatusCode)),
+			Fix: fmt.Sprintf("Signing in again would ask for the same and get the same. Allow client %s the scope %s at the authorization server, or have the server require scopes the authorization server grants.",
+				g.client, strings.Join(miss, " ")),
+			Err: fmt.Errorf("%w: %s", ErrScopeNotGranted, strings.Join(miss, " ")),
+		}
+	}
+	moved := ch.ResourceMetadata != "" && a.disc != nil && ch.ResourceMetadata != a.disc.resourceMetadataURL
+	age := a.cfg.Now().Sub(g.signedIn)
+	if resp.StatusCode != http.StatusUnauthorized || age >= freshToken || moved {
+		return nil
+	}
+	if rec := a.current(ctx); !g.refreshed && rec != nil && rec.RefreshToken != "" {
+		return nil // a refresh, which needs nobody, is tried first
+	}
+	said := strings.TrimSpace(ch.Error + " " + ch.ErrorDescription)
+	if said == "" && resp.Body != nil {
+		// The answer's body may say why (the go-sdk's: "invalid token").
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		said = pageMessage(resp.Header, body)
+	}
+	if said != "" {
+		said = ": " + said
+	}
+	which := "the access token"
+	if g.refreshed {
+		which = "the access token refreshed from the one"
+	}
+	cause := fmt.Sprintf("The server refused %s that %s issued %s ago for client %s (%s%s).",
+		which, g.issuer, age.Round(time.Millisecond), g.client, resp.Status, said)
+	if miss := missingScopes(g.asked, g.asked, g.granted); g.named && len(miss) > 0 {
+		cause += fmt.Sprintf(" It was granted scope %q of %q asked for: not %s.", strings.Join(g.granted, " "), strings.Join(g.asked, " "), quoted(miss))
+	}
+	resource := ""
+	if g.res != "" {
+		resource = fmt.Sprintf("; the token was requested for resource %s", g.res)
+	}
+	return &Failure{
+		Cause: cause,
+		Fix: fmt.Sprintf("Signing in again would get the same answer. Find out why the server rejects tokens from %s: how it validates them (introspection and the credentials it uses, the audience or issuer it expects%s) and what its log says.",
+			g.issuer, resource),
+		Err: ErrTokenRefused,
+	}
 }
 
 func sentToken(resp *http.Response) string {
@@ -560,6 +652,15 @@ func (a *Authorizer) save(ctx context.Context, d *discovery, is *issued, note no
 		rec.Scope = strings.Join(is.asked, " ")
 	}
 	a.setRecord(rec)
+	granted, named := is.grantedScope()
+	signedIn := a.cfg.Now()
+	if is.refreshed && a.last != nil {
+		signedIn = a.last.signedIn
+	} else if is.refreshed {
+		signedIn = time.Time{} // a stored token's sign-in: long ago
+	}
+	a.last = &lastGrant{token: rec.AccessToken, signedIn: signedIn, refreshed: is.refreshed, asked: is.asked,
+		granted: strings.Fields(granted), named: named, client: is.cl.id, issuer: d.issuer, res: d.resource}
 	if err := a.cfg.Store.Save(ctx, rec); err != nil {
 		note.fail("could not store the token (it is used for this session only)", err)
 	}

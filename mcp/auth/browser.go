@@ -2,12 +2,15 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,7 +79,20 @@ func (b *LoopbackBrowser) RedirectURI(ctx context.Context) (string, error) {
 		}
 		b.ln = ln
 	}
-	return "http://" + b.ln.Addr().String() + b.path(), nil
+	return b.redirectTo(b.ln), nil
+}
+
+// redirectTo is the callback URL on ln, under the host name the user gave
+// ("localhost" stays a name: an authorization server compares the
+// redirect URI it registered as a string).
+func (b *LoopbackBrowser) redirectTo(ln net.Listener) string {
+	host := ln.Addr().String()
+	if name, _, err := net.SplitHostPort(b.Addr); err == nil && strings.EqualFold(name, "localhost") {
+		if _, port, err := net.SplitHostPort(host); err == nil {
+			host = net.JoinHostPort(name, port)
+		}
+	}
+	return "http://" + host + b.path()
 }
 
 // Visit prints the URL, opens a browser, and waits for the callback.
@@ -100,7 +116,7 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 		return nil, err
 	}
 	safeURL := termsafe.String(authURL)
-	_, _ = fmt.Fprintf(out, "\nAuthorize mcpscope in your browser (host %s):\n\n  %s\n\nWaiting for the redirect to http://%s%s …\n", openurl.Host(authURL), safeURL, ln.Addr(), b.path())
+	_, _ = fmt.Fprintf(out, "\nAuthorize mcpscope in your browser (host %s):\n\n  %s\n\nWaiting for the redirect to %s …\n", openurl.Host(authURL), safeURL, b.redirectTo(ln))
 	opened, why := "", "not opened: pass --open-browser to open it, or open it yourself"
 	agreed := b.Open
 	if !agreed && b.Confirm != nil {
@@ -128,6 +144,7 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 	if wait <= 0 {
 		wait = 5 * time.Minute
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	got := make(chan url.Values, 1)
@@ -137,7 +154,12 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>Authorization received. You can close this window and return to mcpscope.</p>")
+		if e := r.URL.Query().Get("error"); e != "" {
+			_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>The authorization server refused: "+
+				html.EscapeString(e+" "+r.URL.Query().Get("error_description"))+". You can close this window; mcpscope shows the details.</p>")
+		} else {
+			_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>Authorization received. You can close this window and return to mcpscope.</p>")
+		}
 		select {
 		case got <- r.URL.Query():
 		default:
@@ -150,9 +172,15 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 		noteFunc(note).step("redirect received on the loopback listener")
 		return q, nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("no redirect arrived on %s within %s: %w", ln.Addr(), wait, ctx.Err())
+		if parent.Err() != nil {
+			return nil, fmt.Errorf("stopped waiting for the redirect on %s: %w", ln.Addr(), parent.Err())
+		}
+		return nil, fmt.Errorf("%w within %s", errNoRedirect, wait)
 	}
 }
+
+// errNoRedirect: the browser's redirect did not come within the wait.
+var errNoRedirect = errors.New("no redirect arrived")
 
 // HeadlessBrowser completes the authorization without a person: it GETs
 // the authorization URL, does not follow the redirect, and reads the

@@ -31,6 +31,8 @@ type fakeServer struct {
 	headerScope     string   // scope in the 401 challenge
 	needScope       []string // scopes every MCP request needs (403 otherwise)
 	alwaysForbid    bool     // answer every authenticated request 403 insufficient_scope
+	forbidNoCode    bool     // a missing scope is 403 with scope= but no error= (the go-sdk's way)
+	refuseTokens    bool     // answer every token 401 invalid_token (a server that cannot validate them)
 
 	// Authorization server.
 	issuerPath    string // e.g. "/tenant1"; "" for the origin
@@ -43,7 +45,9 @@ type fakeServer struct {
 	asScopes      []string
 	expiresIn     int
 	giveRefresh   bool
-	wantBasicAuth string // "id:secret" required at the token endpoint
+	wantBasicAuth string                                       // "id:secret" required at the token endpoint
+	grantOnly     []string                                     // the token endpoint grants only these of the scopes asked, and names them
+	authorizeWith func(w http.ResponseWriter, r *http.Request) // replaces the approving /authorize
 
 	mu        sync.Mutex
 	requests  []string            // "GET /path"
@@ -140,6 +144,11 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		f.registers = append(f.registers, body)
 		f.mu.Unlock()
 		writeJSON(w, 201, map[string]any{"client_id": "dcr-client", "client_secret": "dcr-secret-XYZ", "token_endpoint_auth_method": "client_secret_post"})
+	case r.URL.Path == f.issuerPath+"/authorize" && f.authorizeWith != nil:
+		f.mu.Lock()
+		f.authQuery = append(f.authQuery, r.URL.Query())
+		f.mu.Unlock()
+		f.authorizeWith(w, r)
 	case r.URL.Path == f.issuerPath+"/authorize":
 		q := r.URL.Query()
 		f.mu.Lock()
@@ -175,6 +184,9 @@ func (f *fakeServer) serveToken(w http.ResponseWriter, r *http.Request) {
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
 		scopes = strings.Fields(strings.TrimPrefix(r.PostForm.Get("code"), "code-SECRET-"))
+		if f.grantOnly != nil {
+			scopes = slices.DeleteFunc(scopes, func(s string) bool { return !slices.Contains(f.grantOnly, s) })
+		}
 	case "refresh_token":
 		scopes = f.needScope
 	case "client_credentials":
@@ -214,7 +226,7 @@ func (f *fakeServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	scopes, ok := f.tokens[tok]
-	if !ok {
+	if !ok || f.refuseTokens {
 		challenge(401, "invalid_token", f.headerScope)
 		return
 	}
@@ -224,7 +236,11 @@ func (f *fakeServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, s := range f.needScope {
 		if !slices.Contains(scopes, s) {
-			challenge(403, "insufficient_scope", strings.Join(f.needScope, " "))
+			code := "insufficient_scope"
+			if f.forbidNoCode {
+				code = ""
+			}
+			challenge(403, code, strings.Join(f.needScope, " "))
 			return
 		}
 	}

@@ -53,9 +53,7 @@ func (r recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if sent := sentBody(req); sent != "" {
 		fields = append(fields, field("request", sent))
 	}
-	if p.document {
-		fields = fields[:1] // a GET: nothing sent but the URL
-	} else {
+	if req.Method == http.MethodPost {
 		fields = append(fields, field("client_auth", clientAuth(req)))
 	}
 	start := time.Now()
@@ -74,13 +72,17 @@ func (r recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	case p.document && resp.StatusCode == http.StatusOK:
 		r.note.step(fmt.Sprintf("%s (%s)", head, p.what), field("url", req.URL.Redacted()), field("document", compact(body)), field("elapsed", elapsed))
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		r.note.step(fmt.Sprintf("%s (%s: redirected)", head, p.what), append(fields, field("location", resp.Header.Get("Location")), field("elapsed", elapsed))...)
+		r.note.step(fmt.Sprintf("%s (%s: redirected)", head, p.what), append(fields, field("location", redactQuery(resp.Header.Get("Location"))), field("elapsed", elapsed))...)
 	case p.document:
 		r.note.step(fmt.Sprintf("%s (%s not here)", head, p.what), field("url", req.URL.Redacted()), field("elapsed", elapsed))
 	case resp.StatusCode >= 400:
 		code, desc := oauthError(body)
 		fields = append(fields, field("answer", redactBody(resp.Header, body)), field("error", code), field("error_description", desc), field("elapsed", elapsed))
-		r.note.fail(fmt.Sprintf("%s (%s: %s)", head, p.what, orNone(code)), fmt.Errorf("the %s %s answered %s %s %s", p.what, req.URL.Redacted(), resp.Status, code, desc), fields...)
+		summary := fmt.Sprintf("%s (%s)", head, p.what)
+		if code != "" {
+			summary = fmt.Sprintf("%s (%s: %s)", head, p.what, code)
+		}
+		r.note.fail(summary, fmt.Errorf("the %s %s answered %s %s %s", p.what, req.URL.Redacted(), resp.Status, code, desc), fields...)
 	default:
 		r.note.step(fmt.Sprintf("%s (%s)", head, p.what), append(fields, field("answer", redactBody(resp.Header, body)), field("elapsed", elapsed))...)
 	}
@@ -206,7 +208,27 @@ func redactBody(h http.Header, body []byte) string {
 	if json.Valid(body) {
 		return redactJSON(body)
 	}
+	if said := pageMessage(h, body); said != "" {
+		return said
+	}
 	return fmt.Sprintf("(%d bytes of %s)", len(body), orNone(mt))
+}
+
+// redactQuery is a URL with the secrets of its query (an authorization
+// code in a redirect) redacted.
+func redactQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(not a URL)"
+	}
+	q := u.Query()
+	for _, k := range secretParams {
+		if q.Get(k) != "" {
+			q.Set(k, redacted)
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.Redacted()
 }
 
 func redactJSON(raw []byte) string {

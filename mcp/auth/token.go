@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -57,6 +59,7 @@ type issued struct {
 	cl          client
 	redirectURI string
 	asked       []string
+	refreshed   bool // by a refresh token, not a full grant
 }
 
 // grantedScope is the scope the answer names; "" when it names none
@@ -121,8 +124,19 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		field("redirect_uri", redirectURI), field("scope", strings.Join(scopes, " ")), field("state", state),
 		field("code_challenge", challenge), field("code_challenge_method", "S256"), field("resource", d.resource))
 
+	seen := ""
+	if _, person := browser.(*LoopbackBrowser); person {
+		// A person is about to be sent there: not to a page that only
+		// says the request is refused.
+		if seen, err = a.preflight(ctx, authURL, redirectURI, cl, scopes, note); err != nil {
+			return nil, err
+		}
+	}
 	cb, err := browser.Visit(ctx, authURL, note)
 	if err != nil {
+		if errors.Is(err, errNoRedirect) {
+			return nil, noCallback(err, redirectURI, cl.id, seen)
+		}
 		return nil, fmt.Errorf("the authorization did not complete: %w", err)
 	}
 	if m.AuthorizationResponseIssParameterSupported || cb.Get("iss") != "" {
@@ -138,7 +152,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 		return nil, err
 	}
 	if e := cb.Get("error"); e != "" {
-		err := fmt.Errorf("the authorization server refused: %s %s", e, cb.Get("error_description"))
+		err := refusedAuthorization("after the sign-in", e, cb.Get("error_description"), cl.id, scopes)
 		note.fail("authorization refused", err, field("error", e), field("error_description", cb.Get("error_description")))
 		return nil, err
 	}
@@ -168,6 +182,84 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovery, scopes
 	is := &issued{tok: tok, cl: cl, redirectURI: redirectURI, asked: scopes}
 	a.noteIssued(is, note)
 	return is, nil
+}
+
+// preflight GETs the authorization URL once, as the browser is about to,
+// without cookies and without following its answer. An authorization
+// server that refuses the request outright (a redirect URI or client id it
+// does not know: RFC 6749 §4.1.2.1 forbids redirecting then) answers 400,
+// or redirects with an error: the person is not sent to that page and the
+// failure names what it said. Any other answer (a sign-in page, a
+// redirect to one) is the browser's; it is returned to explain a callback
+// that never comes.
+func (a *Authorizer) preflight(ctx context.Context, authURL, redirectURI string, cl client, scopes []string, note noteFunc) (seen string, err error) {
+	hc := a.httpClient(note)
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := http.NewRequestWithContext(withPurpose(ctx, "authorization endpoint, before the browser", false), http.MethodGet, authURL, nil)
+	if err != nil {
+		return "", nil // the browser will say what is wrong with it
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", nil // the recorder showed it; the browser may still get there
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if loc, lerr := resp.Location(); lerr == nil {
+		if q := loc.Query(); q.Get("error") != "" {
+			f := refusedAuthorization("before anyone signed in", q.Get("error"), q.Get("error_description"), cl.id, scopes)
+			note.fail("authorization refused before the sign-in", f, field("error", q.Get("error")), field("error_description", q.Get("error_description")))
+			return "", f
+		}
+		return fmt.Sprintf("%s to %s", resp.Status, loc.Redacted()), nil
+	}
+	said := pageMessage(resp.Header, body)
+	if resp.StatusCode == http.StatusBadRequest {
+		cause := fmt.Sprintf("The authorization server refused the authorization request before anyone signed in (%s)", resp.Status)
+		if said != "" {
+			cause += fmt.Sprintf(": %q", said)
+		}
+		f := &Failure{
+			Cause: cause + ".",
+			Fix: fmt.Sprintf("Most often it does not accept the redirect URI %s for client %s: register that redirect URI for the client there, or pass --oauth-callback with a loopback redirect URI it has registered (mcpscope listens there). Check the client id too.",
+				redirectURI, cl.id),
+			Err: fmt.Errorf("%w: %s %s", ErrAuthorizationRefused, resp.Status, said),
+		}
+		note.fail("authorization refused before the sign-in", f, field("redirect_uri", redirectURI), field("client_id", cl.id))
+		return "", f
+	}
+	if said != "" {
+		return fmt.Sprintf("%s: %q", resp.Status, said), nil
+	}
+	return resp.Status, nil
+}
+
+// refusedAuthorization is an OAuth error response, from the redirect or
+// the preflight, in words.
+func refusedAuthorization(when, code, desc, clientID string, scopes []string) *Failure {
+	cause := fmt.Sprintf("The authorization server refused the authorization %s: %s", when, code)
+	if desc != "" {
+		cause += fmt.Sprintf(" (%q)", desc)
+	}
+	return &Failure{
+		Cause: cause + ".",
+		Fix:   authorizationErrorFix(code, clientID, scopes),
+		Err:   fmt.Errorf("%w: %s %s", ErrAuthorizationRefused, code, desc),
+	}
+}
+
+// noCallback explains a sign-in whose redirect never came back.
+func noCallback(err error, redirectURI, clientID, seen string) *Failure {
+	cause := fmt.Sprintf("The browser never came back to %s (%v): nobody finished signing in, or the authorization server did not send the browser back.", redirectURI, err)
+	if seen != "" {
+		cause += " The authorization URL answers " + seen + "."
+	}
+	return &Failure{
+		Cause: cause,
+		Fix: fmt.Sprintf("Open the authorization URL (in the timeline) and sign in. If the page shows an error, the authorization server may not accept the redirect URI %s for client %s: register it there, or pass --oauth-callback with a loopback redirect URI it has registered.",
+			redirectURI, clientID),
+		Err: fmt.Errorf("%w: %w", ErrNoCallback, err),
+	}
 }
 
 // libraryContext is ctx for a library's request: it carries the
@@ -266,7 +358,11 @@ func (a *Authorizer) refresh(ctx context.Context, d *discovery, rec *Record, not
 	if err != nil {
 		return nil, err
 	}
-	is := &issued{tok: tok, cl: cl, asked: strings.Fields(rec.Scope)}
+	asked := strings.Fields(rec.Scope) // a stored token's: what was granted
+	if a.last != nil && a.last.token == rec.AccessToken {
+		asked = a.last.asked
+	}
+	is := &issued{tok: tok, cl: cl, asked: asked, refreshed: true}
 	a.noteIssued(is, note)
 	return is, nil
 }

@@ -17,6 +17,12 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 	if err == nil {
 		return "", ""
 	}
+	// An error that knows its cause and fix (an OAuth flow's, mcp/auth)
+	// says them itself.
+	var own interface{ Explain() (cause, fix string) }
+	if errors.As(err, &own) {
+		return own.Explain()
+	}
 	ev := summarize(events)
 	msg := err.Error()
 

@@ -33,6 +33,10 @@ func TestExplainConnectError(t *testing.T) {
 		{"tls", fmt.Errorf("post: %w", errors.New("x509: certificate signed by unknown authority")), nil, "TLS", "certificate"},
 		{"http 401", errors.New("unauthorized"), []mcp.Event{mcp.TransportEvent{Kind: "http", Fields: []mcp.Field{{Key: "status", Value: "401"}}}}, "authorization", "token"},
 		{"other", errors.New("something odd"), garbage, "something odd", "by hand"},
+		// A failed OAuth flow says what happened itself, even after a 401.
+		{"explained", &mcp.HandshakeError{Reason: "the connection ended during initialize", Err: &mcp.LocalError{Kind: mcp.WriteFailed,
+			Err: fmt.Errorf("authorization failed: %w", explained{"The server refused the token it was just issued.", "Check its token validation."})}},
+			[]mcp.Event{mcp.TransportEvent{Kind: "http", Fields: []mcp.Field{{Key: "status", Value: "401"}}}}, "refused the token it was just issued", "token validation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cause, fix := doctor.ExplainConnectError(tc.err, tc.events)
@@ -45,6 +49,13 @@ func TestExplainConnectError(t *testing.T) {
 		t.Errorf("nil error explained: %q %q", c, f)
 	}
 }
+
+// explained is an error that knows its cause and fix, as an OAuth
+// failure (mcp/auth) does.
+type explained struct{ cause, fix string }
+
+func (e explained) Error() string                { return e.cause }
+func (e explained) Explain() (cause, fix string) { return e.cause, e.fix }
 
 // TestBoundedMemory: a long flood of notifications keeps the linter's state
 // small (it keeps no frames) and the per-rule cap limits diagnostics.
