@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
+	"github.com/mcpscope/mcpscope/mcp/config"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
 	"github.com/spf13/cobra"
@@ -19,10 +25,13 @@ type tapInstallOptions struct {
 	command string // what the client runs for the tap
 }
 
+// backupSuffix names the copy tap install keeps next to a config file.
+const backupSuffix = ".mcpscope-backup"
+
 func newTapInstallCommands() []*cobra.Command {
 	mk := func(install bool) *cobra.Command {
 		var o tapInstallOptions
-		use, short := "uninstall", "Undo `tap install`: give the servers back their own commands, byte for byte"
+		use, short := "uninstall", "Undo `tap install`: give tapped servers back their own commands"
 		if install {
 			use, short = "install", "Rewrite a client's config so that its stdio servers run through the tap"
 		}
@@ -31,12 +40,18 @@ func newTapInstallCommands() []*cobra.Command {
 			Short: short,
 			Long: short + `.
 
-Works on Claude Desktop, Cursor and Claude Code ("mcpServers") and VS Code
-("servers", or "mcp.servers" in settings.json) files. Only each server's command
-and the start of its args change; comments and formatting stay. install keeps a
-backup next to the file (FILE.mcpscope-backup, written once) and changes nothing
-when run twice; uninstall restores the file exactly. Without --config, the usual
-config files of those clients on this machine are listed.`,
+Edits the configs of Claude Desktop, Claude Code (~/.claude.json: the user's
+"mcpServers" and each project's; .mcp.json), Cursor, Windsurf, Cline, Gemini CLI
+("mcpServers"), VS Code ("servers", or "mcp": {"servers"} in settings.json), Zed
+("context_servers"), Codex (config.toml, [mcp_servers.NAME]), Continue
+(config.yaml, "mcpServers") and Goose (config.yaml, "extensions"). Only each
+server's command and the start of its args change; comments and formatting
+stay. install saves the file as it was in FILE` + backupSuffix + ` each time it
+changes it, and changes nothing when run twice. uninstall finds tapped servers
+by what they run (tap [--name N] -- CMD ARGS...), whoever wrote them and however
+the client has rewritten the file since, and gives them back CMD ARGS...,
+changing nothing else: on a file nothing else touched, the original byte for
+byte. Without --config, the usual config files of those clients are listed.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				return runTapInstall(cmd.OutOrStdout(), install, o)
@@ -55,65 +70,219 @@ config files of those clients on this machine are listed.`,
 
 func runTapInstall(out io.Writer, install bool, o tapInstallOptions) error {
 	if o.config == "" {
-		_, _ = fmt.Fprintln(out, "Client config files found on this machine (give one with --config):")
-		n := 0
-		for _, p := range tap.KnownConfigs() {
-			if _, err := os.Stat(p); err == nil {
-				_, _ = fmt.Fprintln(out, "  "+termsafe.String(p))
-				n++
-			}
-		}
-		if n == 0 {
-			_, _ = fmt.Fprintln(out, "  none in the usual places")
-		}
+		listClientFiles(out)
 		return nil
 	}
 	if !o.all && len(o.servers) == 0 {
 		return withCode(exitUsage, fmt.Errorf("name the servers with --server NAME, or give --all"))
 	}
-	data, err := os.ReadFile(o.config)
+	self := o.command
+	if install && self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			self = "mcpscope"
+		}
+	}
+	shown := termsafe.String(o.config)
+	// The file may be a link (dotfiles): the edit goes to what it names.
+	path, err := filepath.EvalSymlinks(o.config)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	fi, err := os.Stat(o.config)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	var next []byte
-	var changed []string
-	if install {
-		self := o.command
-		if self == "" {
-			if self, err = os.Executable(); err != nil {
-				self = "mcpscope"
+	syntax := config.SyntaxFor(o.config)
+	backup := o.config + backupSuffix
+	// A client may rewrite its file while we edit it (Claude Code does, as
+	// it runs): the edit is redone on what is there now when that happens.
+	for attempt := 0; ; attempt++ {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		var res *tap.Edited
+		if install {
+			res, err = tap.Install(syntax, data, self, o.servers)
+		} else {
+			// The backup settles whether an emptied list was there before.
+			prev, _ := os.ReadFile(backup)
+			res, err = tap.Uninstall(syntax, data, o.servers, prev)
+		}
+		if err != nil {
+			return withCode(exitUsage, installError(shown, syntax, backup, install, err))
+		}
+		if install {
+			for _, s := range res.Skipped {
+				_, _ = fmt.Fprintf(out, "%s: not tapped: %s\n", shown, termsafe.String(s))
 			}
 		}
-		next, changed, err = tap.Install(data, self, o.servers)
-	} else {
-		next, changed, err = tap.Uninstall(data, o.servers)
-	}
-	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("%s: %w", o.config, err))
-	}
-	if len(changed) == 0 {
-		_, _ = fmt.Fprintf(out, "%s: nothing to change\n", termsafe.String(o.config))
+		if len(res.Changed) == 0 {
+			what := "no stdio server to tap"
+			if !install {
+				what = "no tapped server"
+			} else if o.all {
+				what = "every stdio server already runs through the tap, or there is none"
+			}
+			_, _ = fmt.Fprintf(out, "%s: nothing to change (%s)\n", shown, what)
+			return nil
+		}
+		if install {
+			// The file as it was before this change; an older backup
+			// would lose what was edited since.
+			if err := writeAtomic(backup, data, 0o600, nil); err != nil {
+				return withCode(exitUsage, fmt.Errorf("%s: no backup written, so the file was left as it was: %w", shown, err))
+			}
+		}
+		err = writeAtomic(path, res.Data, fi.Mode().Perm(), data)
+		if errors.Is(err, errChangedMeanwhile) && attempt < 2 {
+			continue
+		}
+		if err != nil {
+			return withCode(exitUsage, fmt.Errorf("%s: %w", shown, err))
+		}
+		names := termsafe.String(joinNames(res.Changed))
+		if install {
+			verb := "now runs through the tap"
+			if len(res.Changed) > 1 {
+				verb = "now run through the tap"
+			}
+			_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client.\n  The file as it was is in %s (written just now).\n", shown, names, verb, termsafe.String(backup))
+		} else {
+			verb := "runs its own command again"
+			if len(res.Changed) > 1 {
+				verb = "run their own commands again"
+			}
+			_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client.\n", shown, names, verb)
+		}
 		return nil
 	}
-	if install {
-		backup := o.config + ".mcpscope-backup"
-		if _, err := os.Stat(backup); os.IsNotExist(err) {
-			if err := os.WriteFile(backup, data, 0o600); err != nil {
-				return withCode(exitUsage, fmt.Errorf("backup: %w", err))
-			}
+}
+
+// joinNames is "a", "a and b", "a, b and c".
+func joinNames(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// installError says what went wrong and what the user can do: for a
+// file tap install cannot edit, the line to write by hand; for an
+// uninstall that cannot go on, the backup and how old it is.
+func installError(file string, syntax config.Syntax, backup string, install bool, err error) error {
+	msg := fmt.Sprintf("%s: %v", file, err)
+	var ns *config.NoServersError
+	if errors.As(err, &ns) {
+		msg += ".\nTo tap a server by hand, run mcpscope in front of its command; " + handWritten(syntax)
+	}
+	if !install {
+		if fi, serr := os.Stat(backup); serr == nil {
+			msg += fmt.Sprintf(".\n%s holds the file as it was before the last tap install that changed it, %s: whatever changed in the file since is not in it",
+				termsafe.String(backup), age(fi.ModTime()))
 		}
 	}
-	if err := os.WriteFile(o.config, next, fi.Mode().Perm()); err != nil {
-		return withCode(exitUsage, err)
+	return errors.New(msg)
+}
+
+// handWritten is the entry to write by hand, in the file's language.
+func handWritten(syntax config.Syntax) string {
+	switch syntax {
+	case config.TOML:
+		return `in a [mcp_servers.NAME] table:
+  command = "mcpscope"
+  args = ["tap", "--name", "NAME", "--", "CMD", "ARG"]`
+	case config.YAML:
+		return `in the server's entry:
+  command: mcpscope      (Goose: cmd: mcpscope)
+  args: [tap, --name, NAME, --, CMD, ARG]`
 	}
-	verb := "now run through the tap"
-	if !install {
-		verb = "run their own commands again"
+	return `in the server's entry:
+  "command": "mcpscope",
+  "args": ["tap", "--name", "NAME", "--", "CMD", "ARG"]`
+}
+
+// age says how long ago t was, and when.
+func age(t time.Time) string {
+	d := time.Since(t)
+	var ago string
+	switch {
+	case d < time.Minute:
+		ago = "written just now"
+	case d < time.Hour:
+		ago = plural(int(d/time.Minute), "minute") + " ago"
+	case d < 48*time.Hour:
+		ago = plural(int(d/time.Hour), "hour") + " ago"
+	default:
+		ago = plural(int(d/(24*time.Hour)), "day") + " ago"
 	}
-	_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client\n", termsafe.String(o.config), termsafe.String(strings.Join(changed, ", ")), verb)
-	return nil
+	return ago + " (" + t.Local().Format("2006-01-02 15:04") + ")"
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+var errChangedMeanwhile = errors.New("the file changed while it was being edited")
+
+// writeAtomic replaces path by data through a temporary file in the same
+// directory, so that a client reading it never sees half a file. When
+// was is not nil, the file must still hold was just before the switch.
+func writeAtomic(path string, data []byte, perm os.FileMode, was []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if was != nil {
+		if now, err := os.ReadFile(path); err != nil || !bytes.Equal(now, was) {
+			return errChangedMeanwhile
+		}
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// listClientFiles prints the usual config files of the clients tap
+// install edits, on this system, and which of them are here.
+func listClientFiles(out io.Writer) {
+	home, _ := os.UserHomeDir()
+	files := config.ClientFiles(runtime.GOOS, home, os.Getenv)
+	_, _ = fmt.Fprintln(out, "The config files tap install edits, where each client keeps them on this system")
+	_, _ = fmt.Fprintln(out, "(● found; project files are looked for in the current directory):")
+	width := 0
+	for _, f := range files {
+		width = max(width, len(f.Client))
+	}
+	found := 0
+	for _, f := range files {
+		mark := " "
+		if matches, _ := filepath.Glob(f.Path); len(matches) > 0 {
+			mark = "●"
+			found++
+		}
+		what := ""
+		if f.What != "" {
+			what = "  " + f.What
+		}
+		_, _ = fmt.Fprintf(out, "%s %-*s  %s%s\n", mark, width, f.Client, termsafe.String(f.Path), what)
+	}
+	if found == 0 {
+		_, _ = fmt.Fprintln(out, "None of them is here.")
+	}
+	_, _ = fmt.Fprintln(out, "Then: mcpscope tap install --config FILE --server NAME (or --all).")
 }

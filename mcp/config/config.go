@@ -103,11 +103,16 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Path)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+	switch {
+	case e.Path == "" && e.Line > 0:
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Col)
+	case e.Path != "":
+		b.WriteString(e.Path)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
+		}
+		b.WriteString(": ")
 	}
-	b.WriteString(": ")
 	if e.Server != "" {
 		fmt.Fprintf(&b, "server %q: ", e.Server)
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -21,6 +22,10 @@ func (e *syntaxErr) Error() string { return fmt.Sprintf("offset %d: %s", e.offse
 func stripJSONC(src []byte) ([]byte, error) {
 	out := make([]byte, len(src))
 	copy(out, src)
+	// A UTF-8 byte order mark, which Windows editors write, is blank too.
+	if bytes.HasPrefix(out, []byte("\xef\xbb\xbf")) {
+		out[0], out[1], out[2] = ' ', ' ', ' '
+	}
 	for i := 0; i < len(out); i++ {
 		switch c := out[i]; {
 		case c == '"':
@@ -187,11 +192,29 @@ func valueEnd(b []byte, i int) int {
 	return i
 }
 
+// find is the object's member key; of several, the last, which is the one
+// JSON.parse and Go's decoder keep (and so every client).
 func find(ms []member, key string) (member, bool) {
-	for _, m := range ms {
-		if m.key == key {
-			return m, true
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == key {
+			return ms[i], true
 		}
 	}
 	return member{}, false
+}
+
+// lastOfEach keeps, of members sharing a key, the last, in the order of
+// those last occurrences.
+func lastOfEach(ms []member) []member {
+	last := make(map[string]int, len(ms))
+	for i, m := range ms {
+		last[m.key] = i
+	}
+	out := ms[:0:0]
+	for i, m := range ms {
+		if last[m.key] == i {
+			out = append(out, m)
+		}
+	}
+	return out
 }

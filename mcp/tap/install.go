@@ -1,187 +1,220 @@
 package tap
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp/config"
 )
 
-// Install rewrites the named stdio servers of a client's config text (all
-// of them when names is empty) to run through `self tap`. Only the
-// command's string and the start of its args change; comments and
-// formatting stay. A server already tapped is left alone, so installing
-// twice changes nothing the second time. It returns the new text and the
-// servers it changed.
-//
-// The original command's JSON string is kept byte for byte as the first
-// argument after "--", which is what lets Uninstall restore the file
-// exactly.
-func Install(data []byte, self string, names []string) ([]byte, []string, error) {
-	entries, err := config.Locate(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	selfTok, _ := json.Marshal(self)
-	type edit struct {
-		off, end int
-		text     string
-	}
-	var edits []edit
-	var changed []string
-	for _, e := range entries {
-		if !wanted(e.Name, names) || tapped(e) {
-			continue
+// Edited is what Install or Uninstall did to a config file's text.
+type Edited struct {
+	// Data is the new text (the old one when nothing changed).
+	Data []byte
+	// Changed labels the servers changed, in file order.
+	Changed []string
+	// Skipped says, for each server left alone because install cannot
+	// tap it, why ("remote, a URL server (...)").
+	Skipped []string
+}
+
+// Install rewrites the named stdio servers of a client's config (all of
+// them when names is empty) to run through `self tap`: a server's
+// `CMD ARGS…` becomes `self tap --name NAME -- CMD ARGS…`. Only the
+// command's token and the front of the args change; comments, formatting
+// and everything else stay, in JSON, TOML and YAML alike. The original
+// command's token moves into the args byte for byte, so Uninstall gives
+// back the file exactly. A server already tapped (by install or by hand)
+// is left alone: installing twice changes nothing the second time.
+func Install(syntax config.Syntax, data []byte, self string, names []string) (*Edited, error) {
+	return edit(syntax, data, names, func(d *config.Doc, e *config.Entry) ([]config.Edit, []string, string, bool, error) {
+		if _, _, ok := Tapped(e.Command, e.Args); ok {
+			return nil, nil, "", false, nil
 		}
-		nameTok, _ := json.Marshal(e.Name)
-		prefix := `"tap", "--name", ` + string(nameTok) + `, "--", ` + string(data[e.CommandOff:e.CommandEnd])
-		edits = append(edits, edit{e.CommandOff, e.CommandEnd, string(selfTok)})
-		if e.ArgsOff < 0 {
-			edits = append(edits, edit{e.CommandEnd, e.CommandEnd, `, "args": [` + prefix + `]`})
-		} else {
-			if len(e.Args) > 0 {
-				prefix += ", "
+		prepend := []config.Token{{Value: "tap"}, {Value: "--name"}, {Value: e.Name}, {Value: "--"}, d.CommandToken(e)}
+		edits, err := d.Rewrite(e, config.Token{Value: self}, 0, prepend, false)
+		args := append([]string{"tap", "--name", e.Name, "--", e.Command}, e.Args...)
+		return edits, args, self, true, err
+	})
+}
+
+// Uninstall undoes a tap for the named servers (all tapped ones when
+// names is empty): an entry whose parsed value is `tap [FLAGS] -- CMD
+// ARGS…`, however it is formatted and whoever wrote it (tap install, the
+// client rewriting its file, a person), gets back `CMD ARGS…`. Only those
+// entries change; on a file nothing else touched since Install, the
+// result is the original byte for byte. backup, the file as the last
+// Install found it (nil when there is none), settles the one thing the
+// text cannot: whether a server left without args had an empty list or
+// none before.
+func Uninstall(syntax config.Syntax, data []byte, names []string, backup []byte) (*Edited, error) {
+	hadList := map[string]bool{}
+	if prev, err := config.Read(syntax, backup); backup != nil && err == nil {
+		for i := range prev.Entries {
+			p := &prev.Entries[i]
+			if _, _, tapped := Tapped(p.Command, p.Args); !tapped {
+				hadList[p.Key()] = p.HasArgs()
 			}
-			edits = append(edits, edit{e.ArgsOff + 1, e.ArgsOff + 1, prefix})
 		}
-		changed = append(changed, e.Name)
 	}
-	if err := missing(entries, names); err != nil {
-		return nil, nil, err
-	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].off > edits[j].off })
-	out := append([]byte(nil), data...)
-	for _, ed := range edits {
-		out = append(out[:ed.off], append([]byte(ed.text), out[ed.end:]...)...)
-	}
-	return out, changed, nil
+	return edit(syntax, data, names, func(d *config.Doc, e *config.Entry) ([]config.Edit, []string, string, bool, error) {
+		k, _, ok := Tapped(e.Command, e.Args)
+		if !ok {
+			return nil, nil, "", false, nil
+		}
+		edits, err := d.Rewrite(e, d.ArgToken(e, k+1), k+2, nil, hadList[e.Key()])
+		return edits, e.Args[k+2:], e.Args[k+1], true, err
+	})
 }
 
-// Uninstall undoes Install for the named servers (all tapped ones when
-// names is empty), byte for byte. A tapped entry edited since, so that the
-// text Install wrote is no longer there, is an error that names it.
-func Uninstall(data []byte, names []string) ([]byte, []string, error) {
-	entries, err := config.Locate(data)
+// change works out one entry's edits and what it will then hold; ok is
+// false when the entry is left alone.
+type change func(d *config.Doc, e *config.Entry) (edits []config.Edit, args []string, command string, ok bool, err error)
+
+func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited, error) {
+	d, err := config.Read(syntax, data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	out := append([]byte(nil), data...)
-	var changed []string
-	// From the end of the file, so that earlier offsets stay right.
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		if !wanted(e.Name, names) || !tapped(e) {
+	if err := checkNames(d, names); err != nil {
+		return nil, err
+	}
+	res := &Edited{Data: data}
+	var edits []config.Edit
+	type value struct {
+		command string
+		args    []string
+	}
+	want := make([]value, len(d.Entries))
+	for i := range d.Entries {
+		e := &d.Entries[i]
+		want[i] = value{e.Command, e.Args}
+		if !wanted(e.Name, names) {
 			continue
 		}
-		nameTok, _ := json.Marshal(e.Name)
-		arr := data[e.ArgsOff:e.ArgsEnd]
-		head := []byte(`["tap", "--name", ` + string(nameTok) + `, "--", `)
-		if !bytes.HasPrefix(arr, head) {
-			return nil, nil, fmt.Errorf("%s: its args were edited since `tap install`; restore it from the backup", e.Name)
+		ed, args, command, ok, err := ch(d, e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Label(), err)
 		}
-		// The original command's token follows, exactly as it was.
-		rest := arr[len(head):]
-		tokEnd := stringTokenEnd(rest)
-		if tokEnd < 0 {
-			return nil, nil, fmt.Errorf("%s: its args were edited since `tap install`; restore it from the backup", e.Name)
+		if !ok {
+			continue
 		}
-		tok := rest[:tokEnd]
-		after := rest[tokEnd:]
-		var repl []byte
+		want[i] = value{command, args}
+		edits = append(edits, ed...)
+		res.Changed = append(res.Changed, e.Label())
+	}
+	if len(names) == 0 {
+		for _, o := range d.Others {
+			label := o.Name
+			if o.Scope != "" {
+				label += " (" + o.Scope + ")"
+			}
+			why := o.Why
+			if o.URL {
+				why += " (tap it with mcpscope tap --listen)"
+			}
+			res.Skipped = append(res.Skipped, label+", "+why)
+		}
+	}
+	if len(res.Changed) == 0 {
+		return res, nil
+	}
+	if res.Data, err = config.Apply(data, edits); err != nil {
+		return nil, err
+	}
+	// Read the result back: every server must hold what it should, and
+	// nothing else may have moved. A shape the edits get wrong is refused
+	// here rather than written.
+	after, err := config.Read(syntax, res.Data)
+	if err != nil {
+		return nil, fmt.Errorf("the edit would leave the file unreadable (%w); nothing was written: please report this file's shape", err)
+	}
+	if len(after.Entries) != len(d.Entries) || len(after.Others) != len(d.Others) {
+		return nil, errors.New("the edit would change which servers the file has; nothing was written: please report this file's shape")
+	}
+	// Edits keep the entries' order.
+	for i := range after.Entries {
+		e, w := &after.Entries[i], want[i]
+		if e.Key() != d.Entries[i].Key() || w.command != e.Command || !slices.Equal(w.args, e.Args) {
+			return nil, fmt.Errorf("%s: the edit would give it %q %q; nothing was written: please report this file's shape", e.Label(), e.Command, e.Args)
+		}
+	}
+	return res, nil
+}
+
+// Tapped reports whether command and args run a server through the tap,
+// `tap [FLAGS] -- CMD ARGS…`: it returns the index of "--" in args and
+// the tap's --name. The tokens between "tap" and "--" must be flags (and
+// the value of --name), unless the command is mcpscope itself.
+func Tapped(command string, args []string) (dashes int, name string, ok bool) {
+	if len(args) < 3 || args[0] != "tap" {
+		return 0, "", false
+	}
+	flags := true
+	for i := 1; i < len(args); i++ {
+		a := args[i]
 		switch {
-		case bytes.Equal(after, []byte("]")) && bytes.Equal(data[e.CommandEnd:e.ArgsOff], []byte(`, "args": `)):
-			// Install added the whole args member.
-			repl = tok
-			out = append(out[:e.CommandOff], append(append([]byte(nil), repl...), out[e.ArgsEnd:]...)...)
-			changed = append(changed, e.Name)
-			continue
-		case bytes.HasPrefix(after, []byte(", ")):
-			after = after[2:]
-		case bytes.HasPrefix(after, []byte("]")):
-		default:
-			return nil, nil, fmt.Errorf("%s: its args were edited since `tap install`; restore it from the backup", e.Name)
-		}
-		newArr := append([]byte("["), after...)
-		out = append(out[:e.ArgsOff], append(newArr, out[e.ArgsEnd:]...)...)
-		out = append(out[:e.CommandOff], append(append([]byte(nil), tok...), out[e.CommandEnd:]...)...)
-		changed = append(changed, e.Name)
-	}
-	if err := missing(entries, names); err != nil {
-		return nil, nil, err
-	}
-	sort.Strings(changed)
-	return out, changed, nil
-}
-
-// stringTokenEnd is the length of the JSON string token b starts with, or
-// -1.
-func stringTokenEnd(b []byte) int {
-	if len(b) == 0 || b[0] != '"' {
-		return -1
-	}
-	for i := 1; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
+		case a == "--":
+			if i+1 >= len(args) {
+				return 0, "", false
+			}
+			return i, name, flags || isMcpscope(command)
+		case a == "--name" && i+1 < len(args):
+			name = args[i+1]
 			i++
-		case '"':
-			return i + 1
+		case strings.HasPrefix(a, "--name="):
+			name = strings.TrimPrefix(a, "--name=")
+		case strings.HasPrefix(a, "-"):
+		default:
+			flags = false
 		}
 	}
-	return -1
+	return 0, "", false
 }
 
-func tapped(e config.Entry) bool {
-	return len(e.Args) >= 5 && e.Args[0] == "tap" && e.Args[1] == "--name" && e.Args[3] == "--"
+func isMcpscope(command string) bool {
+	base := strings.ToLower(filepath.Base(strings.ReplaceAll(command, `\`, "/")))
+	return strings.HasPrefix(strings.TrimSuffix(base, ".exe"), "mcpscope")
 }
 
 func wanted(name string, names []string) bool {
-	if len(names) == 0 {
-		return true
-	}
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return len(names) == 0 || slices.Contains(names, name)
 }
 
-func missing(entries []config.Entry, names []string) error {
+// checkNames fails on a name the file has no stdio server for, saying
+// what it is instead or which names there are.
+func checkNames(d *config.Doc, names []string) error {
 	for _, n := range names {
 		found := false
-		for _, e := range entries {
-			found = found || e.Name == n
+		for i := range d.Entries {
+			found = found || d.Entries[i].Name == n
 		}
-		if !found {
-			return fmt.Errorf("no stdio server %q in the file (a URL server is tapped with tap --listen)", n)
+		if found {
+			continue
 		}
+		for _, o := range d.Others {
+			if o.Name != n {
+				continue
+			}
+			if o.URL {
+				return fmt.Errorf("%q is a URL server: tap it with `mcpscope tap --name %s --listen 127.0.0.1:PORT URL` and give the client http://127.0.0.1:PORT/ instead", n, n)
+			}
+			return fmt.Errorf("%q cannot be tapped by tap install: %s", n, o.Why)
+		}
+		var have []string
+		for i := range d.Entries {
+			have = append(have, d.Entries[i].Label())
+		}
+		for _, o := range d.Others {
+			have = append(have, o.Name+" ("+o.Why+")")
+		}
+		if len(have) == 0 {
+			return fmt.Errorf("no server %q: the file has no servers in %s", n, strings.Join(d.Maps, ", "))
+		}
+		return fmt.Errorf("no server %q; the file has: %s", n, strings.Join(have, ", "))
 	}
 	return nil
-}
-
-// KnownConfigs are the usual config files of Claude Desktop, Cursor,
-// Claude Code and VS Code on this system; the caller lists those that
-// exist.
-func KnownConfigs() []string {
-	home, _ := os.UserHomeDir()
-	var out []string
-	switch runtime.GOOS {
-	case "darwin":
-		out = append(out, filepath.Join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
-			filepath.Join(home, "Library", "Application Support", "Code", "User", "mcp.json"))
-	case "windows":
-		appData := os.Getenv("APPDATA")
-		out = append(out, filepath.Join(appData, "Claude", "claude_desktop_config.json"),
-			filepath.Join(appData, "Code", "User", "mcp.json"))
-	default:
-		out = append(out, filepath.Join(home, ".config", "Claude", "claude_desktop_config.json"),
-			filepath.Join(home, ".config", "Code", "User", "mcp.json"))
-	}
-	return append(out, filepath.Join(home, ".cursor", "mcp.json"), filepath.Join(home, ".claude.json"),
-		".mcp.json", filepath.Join(".cursor", "mcp.json"), filepath.Join(".vscode", "mcp.json"))
 }

@@ -1,0 +1,156 @@
+package config
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// readJSON locates the stdio servers of a JSON (JSONC) config: every
+// server map the clients write, in one file when it has several (Claude
+// Code's ~/.claude.json holds the user's map and one per project).
+func (d *Doc) readJSON() error {
+	clean, err := ReadJSONC("", d.data)
+	if err != nil {
+		return err
+	}
+	top, err := members(clean, 0)
+	if err != nil {
+		return &Error{Msg: "the top level is not a JSON object"}
+	}
+	found := false
+	each := func(name string, scope string, m member) {
+		found = true
+		d.Maps = append(d.Maps, name)
+		ms, err := members(clean, m.valueOff)
+		if err != nil {
+			d.Others = append(d.Others, Other{Name: name, Scope: scope, Why: "it is not an object of servers"})
+			return
+		}
+		for _, s := range lastOfEach(ms) {
+			d.jsonServer(clean, s, scope)
+		}
+	}
+	if m, ok := find(top, "mcpServers"); ok {
+		each(`"mcpServers"`, "", m)
+	}
+	if m, ok := find(top, "servers"); ok {
+		each(`"servers"`, "", m)
+	}
+	if m, ok := find(top, "mcp.servers"); ok {
+		each(`"mcp.servers"`, "", m)
+	}
+	if m, ok := find(top, "mcp"); ok {
+		if inner, err := members(clean, m.valueOff); err == nil {
+			if s, ok := find(inner, "servers"); ok {
+				each(`"mcp"."servers"`, "", s)
+			}
+		}
+	}
+	if m, ok := find(top, "context_servers"); ok {
+		each(`"context_servers"`, "", m)
+	}
+	if m, ok := find(top, "projects"); ok {
+		if projects, err := members(clean, m.valueOff); err == nil {
+			for _, pr := range lastOfEach(projects) {
+				inner, err := members(clean, pr.valueOff)
+				if err != nil {
+					continue
+				}
+				if s, ok := find(inner, "mcpServers"); ok {
+					each(`"projects".`+strconv.Quote(pr.key)+`."mcpServers"`, "project "+strconv.Quote(pr.key), s)
+				}
+			}
+			found = true // a Claude Code file whose projects have no servers yet
+		}
+	}
+	if found {
+		return nil
+	}
+	keys := make([]string, len(top))
+	for i, m := range top {
+		keys[i] = m.key
+	}
+	ns := &NoServersError{Syntax: JSON, Has: keys}
+	if m, ok := find(top, "experimental"); ok {
+		if inner, err := members(clean, m.valueOff); err == nil {
+			if _, ok := find(inner, "modelContextProtocolServers"); ok {
+				ns.Known = `Continue's config.json ("experimental"."modelContextProtocolServers")`
+			}
+		}
+	}
+	return ns
+}
+
+// jsonServer adds one server of a map to Entries or Others.
+func (d *Doc) jsonServer(clean []byte, s member, scope string) {
+	other := func(url bool, why string) {
+		d.Others = append(d.Others, Other{Name: s.key, Scope: scope, URL: url, Why: why})
+	}
+	fields, err := members(clean, s.valueOff)
+	if err != nil {
+		other(false, "its definition is not an object")
+		return
+	}
+	var typ string
+	if t, ok := find(fields, "type"); ok {
+		_ = json.Unmarshal(t.value, &typ)
+	}
+	cmd, hasCmd := find(fields, "command")
+	isURL := false
+	for _, k := range []string{"url", "serverUrl", "httpUrl"} {
+		if _, ok := find(fields, k); ok {
+			isURL = true
+		}
+	}
+	switch {
+	case !hasCmd && isURL, typ != "" && typ != TypeStdio && !strings.EqualFold(typ, "local"):
+		other(true, "a URL server")
+		return
+	case !hasCmd:
+		other(false, `it has no "command"`)
+		return
+	}
+	container := fields
+	if len(cmd.value) > 0 && cmd.value[0] == '{' {
+		// Zed's older shape: "command": {"path", "args", "env"}.
+		inner, err := members(clean, cmd.valueOff)
+		if err != nil {
+			other(false, `its "command" is not a string`)
+			return
+		}
+		path, ok := find(inner, "path")
+		if !ok {
+			other(false, `its "command" has no "path"`)
+			return
+		}
+		container, cmd = inner, path
+	}
+	e := Entry{Name: s.key, Scope: scope, cmd: Span{cmd.valueOff, cmd.valueOff + len(cmd.value)}}
+	if json.Unmarshal(cmd.value, &e.Command) != nil || cmd.value[0] != '"' {
+		other(false, `its "command" is not a string`)
+		return
+	}
+	if a, ok := find(container, "args"); ok {
+		elems, closeAt, err := Elements(clean, a.valueOff)
+		if err != nil {
+			other(false, `its "args" is not a list of strings`)
+			return
+		}
+		s := &seq{open: skipSpace(clean, a.valueOff) + 1, close: closeAt}
+		for _, it := range elems {
+			var v string
+			if it.Value[0] != '"' || json.Unmarshal(it.Value, &v) != nil {
+				other(false, `its "args" is not a list of strings`)
+				return
+			}
+			e.Args = append(e.Args, v)
+			s.items = append(s.items, Span{it.Off, it.End})
+		}
+		e.args = s
+	}
+	e.add = adder{at: e.cmd.End, text: func(items []string) string {
+		return `, "args": [` + strings.Join(items, ", ") + "]"
+	}}
+	d.Entries = append(d.Entries, e)
+}
