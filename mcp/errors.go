@@ -122,6 +122,11 @@ type ExitError struct {
 	Expected   bool // mcpscope asked it to stop
 	LastStderr []string
 	Err        error // a wait error that is not an exit status
+
+	// ClientSignal is the signal a tap received from its client (the
+	// client's way of closing) and passed on to the server: the server's
+	// end is then the client's doing.
+	ClientSignal string
 }
 
 func (e *ExitError) Error() string {
@@ -134,6 +139,12 @@ func (e *ExitError) Error() string {
 		fmt.Fprintf(&b, "was killed by %s", e.Signal)
 	default:
 		fmt.Fprintf(&b, "exited with status %d", e.Code)
+	}
+	switch {
+	case e.ClientSignal != "" && e.ClientSignal == e.Signal:
+		b.WriteString(", which its client sent (the tap passed it on)")
+	case e.ClientSignal != "":
+		fmt.Fprintf(&b, " after its client sent %s (the tap passed it on)", e.ClientSignal)
 	}
 	if e.Forced != "" {
 		fmt.Fprintf(&b, " (mcpscope had to send %s)", e.Forced)

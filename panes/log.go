@@ -1239,6 +1239,9 @@ func exitSummary(e *mcp.ExitError) string {
 	if e.Forced != "" {
 		fmt.Fprintf(&b, " (mcpscope sent %s)", e.Forced)
 	}
+	if e.ClientSignal != "" {
+		fmt.Fprintf(&b, " (its client sent %s)", e.ClientSignal)
+	}
 	if n := len(e.LastStderr); n > 0 {
 		b.WriteString(" — last stderr: ")
 		b.WriteString(e.LastStderr[n-1])

@@ -93,6 +93,11 @@ func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
 // observeExit judges how a stdio server ended.
 func (l *Linter) observeExit(e mcp.ExitEvent) {
 	x := e.Exit
+	if x.ClientSignal != "" {
+		// The client ended the server with a signal (through a tap): how
+		// the server went is the client's shutdown, not the server's fault.
+		return
+	}
 	// The spec's shutdown is stdin closed, then SIGTERM, then SIGKILL: a
 	// server that ends on SIGTERM did what it asks. Only one that outlived
 	// SIGTERM's grace (not a kill in mcpscope's own hurry) is reported.

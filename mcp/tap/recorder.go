@@ -25,6 +25,7 @@ const (
 	chunkEvent                   // an event made elsewhere (exit, transport)
 	chunkFrame                   // one whole message (an HTTP body)
 	chunkSSE                     // bytes of an event stream (none: its end)
+	chunkExit                    // the server ended (ev: its ExitEvent)
 )
 
 type chunk struct {
@@ -62,6 +63,7 @@ type recorder struct {
 	w       *record.Writer
 	partial [3][]byte // an unfinished line per direction
 	errLine []byte    // an unfinished stderr line
+	errTail []string  // the last stderr lines, for the exit's record
 	onFlush func()    // after each flush: wake the viewers
 	// onFrame, when set, sees every frame (tests, the byte-identity check).
 	onFrame func(*mcp.Frame)
@@ -188,7 +190,7 @@ func (r *recorder) finish() {
 		r.endOf(d, time.Now())
 	}
 	if len(r.errLine) > 0 {
-		r.w.Event(mcp.StderrEvent{Time: time.Now(), Line: strings.TrimRight(string(r.errLine), "\r")})
+		r.stderrLine(strings.TrimRight(string(r.errLine), "\r"), time.Now())
 		r.errLine = nil
 	}
 	_ = r.w.Flush()
@@ -211,6 +213,8 @@ func (r *recorder) handle(c *chunk) {
 		r.endOf(c.dir, c.at)
 	case chunkEvent:
 		r.w.Event(c.ev)
+	case chunkExit:
+		r.exited(c.ev.(mcp.ExitEvent))
 	case chunkFrame:
 		r.frames(c.dir, c.data, c.problem, c.stream, c.at)
 	case chunkSSE:
@@ -291,7 +295,38 @@ func (r *recorder) stderr(b []byte, at time.Time) {
 		}
 		line := append(r.errLine, b[:i]...)
 		r.errLine = nil
-		r.w.Event(mcp.StderrEvent{Time: at, Line: strings.TrimRight(string(line), "\r")})
+		r.stderrLine(strings.TrimRight(string(line), "\r"), at)
 		b = b[i+1:]
 	}
+}
+
+func (r *recorder) stderrLine(line string, at time.Time) {
+	r.w.Event(mcp.StderrEvent{Time: at, Line: line})
+	r.errTail = append(r.errTail, line)
+	if len(r.errTail) > stderrTail {
+		r.errTail = r.errTail[len(r.errTail)-stderrTail:]
+	}
+}
+
+// stderrTail is how many of the last stderr lines the exit carries, as
+// mcpscope's own stdio client keeps them.
+const stderrTail = 12
+
+// exited records how the server ended, with the stderr lines it wrote
+// last (all of them are recorded before the exit: the tap drains the
+// pipe first), and the state that follows: closed when the client asked
+// for the end (it closed stdin, or sent the signal), failed otherwise.
+func (r *recorder) exited(ev mcp.ExitEvent) {
+	if len(r.errLine) > 0 {
+		r.stderrLine(strings.TrimRight(string(r.errLine), "\r"), ev.Time)
+		r.errLine = nil
+	}
+	x := *ev.Exit
+	x.LastStderr = append([]string(nil), r.errTail...)
+	r.w.Event(mcp.ExitEvent{Time: ev.Time, Exit: &x})
+	st := mcp.StateClosed
+	if !x.Expected && x.ClientSignal == "" && (x.Code != 0 || x.Signal != "" || x.Err != nil) {
+		st = mcp.StateFailed
+	}
+	r.w.Event(mcp.StateEvent{Time: ev.Time, State: st, Detail: x.Error()})
 }

@@ -126,16 +126,12 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 		exit.Err = waitErr
 	}
 	t.mu.Lock()
-	exit.Forced, exit.Expected = t.forced, t.stopping
+	exit.Forced, exit.Expected, exit.ClientSignal = t.forced, t.stopping, t.clientSignal
 	t.mu.Unlock()
 	out.Code = exit.Code
-	now := time.Now()
-	cap.rec.push(chunk{kind: chunkEvent, ev: mcp.ExitEvent{Time: now, Exit: exit}})
-	st := mcp.StateClosed
-	if !exit.Expected && (exit.Code != 0 || out.Signal != nil) {
-		st = mcp.StateFailed
-	}
-	cap.rec.push(chunk{kind: chunkEvent, ev: mcp.StateEvent{Time: now, State: st, Detail: exit.Error()}})
+	// The recorder adds the stderr lines the server wrote last, and the
+	// state that follows.
+	cap.rec.push(chunk{kind: chunkExit, ev: mcp.ExitEvent{Time: time.Now(), Exit: exit}})
 	cap.close()
 	return out, nil
 }
@@ -203,6 +199,8 @@ type stdioTap struct {
 	mu       sync.Mutex
 	stopping bool   // the client closed stdin (or went away)
 	forced   string // the signal the shutdown had to send
+	// clientSignal is the first signal the client sent the tap (passed on).
+	clientSignal string
 }
 
 // copyIn copies the client's stdin to the server. When the client closes
@@ -310,6 +308,15 @@ func (t *stdioTap) forward(ctx context.Context) {
 	for {
 		select {
 		case sig := <-t.o.Signals:
+			name := signalName(sig)
+			t.mu.Lock()
+			if t.clientSignal == "" {
+				t.clientSignal = name
+			}
+			t.mu.Unlock()
+			// Recorded before it is passed on: the server's end comes after.
+			t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "tap",
+				Summary: "the tap got " + name + " (from its client: some clients close a server this way) and passed it on to the server"}})
 			signalGroup(t.cmd, sig)
 		case <-t.exited:
 			return

@@ -10,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // A signal the tap receives reaches the server (SIGUSR1 has no Windows
@@ -39,4 +42,83 @@ func TestStdioTapForwardsSignals(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the forwarded signal did not end the server")
 	}
+}
+
+// A client that closes its server with a signal (Gemini CLI and Codex send
+// SIGTERM) ends the session: the record says the client sent it, the
+// session is closed, not failed, and the doctor blames nobody for it.
+func TestStdioTapRecordsTheClientsSignalAsTheClientsShutdown(t *testing.T) {
+	privateDirs(t)
+	sigs := make(chan os.Signal, 1)
+	inR, inW := io.Pipe()
+	defer func() { _ = inW.Close() }()
+	var stderr syncBuffer
+	done := make(chan *Outcome, 1)
+	go func() {
+		out, _ := RunStdio(context.Background(), StdioOptions{Name: "sigterm", Command: "sh", Args: []string{"-c", `echo ready >&2; while :; do sleep 0.02; done`},
+			Stdin: inR, Stdout: io.Discard, Stderr: &stderr, Signals: sigs})
+		done <- out
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "ready") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A frame, so that the viewer's doctor runs (it starts with the
+	// conversation's first frame).
+	_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	sigs <- syscall.SIGTERM
+	var out *Outcome
+	select {
+	case out = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the forwarded SIGTERM did not end the server")
+	}
+	if out.Signal != syscall.SIGTERM {
+		t.Fatalf("the server ended with %+v; the test needs it killed by the signal", out)
+	}
+
+	entries := readRecord(t, out.File)
+	var exit, state *record.Entry
+	tapRow := false
+	for i, e := range entries {
+		switch e.Type {
+		case "exit":
+			exit = &entries[i]
+		case "state":
+			state = &entries[i]
+		case "transport":
+			if strings.Contains(e.Summary, "got SIGTERM") {
+				tapRow = exit == nil
+			}
+		}
+	}
+	if exit == nil || exit.ClientSignal != "SIGTERM" || exit.Signal != "SIGTERM" {
+		t.Fatalf("exit entry %+v: want signal and clientSignal SIGTERM", exit)
+	}
+	if !tapRow {
+		t.Error("no row before the exit says the tap got SIGTERM and passed it on")
+	}
+	if state == nil || state.State != "closed" || !strings.Contains(state.Detail, "which its client sent") {
+		t.Errorf("last state %+v: want closed, saying the client sent the signal", state)
+	}
+
+	src := NewSource(Listed{Info: Info{File: out.File}})
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	frames := 0
+	defer func() {
+		if frames == 0 {
+			t.Error("the viewer saw no frame: its doctor did not run")
+		}
+	}()
+	for ev := range src.Events() {
+		if _, ok := ev.(mcp.FrameEvent); ok {
+			frames++
+		}
+		if d, ok := ev.(mcp.DiagnosticEvent); ok && strings.HasPrefix(d.Diagnostic.Rule, "stdio/") {
+			t.Errorf("the doctor blamed the server for the client's shutdown: %s: %s", d.Diagnostic.Rule, d.Diagnostic.Message)
+		}
+	}
+	_ = src.Close()
 }

@@ -138,6 +138,9 @@ type Rebuilder struct {
 	// handshake frames: the last initialize/server/discover request and
 	// its response.
 	hsRequest, hsResult json.RawMessage
+	// stderr: the last stderr lines since the last exit, for an exit
+	// entry that does not carry them.
+	stderr []string
 	// SkipDiagnostics leaves out the recorded diagnostics (the caller
 	// re-runs today's doctor over the rebuilt events).
 	SkipDiagnostics bool
@@ -155,6 +158,10 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 	case "frame":
 		return mcp.FrameEvent{Frame: b.frame(e)}
 	case "stderr":
+		b.stderr = append(b.stderr, e.Line)
+		if len(b.stderr) > stderrTail {
+			b.stderr = b.stderr[len(b.stderr)-stderrTail:]
+		}
 		return mcp.StderrEvent{Time: e.Time, Line: e.Line}
 	case "state":
 		return mcp.StateEvent{Time: e.Time, State: parseState(e.State), Detail: e.Detail}
@@ -169,7 +176,13 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 		}
 		return ev
 	case "exit":
-		x := &mcp.ExitError{Code: -1, Signal: e.Signal, Forced: e.Forced, LastStderr: e.LastStderr}
+		x := &mcp.ExitError{Code: -1, Signal: e.Signal, Forced: e.Forced, LastStderr: e.LastStderr, ClientSignal: e.ClientSignal}
+		if len(x.LastStderr) == 0 {
+			// Taps before this version recorded no lastStderr: the
+			// lines themselves are in the file.
+			x.LastStderr = append([]string(nil), b.stderr...)
+		}
+		b.stderr = nil
 		if e.Code != nil {
 			x.Code = *e.Code
 		}
@@ -290,6 +303,10 @@ func (b *Rebuilder) handshake(e *Entry) *mcp.Handshake {
 	}
 	return h
 }
+
+// stderrTail is how many of the last stderr lines an exit carries (as
+// mcpscope's stdio client keeps them).
+const stderrTail = 12
 
 func fromMs(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 

@@ -92,6 +92,8 @@ type Entry struct {
 	Signal     string   `json:"signal,omitempty"`
 	Forced     string   `json:"forced,omitempty"`
 	LastStderr []string `json:"lastStderr,omitempty"`
+	// ClientSignal: a tap's client sent it, and the tap passed it on.
+	ClientSignal string `json:"clientSignal,omitempty"`
 
 	// transport (HTTP, SSE, reconnect, OAuth steps)
 	TransportKind string      `json:"transportKind,omitempty"`
@@ -356,7 +358,7 @@ func FromEvent(ev mcp.Event) *Entry {
 	case mcp.ExitEvent:
 		x := e.Exit
 		code := x.Code
-		out := &Entry{Type: "exit", Time: e.Time, Code: &code, Signal: x.Signal, Forced: x.Forced, LastStderr: x.LastStderr}
+		out := &Entry{Type: "exit", Time: e.Time, Code: &code, Signal: x.Signal, Forced: x.Forced, LastStderr: x.LastStderr, ClientSignal: x.ClientSignal}
 		if x.Err != nil {
 			out.Error = x.Err.Error()
 		}
