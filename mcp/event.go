@@ -113,6 +113,9 @@ type TransportEvent struct {
 	Fields []Field
 	// Err is set when the step failed.
 	Err error
+	// Run, when set, is a run of SSE keep-alives this event reports as it
+	// is now; a later event with the same Run.ID replaces it.
+	Run *KeepAliveRun
 }
 
 // Field is one named detail of a TransportEvent.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 )
 
 // FuzzClassify: the frame classifier never panics and says why a frame is
@@ -38,8 +39,9 @@ func FuzzSSEReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		// A tap's reader, fed in two pieces, makes what the client's makes.
-		want := sseItems(&sseReader{br: bufio.NewReader(bytes.NewReader(body)), maxLine: 16, maxEvent: 24})
-		if got := watchItems(body, []int{len(body) / 3}, 16, 24); fmt.Sprint(got) != fmt.Sprint(want) {
+		at := time.Now()
+		want := sseItems(&sseReader{br: bufio.NewReader(bytes.NewReader(body)), maxLine: 16, maxEvent: 24}, at)
+		if got := watchItems(body, []int{len(body) / 3}, 16, 24, at); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%q: the tap's reader made\n %q\nthe client's\n %q", body, got, want)
 		}
 		r := newSSEReader(bytes.NewReader(body))

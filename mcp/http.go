@@ -670,8 +670,14 @@ type streamState struct {
 // when set, is the request whose answer ends the stream's purpose; with
 // stopOnAnswer, reading stops there (a resumption GET a server may keep
 // open forever must not pile up).
+//
+// Keep-alives (comment-only events) are reported as runs, one row each
+// (keepAlives). On a request's stream, a run past sseMaxKeepAlives bytes
+// ends the reading with ErrKeepAliveLimit.
 func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st *streamState, stopOnAnswer bool) error {
 	r := newSSEReader(body)
+	ka := newKeepAlives(stream, c.event)
+	defer ka.end(time.Now())
 	for {
 		ev, err := r.next()
 		if err != nil {
@@ -681,6 +687,13 @@ func (c *streamableConn) consume(stream string, body io.Reader, reqID string, st
 			return err
 		}
 		st.progress = true
+		if ev.isKeepAlive() {
+			if n := ka.add(ev, time.Now()); reqID != "" && n > sseMaxKeepAlives {
+				return fmt.Errorf("%w: %s bytes of keep-alives in a row and no answer (the limit is %s)", ErrKeepAliveLimit, groupDigits(n), byteCount(sseMaxKeepAlives))
+			}
+			continue
+		}
+		ka.end(time.Now())
 		if ev.HasID {
 			st.lastEventID = ev.ID
 		}
@@ -713,6 +726,13 @@ func (c *streamableConn) readStream(ctx context.Context, body io.ReadCloser, str
 	err := c.consume(stream, body, msg.id, st, false)
 	_ = body.Close()
 	for resumes := 0; !st.answered && ctx.Err() == nil; {
+		if errors.Is(err, ErrKeepAliveLimit) {
+			// Resuming or sending again would only bring more of them.
+			c.event(TransportEvent{Kind: "sse", Summary: stream + ": stopped reading: " + err.Error(),
+				Fields: []Field{{"stream", stream}, {"request id", msg.id}}, Err: fmt.Errorf("%s (id %s): %w", msg.method, msg.id, err)})
+			c.failRequest(msg.id, fmt.Errorf("%s: %w", stream, err))
+			return
+		}
 		how := "closed by the server"
 		if err != nil {
 			how = "broken (" + err.Error() + ")"

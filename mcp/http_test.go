@@ -100,7 +100,7 @@ func TestHTTPResumesBrokenStream(t *testing.T) {
 		switch {
 		case te.Kind == "sse" && strings.Contains(te.Summary, "priming event") && strings.Contains(te.Summary, "retry 50ms"):
 			priming = true
-		case te.Kind == "sse" && strings.Contains(te.Summary, `"stream opened"`):
+		case te.Kind == "sse" && strings.Contains(te.Summary, `keep-alive "stream opened"`):
 			comment = true
 		case te.Kind == "reconnect" && strings.Contains(te.Summary, "reconnecting in 50ms with Last-Event-ID ev-1"):
 			reconnect = true

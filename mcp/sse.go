@@ -121,17 +121,24 @@ func (b *httpBase) openSSE(ctx context.Context, streamURL string) (*sseSession, 
 	s := &sseSession{b: b, streamURL: streamURL}
 	stream := "GET " + pathOf(resp.Request.URL) + " (HTTP+SSE)"
 	r := newSSEReader(resp.Body)
+	ka := newKeepAlives(stream, b.event)
 	for s.endpoint == "" {
 		ev, err := r.next()
 		if err != nil {
 			stopStream()
 			detach()
 			_ = resp.Body.Close()
+			ka.end(time.Now())
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("the HTTP+SSE stream at %s sent no endpoint event in time: %w", redactURL(streamURL), ctx.Err())
 			}
 			return nil, fmt.Errorf("the HTTP+SSE stream at %s ended before its endpoint event: %w", redactURL(streamURL), err)
 		}
+		if ev.isKeepAlive() {
+			ka.add(ev, time.Now())
+			continue
+		}
+		ka.end(time.Now())
 		if ev.Type() != "endpoint" {
 			s.handle(stream, ev)
 			continue
@@ -146,7 +153,7 @@ func (b *httpBase) openSSE(ctx context.Context, streamURL string) (*sseSession, 
 		}
 		s.endpoint = endpoint
 	}
-	if !detach() || !b.goSafe(func() { s.read(stream, r, resp.Body, stopStream) }) {
+	if !detach() || !b.goSafe(func() { s.read(stream, r, ka, resp.Body, stopStream) }) {
 		stopStream()
 		_ = resp.Body.Close()
 		return nil, fmt.Errorf("HTTP+SSE: %w", errors.Join(ctx.Err(), ErrClosed))
@@ -174,7 +181,7 @@ func resolveEndpoint(streamURL, ref string) (string, error) {
 
 // read delivers the stream's message events until it ends, which ends the
 // connection.
-func (s *sseSession) read(stream string, r *sseReader, body io.ReadCloser, stop context.CancelFunc) {
+func (s *sseSession) read(stream string, r *sseReader, ka *keepAlives, body io.ReadCloser, stop context.CancelFunc) {
 	defer stop()
 	defer func() { _ = body.Close() }() // the stream has ended; closing frees the connection
 	var err error
@@ -184,8 +191,14 @@ func (s *sseSession) read(stream string, r *sseReader, body io.ReadCloser, stop 
 		if err != nil {
 			break
 		}
+		if ev.isKeepAlive() {
+			ka.add(ev, time.Now())
+			continue
+		}
+		ka.end(time.Now())
 		s.handle(stream, ev)
 	}
+	ka.end(time.Now())
 	if s.b.ended() {
 		return
 	}

@@ -40,6 +40,10 @@ type sseEvent struct {
 	// Cut says why the event's data is not all there: a line over
 	// sseMaxLine, or data over sseMaxEvent. The rest was read and dropped.
 	Cut string
+	// Size is what the event took on the wire: its lines with their line
+	// ends and the blank line that ended it (a cut line counts what was
+	// kept of it).
+	Size int
 }
 
 // Problem is what a frame made of this event's data must say about it.
@@ -128,17 +132,22 @@ func (r *sseReader) next() (*sseEvent, error) {
 // maxLine) to the event being built, nil before the event's first line.
 // done says the line was the blank one that ends the event.
 func (r *sseReader) step(ev *sseEvent, line []byte, cut bool) (_ *sseEvent, done bool) {
+	size := len(line) + 1 // with its newline
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if !r.started {
 		r.started = true
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM may open the stream
 	}
 	if len(line) == 0 {
+		if ev != nil {
+			ev.Size += size
+		}
 		return ev, ev != nil // blank lines between events end nothing
 	}
 	if ev == nil {
 		ev = &sseEvent{}
 	}
+	ev.Size += size
 	r.field(ev, line)
 	if cut && ev.Cut == "" {
 		ev.Cut = fmt.Sprintf("an SSE line longer than mcpscope's limit of %d bytes was cut there (the rest was read and dropped)", r.maxLine)
@@ -240,6 +249,10 @@ type SSEWatch struct {
 	ev     *sseEvent
 	line   []byte // the line so far (at most maxLine bytes of it)
 	cut    bool   // the line so far is longer than maxLine
+	// ka follows the keep-alive runs, reported each when it ends (the
+	// report lands in rows until it is handed on).
+	ka   *keepAlives
+	rows []TransportEvent
 }
 
 // SSEItem is one thing a client makes of a stream: a timeline row (Row
@@ -253,7 +266,18 @@ type SSEItem struct {
 // NewSSEWatch reads one response's event stream; get says it answers a GET
 // (the standalone stream, or the legacy transport's event stream).
 func NewSSEWatch(stream string, get bool) *SSEWatch {
-	return &SSEWatch{stream: stream, get: get, r: sseReader{maxLine: sseMaxLine, maxEvent: sseMaxEvent}}
+	w := &SSEWatch{stream: stream, get: get, r: sseReader{maxLine: sseMaxLine, maxEvent: sseMaxEvent}}
+	w.ka = &keepAlives{stream: stream, quiet: true, emit: func(te TransportEvent) { w.rows = append(w.rows, te) }}
+	return w
+}
+
+// endRun hands on the report of the keep-alive run that ended at at.
+func (w *SSEWatch) endRun(at time.Time, emit func(SSEItem)) {
+	w.ka.end(at)
+	for i := range w.rows {
+		emit(SSEItem{Row: &w.rows[i]})
+	}
+	w.rows = nil
 }
 
 // Feed takes the stream's next bytes and hands emit, in order, what the
@@ -288,6 +312,7 @@ func (w *SSEWatch) Feed(b []byte, at time.Time, emit func(SSEItem)) {
 // End says the stream ended: an event it ended inside of is handed on as
 // the client's reader hands it on (incomplete).
 func (w *SSEWatch) End(at time.Time, emit func(SSEItem)) {
+	defer w.endRun(at, emit)
 	if len(w.line) > 0 || w.cut {
 		line, cut := w.line, w.cut
 		w.line, w.cut = nil, false
@@ -308,6 +333,11 @@ func (w *SSEWatch) End(at time.Time, emit func(SSEItem)) {
 }
 
 func (w *SSEWatch) emit(ev *sseEvent, at time.Time, emit func(SSEItem)) {
+	if ev.isKeepAlive() {
+		w.ka.add(ev, at)
+		return
+	}
+	w.endRun(at, emit)
 	if w.get && !w.legacy && ev.Type() == "endpoint" && len(ev.Data) > 0 {
 		// The 2024-11-05 transport's stream: its first endpoint event
 		// says where to POST, as mcpscope's SSE transport reports it.

@@ -103,13 +103,24 @@ func TestAnswers(t *testing.T) {
 
 // sseItems is what the client makes of a whole stream read by its reader:
 // the same items an SSEWatch hands on, so the two can be compared.
-func sseItems(r *sseReader) []string {
+func sseItems(r *sseReader, at time.Time) []string {
 	var out []string
+	ka := newKeepAlives("s", func(te TransportEvent) {
+		if te.Run.Done { // what a recorder writes of a run
+			out = append(out, fmt.Sprintf("row %s %v", te.Summary, te.Fields))
+		}
+	})
 	for {
 		ev, err := r.next()
 		if err != nil {
+			ka.end(at)
 			return out
 		}
+		if ev.isKeepAlive() {
+			ka.add(ev, at)
+			continue
+		}
+		ka.end(at)
 		rows, deliver := sseClassify("s", ev, false)
 		for _, te := range rows {
 			out = append(out, fmt.Sprintf("row %s %v", te.Summary, te.Fields))
@@ -121,7 +132,7 @@ func sseItems(r *sseReader) []string {
 }
 
 // watchItems feeds body to an SSEWatch in the given pieces.
-func watchItems(body []byte, cuts []int, maxLine, maxEvent int) []string {
+func watchItems(body []byte, cuts []int, maxLine, maxEvent int, at time.Time) []string {
 	w := NewSSEWatch("s", false)
 	w.r.maxLine, w.r.maxEvent = maxLine, maxEvent
 	var out []string
@@ -134,10 +145,10 @@ func watchItems(body []byte, cuts []int, maxLine, maxEvent int) []string {
 	}
 	prev := 0
 	for _, c := range append(cuts, len(body)) {
-		w.Feed(body[prev:c], time.Now(), emit)
+		w.Feed(body[prev:c], at, emit)
 		prev = c
 	}
-	w.End(time.Now(), emit)
+	w.End(at, emit)
 	return out
 }
 
@@ -151,12 +162,13 @@ func TestSSEWatchReadsAsTheClientReader(t *testing.T) {
 		"event: notice\ndata: {}\n\n" +
 		"data: 0123456789abcdefghijklmnopqrstuvwxyz\n\n" +
 		"data: {\"cut\":")
-	want := sseItems(&sseReader{br: bufio.NewReader(bytes.NewReader(body)), maxLine: 32, maxEvent: 64})
+	at := time.Now()
+	want := sseItems(&sseReader{br: bufio.NewReader(bytes.NewReader(body)), maxLine: 32, maxEvent: 64}, at)
 	if len(want) < 7 {
 		t.Fatalf("the reader made only %q", want)
 	}
 	for i := 0; i <= len(body); i++ {
-		if got := watchItems(body, []int{i}, 32, 64); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := watchItems(body, []int{i}, 32, 64, at); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("split at %d:\n got  %q\n want %q", i, got, want)
 		}
 	}
@@ -164,12 +176,23 @@ func TestSSEWatchReadsAsTheClientReader(t *testing.T) {
 	for i := range every {
 		every[i] = i
 	}
-	if got := watchItems(body, every, 32, 64); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := watchItems(body, every, 32, 64, at); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("byte by byte:\n got  %q\n want %q", got, want)
 	}
 	for _, it := range want {
 		if strings.Contains(it, `message ""`) {
 			t.Errorf("a priming event became a message: %q", want)
 		}
+	}
+}
+
+// A tap watching a keep-alive flood records one row for the run, when it
+// ends, and the message after it.
+func TestSSEWatchCoalescesKeepAlives(t *testing.T) {
+	body := []byte(strings.Repeat(": ping\n\n", 100_000) + "data: {}\n\n" + ": k\n\n")
+	got := watchItems(body, []int{len(body) / 2, len(body) - 3}, sseMaxLine, sseMaxEvent, time.Now())
+	if len(got) != 3 || !strings.Contains(got[0], `SSE 100,000 keep-alives "ping" (comment-only events, 781.2 KiB`) ||
+		got[1] != `message "{}" ` || !strings.Contains(got[2], `SSE keep-alive "k" (a comment-only event, 5 B)`) {
+		t.Fatalf("items:\n%s", strings.Join(got, "\n"))
 	}
 }

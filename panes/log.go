@@ -132,6 +132,10 @@ type Log struct {
 	// diagsOf, when set, lists the protocol doctor's diagnostics of a
 	// frame (the diagnostics pane knows): such frames carry a badge.
 	diagsOf func(*mcp.Frame) []*mcp.Diagnostic
+
+	// runs are the rows of the SSE keep-alive runs under way, by run ID:
+	// each report of a run updates its one row.
+	runs map[uint64]int32
 }
 
 // SetDiagnostics sets where the log finds each frame's diagnostics.
@@ -361,6 +365,9 @@ func (l *Log) Append(ev mcp.Event) {
 	case mcp.ExitEvent:
 		e.kind, d.exit = entryExit, ev.Exit
 	case mcp.TransportEvent:
+		if ev.Run != nil && l.updateRun(&ev) {
+			return
+		}
 		e.kind, d.tr = entryTransport, &ev
 	default:
 		return
@@ -373,6 +380,27 @@ func (l *Log) Append(ev mcp.Event) {
 	if req >= 0 {
 		l.completed(req)
 	}
+	if d.tr != nil && d.tr.Run != nil && !d.tr.Run.Done {
+		if l.runs == nil {
+			l.runs = map[uint64]int32{}
+		}
+		l.runs[d.tr.Run.ID] = int32(len(l.entries) - 1)
+	}
+}
+
+// updateRun puts a later report of a keep-alive run in its row; false
+// when the run has no row yet.
+func (l *Log) updateRun(ev *mcp.TransportEvent) bool {
+	idx, ok := l.runs[ev.Run.ID]
+	if !ok {
+		return false
+	}
+	l.others[l.entries[idx].ref].tr = ev
+	l.forgetRow(idx)
+	if ev.Run.Done {
+		delete(l.runs, ev.Run.ID)
+	}
+	return true
 }
 
 // AppendSeparator ends a session in the log (on reconnect): a separator row,
@@ -382,6 +410,7 @@ func (l *Log) AppendSeparator(at time.Time, text string) {
 	l.pushData(logEntry{kind: entrySeparator, rel: at.Sub(l.origin)}, entryData{text: text})
 	l.origin = time.Time{}
 	l.requests = map[int64]int32{}
+	l.runs = nil
 	l.sessionStart = l.store.Len()
 }
 

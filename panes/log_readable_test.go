@@ -369,3 +369,40 @@ func TestLogReadableView(t *testing.T) {
 		}
 	}
 }
+
+// A run of SSE keep-alives is one row, updated in place as its count
+// grows, between the frames around it.
+func TestLogKeepAliveRunIsOneRow(t *testing.T) {
+	l := NewLog(themes.Dark(), keymap.Default())
+	l.SetSize(120, 10)
+	req := &mcp.Frame{Seq: 1, Time: logAt(0), Dir: mcp.Outbound, Kind: mcp.KindRequest, Method: "tools/call", ID: "2",
+		Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`)}
+	l.Append(mcp.FrameEvent{Frame: req})
+	run := mcp.KeepAliveRun{ID: 9, Stream: "POST /mcp tools/call (id 2)", Started: logAt(1)}
+	for _, n := range []int{1, 40_000, 2_000_000} {
+		run.Count, run.Bytes, run.Last = n, int64(5*n), logAt(1+n/1000)
+		r := run
+		l.Append(r.Event(r.Last))
+		_ = l.View() // the row is drawn (and cached) at each count
+	}
+	done := run
+	done.Done = true
+	l.Append(done.Event(done.Last))
+	l.Append(mcp.FrameEvent{Frame: &mcp.Frame{Seq: 2, Time: logAt(2001), Dir: mcp.Inbound, Kind: mcp.KindResponse, ID: "2",
+		ReplyTo: 1, ReplyToMethod: "tools/call", Raw: []byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)}})
+	rows := logRowText(l)
+	if len(rows) != 3 || l.Len() != 3 {
+		t.Fatalf("%d rows (%d entries) for a request, a run and its answer:\n%s", len(rows), l.Len(), strings.Join(rows, "\n"))
+	}
+	if !strings.Contains(rows[1], "2,000,000 keep-alives") || !strings.Contains(rows[1], "9.5 MiB") || strings.Contains(rows[1], "continuing") {
+		t.Errorf("the run's row: %q", rows[1])
+	}
+	if v := ansi.Strip(l.View()); !strings.Contains(v, "2,000,000 keep-alives") || strings.Contains(v, "40,000") {
+		t.Errorf("the row was not redrawn:\n%s", v)
+	}
+	// A run read back from a file, already done, is a row of its own.
+	l.Append(done.Event(done.Last))
+	if l.Len() != 4 {
+		t.Errorf("a finished run's report made %d entries, want 4", l.Len())
+	}
+}

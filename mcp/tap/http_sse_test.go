@@ -68,7 +68,8 @@ func sseRows(t *testing.T, url string) (rows []string, kinds []mcp.Kind) {
 		defer mu.Unlock()
 		switch e := ev.(type) {
 		case mcp.TransportEvent:
-			if e.Kind == "sse" {
+			// Of a keep-alive run's reports, a record keeps the last.
+			if e.Kind == "sse" && (e.Run == nil || e.Run.Done) {
 				rows = append(rows, e.Summary)
 			}
 		case mcp.FrameEvent:

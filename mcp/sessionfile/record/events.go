@@ -144,6 +144,8 @@ type Rebuilder struct {
 	// SkipDiagnostics leaves out the recorded diagnostics (the caller
 	// re-runs today's doctor over the rebuilt events).
 	SkipDiagnostics bool
+	// runs numbers the keep-alive runs rebuilt.
+	runs uint64
 }
 
 // NewRebuilder starts with no history.
@@ -197,6 +199,22 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 		ev := mcp.TransportEvent{Time: e.Time, Kind: e.TransportKind, Summary: e.Summary, Fields: e.Fields}
 		if e.Error != "" {
 			ev.Err = errors.New(e.Error)
+		}
+		if e.KeepAlives > 0 {
+			b.runs++
+			r := &mcp.KeepAliveRun{ID: b.runs, Count: e.KeepAlives, Bytes: e.KeepAliveBytes, Started: e.Time, Last: e.Time, Done: true}
+			if e.Since != nil {
+				r.Started = *e.Since
+			}
+			for _, f := range e.Fields {
+				switch f.Key {
+				case "stream":
+					r.Stream = f.Value
+				case "comment":
+					r.Comment = f.Value
+				}
+			}
+			ev.Run = r
 		}
 		return ev
 	case "diagnostic":

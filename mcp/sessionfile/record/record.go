@@ -99,6 +99,11 @@ type Entry struct {
 	TransportKind string      `json:"transportKind,omitempty"`
 	Summary       string      `json:"summary,omitempty"`
 	Fields        []mcp.Field `json:"fields,omitempty"`
+	// A run of SSE keep-alives, one line when it ended: how many, their
+	// bytes, and when the first came (the line's time is the last's).
+	KeepAlives     int        `json:"keepAlives,omitempty"`
+	KeepAliveBytes int64      `json:"keepAliveBytes,omitempty"`
+	Since          *time.Time `json:"since,omitempty"`
 
 	// diagnostic
 	Rule     string  `json:"rule,omitempty"`
@@ -262,8 +267,12 @@ func (w *Writer) Line(line []byte) {
 	w.err = w.w.WriteByte('\n')
 }
 
-// Event records one event.
+// Event records one event. Of a run of SSE keep-alives only the report
+// that ends it is written: one line per run, however long.
 func (w *Writer) Event(ev mcp.Event) {
+	if te, ok := ev.(mcp.TransportEvent); ok && te.Run != nil && !te.Run.Done {
+		return
+	}
 	e := FromEvent(ev)
 	if !w.keepSecrets && e.Type == "transport" {
 		// Timeline rows name URLs (requests, redirects, OAuth steps):
@@ -371,6 +380,10 @@ func FromEvent(ev mcp.Event) *Entry {
 		out := &Entry{Type: "transport", Time: e.Time, TransportKind: e.Kind, Summary: e.Summary, Fields: e.Fields}
 		if e.Err != nil {
 			out.Error = e.Err.Error()
+		}
+		if r := e.Run; r != nil {
+			since := r.Started
+			out.Time, out.KeepAlives, out.KeepAliveBytes, out.Since = r.Last, r.Count, r.Bytes, &since
 		}
 		return out
 	case mcp.DiagnosticEvent:

@@ -67,3 +67,35 @@ func TestReadRejectsOtherFiles(t *testing.T) {
 		t.Error("a file without a session header was accepted")
 	}
 }
+
+// A run of SSE keep-alives is one line, written when it ends, and reads
+// back as the run it was.
+func TestKeepAliveRunIsOneLine(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(nopCloser{&buf}, Session{Target: "x"})
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for i := 1; i <= 3; i++ {
+		r := &mcp.KeepAliveRun{ID: 7, Stream: "POST /mcp tools/call (id 2)", Comment: "k", Count: i * 1000, Bytes: int64(i * 5000),
+			Started: start, Last: start.Add(time.Duration(i) * time.Second), Done: i == 3}
+		w.Event(r.Event(r.Last))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "\n"); n != 2 {
+		t.Fatalf("%d lines for a header and one run:\n%s", n, buf.String())
+	}
+	f, err := ReadEvents(&buf, false)
+	if err != nil || len(f.Events) != 1 {
+		t.Fatalf("%d events (%v)", len(f.Events), err)
+	}
+	te, ok := f.Events[0].(mcp.TransportEvent)
+	if !ok || te.Run == nil {
+		t.Fatalf("read back as %#v", f.Events[0])
+	}
+	r := te.Run
+	if !r.Done || r.Count != 3000 || r.Bytes != 15000 || !r.Started.Equal(start) || !r.Last.Equal(start.Add(3*time.Second)) ||
+		r.Stream != "POST /mcp tools/call (id 2)" || r.Comment != "k" || !strings.Contains(te.Summary, "3,000 keep-alives") {
+		t.Errorf("read back as %+v, %q", r, te.Summary)
+	}
+}
