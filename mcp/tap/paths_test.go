@@ -244,4 +244,8 @@ func TestKilledTapIsListedAsEnded(t *testing.T) {
 	if st.State != mcp.StateFailed || !strings.Contains(st.Detail, "no longer running") {
 		t.Errorf("the stream of a killed tap ended on %+v", st)
 	}
+	// Dated when the record stopped, not when someone looked.
+	if fi, err := os.Stat(ended.File); err != nil || !st.Time.Equal(fi.ModTime()) {
+		t.Errorf("the end is dated %v, the file was last written %v", st.Time, fi.ModTime())
+	}
 }

@@ -186,8 +186,13 @@ func (s *Source) finish(r *reader) {
 		s.deliver(r, &e)
 	}
 	if !s.endSeen {
-		// Killed, or its machine stopped: the record ends mid-conversation.
-		s.q.Push(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed,
+		// Killed, or its machine stopped: the record ends mid-conversation,
+		// when the file was last written.
+		at := time.Now()
+		if fi, err := os.Stat(s.file); err == nil {
+			at = fi.ModTime()
+		}
+		s.q.Push(mcp.StateEvent{Time: at, State: mcp.StateFailed,
 			Detail: "the tap is no longer running and its record stops here without saying how the conversation ended"})
 	}
 }
