@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile"
+	"github.com/mcpscope/mcpscope/mcp/tap"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/cobra"
 )
@@ -36,7 +37,11 @@ func newOpenCommand() *cobra.Command {
 a live session, each frame at its recorded time, and the protocol doctor run again with
 today's rules (--client-profile chooses the client). Nothing can be sent; the send keys say
 so, and r starts a live session on the recorded target (the recording stays in the log
-above it). A file that is still being written is followed as it grows.`,
+above it). A file that is still being written is followed as it grows.
+
+A tap's capture is shown as ` + "`mcpscope taps`" + ` shows it: the client that spoke in the
+header and the handshake view, the doctor with that client's profile (unless
+--client-profile is given), and L, not r, for a live session on its server.`,
 		Example: `  mcpscope open session.jsonl
   mcpscope open --client-profile claude session.jsonl`,
 		Args: cobra.ExactArgs(1),
@@ -65,6 +70,16 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string,
 	profile, err := doctor.ParseProfile(f.profile)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
+	}
+	if l, ok := tap.Capture(path); ok {
+		// A tap's capture is shown as `mcpscope taps` shows it: its
+		// client in the header and the handshake, the doctor with that
+		// client's profile (unless --client-profile says otherwise), L
+		// for a live session on its server.
+		if !cmd.Flags().Changed("client-profile") {
+			profile = ""
+		}
+		return watchTap(ctx, l, tapsOptions{theme: f.theme, logFile: f.logFile}, profile)
 	}
 	logger, closeLog, err := openDebugLog(f.logFile)
 	if err != nil {
@@ -110,6 +125,7 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string,
 	}
 	m := ui.New(ui.Config{
 		NewSource:      newSource,
+		NoReconnect:    liveErr != nil, // r would only read the file again
 		RequestTimeout: f.connect.timeout,
 		Target:         strings.TrimSpace(target),
 		Theme:          f.theme,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/mcp/tap"
@@ -62,7 +63,7 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 		if err != nil {
 			return withCode(exitUsage, err)
 		}
-		return watchTap(ctx, l, o)
+		return watchTap(ctx, l, o, "")
 	}
 	if o.list || !isTerminal(out) {
 		printTaps(out, taps)
@@ -84,7 +85,7 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 	if err != nil || i < 0 {
 		return err
 	}
-	return watchTap(ctx, taps[i], o)
+	return watchTap(ctx, taps[i], o, "")
 }
 
 func findTap(taps []tap.Listed, key string) (tap.Listed, error) {
@@ -194,8 +195,10 @@ func (failedExec) SetStdin(io.Reader)  {}
 func (failedExec) SetStdout(io.Writer) {}
 func (failedExec) SetStderr(io.Writer) {}
 
-// watchTap opens the TUI on one tap.
-func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
+// watchTap opens the TUI on one tap, or on one capture (`mcpscope taps`
+// and `mcpscope open` alike); profile, when set, is the doctor's client
+// profile instead of the one the client's clientInfo picks.
+func watchTap(ctx context.Context, l tap.Listed, o tapsOptions, profile doctor.Profile) error {
 	logger, closeLog, err := openDebugLog(o.logFile)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -206,12 +209,19 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions) error {
 		target = "recorded tap " + l.Label()
 	}
 	m := ui.New(ui.Config{
-		NewSource: func() session.Source { return tap.NewSource(l) },
-		Target:    target,
-		Theme:     o.theme,
-		NoColor:   os.Getenv("NO_COLOR") != "",
-		Logger:    logger,
-		Context:   ctx,
+		NewSource: func() session.Source {
+			s := tap.NewSource(l)
+			s.Profile = profile
+			return s
+		},
+		// An ended capture reads the same again; the live-session key is
+		// the way to talk to its server.
+		NoReconnect: !l.Live,
+		Target:      target,
+		Theme:       o.theme,
+		NoColor:     os.Getenv("NO_COLOR") != "",
+		Logger:      logger,
+		Context:     ctx,
 		LiveSession: func() tea.ExecCommand {
 			cmd, err := liveSessionCommand(l, o.theme)
 			if err != nil {

@@ -128,6 +128,16 @@ func (p *Handshake) render() {
 		out = append(out, label("supported")+th.Handshake.Granted.Render(termsafe.String(strings.Join(h.SupportedVersions, ", "))))
 	}
 
+	if ci := h.ClientInfo; ci.Name != "" && ci.Name != "mcpscope" {
+		// A real client's handshake (a tap, a capture): who it was matters
+		// as much as who answered. mcpscope's own clientInfo is no news.
+		out = append(out, "", section("Client"),
+			label("name")+th.Header.Name.Render(termsafe.String(ci.Name))+" "+th.Detail.Value.Render(termsafe.String(ci.Version)))
+		if ci.Title != "" {
+			out = append(out, label("title")+th.Detail.Value.Render(termsafe.String(ci.Title)))
+		}
+	}
+
 	out = append(out, "", section("Server"))
 	si := h.ServerInfo
 	out = append(out, label("name")+th.Header.Name.Render(termsafe.String(orDash(si.Name)))+" "+th.Detail.Value.Render(termsafe.String(si.Version)))

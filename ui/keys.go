@@ -50,7 +50,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, g.PrevPane):
 		m.setFocus((m.focus + numFocus - 1) % numFocus)
 		return nil
-	case key.Matches(msg, g.Reconnect):
+	case key.Matches(msg, g.Reconnect) && !m.cfg.NoReconnect:
 		return m.reconnect()
 	case key.Matches(msg, g.Handshake):
 		m.openModal(modalHandshake)
@@ -120,7 +120,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	cancel.SetEnabled(m.activity.Running() != nil)
 	split := g.Split
 	split.SetEnabled(!m.layout.tabbed)
-	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, split, m.liveSessionKey(), g.Reconnect, g.Help, g.Quit)
+	return append(b, g.NextPane, e.Jump, e.Ping, cancel, g.Handshake, split, m.liveSessionKey(), m.reconnectKey(), g.Help, g.Quit)
 }
 
 // FullHelp is the full help overlay: the focused pane's keys, then the
@@ -131,5 +131,12 @@ func (m *Model) FullHelp() [][]key.Binding {
 	e := m.keys.Explore
 	split := g.Split
 	split.SetEnabled(!m.layout.tabbed)
-	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, split, m.liveSessionKey(), g.Reconnect, g.Back, g.Help, g.Quit})
+	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, split, m.liveSessionKey(), m.reconnectKey(), g.Back, g.Help, g.Quit})
+}
+
+// reconnectKey is the Reconnect binding, shown only where it applies.
+func (m *Model) reconnectKey() key.Binding {
+	b := m.keys.Global.Reconnect
+	b.SetEnabled(!m.cfg.NoReconnect)
+	return b
 }

@@ -64,6 +64,10 @@ type Config struct {
 	// read-only source watches (a tap's command or URL): the LiveSession key
 	// runs it in the terminal, and this view comes back when it ends.
 	LiveSession func() tea.ExecCommand
+	// NoReconnect says the source cannot be started again to any purpose
+	// (a recording that has ended and names no server to start): the
+	// reconnect key is neither offered nor taken.
+	NoReconnect bool
 	// SaveDir is where saved results, media and blobs go (--save-dir);
 	// the working directory when empty.
 	SaveDir string

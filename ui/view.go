@@ -283,6 +283,18 @@ func (m *Model) tabAt(x int) (focus, bool) {
 	return 0, false
 }
 
+// wayOut is the status line's hint after an end: r, or the live-session
+// key where r is not offered (an ended recording), or nothing.
+func (m *Model) wayOut(r string) string {
+	switch {
+	case !m.cfg.NoReconnect:
+		return r
+	case m.cfg.LiveSession != nil:
+		return "  (" + m.keys.Global.LiveSession.Help().Key + " for a live session)"
+	}
+	return ""
+}
+
 // renderStatus says how the connection is: the state's detail, the last
 // error, or how the server ended with its last stderr line.
 func (m *Model) renderStatus() string {
@@ -298,16 +310,16 @@ func (m *Model) renderStatus() string {
 		// The cause gets at most 60% of the row so the fix shows too; the
 		// log holds both in full.
 		cause = ansi.Truncate("✗ "+termsafe.String(cause), max(m.w*60/100, 20), "…")
-		line = s.Error.Render(cause) + s.Info.Render("  (r to restart)  fix: "+termsafe.String(fix))
+		line = s.Error.Render(cause) + s.Info.Render(m.wayOut("  (r to restart)")+"  fix: "+termsafe.String(fix))
 	case m.exit != nil:
-		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render("  (r to restart)")
+		line = s.Error.Render(panes.ExitSummary(m.exit)) + s.Info.Render(m.wayOut("  (r to restart)"))
 	case m.state == mcp.StateFailed:
 		// Cut to leave room for the way out (a closed HTTP+SSE stream's
 		// cause is long); the log has it whole.
-		line = s.Error.Render(ansi.Truncate(termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render("  (r to restart)")
+		line = s.Error.Render(ansi.Truncate(termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render(m.wayOut("  (r to restart)"))
 	case m.state == mcp.StateLost:
 		// The cause is cut to leave room for the way out; the log has it whole.
-		line = s.Error.Render(ansi.Truncate("✗ "+termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render("  (r to reconnect)")
+		line = s.Error.Render(ansi.Truncate("✗ "+termsafe.String(m.stateDetail), max(m.w-20, 20), "…")) + s.Info.Render(m.wayOut("  (r to reconnect)"))
 	case m.activity.Running() != nil:
 		o := m.activity.Running()
 		line = m.activity.OpLine(o, m.w-20) + s.Info.Render("  X cancels")

@@ -82,7 +82,8 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 		}
 		dir = d
 	}
-	sess := record.Session{Target: info.Label(), Command: info.Command, Env: env, KeepSecrets: opt.KeepSecrets}
+	sess := record.Session{Target: info.Label(), Command: info.Command, Env: env, KeepSecrets: opt.KeepSecrets,
+		Recorder: record.RecorderTap, URL: info.URL}
 	sess.Cwd, _ = os.Getwd()
 	if dir != "" {
 		if err := ensurePrivateDir(dir); err != nil {

@@ -137,6 +137,14 @@ func TestHTTPTapReadsPrimingEventsAsTheClientDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The header names the server, so the capture is found as one, with
+	// its URL and transport, wherever it is.
+	if h := entries[0]; h.Recorder != "tap" || h.URL != upstream.URL+"/mcp" {
+		t.Errorf("header recorder %q url %q", h.Recorder, h.URL)
+	}
+	if l, ok := Capture(files[0]); !ok || l.Transport != "http" || l.URL != upstream.URL+"/mcp" {
+		t.Errorf("the capture is described as %+v (%v)", l, ok)
+	}
 	var rows []string
 	var kinds []string
 	for _, e := range entries {

@@ -266,9 +266,12 @@ func describe(l *Listed) {
 	if err != nil {
 		return
 	}
-	l.Name, l.Command, l.Started = e.Target, e.Command, e.Time
-	if len(e.Command) == 0 && strings.Contains(e.Target, "://") {
+	l.Name, l.Command, l.Started, l.URL = e.Target, e.Command, e.Time, e.URL
+	if l.URL == "" && len(e.Command) == 0 && strings.Contains(e.Target, "://") {
 		l.URL = e.Target
+	}
+	if l.URL != "" {
+		l.Transport = "http"
 	}
 }
 

@@ -44,6 +44,10 @@ type Source struct {
 	mu     sync.Mutex
 	client string // the client's clientInfo, once seen
 	prof   doctor.Profile
+
+	// Profile, when set before Start, is the doctor's client profile
+	// instead of the one the client's clientInfo picks.
+	Profile doctor.Profile
 }
 
 var _ session.Source = (*Source)(nil)
@@ -215,8 +219,11 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	if e.Type == "session" {
 		// The conversation's clock starts when the tap did.
 		what := e.Target
-		if len(e.Command) > 0 {
+		switch {
+		case len(e.Command) > 0:
 			what = strings.Join(e.Command, " ")
+		case e.URL != "":
+			what = e.Target + " → " + e.URL
 		}
 		s.q.Push(mcp.StateEvent{Time: e.Time, State: mcp.StateConnecting, Detail: "tap started: " + what})
 		return
@@ -235,6 +242,9 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 		if f := fe.Frame; f.Dir == mcp.Outbound && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover) {
 			var info mcp.Implementation
 			info, prof = profileForRequest(f)
+			if s.Profile != "" {
+				prof = s.Profile // the viewer's choice, named with the client
+			}
 			s.mu.Lock()
 			s.client = info.Name
 			if info.Version != "" {
@@ -242,6 +252,9 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 			}
 			s.prof = prof
 			s.mu.Unlock()
+		}
+		if s.Profile != "" {
+			prof = s.Profile // also when the record has no handshake
 		}
 		r.linter = doctor.New(doctor.Options{Profile: prof})
 	}

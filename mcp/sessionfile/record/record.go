@@ -47,6 +47,9 @@ type Entry struct {
 	Recorder string `json:"recorder,omitempty"`
 	// ReplayOf is the session file a replay's record replayed.
 	ReplayOf string `json:"replayOf,omitempty"`
+	// URL is the server's, for a recording whose target is a name (an
+	// HTTP tap given --name).
+	URL string `json:"url,omitempty"`
 
 	// frame
 	Seq       int64   `json:"seq,omitempty"`
@@ -124,6 +127,10 @@ type Entry struct {
 // RecorderReplay is the Recorder of a replay's record.
 const RecorderReplay = "replay"
 
+// RecorderTap is the Recorder of a tap's capture: a real client's
+// conversation with its server, which mcpscope only watched.
+const RecorderTap = "tap"
+
 // IsReplay reports whether a session header is that of a replay's record:
 // mcpscope's own re-run of a recording, not a capture of a client.
 func (e *Entry) IsReplay() bool { return e.Type == "session" && e.Recorder == RecorderReplay }
@@ -147,8 +154,8 @@ type Session struct {
 	Cwd     string
 	// KeepSecrets writes environment values as they are instead of redacting them.
 	KeepSecrets bool
-	// Recorder and ReplayOf go to the header as they are (see Entry).
-	Recorder, ReplayOf string
+	// Recorder, ReplayOf and URL go to the header as they are (see Entry).
+	Recorder, ReplayOf, URL string
 }
 
 // Writer appends events to a session file. Its Event method is meant to be
@@ -227,9 +234,13 @@ func NewWriter(w io.WriteCloser, s Session) *Writer {
 			command = nil
 		}
 	}
+	url := s.URL
+	if !s.KeepSecrets {
+		url = RedactQuerySecrets(url)
+	}
 	rw.keepSecrets = s.KeepSecrets
 	rw.write(&Entry{Type: "session", Time: time.Now(), Format: FormatVersion, Mcpscope: mcp.ClientVersion,
-		Target: target, Command: command, Env: env, Cwd: s.Cwd, Recorder: s.Recorder, ReplayOf: s.ReplayOf})
+		Target: target, Command: command, Env: env, Cwd: s.Cwd, Recorder: s.Recorder, ReplayOf: s.ReplayOf, URL: url})
 	return rw
 }
 

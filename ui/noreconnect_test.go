@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/session"
+)
+
+// An ended recording that can only be read again offers no reconnect: the
+// help bar and the status line leave r out (the live-session key is the
+// way to the server, when there is one), and r starts nothing.
+func TestEndedRecordingOffersNoReconnect(t *testing.T) {
+	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: &mcp.ExitError{Code: -1, Signal: "SIGTERM", ClientSignal: "SIGTERM"}})
+	n := 0
+	m := New(Config{Target: "capture.jsonl", Theme: "dark", NoReconnect: true,
+		LiveSession: func() tea.ExecCommand { return nil },
+		NewSource: func() session.Source {
+			n++
+			return session.NewReplay(evs, "stdio", readOnlyWhy)
+		}})
+	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
+	p.run(m.Init())
+	p.until("the replayed session", func() bool { return m.ended && m.exit != nil })
+	status := ansi.Strip(m.renderStatus())
+	if strings.Contains(status, "r to") || !strings.Contains(status, "L for a live session") {
+		t.Errorf("the status line after the end: %q", status)
+	}
+	for _, b := range m.ShortHelp() {
+		if b.Enabled() && b.Help().Key == "r" {
+			t.Errorf("the help bar offers %q %q", b.Help().Key, b.Help().Desc)
+		}
+	}
+	for _, g := range m.FullHelp() {
+		for _, b := range g {
+			if b.Enabled() && b.Help().Desc == "reconnect" {
+				t.Errorf("the help overlay offers reconnect")
+			}
+		}
+	}
+	p.keys("r")
+	p.settle()
+	if n != 1 || m.reconnecting {
+		t.Errorf("r started source %d (reconnecting %v)", n, m.reconnecting)
+	}
+}
