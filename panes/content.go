@@ -135,7 +135,11 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		out = append(out, t.Detail.Title.Render(head))
 		switch {
 		case c.Text != nil:
-			out = append(out, highlight(t, c.MimeType, c.URI, *c.Text)...)
+			lines := highlight(t, c.MimeType, c.URI, *c.Text)
+			if lines == nil {
+				lines = plainLines(t, *c.Text)
+			}
+			out = append(out, lines...)
 		case c.Blob != nil:
 			n, err := base64.StdEncoding.DecodeString(*c.Blob)
 			if err != nil {
@@ -225,8 +229,13 @@ func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
 	switch b.Type {
 	case "text":
 		var out []string
-		for _, l := range strings.Split(termsafe.Block(b.Text), "\n") {
-			out = append(out, "  "+t.Result.Content.Render(l))
+		for _, run := range highlightFences(t, termsafe.Block(b.Text)) {
+			for _, l := range run.lines {
+				if !run.code {
+					l = t.Result.Content.Render(l)
+				}
+				out = append(out, "  "+l)
+			}
 		}
 		return out
 	case "image", "audio":
@@ -243,7 +252,11 @@ func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
 		_ = json.Unmarshal(b.Resource, &r)
 		out := []string{"  " + t.Tools.Badge.Render("[resource] ") + termsafe.String(r.URI)}
 		if r.Text != nil {
-			for _, l := range highlight(t, r.MimeType, r.URI, *r.Text) {
+			lines := highlight(t, r.MimeType, r.URI, *r.Text)
+			if lines == nil {
+				lines = plainLines(t, *r.Text)
+			}
+			for _, l := range lines {
 				out = append(out, "  "+l)
 			}
 		} else if r.Blob != nil {

@@ -32,14 +32,18 @@ const highlightBudget = 200 * time.Millisecond
 
 // highlight sanitises text (termsafe) and colours it as the language its
 // MIME type names, else the one its name's extension says, one string a
-// line. Text no lexer is found for, too big a text and the plain theme get
-// the content style alone.
+// line (line feeds at its end dropped). It is nil when there is
+// nothing to colour (no language, NO_COLOR, too big a text): the caller
+// lays the text out its own way.
 func highlight(t *themes.Theme, mime, name, text string) []string {
-	text = strings.TrimRight(termsafe.Block(text), "\n")
-	if lines := highlightSafe(t, lexerFor(mime, name), text); lines != nil {
-		return lines
-	}
-	lines := strings.Split(text, "\n")
+	return highlightSafe(t, lexerFor(mime, name), strings.TrimRight(termsafe.Block(text), "\n"))
+}
+
+// plainLines sanitises text and gives each line the content style: how
+// text is shown that highlight left alone. Line feeds at its end are
+// dropped.
+func plainLines(t *themes.Theme, text string) []string {
+	lines := strings.Split(strings.TrimRight(termsafe.Block(text), "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = t.Result.Content.Render(l)
 	}

@@ -135,14 +135,15 @@ func TestHighlightPython(t *testing.T) {
 	if !strings.Contains(lines[2], "\x1b[3m"+comment+"# a comment") {
 		t.Errorf("the comment is not italic and muted: %q", lines[2])
 	}
-	for _, l := range highlight(themes.NoColor(), "text/x-python", "file:///x/main.py", pythonSource) {
-		if strings.Contains(l, "\x1b[") {
-			t.Fatalf("NO_COLOR line has escapes: %q", l)
-		}
+	if lines := highlight(themes.NoColor(), "text/x-python", "file:///x/main.py", pythonSource); lines != nil {
+		t.Errorf("NO_COLOR highlighted: %q", lines)
 	}
-	for _, l := range highlight(th, "text/plain", "demo://notes.txt", pythonSource) {
-		if strings.Contains(l, "\x1b[38;2;") && !strings.HasPrefix(l, th.Result.Content.Render("")[:4]) {
-			t.Fatalf("plain text was highlighted: %q", l)
+	if lines := highlight(th, "text/plain", "demo://notes.txt", pythonSource); lines != nil {
+		t.Errorf("plain text was highlighted: %q", lines)
+	}
+	for i, l := range plainLines(th, pythonSource) {
+		if l != th.Result.Content.Render(want[i]) {
+			t.Errorf("plain line %d is %q", i, l)
 		}
 	}
 }
@@ -166,10 +167,8 @@ func TestHighlightGivesUp(t *testing.T) {
 	if format(&b, th.Chroma(), lexerFor("text/x-python", ""), strings.Repeat("x = 1\n", 200), 0) {
 		t.Error("a text over its time budget was highlighted")
 	}
-	// What is not highlighted is still shown, plain.
-	big := strings.Repeat("x = 1\n", maxHighlightBytes/6+1)
-	if lines := highlight(th, "text/x-python", "", big); len(lines) != strings.Count(big, "\n") {
-		t.Errorf("%d lines shown of %d", len(lines), strings.Count(big, "\n"))
+	if highlight(th, "text/x-python", "", strings.Repeat("x = 1\n", maxHighlightBytes/6+1)) != nil {
+		t.Error("highlight coloured a text over maxHighlightBytes")
 	}
 }
 
@@ -262,6 +261,39 @@ func TestHighlightLastLine(t *testing.T) {
 	for _, l := range lines {
 		if !strings.HasPrefix(l, sgr(th.Palette.JSONBool)+"-") {
 			t.Errorf("the list marker is not coloured: %q", l)
+		}
+	}
+}
+
+// A resource read and a prompt's messages show their code highlighted: the
+// resource by its MIME type, a message's fenced block by its language.
+func TestContentHighlightsCode(t *testing.T) {
+	th := themes.Dark()
+	kw := sgr(th.Palette.JSONBool)
+	find := func(lines []string, plain string) string {
+		t.Helper()
+		for _, l := range lines {
+			if strings.TrimSpace(ansi.Strip(l)) == plain {
+				return l
+			}
+		}
+		t.Fatalf("%q is not shown: %q", plain, lines)
+		return ""
+	}
+	read := ReadResultLines(th, []byte(`{"contents":[{"uri":"file:///x/main.py","mimeType":"text/x-python","text":"def main():\n    pass\n"}]}`))
+	if l := find(read, "def main():"); !strings.Contains(l, kw+"def") {
+		t.Errorf("the Python resource is not highlighted: %q", l)
+	}
+	prompt := PromptResultLines(th, []byte(`{"messages":[{"role":"user","content":{"type":"text","text":"Review:\n`+"```go"+`\nfunc f() {}\n`+"```"+`"}}]}`))
+	if l := find(prompt, "func f() {}"); !strings.Contains(l, kw+"func") {
+		t.Errorf("the prompt's Go block is not highlighted: %q", l)
+	}
+	if l := find(prompt, "Review:"); strings.Contains(l, kw) {
+		t.Errorf("the prompt's prose is highlighted: %q", l)
+	}
+	for _, l := range ReadResultLines(themes.NoColor(), []byte(`{"contents":[{"uri":"file:///x/main.py","mimeType":"text/x-python","text":"def main():\n    pass\n"}]}`)) {
+		if strings.Contains(l, "\x1b[38") {
+			t.Errorf("NO_COLOR: %q", l)
 		}
 	}
 }

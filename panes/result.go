@@ -55,6 +55,9 @@ type resultBlock struct {
 	heading string // styled
 	meta    string // styled: type, mime, sizes
 	text    string // raw text to wrap (small) or split (big)
+	// mime and uri are an embedded resource's, which pick how its text
+	// is highlighted.
+	mime, uri string
 	// json is the part pretty-printed, when it is JSON: its lines are
 	// made as they are drawn (a 20 MB JSON text is 1.6 million lines,
 	// and the first screen needs 30 of them).
@@ -756,7 +759,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			r.links = append(r.links, res.URI)
 		}
 		meta := label("uri ") + value(res.URI) + label("  mime ") + value(orDash(res.MimeType))
-		b := resultBlock{heading: heading("resource (embedded)"), meta: meta}
+		b := resultBlock{heading: heading("resource (embedded)"), meta: meta, mime: res.MimeType, uri: res.URI}
 		switch {
 		case res.Text != nil:
 			b.text = *res.Text
@@ -849,15 +852,36 @@ func (r *Result) layout() {
 			}
 			r.addLines(lines)
 		case b.text != "":
-			for _, l := range wrapBlock(b.text, w, 0) {
-				r.add(resultLine{kind: lineStyled, text: r.theme.Result.Content.Render(l)})
-			}
+			r.addText(b, w)
 		}
 	}
 	if len(args.body) > 0 {
 		r.add(resultLine{kind: lineStyled}, resultLine{kind: lineStyled, text: r.theme.Detail.Title.Render("arguments sent")})
 		for _, l := range args.body {
 			r.add(resultLine{kind: lineStyled, text: l})
+		}
+	}
+}
+
+// addText lays out a small text block: an embedded resource's text
+// highlighted as its MIME type or URI says, else word-wrapped, with its
+// fenced code blocks highlighted (code is cut at the edge, not wrapped).
+func (r *Result) addText(b resultBlock, w int) {
+	if lines := highlight(r.theme, b.mime, b.uri, b.text); lines != nil {
+		for _, l := range lines {
+			r.add(resultLine{kind: lineStyled, text: l})
+		}
+		return
+	}
+	for _, run := range highlightFences(r.theme, strings.TrimRight(termsafe.Block(b.text), "\n")) {
+		for _, l := range run.lines {
+			if run.code {
+				r.add(resultLine{kind: lineStyled, text: l})
+				continue
+			}
+			for _, row := range wrapBlock(l, w, 0) {
+				r.add(resultLine{kind: lineStyled, text: r.theme.Result.Content.Render(row)})
+			}
 		}
 	}
 }

@@ -176,3 +176,40 @@ func TestResultHeaderCountsOneBlock(t *testing.T) {
 		t.Errorf("the header does not say 1 content block:\n%s", text)
 	}
 }
+
+// An embedded resource's text is highlighted as its MIME type says, a
+// text block's fenced code as its language; plain text stays as it was
+// (wrapped), and NO_COLOR colours nothing.
+func TestResultHighlightsCode(t *testing.T) {
+	const res = `{"content": [
+		{"type": "text", "text": "Run this:\n` + "```python" + `\nimport os\n` + "```" + `\nthen look."},
+		{"type": "resource", "resource": {"uri": "file:///x/main.go", "mimeType": "text/x-go", "text": "package main\n\nfunc main() {}\n"}}
+	]}`
+	for _, th := range []*themes.Theme{themes.Dark(), themes.NoColor()} {
+		r := NewResult(th, keymap.Default())
+		r.SetSize(100, 30)
+		r.SetResult(ToolResultMsg{Name: "code", Result: json.RawMessage(res)})
+		lines := map[string]string{}
+		for i := range r.Lines() {
+			l := r.renderLine(r.line(i))
+			lines[strings.TrimSpace(ansi.Strip(l))] = l
+		}
+		kw := sgr(themes.Dark().Palette.JSONBool)
+		for _, c := range []struct{ plain, coloured string }{
+			{"import os", kw + "import"}, {"package main", kw + "package"}, {"func main() {}", kw + "func"},
+		} {
+			l, ok := lines[c.plain]
+			if !ok {
+				t.Fatalf("%q is not in the result: %q", c.plain, lines)
+			}
+			if got := strings.Contains(l, c.coloured); got == th.Plain {
+				t.Errorf("plain=%v: %q highlighted is %v: %q", th.Plain, c.plain, got, l)
+			}
+		}
+		for _, p := range []string{"Run this:", "then look."} {
+			if l := lines[p]; strings.Contains(l, "\x1b[38;2;199") {
+				t.Errorf("the prose %q is in a syntax colour: %q", p, l)
+			}
+		}
+	}
+}

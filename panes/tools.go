@@ -1000,9 +1000,13 @@ func (p *Tools) renderDetails(t *mcp.Tool, w int) []detailLine {
 	// The annotations' badges are on the list row already.
 	if t.Description != "" {
 		add(0, "", section.Render("Description"))
-		for _, l := range strings.Split(strings.TrimRight(termsafe.Block(t.Description), "\n"), "\n") {
-			l = strings.TrimRight(l, " ")
-			add(hangOf(l, 2), "  "+l)
+		for _, run := range highlightFences(th, strings.TrimRight(termsafe.Block(t.Description), "\n")) {
+			for _, l := range run.lines {
+				if !run.code {
+					l = strings.TrimRight(l, " ")
+				}
+				add(hangOf(l, 2), "  "+l)
+			}
 		}
 	}
 	add(0, "", section.Render("Input schema"))

@@ -182,3 +182,35 @@ func TestToolsSecurity(t *testing.T) {
 		assertNoRawEscapes(t, v, want...)
 	}
 }
+
+// A fenced code block in a tool's description is highlighted as its
+// language; the prose around it is not, and NO_COLOR leaves it all plain.
+func TestToolsDescriptionCodeIsHighlighted(t *testing.T) {
+	tool := mcp.ParseTools([]json.RawMessage{json.RawMessage(`{"name":"run_go","description":"Runs Go code, for example:\n` + "```go" + `\nfunc main() { return }\n` + "```" + `\nand says what it printed.","inputSchema":{"type":"object"}}`)})
+	for _, tc := range []struct {
+		theme *themes.Theme
+		code  bool
+	}{{themes.Dark(), true}, {themes.NoColor(), false}} {
+		p := NewTools(tc.theme, keymap.Default())
+		p.SetSize(120, 35)
+		p.SetTools(tool)
+		var code, prose string
+		for _, l := range p.DetailLines() {
+			switch plain := ansi.Strip(l); {
+			case strings.Contains(plain, "func main()"):
+				code = l
+			case strings.Contains(plain, "and says what it printed."):
+				prose = l
+			}
+		}
+		if code == "" || prose == "" {
+			t.Fatalf("the description is not in the details: %q", p.DetailLines())
+		}
+		if got := strings.Contains(code, sgr(themes.Dark().Palette.JSONBool)+"func"); got != tc.code {
+			t.Errorf("plain=%v: func in the keyword colour is %v: %q", tc.theme.Plain, got, code)
+		}
+		if strings.Contains(prose, "\x1b[") || !tc.code && strings.Contains(code, "\x1b[38") {
+			t.Errorf("plain=%v: coloured where it should not be: %q, %q", tc.theme.Plain, prose, code)
+		}
+	}
+}
