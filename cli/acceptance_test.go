@@ -44,6 +44,7 @@ func TestAcceptance(t *testing.T) {
 		{"HTTP server killed", flowHTTPServerKilled},
 		{"modals keep the chrome", flowModalsKeepTheChrome},
 		{"third-party servers", flowThirdPartyServers},
+		{"code is highlighted", flowCodeIsHighlighted},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
@@ -109,6 +110,12 @@ var sessionSeq struct {
 // start runs the binary with args in a new w×h terminal.
 func (a *accept) start(t *testing.T, w, h int, args ...string) *screen {
 	t.Helper()
+	return a.startWith(t, w, h, nil, args...)
+}
+
+// startWith is start with more environment variables (KEY=VALUE).
+func (a *accept) startWith(t *testing.T, w, h int, env []string, args ...string) *screen {
+	t.Helper()
 	sessionSeq.Lock()
 	sessionSeq.n++
 	name := fmt.Sprintf("s%d", sessionSeq.n)
@@ -117,7 +124,7 @@ func (a *accept) start(t *testing.T, w, h int, args ...string) *screen {
 	cmd := strings.Join(append([]string{shellQuote(a.bin)}, quoteAll(args)...), " ")
 	// remain-on-exit keeps what the program printed if it ends early.
 	s.tmux("new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
-		"env TERM=xterm-256color COLORTERM=truecolor "+cmd)
+		strings.Join(append([]string{"env", "TERM=xterm-256color", "COLORTERM=truecolor"}, quoteAll(env)...), " ")+" "+cmd)
 	s.tmux("set-option", "-t", name, "remain-on-exit", "on")
 	t.Cleanup(func() {
 		if t.Failed() {
