@@ -114,6 +114,7 @@ var unwantedPackages = map[string]string{
 // does that job with them, not with code of its own.
 var wantedPackages = map[string]string{
 	"github.com/alecthomas/chroma/v2/lexers": "chroma highlights every language (panes/highlight.go)",
+	"golang.org/x/net/idna":                  "the idn-hostname and idn-email formats (mcp/lib/schema/format/idna.go)",
 }
 
 // The binary links the chosen libraries and none of unwantedPackages (the

@@ -11,9 +11,10 @@
 // doubt they lean towards accepting: a false error sends a server author
 // chasing a bug that is not there, which is worse than a missed one.
 //
-// Every check is a hand-written, linear-time parser that allocates nothing
-// on the common paths, and nothing is computed at package init: a format
-// costs only when a schema asks for it.
+// Every check is a linear-time parser that allocates nothing on the common
+// paths, but for internationalized host names, which golang.org/x/net/idna
+// checks (idna.go says what is added to it), and nothing is computed at
+// package init: a format costs only when a schema asks for it.
 package format
 
 // Check reports whether value is valid for the named format. known is false

@@ -1,8 +1,8 @@
 package format
 
 import (
+	"strings"
 	"testing"
-	"unicode"
 )
 
 // realLabels are labels in use: IDN top-level domains and the IANA test
@@ -119,73 +119,44 @@ func TestRealLabelsAreValid(t *testing.T) {
 	}
 }
 
-// TestPunycodeRoundTrips: each U-label encodes to the A-label Python makes
-// and decodes back.
-func TestPunycodeRoundTrips(t *testing.T) {
-	for _, l := range realLabels {
-		runes := []rune(l.u)
-		var enc [59]byte
-		n, ok := punyEncode(runes, enc[:])
-		if !ok || "xn--"+string(enc[:n]) != l.a {
-			t.Errorf("punyEncode(%s) = %q, %v; want %s", l.u, enc[:n], ok, l.a)
-		}
-		var dec [maxLabelRunes]rune
-		m, ok := punyDecode(l.a[4:], &dec)
-		if !ok || string(dec[:m]) != l.u {
-			t.Errorf("punyDecode(%s) = %q, %v; want %s", l.a, string(dec[:m]), ok, l.u)
-		}
-	}
-}
-
-// TestTablesAreSorted: the binary searches need ranges in order, each
-// lo <= hi, none overlapping.
-func TestTablesAreSorted(t *testing.T) {
-	prev := rune(-1)
-	for i, r := range unstableRanges {
-		if r[0] > r[1] || r[0] <= prev {
-			t.Errorf("unstableRanges[%d] = %#x-%#x after %#x", i, r[0], r[1], prev)
-		}
-		prev = r[1]
-	}
-	prev = -1
-	for i, e := range bidiExceptions {
-		if e.lo > e.hi || e.lo <= prev {
-			t.Errorf("bidiExceptions[%d] = %#x-%#x after %#x", i, e.lo, e.hi, prev)
-		}
-		prev = e.hi
-	}
+// What IDNA2008 asks beyond x/net/idna's UTS #46 profile, and the
+// leniencies kept, each shown to hold.
+func TestIDNA2008BeyondUTS46(t *testing.T) {
 	for _, c := range []struct {
-		r    rune
-		want int
-	}{{'א', bidiR}, {'ب', bidiR}, {'٣', bidiAN}, {'۳', bidiEN}, {'é', bidiL}, {'\u0301', bidiNSM}, {'\u0CBF', bidiL}, {'\u02B9', bidiON}, {'\U00010D30', bidiAN}} {
-		if got := bidiClass(c.r); got != c.want {
-			t.Errorf("bidiClass(%U) = %d, want %d", c.r, got, c.want)
+		name string
+		ok   bool
+		why  string
+	}{
+		{"xn--7a.example", false, "U+00A1, a symbol UTS #46 allows (NV8), IDNA2008 does not"},
+		{"a\u00A1b.example", false, "the same as a U-label"},
+		{"\u2665.example", false, "a symbol"},
+		{"\u0640.example", false, "ARABIC TATWEEL, DISALLOWED by RFC 5892's exceptions"},
+		{"\uC2E4\u302E\uB840.example", false, "HANGUL SINGLE DOT TONE MARK, DISALLOWED by the exceptions"},
+		{"stra\u00DFe.example", true, "sharp s, PVALID by the exceptions"},
+		{"l\u00B7l.example", true, "MIDDLE DOT between two l's (Catalan)"},
+		{"a\u00B7l.example", false, "MIDDLE DOT not after an l"},
+		{"\u03B1\u0375\u03B2.example", true, "KERAIA before a Greek letter"},
+		{"\u03B1\u0375.example", false, "KERAIA before nothing"},
+		{"\u05D0\u05F3.example", true, "GERESH after a Hebrew letter"},
+		{"\u05F3\u05D1.example", false, "GERESH after nothing"},
+		{"\u30A2\u30FB\u30A4.example", true, "KATAKANA MIDDLE DOT with Katakana"},
+		{"def\u30FBabc.example", false, "KATAKANA MIDDLE DOT without Hiragana, Katakana or Han"},
+		{"\u0628\u0660\u06F0.example", false, "Arabic-Indic and extended Arabic-Indic digits mixed"},
+		{"\u0628\u0660\u0661.example", true, "Arabic-Indic digits alone"},
+		{"-b\u00FCcher.example", false, "a U-label starting with a hyphen"},
+		{"b\u00FC--cher.example", false, "a U-label with hyphens in its third and fourth places"},
+		{"ab--cd.example", true, "an ASCII label with them: a host name's"},
+		{"example.", false, "a trailing dot"},
+		{"example\u3002", false, "a trailing ideographic full stop"},
+		{"b\u00FCcher\uFF0Eexample", true, "a fullwidth full stop between labels"},
+		{"B\u00DCCHER.example", true, "upper case, folded as resolvers fold it"},
+		{"cafe\u0301.example", true, "not in NFC (e and a combining accent)"},
+		{"\u212Bngstr\u00F6m.example", false, "the Angstrom sign, which NFC replaces"},
+		{strings.Repeat("\u00FC", 60) + ".example", false, "a label over 63 octets as an A-label"},
+		{"", false, "empty"},
+	} {
+		if got, _ := Check("idn-hostname", c.name); got != c.ok {
+			t.Errorf("idn-hostname %q = %v, want %v: %s", c.name, got, c.ok, c.why)
 		}
-	}
-	for _, r := range []rune{'\u212A', '\uFB01', '\U0001D400', '\u0958', '\uFF41'} {
-		if !isUnstable(r) {
-			t.Errorf("%U is not Unstable", r)
-		}
-	}
-	for _, r := range []rune{'é', 'ü', 'Ü', 'ア', '中', '\u0301'} {
-		if isUnstable(r) {
-			t.Errorf("%U is Unstable", r)
-		}
-	}
-}
-
-// TestNewerLettersAreValid: letters Unicode added after Go's tables (CJK
-// Extension I, Unicode 15.1; Garay, 16.0) are PVALID, not unassigned.
-func TestNewerLettersAreValid(t *testing.T) {
-	for _, r := range []rune{0x2EBF0, 0x2EE5D, 0x10D70} {
-		if unicode.In(r, unicode.L) {
-			t.Skipf("%U is known to Go's tables now; newerPVALID can shrink", r)
-		}
-		if p := idnaProperty(r); p != pvalid {
-			t.Errorf("idnaProperty(%U) = %d, want PVALID", r, p)
-		}
-	}
-	if p := idnaProperty(0x1E030); p != disallowed {
-		t.Errorf("U+1E030 (a Cyrillic modifier letter, compatibility superscript) is %d, want DISALLOWED", p)
 	}
 }
