@@ -49,8 +49,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		// The UI keeps the whole session in memory and creates garbage at
 		// the rate frames arrive. Go's default lets the heap grow to twice
 		// the live data between collections; half that headroom keeps a
-		// flood of 50,000 frames at about 80 MB RSS instead of about 97 MB,
-		// for a little more GC work.
+		// flood's peak lower for a little more GC work.
 		debug.SetGCPercent(50)
 	}
 	switch o.theme {
@@ -74,12 +73,9 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	defer closeLog()
 
 	// Once a burst of events is over (connecting and the first listings,
-	// a flood), what start-up and the burst needed is given back: the
-	// binary's pages only initialisation touched and the heap's reserve.
-	// On the demo server that is 25.5 -> about 12.5 MiB idle (issue 16).
-	// Browsing brings pages back too, so any activity, a person's keys
-	// included, earns a trim after 30 s of nothing (23 -> 13 MiB on the
-	// demo after a look through every pane).
+	// a flood), the heap the burst needed is given back, and so is what
+	// any activity, a person's keys included, needed once 30 s pass with
+	// nothing.
 	idle := &resident.Trimmer{Quiet: 2 * time.Second, AfterEvents: 1000, LongQuiet: 30 * time.Second}
 	trimCtx, stopTrimming := context.WithCancel(ctx)
 	defer stopTrimming()

@@ -1,12 +1,8 @@
-// Package resident gives memory that a long-running mcpscope process no
-// longer needs back to the operating system: the binary's pages that only
-// start-up touched, and the heap the garbage collector keeps in reserve
-// after a burst of work. The TUI and the tap stay open all day beside an
-// editor, so what they hold while idle is what they cost.
-//
-// Nothing here changes what the program reads or computes: released pages
-// of the executable come back from the page cache when they are touched
-// again, and the heap's released pages are free memory.
+// Package resident gives the heap that a long-running mcpscope process no
+// longer needs back to the operating system once a burst of work is over:
+// the TUI stays open all day beside an editor, so what it holds while
+// idle is what it costs. Nothing here changes what the program computes:
+// the pages given back are free memory.
 package resident
 
 import (
@@ -16,30 +12,18 @@ import (
 	"time"
 )
 
-// ReleaseExecutablePages gives back the pages of the binary's code and
-// read-only data that are mapped into this process (see the Linux version;
-// elsewhere it does nothing). Start-up touches most of them: every
-// package's initialisation runs, and the kernel maps the executable 64 KiB
-// around each page touched, so a freshly started mcpscope has nearly its
-// whole binary resident although an idle UI uses a few MiB of it.
-func ReleaseExecutablePages() { releaseExecutablePages() }
-
-// Trim returns the heap's free pages to the OS (after a collection) and
-// releases the executable's pages: what an idle process should hold.
-// It costs one garbage collection, so it is for quiet moments.
-func Trim() {
-	debug.FreeOSMemory()
-	ReleaseExecutablePages()
-}
+// Trim returns the heap's free pages to the OS, after a collection. It
+// costs one garbage collection, so it is for quiet moments.
+func Trim() { debug.FreeOSMemory() }
 
 // Trimmer trims the process once activity stops for a while: after the
 // first burst (connecting, the first listings), and again after any later
 // burst of at least AfterEvents events (a flood, a long exchange), so a
 // session that trickles an event every few seconds does not pay for a
 // collection each time. Any activity at all (a few events, a person
-// looking through the panes) earns a trim once nothing has happened for
-// LongQuiet: browsing brings much of the binary back in, and a debugger
-// left open all day should not keep it. Touch counts one event or input;
+// looking through the panes and closing a big result) earns a trim once
+// nothing has happened for LongQuiet: a debugger left open all day should
+// not keep the heap its last look needed. Touch counts one event or input;
 // it is safe from any goroutine and costs one atomic add.
 type Trimmer struct {
 	// Quiet is how long no event may arrive before trimming.
