@@ -61,8 +61,8 @@ Exit codes:
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.format, "format", "text", "output: text, json or junit")
-	stringListVar(fs, &f.ignore, "ignore", "do not compare the values at PATH (a JSON pointer or a dotted pattern; repeatable)")
-	stringListVar(fs, &f.only, "only", "replay only the requests of METHOD (repeatable)")
+	fs.StringArrayVar(&f.ignore, "ignore", nil, "do not compare the values at PATH (a JSON pointer or a dotted pattern; repeatable)")
+	fs.StringArrayVar(&f.only, "only", nil, "replay only the requests of METHOD (repeatable)")
 	fs.BoolVar(&f.strict, "strict", false, "compare the volatile values too (ids in results, _meta, timestamps...)")
 	fs.StringVar(&f.record, "record", "", "write the replay's session to FILE (default: the input's name with .replay.jsonl)")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")

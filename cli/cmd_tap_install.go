@@ -58,7 +58,7 @@ byte. Without --config, the usual config files of those clients are listed.`,
 			},
 		}
 		cmd.Flags().StringVar(&o.config, "config", "", "the client's config file")
-		stringListVar(cmd.Flags(), &o.servers, "server", "a server to change (repeatable)")
+		cmd.Flags().StringArrayVar(&o.servers, "server", nil, "a server to change (repeatable)")
 		cmd.Flags().BoolVar(&o.all, "all", false, "change every stdio server of the file")
 		if install {
 			cmd.Flags().StringVar(&o.command, "command", "", "the command the client runs for the tap (default: this mcpscope's full path)")

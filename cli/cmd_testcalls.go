@@ -75,7 +75,7 @@ comments and layout elsewhere are kept.
 	fs := cmd.Flags()
 	fs.StringVar(&f.calls, "calls", calls.DefaultPath, "the calls file")
 	fs.StringVar(&f.format, "format", "text", "output: text, json or junit (one testcase per call)")
-	stringListVar(fs, &f.only, "only", "run only the call called NAME (repeatable)")
+	fs.StringArrayVar(&f.only, "only", nil, "run only the call called NAME (repeatable)")
 	fs.BoolVar(&f.update, "update", false, "take the current answers as the new snapshots, and write them to the calls file")
 	fs.StringVar(&f.from, "from", "", "write a new calls file from a session file's requests (their answers as snapshots) and stop")
 	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines")

@@ -21,7 +21,7 @@ type policyFlags struct {
 }
 
 func (f *policyFlags) register(fs *pflag.FlagSet) {
-	stringListVar(fs, &f.roots, "root", "a root to offer the server for roots/list: a directory (made an absolute file:// URI) or a URI (repeatable)")
+	fs.StringArrayVar(&f.roots, "root", nil, "a root to offer the server for roots/list: a directory (made an absolute file:// URI) or a URI (repeatable)")
 	fs.StringVar(&f.elicitation, "elicitation", "", "answer elicitation/create without asking: accept-defaults (accept with the schema's defaults) or decline")
 	fs.StringVar(&f.sampling, "sampling", "", "answer sampling/createMessage without asking: reply=TEXT or decline")
 }

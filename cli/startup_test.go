@@ -143,3 +143,12 @@ func TestStartupLinksTheChosenLibraries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRootCommand is building the command tree, which every start
+// does (-benchmem reports its allocations).
+func BenchmarkRootCommand(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		newRootCommand()
+	}
+}

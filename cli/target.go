@@ -47,7 +47,7 @@ type connectFlags struct {
 }
 
 func (f *connectFlags) register(fs *pflag.FlagSet) {
-	stringListVarP(fs, &f.env, "env", "e", "set an environment variable for the server (KEY=VALUE, repeatable)")
+	fs.StringArrayVarP(&f.env, "env", "e", nil, "set an environment variable for the server (KEY=VALUE, repeatable)")
 	fs.StringVar(&f.cwd, "cwd", "", "working directory for the server")
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "per-request timeout")
 	fs.StringVar(&f.era, "era", "legacy", "protocol era: legacy (initialize), modern (2026-07-28, server/discover) or auto (probe)")
@@ -55,7 +55,7 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.configPath, "config", "", "read the server from a config file: Claude Desktop / Cursor / Claude Code (mcpServers) or VS Code (servers)")
 	fs.StringVar(&f.serverName, "server", "", "with --config: the server to run (default: the only one, or a picker in the TUI)")
 	fs.StringVar(&f.transport, "transport", "auto", "for a URL target: auto (from the URL; Streamable HTTP falls back to HTTP+SSE), streamable, sse or ws")
-	stringListVar(fs, &f.headers, "header", "for a URL target: send this HTTP header on every request (\"Name: value\", repeatable)")
+	fs.StringArrayVar(&f.headers, "header", nil, "for a URL target: send this HTTP header on every request (\"Name: value\", repeatable)")
 	fs.StringVar(&f.bearer, "bearer", "", "for a URL target: send \"Authorization: Bearer TOKEN\" (shown redacted everywhere)")
 	fs.StringVar(&f.bearerEnv, "bearer-env", "", "for a URL target: like --bearer, with the token read from this environment variable")
 	f.oauth.register(fs)
