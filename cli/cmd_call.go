@@ -112,7 +112,7 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		st.Grace = 10 * time.Millisecond
 	}
 	// The doctor watches the call too: stdout stays the answer, and one
-	// stderr line names what the server got wrong (issue 10).
+	// stderr line names what the server got wrong.
 	opts.Analyzer = doctor.New(doctor.Options{})
 	client := mcp.NewClient(t.transport, opts)
 	early := &earlyEvents{keep: true}
@@ -126,10 +126,6 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		}
 	}()
 
-	// The doctor compiles the tools' schemas when tools/list comes back;
-	// the JSON Schema meta-schema it needs first is compiled meanwhile,
-	// while the server starts (a few ms off the call's critical path).
-	go schema.Prewarm()
 	if _, err := client.Connect(ctx); err != nil {
 		// Explain from everything the connection saw (its stderr, what it
 		// printed on stdout), which is complete once the stream has closed.

@@ -95,16 +95,6 @@ func (s *Schema) Compile() *Compiled {
 	return &Compiled{schema: c, err: err}
 }
 
-// Prewarm makes the first Compile's one-time work (the lazily built
-// tables of the shape checks and formats) while nothing else is happening. A command that will compile a
-// server's schemas runs it in a goroutine while it waits for the server to
-// start.
-func Prewarm() {
-	if s, err := Compile(json.RawMessage(`{"$anchor":"a","pattern":"^a","format":"date-time"}`)); err == nil {
-		_ = s.Validate("a")
-	}
-}
-
 // SetCompiled installs a Compile result.
 func (s *Schema) SetCompiled(c *Compiled) {
 	s.mu.Lock()
