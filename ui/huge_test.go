@@ -281,8 +281,10 @@ func TestHugeResultIsDecodedOnceToShow(t *testing.T) {
 	t.Logf("a %d MB result: on screen %v after it was handed over; %.1f MB allocated on the way (%.2fx its size)",
 		len(result)>>20, took.Round(time.Millisecond), float64(allocated)/(1<<20), ratio)
 	// The frame (1x) and the decoded text (under 1x: its escapes are
-	// gone) are needed, and the line index (0.3x for 80-byte lines).
-	if ratio > 2 {
+	// gone) are needed, and the line index (0.3x for 80-byte lines); the
+	// guard leaves twice that, as a loaded machine's collector may keep
+	// more, and BenchmarkHugeResultToScreen reports the figure.
+	if ratio > 3 {
 		t.Errorf("%.2fx the result's size allocated between its bytes and the screen: something decodes or copies it again", ratio)
 	}
 	if !strings.Contains(m.result.View(), "line 0000001: the quick brown fox") {
