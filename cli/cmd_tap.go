@@ -18,6 +18,8 @@ type tapOptions struct {
 	recordSecrets bool
 	noHub         bool
 	listen        string // --listen: an HTTP tap on this address
+	listenPublic  bool
+	allowOrigins  []string
 }
 
 func newTapCommand() *cobra.Command {
@@ -43,7 +45,13 @@ the legacy HTTP+SSE transport pass through, as do OAuth and every header;
 Authorization values are redacted in what is recorded. WebSocket messages are
 recorded as frames, both ways (inflated when permessage-deflate was agreed). A
 legacy server's absolute endpoint URL (its SSE endpoint event) is rewritten to
-the tap's address so the client's messages come through it; the record says so.`,
+the tap's address so the client's messages come through it; the record says so.
+
+The HTTP tap is a local server and guards like one: a request whose Origin is
+not this machine's, or whose Host is not the tap's address (a web page, or a
+name rebound to 127.0.0.1), is refused with 403 and a line in the record;
+--allow-origin ORIGIN lets one through. A --listen address other machines can
+reach needs --listen-public.`,
 		Example: `  # in claude_desktop_config.json: "command": "mcpscope",
   #   "args": ["tap", "--name", "weather", "--", "node", "build/index.js"]
   mcpscope tap --name weather -- node build/index.js
@@ -70,6 +78,8 @@ the tap's address so the client's messages come through it; the record says so.`
 	f.BoolVar(&o.recordSecrets, "record-secrets", false, "record environment values as they are instead of redacting them")
 	f.BoolVar(&o.noHub, "no-live", false, "record only: open no socket for a live viewer")
 	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
+	f.BoolVar(&o.listenPublic, "listen-public", false, "allow a --listen address other machines can reach (e.g. 0.0.0.0:8808); a warning says so")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides this machine's (repeatable)")
 	return cmd
 }
 
@@ -99,7 +109,7 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	tap.Lean()
 	stderr := cmd.ErrOrStderr()
 	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
-		Name: o.name, Listen: o.listen, Target: target,
+		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins,
 		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
 			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
 		Ready: func(local string) {

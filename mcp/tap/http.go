@@ -30,6 +30,14 @@ type HTTPOptions struct {
 	Target string
 	// Ready, when set, gets the local URL once the tap listens.
 	Ready func(localURL string)
+	// AllowOrigins are the origins (scheme://host[:port]) whose requests
+	// pass besides this machine's own (--allow-origin); their hosts pass
+	// as Host too.
+	AllowOrigins []string
+	// Public allows a Listen address that is not loopback
+	// (--listen-public): other machines can then reach the server
+	// through the tap, and any Host is taken.
+	Public bool
 	Recording
 }
 
@@ -52,10 +60,25 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 	if err != nil {
 		return fmt.Errorf("tap: --listen %s: %w", o.Listen, err)
 	}
+	addr, _ := ln.Addr().(*net.TCPAddr)
+	if addr == nil || !addr.IP.IsLoopback() {
+		if !o.Public {
+			_ = ln.Close()
+			return fmt.Errorf("tap: --listen %s is not a loopback address: other machines could reach %s through the tap; listen on 127.0.0.1, or add --listen-public to mean it", o.Listen, o.Target)
+		}
+		if o.Warn != nil {
+			o.Warn(fmt.Sprintf("warning: listening on %s, which other machines can reach: whoever reaches it reaches %s through this machine (--listen-public)", ln.Addr(), o.Target))
+		}
+	}
+	g, err := newGuard(addr, o.Public, o.AllowOrigins, o.Warn)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
 	local := "http://" + ln.Addr().String() + "/"
 	info := &Info{Name: o.Name, Transport: "http", URL: o.Target, Listen: ln.Addr().String()}
 	cap := startCapture(info, nil, o.Recording)
-	h := &httpTap{target: target, rec: cap.rec, keepSecrets: o.KeepSecrets}
+	h := &httpTap{target: target, rec: cap.rec, keepSecrets: o.KeepSecrets, guard: g}
 	h.proxy = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
 		FlushInterval:  -1, // every write reaches the client at once: SSE event by event
@@ -90,6 +113,7 @@ type httpTap struct {
 	proxy       *httputil.ReverseProxy
 	rec         *recorder
 	keepSecrets bool
+	guard       *guard
 	n           atomic.Int64
 }
 
@@ -106,6 +130,9 @@ type exchange struct {
 }
 
 func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.guard.check(w, r, h.rec) {
+		return
+	}
 	x := &exchange{n: h.n.Add(1), path: pathOf(r.URL), host: r.Host}
 	if r.Method == http.MethodPost && r.Body != nil && !isUpgrade(r) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))

@@ -1,0 +1,154 @@
+package tap
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// startGuardedTap runs an HTTP tap in front of a server that counts what
+// reaches it.
+func startGuardedTap(t *testing.T, o HTTPOptions) (local string, reached *atomic.Int64, warnings func() []string, stop func() []string) {
+	t.Helper()
+	dir := privateDirs(t)
+	reached = &atomic.Int64{}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	}))
+	t.Cleanup(upstream.Close)
+	var mu sync.Mutex
+	var warned []string
+	o.Target = upstream.URL + "/mcp"
+	if o.Listen == "" {
+		o.Listen = "127.0.0.1:0"
+	}
+	o.Warn = func(s string) { mu.Lock(); warned = append(warned, s); mu.Unlock() }
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(ctx, HTTPOptions{Name: "guarded", Listen: o.Listen, Target: o.Target, AllowOrigins: o.AllowOrigins, Public: o.Public, Recording: o.Recording, Ready: func(u string) { ready <- u }})
+	}()
+	select {
+	case local = <-ready:
+	case err := <-done:
+		t.Fatalf("the tap did not start: %v", err)
+	}
+	warnings = func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), warned...) }
+	stop = func() []string {
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		if len(files) != 1 {
+			t.Fatalf("session files %v", files)
+		}
+		var rows []string
+		for _, e := range readRecord(t, files[0]) {
+			if e.Type == "transport" && e.TransportKind == "tap" {
+				rows = append(rows, e.Summary)
+			}
+		}
+		return rows
+	}
+	return local, reached, warnings, stop
+}
+
+func post(t *testing.T, u string, hdr map[string]string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A web page's request (another Origin) and a rebound name (another Host)
+// are refused at the tap and never reach the server; this machine's own
+// clients, and the origins the user allows, pass.
+func TestHTTPTapRefusesOtherOriginsAndHosts(t *testing.T) {
+	local, reached, warnings, stop := startGuardedTap(t, HTTPOptions{AllowOrigins: []string{"https://app.example.com"}})
+	port := strings.TrimSuffix(local[strings.LastIndex(local, ":")+1:], "/")
+	for _, c := range []struct {
+		name string
+		hdr  map[string]string
+		want int
+	}{
+		{"another origin", map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden},
+		{"another host", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
+		{"another host on the port", map[string]string{"Host": "evil.example:" + port}, http.StatusForbidden},
+		{"the null origin", map[string]string{"Origin": "null"}, http.StatusForbidden},
+		{"loopback, another port", map[string]string{"Host": "127.0.0.1:1"}, http.StatusForbidden},
+		{"a plain client", nil, http.StatusOK},
+		{"localhost", map[string]string{"Host": "localhost:" + port}, http.StatusOK},
+		{"a local page (the Inspector)", map[string]string{"Origin": "http://localhost:6274"}, http.StatusOK},
+		{"an allowed origin", map[string]string{"Origin": "https://app.example.com"}, http.StatusOK},
+	} {
+		before := reached.Load()
+		if got := post(t, local, c.hdr); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+		if passed := reached.Load() > before; passed != (c.want == http.StatusOK) {
+			t.Errorf("%s: reached the server: %v", c.name, passed)
+		}
+	}
+	rows := stop()
+	refused := 0
+	for _, r := range rows {
+		if strings.HasPrefix(r, "refused POST /") {
+			refused++
+		}
+	}
+	if refused != 5 {
+		t.Errorf("%d refusals in the record, want 5: %q", refused, rows)
+	}
+	if w := warnings(); len(w) == 0 || !strings.Contains(strings.Join(w, "\n"), "evil.example") {
+		t.Errorf("nothing said on stderr about the refusals: %q", w)
+	}
+}
+
+// Listening where other machines can reach the tap needs saying so.
+func TestHTTPTapNeedsListenPublicBeyondLoopback(t *testing.T) {
+	privateDirs(t)
+	err := RunHTTP(context.Background(), HTTPOptions{Listen: "0.0.0.0:0", Target: "http://127.0.0.1:9/mcp"})
+	if err == nil || !strings.Contains(err.Error(), "--listen-public") {
+		t.Fatalf("--listen 0.0.0.0 without --listen-public: %v", err)
+	}
+	local, _, warnings, stop := startGuardedTap(t, HTTPOptions{Listen: "0.0.0.0:0", Public: true})
+	u, _ := url.Parse(local)
+	// Any name of this machine is taken then: it is open on purpose.
+	if got := post(t, "http://127.0.0.1:"+u.Port()+"/", map[string]string{"Host": "mybox.lan:" + u.Port()}); got != http.StatusOK {
+		t.Errorf("a public tap refused its machine's name: %d", got)
+	}
+	if got := post(t, "http://127.0.0.1:"+u.Port()+"/", map[string]string{"Origin": "http://evil.example"}); got != http.StatusForbidden {
+		t.Errorf("a public tap let another origin through: %d", got)
+	}
+	stop()
+	if w := warnings(); len(w) == 0 || !strings.Contains(w[0], "other machines can reach") {
+		t.Errorf("no warning for a public tap: %q", w)
+	}
+}
