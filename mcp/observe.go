@@ -24,6 +24,9 @@ type Observer struct {
 	// second answer is a duplicate rather than an unknown id.
 	answered [3]map[ID]observed
 	order    [3][]answeredID // oldest first, to bound the memory
+	// initialized is set once the client has sent initialize: a
+	// server/discover before it is the client's era probe.
+	initialized bool
 }
 
 type answeredID struct {
@@ -35,6 +38,7 @@ type observed struct {
 	seq    int64
 	method string
 	sent   time.Time
+	probe  bool
 }
 
 // observerMemory bounds how many answered ids each direction remembers.
@@ -98,8 +102,20 @@ func peerName(d Direction) string {
 func (o *Observer) correlate(f *Frame, p parsed) {
 	switch f.Kind {
 	case KindRequest:
+		if f.Dir == Outbound {
+			switch {
+			case f.Method == MethodInitialize:
+				o.initialized = true
+			case f.Method == MethodServerDiscover && !o.initialized:
+				// A client that speaks both eras (Claude Code) asks this
+				// first and falls back to initialize, as mcpscope's own
+				// auto era does: its frames are marked as mcpscope marks
+				// its own probe's, so the doctor judges them alike.
+				f.Probe = true
+			}
+		}
 		if f.ID != "" && f.ID != "null" {
-			o.pending[f.Dir][f.ID] = observed{seq: f.Seq, method: f.Method, sent: f.Time}
+			o.pending[f.Dir][f.ID] = observed{seq: f.Seq, method: f.Method, sent: f.Time, probe: f.Probe}
 		}
 	case KindResponse, KindErrorResponse:
 		if p.errObj != nil {
@@ -108,7 +124,7 @@ func (o *Observer) correlate(f *Frame, p parsed) {
 		reqDir := other(f.Dir)
 		if req, ok := o.pending[reqDir][f.ID]; ok {
 			delete(o.pending[reqDir], f.ID)
-			f.ReplyTo, f.ReplyToMethod, f.Latency = req.seq, req.method, f.Time.Sub(req.sent)
+			f.ReplyTo, f.ReplyToMethod, f.Latency, f.Probe = req.seq, req.method, f.Time.Sub(req.sent), req.probe
 			o.remember(reqDir, f.ID, req)
 			return
 		}

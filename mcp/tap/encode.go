@@ -55,6 +55,9 @@ func appendFrameEntry(b []byte, f *mcp.Frame, stream string) []byte {
 		b = strconv.AppendInt(b, f.BatchSeq, 10)
 	}
 	b = appendStrField(b, "stream", stream)
+	if f.Probe {
+		b = append(b, `,"probe":true`...)
+	}
 	if f.ErrorCode != 0 {
 		b = append(b, `,"errorCode":`...)
 		b = strconv.AppendInt(b, int64(f.ErrorCode), 10)

@@ -15,6 +15,8 @@ func TestFrameEntryMatchesRecord(t *testing.T) {
 	o := mcp.NewObserver("stdio")
 	at := time.Date(2026, 11, 30, 12, 0, 0, 123456789, time.UTC)
 	raws := []string{
+		`{"jsonrpc":"2.0","id":"probe-1","method":"server/discover","params":{}}`,
+		`{"jsonrpc":"2.0","id":"probe-1","error":{"code":-32601,"message":"Method not found"}}`,
 		`{"jsonrpc":"2.0","id":"a\"b","method":"tools/call","params":{"x":"tab\there \u2028 é ☃ \\ </script>"}}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":\"a\\\"b\",\"result\":{\"text\":\"line\\nbreak\"}}",
 		`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"no"}}`,

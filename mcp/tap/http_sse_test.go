@@ -41,6 +41,13 @@ func primingServer(t *testing.T) *httptest.Server {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
+		if req.Method == mcp.MethodServerDiscover {
+			// The SDK's answer to a request before initialize.
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`)
+			return
+		}
 		result := `{}`
 		switch req.Method {
 		case mcp.MethodInitialize:
@@ -175,6 +182,62 @@ func TestHTTPTapReadsPrimingEventsAsTheClientDoes(t *testing.T) {
 	}
 	for ev := range src.Events() {
 		if d, ok := ev.(mcp.DiagnosticEvent); ok && strings.HasPrefix(d.Diagnostic.Rule, "framing/") {
+			t.Errorf("the doctor raised %s: %s", d.Diagnostic.Rule, d.Diagnostic.Message)
+		}
+	}
+	_ = src.Close()
+}
+
+// A client that speaks both eras (Claude Code) first sends server/discover
+// and falls back to initialize; a legacy server over HTTP refuses it with
+// 400 and an id-less error, as the transport allows. The doctor judges
+// that exchange through a tap as it judges mcpscope's own probe: no
+// framing/null-id-error against the server.
+func TestHTTPTapJudgesAClientsEraProbeAsMcpscopesOwn(t *testing.T) {
+	dir := privateDirs(t)
+	upstream := primingServer(t)
+	defer upstream.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(ctx, HTTPOptions{Name: "probe", Listen: "127.0.0.1:0", Target: upstream.URL + "/mcp",
+			Ready: func(u string) { ready <- u }})
+	}()
+	local := <-ready
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-code","version":"2.1.328"}}}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.328"}}}`,
+	} {
+		req, _ := http.NewRequest(http.MethodPost, local, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	for _, e := range readRecord(t, files[0]) {
+		if e.Type == "frame" && e.Dir == "out" && e.Probe != (e.Method == mcp.MethodServerDiscover) {
+			t.Errorf("%s marked as a probe: %v", e.Method, e.Probe)
+		}
+	}
+	src := NewSource(Listed{Info: Info{File: files[0], Transport: "http"}})
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range src.Events() {
+		if d, ok := ev.(mcp.DiagnosticEvent); ok && (d.Diagnostic.Severity == mcp.SeverityError || d.Diagnostic.Severity == mcp.SeverityWarning) {
 			t.Errorf("the doctor raised %s: %s", d.Diagnostic.Rule, d.Diagnostic.Message)
 		}
 	}
