@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Measures mcpscope side by side with its peers on this machine and prints
-# one table (issue 16): start-up (--version), call tools/list against
-# server-everything and against the demo server (each against a bare shell
-# client, the floor), the TUI's idle RSS on the demo server, a flood of
-# 50,000 notifications in the TUI, and a 20 MB tool result headless.
-# Runs alternate between the tools compared; every cell is a median with
-# its spread. A report, not a gate: timing on a shared machine is noisy,
-# and a peer that cannot be installed is a cell that says why.
+# Measures mcpscope's performance budgets (README, Performance), each row
+# beside its peers on this machine, and prints the table: call tools/list on
+# server-everything against a bare shell client; the TUI's first screen
+# after exec and its tools on screen after the tools/list answer; --version;
+# the idle TUI's private memory; a 50,000-notification flood (last frame on
+# screen after it arrived, peak private memory); a 20 MB JSON result's first
+# screen. Runs alternate between the tools compared; every cell is a median
+# with its spread. A report, not a gate: timing on a shared machine is
+# noisy, and a peer that cannot be installed, or cannot do what a row
+# measures, is a cell that says why.
 #
 # The peers, at pinned versions:
 #   - the official Inspector 2.12.0 (CLI and TUI), from npm into NODE_PREFIX
@@ -16,7 +18,7 @@
 #     mcpscope (static, -ldflags="-s -w", as release builds usually are).
 #     When the proxy does not serve one (mcp-tui, here), its rows say so.
 #
-# Usage: .ci/peers.sh MCPSCOPE_BINARY NODE_PREFIX [N]   (N runs of each call; 11 by default)
+# Usage: .ci/peers.sh MCPSCOPE_BINARY NODE_PREFIX [N]   (N runs of each call and TUI start; 11 by default)
 # Needs Go, Node, python3 and tmux. Takes about 3-4 minutes on two cores.
 set -uo pipefail
 started=$SECONDS

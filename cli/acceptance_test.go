@@ -1,6 +1,6 @@
 package cli
 
-// The acceptance suite (issue 12, point 8): the real mcpscope binary in a
+// The acceptance suite: the real mcpscope binary in a
 // real terminal (tmux), driven the way a person uses it — keys typed,
 // clicks sent as the terminal would send them — and judged by what the
 // terminal shows. It needs tmux and runs when MCPSCOPE_TMUX_TESTS=1 (as
@@ -346,7 +346,7 @@ func chromeProblem(rows []string, w int, tabbed bool) string {
 	return ""
 }
 
-// The acceptance suite's screen check finds what issue 12 saw: a modal's
+// The acceptance suite's screen check finds what a person once saw: a modal's
 // border over the tab row (╭─╭─ Call echo ─╮─╮), the screen behind at the
 // box's edges (│M│), a border over the status line. It runs without tmux.
 func TestChromeProblemFindsOverlaps(t *testing.T) {

@@ -198,7 +198,7 @@ func callHuge(tb testing.TB, srv *memServer, l *pacedLoop, firstLine string) tim
 	return time.Since(srv.handedAt())
 }
 
-// BenchmarkHugeResultToScreen is issue 16's 20 MB result: from the
+// BenchmarkHugeResultToScreen is a 20 MB result: from the
 // response's bytes handed to the client to its first lines drawn in the
 // result view (reader checks, doctor, session, UI, result pane), with its
 // allocations. ms-to-screen is the time from the frame's arrival to the
@@ -263,9 +263,8 @@ func BenchmarkHugeJSONResultToScreen(b *testing.B) {
 
 // A huge result is read without copies on its way to the screen: the
 // frame's bytes (the reader's), the text decoded once for the view, and
-// small change. Before, encoding/json decoded and copied it about a dozen
-// times (12.4x its size allocated); each copy is a decode this test
-// catches. ms-to-screen is logged; BenchmarkHugeResultToScreen measures it.
+// small change; each copy is a decode this test catches. ms-to-screen is
+// logged; BenchmarkHugeResultToScreen measures it.
 func TestHugeResultIsDecodedOnceToShow(t *testing.T) {
 	const size = 8 << 20
 	text := hugeText(size)
