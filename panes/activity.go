@@ -27,11 +27,14 @@ const (
 // Op is one request the UI started: its progress (from
 // notifications/progress), its outcome and timing.
 type Op struct {
-	ID       int
-	Label    string // "tools/call slow_count"
-	Token    string // the progress token it carries
-	Started  time.Time
-	Ended    time.Time
+	ID      int
+	Label   string // "tools/call slow_count"
+	Token   string // the progress token it carries
+	Started time.Time
+	Ended   time.Time
+	// Took is the request's latency as the log and the result view time
+	// it (from its frame to the answer's), once it ended; 0 when unknown.
+	Took     time.Duration
 	Status   string
 	Progress float64
 	Total    float64 // 0 when the server gave none
@@ -159,10 +162,23 @@ func (a *Activity) Progress(token string, progress float64, total *float64, mess
 }
 
 // End marks a request finished with a status.
-func (a *Activity) End(id int, status string, at time.Time) {
+func (a *Activity) End(id int, status string, at time.Time, took time.Duration) {
 	if o := a.Op(id); o != nil && o.Status == OpRunning {
-		o.Status, o.Ended = status, at
+		o.Status, o.Ended, o.Took = status, at, took
 	}
+}
+
+// took is how long a request took or has been running: an ended one's
+// latency to the millisecond (what the log and the result view say), a
+// running one's elapsed time to the tenth of a second.
+func (o *Op) took(now time.Time) string {
+	switch {
+	case o.Status != OpRunning && o.Took > 0:
+		return fmtLatency(o.Took)
+	case o.Status != OpRunning:
+		return fmtLatency(max(o.Ended.Sub(o.Started), 0))
+	}
+	return max(now.Sub(o.Started).Round(100*time.Millisecond), 0).String()
 }
 
 // Running is the newest request still running, or nil.
@@ -250,7 +266,7 @@ func (a *Activity) open() tea.Cmd {
 		field("started", o.Started.Format("15:04:05.000"))
 		if !o.Ended.IsZero() {
 			field("ended", o.Ended.Format("15:04:05.000"))
-			field("took", o.Ended.Sub(o.Started).Round(time.Millisecond).String())
+			field("took", o.took(a.now))
 		}
 		field("token", o.Token)
 		if o.Notes > 0 {
@@ -311,11 +327,6 @@ func (a *Activity) OpLine(o *Op, w int) string {
 // received progress, its bar with count and message.
 func (a *Activity) opParts(o *Op, w int) (string, string) {
 	t := a.theme
-	end := a.now
-	if o.Status != OpRunning {
-		end = o.Ended
-	}
-	elapsed := max(end.Sub(o.Started).Round(100*time.Millisecond), 0)
 	st := t.Status.Info
 	switch o.Status {
 	case OpOK:
@@ -325,7 +336,7 @@ func (a *Activity) opParts(o *Op, w int) (string, string) {
 	case OpCancelled, OpTimeout, OpLost:
 		st = t.Log.LocalError
 	}
-	head := st.Render(fmt.Sprintf("%-9s", o.Status)) + " " + t.Tools.Name.Render(termsafe.String(o.Label)) + " " + t.Log.Latency.Render(elapsed.String())
+	head := st.Render(fmt.Sprintf("%-9s", o.Status)) + " " + t.Tools.Name.Render(termsafe.String(o.Label)) + " " + t.Log.Latency.Render(o.took(a.now))
 	if o.Notes == 0 {
 		return head, ""
 	}

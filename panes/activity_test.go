@@ -32,7 +32,7 @@ func TestActivityScrollsAndOpens(t *testing.T) {
 		}
 		a.Start(Op{ID: i + 1, Label: label, Started: t0.Add(-time.Second)})
 		if i < 99 {
-			a.End(i+1, OpOK, t0)
+			a.End(i+1, OpOK, t0, 0)
 			answers[i+1] = &mcp.Frame{Seq: int64(1000 + i), Dir: mcp.Inbound, Kind: mcp.KindResponse}
 			a.Answered(i+1, answers[i+1])
 		}
@@ -111,5 +111,26 @@ func TestRootsScroll(t *testing.T) {
 	r.Update(keyPress("d"))
 	if len(r.List()) != 39 || r.List()[38].URI != "file:///srv/project-38" {
 		t.Fatalf("d deleted the wrong root: %d left", len(r.List()))
+	}
+}
+
+// A finished request's time is its latency as the log and the result view
+// give it: 47ms and 2ms, not "100ms" and "0s" (the elapsed time rounded to
+// a tenth of a second, from when the UI heard of the end).
+func TestActivityTimesAgreeWithTheLog(t *testing.T) {
+	a := NewActivity(themes.Dark(), keymap.Default())
+	a.SetSize(80, 10)
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	a.SetNow(t0)
+	a.Start(Op{ID: 1, Label: "tools/call slow", Started: t0})
+	a.Start(Op{ID: 2, Label: "tools/call quick", Started: t0})
+	a.Start(Op{ID: 3, Label: "tools/call running", Started: t0.Add(-1500 * time.Millisecond)})
+	a.End(1, OpOK, t0.Add(98*time.Millisecond), 47*time.Millisecond)
+	a.End(2, OpOK, t0.Add(30*time.Millisecond), 2*time.Millisecond+300*time.Microsecond)
+	v := ansi.Strip(a.View())
+	for _, want := range []string{"tools/call slow " + fmtLatency(47*time.Millisecond), "tools/call quick 2ms", "tools/call running 1.5s"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("activity lacks %q:\n%s", want, v)
+		}
 	}
 }

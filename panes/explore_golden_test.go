@@ -63,7 +63,7 @@ func TestExplorerGoldens(t *testing.T) {
 				total := 10.0
 				a.Progress("tok", 4, &total, "step 4")
 				a.Start(Op{ID: 2, Label: "resources/read demo://readme", Started: t0.Add(-time.Second)})
-				a.End(2, OpCancelled, t0)
+				a.End(2, OpCancelled, t0, 0)
 				a.SetTask("task-1", "working", "researching", t0)
 				a.SetSize(sz.w, sz.h)
 				golden.RequireEqual(t, a.View())

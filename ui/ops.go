@@ -138,7 +138,11 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 	}
 	delete(m.ops, ev.Op.ID)
 	if ev.Op.Tracked() {
-		m.activity.End(int(ev.Op.ID), opStatus(ev.Status), time.Now())
+		at := ev.Time
+		if at.IsZero() {
+			at = time.Now()
+		}
+		m.activity.End(int(ev.Op.ID), opStatus(ev.Status), at, ev.Latency)
 		m.activity.Answered(int(ev.Op.ID), ev.Frame)
 	}
 	fail := func(what string) { m.setNote(what+": "+ev.Err.Error(), false) }
