@@ -437,15 +437,17 @@ func (d *Detail) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// copy puts what is shown on the clipboard through OSC 52 (Bubble Tea
-// writes the sequence; no clipboard library, so it works over SSH).
+// copy asks the root to put what is shown on the clipboard through OSC 52
+// (Bubble Tea writes the sequence; no clipboard library, so it works over
+// SSH), and to say so.
 func (d *Detail) copy() tea.Cmd {
-	text := string(d.frame.Raw)
+	text, what := string(d.frame.Raw), fmt.Sprintf("frame #%d", d.frame.Seq)
 	if p := d.showing(); p != nil {
 		text = strings.Join(p, "\n")
 	}
 	d.note = fmt.Sprintf("copied %s", fmtSize(len(text)))
-	return tea.SetClipboard(text)
+	msg := CopyMsg{What: what, Text: text}
+	return func() tea.Msg { return msg }
 }
 
 // ShortHelp lists the detail's main keys.

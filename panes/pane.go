@@ -82,6 +82,16 @@ type ToolResultMsg struct {
 // CloseMsg asks the root model to close the modal that sent it.
 type CloseMsg struct{}
 
+// CopyMsg asks the root to put Text on the clipboard and say what was
+// copied and how: by OSC 52, which the terminal carries out and never
+// acknowledges, so the note says what to do when nothing arrives (Else:
+// another way to get it, such as saving it to a file).
+type CopyMsg struct {
+	What string // "result", "frame #12"
+	Text string
+	Else string // "s saves a file", or ""
+}
+
 // Box draws a pane's rounded border around body lines, with the title set
 // into the top edge, in exactly w×h cells (see package box).
 func Box(t *themes.Theme, title string, focused bool, w, h int, body []string) string {

@@ -296,7 +296,15 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(kp, r.keys.Result.Close):
 			return func() tea.Msg { return CloseMsg{} }
 		case key.Matches(kp, r.keys.Result.Copy) && r.msg != nil:
-			return tea.SetClipboard(string(r.copyPayload()))
+			what := "result"
+			switch {
+			case r.raw && r.msg.Response != nil:
+				what = "raw response"
+			case len(r.msg.Result) == 0 && r.failure() != nil:
+				what = "error"
+			}
+			msg := CopyMsg{What: what, Text: string(r.copyPayload()), Else: "s saves a file"}
+			return func() tea.Msg { return msg }
 		case key.Matches(kp, r.keys.Result.Raw) && r.msg != nil && !r.loading:
 			r.raw = !r.raw
 			r.body.Reset()

@@ -2,13 +2,16 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/session"
+	"github.com/mcpscope/mcpscope/panes"
 )
 
 // A list the server declared but failed to serve (mcp-fetch-server: resources
@@ -89,5 +92,28 @@ func TestFailedGetOpensTheResultView(t *testing.T) {
 	screen = strings.Join(strings.Fields(ansi.Strip(content(m))), " ")
 	if m.modal != modalContent || !strings.Contains(screen, "resources/read file:///x failed") || !strings.Contains(screen, "no answer after 1m0s") {
 		t.Errorf("a timed-out read:\n%s", screen)
+	}
+}
+
+// c in the result view says what it copied and how (OSC 52, which the
+// terminal may refuse without a word) and what to do then; it used to
+// copy in silence.
+func TestCopySaysWhatAndHow(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	result := json.RawMessage(`{"content":[{"type":"text","text":"hello back"}]}`)
+	m.Update(toolCalledMsg{result: panes.ToolResultMsg{Name: "echo", Latency: 21 * time.Millisecond, Result: result}})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Text: "c"})
+	if cmd == nil {
+		t.Fatal("c did nothing")
+	}
+	_, clip := m.Update(cmd())
+	if clip == nil {
+		t.Fatal("c asked for no clipboard write")
+	}
+	screen := ansi.Strip(content(m))
+	want := fmt.Sprintf("copied result, %d B, via OSC 52 · no paste? terminal refused; s saves a file", len(result))
+	if !strings.Contains(screen, want) {
+		t.Errorf("the status line lacks %q:\n%s", want, screen)
 	}
 }

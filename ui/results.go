@@ -49,6 +49,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		}
 	case notedMsg:
 		m.setNote(msg.text, msg.ok)
+	case panes.CopyMsg:
+		m.setNote(copyNote(msg), true)
+		return tea.SetClipboard(msg.Text)
 	case askMsg:
 		return m.handleAsk(msg.ask)
 	case panes.AnswerMsg:
@@ -121,4 +124,27 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	return nil
+}
+
+// copyNote says what c copied and how, short enough for 80 columns: OSC
+// 52 is carried out by the terminal, which never says whether it did
+// (tmux passes it on only with set-clipboard on; some terminals refuse
+// it), so it says what to do then.
+func copyNote(msg panes.CopyMsg) string {
+	n := "copied " + msg.What + ", " + byteCount(len(msg.Text)) + ", via OSC 52 · no paste? terminal refused"
+	if msg.Else != "" {
+		n += "; " + msg.Else
+	}
+	return n
+}
+
+// byteCount is a size in words: 640 B, 1.2 kB, 3.4 MB.
+func byteCount(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
