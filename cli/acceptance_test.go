@@ -300,7 +300,8 @@ func chromeProblem(rows []string, w int, tabbed bool) string {
 	}
 	top := 1
 	if tabbed {
-		if !strings.HasPrefix(rows[1], " 1 Log") || strings.ContainsAny(rows[1], boxChars) {
+		// " 1 Log " padded, or "1 Log" where the row is tight (60 columns).
+		if !strings.HasPrefix(strings.TrimPrefix(rows[1], " "), "1 Log") || strings.ContainsAny(rows[1], boxChars) {
 			return fmt.Sprintf("the tab row is not the tab row: %q", rows[1])
 		}
 		top = 2

@@ -117,3 +117,41 @@ func TestCopySaysWhatAndHow(t *testing.T) {
 		t.Errorf("the status line lacks %q:\n%s", want, screen)
 	}
 }
+
+// At 60×15 the tab row shows all nine panes (it ended at "7 Act…"), and a
+// click on a tab's label focuses that pane.
+func TestNarrowTabRowReachesEveryPane(t *testing.T) {
+	m := newTestModel("dark", 60, 15)
+	feed(m, sessionEvents())
+	row := strings.Split(ansi.Strip(content(m)), "\n")[1]
+	for i, name := range []string{"Log", "Caps", "Tools", "Res", "Prom", "Logs", "Act", "Root", "Diag"} {
+		label := fmt.Sprintf("%d %s", i+1, name)
+		x := strings.Index(row, label)
+		if x < 0 {
+			t.Fatalf("the tab row lacks %q: %q", label, row)
+		}
+		m.Update(tea.MouseClickMsg{X: x + 1, Y: 1, Button: tea.MouseLeft})
+		if m.focus != focus(i) {
+			t.Errorf("a click on %q focused pane %v", label, m.focus)
+		}
+	}
+}
+
+// The header's short forms (1E, 2W, ⏱12ms) and the tools' badges (RO IDEM
+// OPEN) are explained on screen: in the help overlay's legend.
+func TestHelpExplainsTheShortForms(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	press(m, "?")
+	var all strings.Builder
+	for i := 0; i < 40; i++ { // the overlay scrolls when it cannot hold them all
+		all.WriteString(ansi.Strip(content(m)))
+		m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	for _, want := range []string{"1E 2W 3H", "the doctor's errors, warnings, hints", "⏱12ms", "how long the handshake took",
+		"RO ", "readOnlyHint", "IDEM", "idempotentHint", "OPEN", "openWorldHint", "DEST", "destructiveHint"} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("the help overlay never shows %q", want)
+		}
+	}
+}

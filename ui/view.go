@@ -202,6 +202,22 @@ func (m *Model) tabTitles() []string {
 	return []string{"Log", "Caps", "Tools", "Res", "Prom", "Logs", "Act", "Root", "Diag"}
 }
 
+// tabLabels are the tab row's labels: " 1 Log " padded while they fit,
+// else "1 Log" one cell apart, so all nine tabs stay on screen at 60
+// columns (the padded row ended at "7 Act…" there).
+func (m *Model) tabLabels() []string {
+	titles := m.tabTitles()
+	padded := titlesWidth(titles, 5) <= m.w
+	out := make([]string, len(titles))
+	for i, t := range titles {
+		out[i] = fmt.Sprintf("%d %s", i+1, t)
+		if padded {
+			out[i] = " " + out[i] + " "
+		}
+	}
+	return out
+}
+
 // slotTitles label the wide layout's explorer slot tabs.
 func (m *Model) slotTitles() []string {
 	long := []string{"Tools", "Res", "Prompts", "Logs", "Activity", "Roots", "Diag"}
@@ -258,14 +274,15 @@ func (m *Model) slotTabAt(x int) (focus, bool) {
 
 func (m *Model) renderTabs() string {
 	var b strings.Builder
-	for i, t := range m.tabTitles() {
-		label := fmt.Sprintf(" %d %s ", i+1, t)
+	for i, label := range m.tabLabels() {
+		if i > 0 {
+			b.WriteString(" ")
+		}
 		if focus(i) == m.focus {
 			b.WriteString(m.theme.Tabs.Active.Render(label))
 		} else {
 			b.WriteString(m.theme.Tabs.Inactive.Render(label))
 		}
-		b.WriteString(" ")
 	}
 	return panes.Fit(b.String(), m.w)
 }
@@ -273,8 +290,8 @@ func (m *Model) renderTabs() string {
 // tabAt is the tab under column x of the tab row.
 func (m *Model) tabAt(x int) (focus, bool) {
 	pos := 0
-	for i, t := range m.tabTitles() {
-		w := ansi.StringWidth(fmt.Sprintf(" %d %s ", i+1, t))
+	for i, label := range m.tabLabels() {
+		w := ansi.StringWidth(label)
 		if x >= pos && x < pos+w {
 			return focus(i), true
 		}
@@ -390,6 +407,26 @@ func (m *Model) fullHelpLines() []string {
 			k := b.Help().Key
 			out = append(out, st.FullKey.Render(k+strings.Repeat(" ", keyW-ansi.StringWidth(k)))+"  "+st.FullDesc.Render(b.Help().Desc))
 		}
+	}
+	// The short forms the header and the panes use, said once in words.
+	out = append(out, "", st.FullDesc.Render("what the short forms mean:"))
+	legend := [][2]string{
+		{"1E 2W 3H", "the doctor's errors, warnings, hints (9)"},
+		{"⏱12ms", "how long the handshake took"},
+		{"legacy", "the protocol era (modern: 2026-07-28)"},
+		{"RO", "a tool's readOnlyHint: it changes nothing"},
+		{"IDEM", "idempotentHint: calling twice does no more"},
+		{"OPEN", "openWorldHint: it reaches outside systems"},
+		{"DEST", "destructiveHint: it may delete or overwrite"},
+		{"W  ERR", "in the log: flagged by the doctor; an error"},
+		{"✎ draft", "a form closed with keep draft"},
+	}
+	w := 0
+	for _, l := range legend {
+		w = max(w, ansi.StringWidth(l[0]))
+	}
+	for _, l := range legend {
+		out = append(out, st.FullKey.Render(l[0]+strings.Repeat(" ", w-ansi.StringWidth(l[0])))+"  "+st.FullDesc.Render(l[1]))
 	}
 	return out
 }
