@@ -45,7 +45,10 @@ func Subject(f *Frame) string {
 		Msg    string          `json:"message"`
 		ReqID  json.RawMessage `json:"requestId"`
 		Token  json.RawMessage `json:"progressToken"`
-		Ref    struct {
+		// Progress and Total as sent (a number, or what the server put).
+		Progress json.RawMessage `json:"progress"`
+		Total    json.RawMessage `json:"total"`
+		Ref      struct {
 			Type string `json:"type"`
 			Name string `json:"name"`
 			URI  string `json:"uri"`
@@ -93,7 +96,14 @@ func Subject(f *Frame) string {
 			return "request " + string(p.ReqID)
 		}
 	case NotifyProgress:
-		if len(p.Token) > 0 {
+		// The value is what a person follows ("3/10 indexing"); the token
+		// only ties it to its request, which the detail and Activity show.
+		switch {
+		case len(p.Progress) > 0 && len(p.Total) > 0:
+			return strings.TrimSpace(string(p.Progress) + "/" + string(p.Total) + " " + firstLineOf(p.Msg))
+		case len(p.Progress) > 0:
+			return strings.TrimSpace(string(p.Progress) + " " + firstLineOf(p.Msg))
+		case len(p.Token) > 0:
 			return "token " + string(p.Token)
 		}
 	}

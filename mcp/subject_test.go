@@ -24,7 +24,9 @@ func TestSubject(t *testing.T) {
 		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"db","data":"x"}}`, "info db"},
 		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///b"}}`, "file:///b"},
 		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"timeout"}}`, "request 7"},
-		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}`, `token "p1"`},
+		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}`, `1`},
+		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":3,"total":10,"message":"indexing"}}`, `3/10 indexing`},
+		{KindNotification, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1"}}`, `token "p1"`},
 		// Nothing to name, or nothing readable: no subject, never an error.
 		{KindRequest, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, ""},
 		{KindRequest, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"nope"}`, ""},

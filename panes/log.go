@@ -949,6 +949,24 @@ type segment struct {
 	// on screen; tail marks the pieces after those (an error message),
 	// which are cut at the row's end instead.
 	flex, tail bool
+	// shorter are the flexible piece's shorter forms, best first ("tools/
+	// call", then "call", for "result of tools/call"), tried before it is
+	// cut.
+	shorter []string
+}
+
+// labelForms are a method label's shorter forms: without "result of "
+// (the kind column says it is an answer), then without the namespace.
+func labelForms(label string) []string {
+	var out []string
+	if rest, ok := strings.CutPrefix(label, "result of "); ok {
+		out = append(out, rest)
+		label = rest
+	}
+	if i := strings.LastIndexByte(label, '/'); i >= 0 && i+1 < len(label) {
+		out = append(out, label[i+1:])
+	}
+	return out
 }
 
 // wholeRow is shown row i drawn whole, for the list to wrap or scroll
@@ -1013,10 +1031,15 @@ func (l *Log) renderRow(e *logEntry, w int, selected, whole bool) string {
 	return b.String()
 }
 
-// fitFlex shortens the flexible pieces of a row (with an ellipsis), the
-// last first (a subject before the method), so that the pieces up to the
-// tail fit in w cells; each keeps at least one cell, and what still does
-// not fit is cut at the row's end.
+// fitFlex shortens the flexible pieces of a row so that the pieces up to
+// the tail fit in w cells. A row's flexible pieces are the method's label
+// (generic words: "result of tools/call") and then its subject (a tool, a
+// URI, a progress value). The subject gives way first down to
+// subjectFloor cells; then the label takes its shorter forms ("call") and
+// is cut down to flexFloor; then the subject is cut to what is left, and
+// goes whole rather than leave a lone "…" ("notifications/pr… …" once
+// read so); the label last. What still does not fit is cut at the row's
+// end.
 func fitFlex(segs []segment, w int) []segment {
 	var flex []int
 	need := 0
@@ -1032,18 +1055,63 @@ func fitFlex(segs []segment, w int) []segment {
 			need++
 		}
 	}
-	for j := len(flex) - 1; j >= 0 && need > w; j-- {
-		i := flex[j]
+	if need <= w || len(flex) == 0 {
+		return segs
+	}
+	shrink := func(i, floor int) {
 		fw := ansi.StringWidth(segs[i].text)
-		keep := max(fw-(need-w), 1)
+		keep := max(fw-(need-w), floor)
 		if keep >= fw {
-			continue
+			return
 		}
-		segs[i].text = ansi.Truncate(segs[i].text, keep, "…")
+		// The ellipsis follows a word, not the separator before the
+		// next ("prompt greet · …").
+		segs[i].text = strings.TrimRight(ansi.Truncate(segs[i].text, keep-1, ""), " ·") + "…"
 		need -= fw - ansi.StringWidth(segs[i].text)
 	}
-	return segs
+	label, subject := flex[0], -1
+	if len(flex) > 1 {
+		subject = flex[len(flex)-1]
+		shrink(subject, min(ansi.StringWidth(segs[subject].text), subjectFloor))
+	}
+	for _, short := range segs[label].shorter {
+		if need <= w {
+			break
+		}
+		need -= ansi.StringWidth(segs[label].text) - ansi.StringWidth(short)
+		segs[label].text = short
+	}
+	if need > w {
+		shrink(label, flexFloor)
+	}
+	drop := map[int]bool{}
+	if need > w && subject >= 0 {
+		if shrink(subject, 2); need > w || ansi.StringWidth(segs[subject].text) < 2 {
+			need -= ansi.StringWidth(segs[subject].text) + 1
+			drop[subject] = true
+		}
+	}
+	if need > w {
+		drop[label] = true
+	}
+	if len(drop) == 0 {
+		return segs
+	}
+	out := segs[:0:0]
+	for i, s := range segs {
+		if !drop[i] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
+
+// flexFloor is the fewest cells a row's label is cut to before it goes,
+// and subjectFloor the subject's before the label gives way.
+const (
+	flexFloor    = 4
+	subjectFloor = 16
+)
 
 func (l *Log) rowSegments(e *entryView) []segment {
 	t := &l.theme.Log
@@ -1065,7 +1133,7 @@ func (l *Log) rowSegments(e *entryView) []segment {
 		segs = append(segs,
 			segment{text: "✗", style: t.LocalError},
 			segment{text: " " + strings.ToUpper(le.Kind.String()) + " ", style: t.BadgeLocalError},
-			segment{text: termsafe.String(le.Method), style: t.LocalError, flex: true})
+			segment{text: termsafe.String(le.Method), style: t.LocalError, flex: true, shorter: labelForms(termsafe.String(le.Method))})
 		if req, ok := l.localReq[le]; ok {
 			if subj := l.subject(l.store.Frame(int(req))); subj != "" {
 				segs = append(segs, segment{text: subj, style: t.LocalError.Bold(true), flex: true})
@@ -1132,7 +1200,8 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 		segs = append(segs, segment{text: "PROBE", style: t.BadgeProbe})
 	}
 	segs = append(segs, l.diagBadges(f)...)
-	segs = append(segs, segment{text: termsafe.String(f.Label()), style: t.Method, flex: true})
+	label := termsafe.String(f.Label())
+	segs = append(segs, segment{text: label, style: t.Method, flex: true, shorter: labelForms(label)})
 	if subj := l.subject(f); subj != "" {
 		segs = append(segs, segment{text: subj, style: t.Method.Bold(true), flex: true})
 	}

@@ -179,7 +179,8 @@ func (l *Log) exchangeSegments(req *mcp.Frame) []segment {
 	if resp != nil {
 		segs = append(segs, l.diagBadges(resp)...)
 	}
-	segs = append(segs, segment{text: termsafe.String(req.Method), style: t.Method, flex: true})
+	method := termsafe.String(req.Method)
+	segs = append(segs, segment{text: method, style: t.Method, flex: true, shorter: labelForms(method)})
 	if subj := l.subject(req); subj != "" {
 		segs = append(segs, segment{text: subj, style: t.Method.Bold(true), flex: true})
 	}

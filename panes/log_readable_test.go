@@ -65,12 +65,24 @@ func TestLogRowsNameTheirSubject(t *testing.T) {
 }
 
 // A long subject is cut to fit: the id, the size and the latency after it
-// stay on screen at any width a row can hold them.
+// stay on screen at any width a row can hold them. Narrower, the method's
+// generic words give way before the subject (a tool, a URI, a progress
+// value), and no piece is ever cut to a lone "…" ("notifications/pr… …").
 func TestLogSubjectGivesWay(t *testing.T) {
-	for _, w := range []int{50, 60, 80} {
+	for _, w := range []int{43, 50, 60, 80} {
 		l := newExchangeLog(true, w, 40)
 		rows := logRowText(l)
-		req := rowWith(t, rows, "resources/read", "#3")
+		for _, r := range rows {
+			if strings.Contains(r, "… …") || strings.Contains(r, " … ") {
+				t.Errorf("width %d: a piece cut to a lone …: %q", w, r)
+			}
+		}
+		if w < 50 {
+			rowWith(t, rows, "call longRunn", "#8")
+			rowWith(t, rows, "read file:///", "#3")
+			continue
+		}
+		req := rowWith(t, rows, "file:///home/", "#3")
 		if !strings.Contains(req, "…") || !regexp.MustCompile(`#3 \d+B$`).MatchString(strings.TrimRight(req, " ")) {
 			t.Errorf("width %d: the request row does not end with its id and size, subject cut: %q", w, req)
 		}
@@ -404,5 +416,27 @@ func TestLogKeepAliveRunIsOneRow(t *testing.T) {
 	l.Append(done.Event(done.Last))
 	if l.Len() != 4 {
 		t.Errorf("a finished run's report made %d entries, want 4", l.Len())
+	}
+}
+
+// At 43 columns (the log beside the focused Tools pane) a progress row
+// shows its value and a tool call's row its tool, before the generic words:
+// they read "notifications/pr… … 117B" and "tools/call trig… #7".
+func TestNarrowLogKeepsTheSubject(t *testing.T) {
+	l := NewLog(themes.Dark(), keymap.Default())
+	l.SetSize(43, 10)
+	call := &mcp.Frame{Seq: 1, Time: logT0, Dir: mcp.Outbound, Kind: mcp.KindRequest, Method: "tools/call", ID: "7",
+		Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"trigger-long-running-operation","arguments":{},"_meta":{"progressToken":"mcpscope-op-7"}}}`)}
+	progress := &mcp.Frame{Seq: 2, Time: logT0, Dir: mcp.Inbound, Kind: mcp.KindNotification, Method: "notifications/progress",
+		Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"mcpscope-op-7","progress":2,"total":5}}`)}
+	l.Append(mcp.FrameEvent{Frame: call})
+	l.Append(mcp.FrameEvent{Frame: progress})
+	rows := logRowText(l)
+	rowWith(t, rows, "2/5", "117B")
+	rowWith(t, rows, "call trigger-", "#7")
+	for _, r := range rows {
+		if strings.Contains(r, "… …") {
+			t.Errorf("a piece cut to a lone …: %q", r)
+		}
 	}
 }
