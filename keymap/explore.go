@@ -29,6 +29,7 @@ type Explore struct {
 	Add      key.Binding // add a root
 	Delete   key.Binding // delete a root
 	Clear    key.Binding // clear the server log
+	Info     key.Binding // a prompt's or a resource's details, whole
 
 	// Forms (prompt arguments, template variables, elicitation, sampling).
 	NextField  key.Binding
@@ -67,6 +68,7 @@ func defaultExplore() Explore {
 		Add:      bind(k("a"), "a", "add root"),
 		Delete:   bind(k("d"), "d", "delete root"),
 		Clear:    bind(k("c"), "c", "clear"),
+		Info:     bind(k("i"), "i", "details"),
 
 		NextField:  bind(k("down", "tab"), "tab/↓", "next field"),
 		PrevField:  bind(k("up", "shift+tab"), "↑", "prev field"),

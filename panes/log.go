@@ -804,6 +804,9 @@ func (l *Log) selectedTransport() *mcp.TransportEvent {
 type OpenLinesMsg struct {
 	Title string
 	Lines []string
+	// Fold shows the lines wrapped to the view from the start (prose to
+	// read whole, such as a prompt's description).
+	Fold bool
 }
 
 // TransportLines shows an HTTP exchange, SSE event, reconnect or OAuth step

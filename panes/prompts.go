@@ -3,6 +3,7 @@ package panes
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -236,6 +237,8 @@ func (p *Prompts) Update(msg tea.Msg) tea.Cmd {
 		return func() tea.Msg { return ListPageMsg{Method: mcp.MethodPromptsList, Cursor: c} }
 	case key.Matches(km, e.Open) && len(p.prompts) > 0:
 		return p.openForm(p.prompts[p.list.Cursor()])
+	case key.Matches(km, e.Info) && len(p.prompts) > 0:
+		return p.details(p.prompts[p.list.Cursor()])
 	default:
 		p.list.Update(km)
 	}
@@ -281,6 +284,47 @@ func (p *Prompts) openForm(pr mcp.Prompt) tea.Cmd {
 	return p.form.Start()
 }
 
+// details opens what the server says of a prompt, whole: its name, title,
+// full description and each argument's (a row shows the description's
+// first line only, cut to the pane).
+func (p *Prompts) details(pr mcp.Prompt) tea.Cmd {
+	t := p.theme
+	field := func(k, v string) string {
+		return t.Detail.Label.Render(k+" ") + t.Detail.Value.Render(termsafe.String(v))
+	}
+	lines := []string{field("name", pr.Name)}
+	if pr.Title != "" {
+		lines = append(lines, field("title", pr.Title))
+	}
+	if pr.Description != "" {
+		lines = append(lines, "", t.Detail.Title.Render("Description"))
+		for _, l := range strings.Split(termsafe.Block(pr.Description), "\n") {
+			lines = append(lines, "  "+t.Result.Content.Render(l))
+		}
+	}
+	lines = append(lines, "", t.Detail.Title.Render(fmt.Sprintf("Arguments (%d)", len(pr.Arguments))))
+	for _, a := range pr.Arguments {
+		head := "  " + t.Tools.Name.Render(termsafe.String(a.Name))
+		if a.Required {
+			head += t.Form.Warn.Render(" required")
+		} else {
+			head += t.Detail.Label.Render(" optional")
+		}
+		if a.Title != "" {
+			head += " " + t.Tools.Title.Render(termsafe.String(a.Title))
+		}
+		lines = append(lines, head)
+		for _, l := range strings.Split(termsafe.Block(a.Description), "\n") {
+			if l != "" {
+				lines = append(lines, "    "+t.Result.Content.Render(l))
+			}
+		}
+	}
+	lines = append(lines, "", t.Detail.Hint.Render("enter on the prompt fills its arguments"))
+	msg := OpenLinesMsg{Title: "prompt " + termsafe.String(pr.Name), Lines: lines, Fold: true}
+	return func() tea.Msg { return msg }
+}
+
 // keepDraft keeps a closed form when the user chose "keep draft", and
 // forgets the prompt's draft otherwise.
 func (p *Prompts) keepDraft(name string, f *ArgsForm) {
@@ -307,10 +351,12 @@ func (p *Prompts) ShortHelp() []key.Binding {
 	}
 	more := e.More
 	more.SetEnabled(p.next != "")
-	open := e.Open
+	open, info := e.Open, e.Info
 	open.SetHelp("enter", "arguments")
+	open.SetEnabled(len(p.prompts) > 0)
+	info.SetEnabled(len(p.prompts) > 0)
 	sc := p.keys.Scroll
-	return []key.Binding{e.Up, e.Down, open, more, e.Refresh, sc.Left, sc.Wrap}
+	return []key.Binding{e.Up, e.Down, open, info, more, e.Refresh, sc.Left, sc.Wrap}
 }
 
 func (p *Prompts) FullHelp() [][]key.Binding {

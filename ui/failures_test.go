@@ -155,3 +155,61 @@ func TestHelpExplainsTheShortForms(t *testing.T) {
 		}
 	}
 }
+
+// A prompt's and a resource template's forms take the screen as a tool's
+// does (the modal's room), not the right-hand pane's.
+func TestPromptAndTemplateFormsTakeTheScreen(t *testing.T) {
+	m := newTestModel("dark", 120, 35)
+	feed(m, sessionEvents())
+	m.prompts.SetGate(panes.Gate{OK: true}, false)
+	m.prompts.SetPage([]json.RawMessage{json.RawMessage(`{"name":"greet","description":"Says hello.","arguments":[{"name":"who","required":true}]}`)}, true, "")
+	m.resources.SetGate(panes.Gate{OK: true}, false, false)
+	m.resources.SetPage(mcp.MethodResourceTemplatesList, []json.RawMessage{json.RawMessage(`{"name":"doc","uriTemplate":"demo://doc/{id}"}`)}, true, "")
+	boxWidth := func(title string) int {
+		for _, r := range strings.Split(ansi.Strip(content(m)), "\n") {
+			if i := strings.Index(r, "╭─ "+title); i >= 0 {
+				j := strings.Index(r[i:], "╮")
+				return ansi.StringWidth(r[i : i+j+len("╮")])
+			}
+		}
+		t.Fatalf("no box titled %q:\n%s", title, ansi.Strip(content(m)))
+		return 0
+	}
+	press(m, "5", "enter")
+	if got, want := boxWidth("prompts/get greet"), m.layout.modal.Dx(); got != want {
+		t.Errorf("the prompt form is %d wide, want the modal's %d", got, want)
+	}
+	press(m, "esc")
+	press(m, "4", "t", "enter")
+	if got, want := boxWidth("read demo://doc/{id}"), m.layout.modal.Dx(); got != want {
+		t.Errorf("the template form is %d wide, want the modal's %d", got, want)
+	}
+	press(m, "esc")
+	if m.wideForm() {
+		t.Error("the form layer stayed after esc")
+	}
+}
+
+// i on a prompt opens its details: the description whole (a row shows its
+// first line, cut) and each argument's.
+func TestPromptDetailsShowTheDescriptionWhole(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	m.prompts.SetGate(panes.Gate{OK: true}, false)
+	long := "Orchestrates a full git wrap-up: loads the project-aware acceptance-criteria protocol, analyzes changes, and tags the release."
+	m.prompts.SetPage([]json.RawMessage{json.RawMessage(`{"name":"git_wrapup","description":"` + long + `\nSecond line.","arguments":[{"name":"createTag","description":"Whether to tag ('true' | 'false')."}]}`)}, true, "")
+	press(m, "5")
+	if strings.Contains(ansi.Strip(content(m)), "Second line.") {
+		t.Fatal("the row already shows the whole description; the test proves nothing")
+	}
+	press(m, "i")
+	if m.modal != modalContent {
+		t.Fatalf("i opened nothing (modal %v)", m.modal)
+	}
+	screen := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(content(m)), "│", " ")), " ")
+	for _, want := range []string{long, "Second line.", "createTag optional", "Whether to tag ('true' | 'false')."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the prompt's details lack %q:\n%s", want, screen)
+		}
+	}
+}

@@ -103,7 +103,7 @@ type Model struct {
 	lastError    string
 	toolStatus   string // the last tool call's outcome
 	toolOK       bool
-	// toolsWide is set while the tools pane edits arguments: it is drawn
+	// toolsWide is set while an arguments form is open (formPane): it is drawn
 	// over the modal rectangle for room.
 	toolsWide bool
 
@@ -257,7 +257,7 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if m.w > 0 && (m.helpRows() != m.layout.help.Dy() || m.toolsEditing() != m.toolsWide ||
+	if m.w > 0 && (m.helpRows() != m.layout.help.Dy() || m.wideForm() != m.toolsWide ||
 		!m.layout.tabbed && m.rightWidth() != m.layout.caps.Dx()) {
 		m.resize(m.w, m.h)
 	}
@@ -290,15 +290,19 @@ func (m *Model) resize(w, h int) {
 	l := m.layout
 	m.logPane.SetSize(l.log.Dx(), l.log.Dy())
 	m.caps.SetSize(l.caps.Dx(), l.caps.Dy())
-	m.toolsWide = m.toolsEditing()
+	m.toolsWide = m.wideForm()
 	toolsAt := l.tools
-	if m.toolsWide {
+	if m.toolsEditing() {
 		toolsAt = l.modal
 	}
 	m.tools.SetSize(toolsAt.Dx(), toolsAt.Dy())
 	// The mouse tells the list from the details by where it is.
 	m.tools.SetOrigin(toolsAt.Min.X, toolsAt.Min.Y)
 	for _, p := range []panes.Pane{m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.diags} {
+		if p == m.formPane() {
+			p.SetSize(l.modal.Dx(), l.modal.Dy())
+			continue
+		}
 		p.SetSize(l.tools.Dx(), l.tools.Dy())
 	}
 	m.ask.SetSize(l.modal.Dx(), l.modal.Dy())
@@ -525,6 +529,24 @@ func (m *Model) listFailed(method string, err error) {
 func (m *Model) State() mcp.State { return m.state }
 
 var _ tea.Model = (*Model)(nil)
+
+// formPane is the pane whose arguments form is open (a tool's, a resource
+// template's, a prompt's), nil when none: it is drawn over the body, with
+// the room of a modal, whichever pane it belongs to.
+func (m *Model) formPane() panes.Pane {
+	switch {
+	case m.toolsEditing():
+		return m.tools
+	case m.resources.Form() != nil:
+		return m.resources
+	case m.prompts.Form() != nil:
+		return m.prompts
+	}
+	return nil
+}
+
+// wideForm reports whether an arguments form is open (formPane).
+func (m *Model) wideForm() bool { return m.formPane() != nil }
 
 // toolsEditing reports whether the tools pane has its arguments editor open.
 func (m *Model) toolsEditing() bool {

@@ -38,16 +38,16 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.toolsWide {
+	if f := m.formPane(); m.toolsWide && f != nil {
 		// The arguments form is a layer over every pane: the panes under
 		// it cannot be clicked, and a stray click must not take the
 		// keyboard from a half-filled form.
 		switch msg := msg.(type) {
 		case tea.MouseWheelMsg:
-			return m.tools.Update(msg)
+			return f.Update(msg)
 		case tea.MouseClickMsg:
 			if pt.In(l.modal) {
-				return m.tools.Update(inModal(msg, l.modal))
+				return f.Update(inModal(msg, l.modal))
 			}
 		}
 		return nil

@@ -88,7 +88,11 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.ShowFrameMsg:
 		m.showFrame(msg.Frame)
 	case panes.OpenLinesMsg:
-		m.content.Set(msg.Title, msg.Lines)
+		if msg.Fold {
+			m.content.SetFolded(msg.Title, msg.Lines)
+		} else {
+			m.content.Set(msg.Title, msg.Lines)
+		}
 		m.openOver(modalContent)
 	case panes.OpenExchangeMsg:
 		m.content.Set(panes.ExchangeLines(m.theme, msg))

@@ -96,8 +96,8 @@ func (m *Model) topLayer() string {
 		return m.renderFullHelp()
 	case m.modalPane() != nil:
 		return m.modalPane().View()
-	case m.toolsWide:
-		return m.tools.View()
+	case m.toolsWide && m.formPane() != nil:
+		return m.formPane().View()
 	}
 	return ""
 }
