@@ -14,10 +14,11 @@ import (
 
 // slowSignIn is an Authorizer whose flow takes longer than the request
 // timeout, as a person signing in in a browser does, and says so by
-// holding the request's clock.
+// holding the request's clock; then it has a token, or fails with err.
 type slowSignIn struct {
 	tokenAuthorizer
 	took time.Duration
+	err  error
 }
 
 func (a *slowSignIn) Challenge(ctx context.Context, resp *http.Response, note func(mcp.TransportEvent)) (bool, error) {
@@ -26,6 +27,9 @@ func (a *slowSignIn) Challenge(ctx context.Context, resp *http.Response, note fu
 	case <-time.After(a.took):
 	case <-ctx.Done():
 		return false, ctx.Err()
+	}
+	if a.err != nil {
+		return false, a.err
 	}
 	return a.tokenAuthorizer.Challenge(ctx, resp, note)
 }
@@ -60,29 +64,12 @@ func TestHoldTimeoutWithoutARequest(t *testing.T) {
 	release()
 }
 
-// failingSignIn takes longer than a request's write waits for its
-// response headers, then fails.
-type failingSignIn struct {
-	tokenAuthorizer
-	took time.Duration
-}
-
-func (a *failingSignIn) Challenge(ctx context.Context, _ *http.Response, _ func(mcp.TransportEvent)) (bool, error) {
-	defer mcp.HoldTimeout(ctx)()
-	select {
-	case <-time.After(a.took):
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-	return false, errors.New("the sign-in failed: nobody came back")
-}
-
 // A sign-in that fails after the write stopped waiting ends the request at
 // once with its reason, not at the request's timeout as "no answer".
 func TestLateSignInFailureEndsTheRequest(t *testing.T) {
 	srv := httptest.NewServer(&scriptedHTTPServer{token: "s3cret-token"})
 	defer srv.Close()
-	auth := &failingSignIn{took: 3 * time.Second} // past the 2 s the write waits for headers
+	auth := &slowSignIn{took: 3 * time.Second, err: errors.New("the sign-in failed: nobody came back")} // past the 2 s the write waits for headers
 	c := mcp.NewClient(&mcp.HTTPTransport{URL: srv.URL, Authorizer: auth}, mcp.Options{Timeout: 30 * time.Second})
 	col := collect(c)
 	start := time.Now()

@@ -343,10 +343,7 @@ func (a *Authorizer) noteIssued(is *issued, note noteFunc) {
 // refresh trades the refresh token for a new access token.
 func (a *Authorizer) refresh(ctx context.Context, d *discovery, rec *Record, note noteFunc) (*issued, error) {
 	note.step("refreshing the access token", field("refresh_token", redacted))
-	params := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rec.RefreshToken}}
-	if d.resource != "" {
-		params.Set("resource", d.resource)
-	}
+	params := grantParams(d, nil, "grant_type", "refresh_token", "refresh_token", rec.RefreshToken)
 	cl := client{id: rec.ClientID, secret: rec.ClientSecret, authMethod: rec.AuthMethod}
 	if cl.id == "" {
 		cl.id, cl.secret = a.cfg.ClientID, a.cfg.ClientSecret
@@ -354,17 +351,15 @@ func (a *Authorizer) refresh(ctx context.Context, d *discovery, rec *Record, not
 	if cl.authMethod == "" {
 		cl.authMethod = a.chooseAuthMethod(d.meta, cl.secret)
 	}
-	tok, err := a.tokenRequest(ctx, d, "token endpoint", cl, params, note)
-	if err != nil {
-		return nil, err
-	}
 	asked := strings.Fields(rec.Scope) // a stored token's: what was granted
 	if a.last != nil && a.last.token == rec.AccessToken {
 		asked = a.last.asked
 	}
-	is := &issued{tok: tok, cl: cl, asked: asked, refreshed: true}
-	a.noteIssued(is, note)
-	return is, nil
+	is, err := a.issue(ctx, d, cl, params, asked, note)
+	if is != nil {
+		is.refreshed = true
+	}
+	return is, err
 }
 
 // clientCredentials runs the client credentials grant (SEP-1046).
@@ -372,18 +367,33 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovery, scopes
 	cl := client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, how: "pre-registered"}
 	cl.authMethod = a.chooseAuthMethod(d.meta, cl.secret)
 	note.step("client credentials grant", field("client_id", cl.id), field("auth_method", cl.authMethod))
-	params := url.Values{"grant_type": {"client_credentials"}}
+	return a.issue(ctx, d, cl, grantParams(d, scopes, "grant_type", "client_credentials"), scopes, note)
+}
+
+// grantParams is a token request's parameters: pairs, then the scope and
+// the RFC 8707 resource when there are.
+func grantParams(d *discovery, scopes []string, pairs ...string) url.Values {
+	v := url.Values{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		v.Set(pairs[i], pairs[i+1])
+	}
 	if len(scopes) > 0 {
-		params.Set("scope", strings.Join(scopes, " "))
+		v.Set("scope", strings.Join(scopes, " "))
 	}
 	if d.resource != "" {
-		params.Set("resource", d.resource)
+		v.Set("resource", d.resource)
 	}
+	return v
+}
+
+// issue makes a token request at the authorization server and shows what
+// it issued.
+func (a *Authorizer) issue(ctx context.Context, d *discovery, cl client, params url.Values, asked []string, note noteFunc) (*issued, error) {
 	tok, err := a.tokenRequest(ctx, d, "token endpoint", cl, params, note)
 	if err != nil {
 		return nil, err
 	}
-	is := &issued{tok: tok, cl: cl, asked: scopes}
+	is := &issued{tok: tok, cl: cl, asked: asked}
 	a.noteIssued(is, note)
 	return is, nil
 }
@@ -400,17 +410,9 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	if d.meta != nil && d.meta.Issuer != "" {
 		audience = d.meta.Issuer
 	}
-	exchange := url.Values{
-		"grant_type":           {oauthex.GrantTypeTokenExchange},
-		"requested_token_type": {oauthex.TokenTypeIDJAG},
-		"audience":             {audience},
-		"resource":             {d.resource},
-		"subject_token":        {e.IDToken},
-		"subject_token_type":   {oauthex.TokenTypeIDToken},
-	}
-	if len(scopes) > 0 {
-		exchange.Set("scope", strings.Join(scopes, " "))
-	}
+	exchange := grantParams(d, scopes, "grant_type", oauthex.GrantTypeTokenExchange, "requested_token_type", oauthex.TokenTypeIDJAG,
+		"audience", audience, "subject_token", e.IDToken, "subject_token_type", oauthex.TokenTypeIDToken)
+	exchange.Set("resource", d.resource) // required, even empty
 	note.step("token exchange at the identity provider (ID token → ID-JAG)", field("endpoint", e.IdPTokenEndpoint),
 		field("audience", audience), field("resource", d.resource), field("subject_token", redacted))
 	idp := &discovery{issuer: e.IdPTokenEndpoint, meta: &oauthex.AuthServerMeta{TokenEndpoint: e.IdPTokenEndpoint}}
@@ -421,21 +423,8 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovery, scopes []stri
 	note.step("ID-JAG received ("+redacted+")", field("issued_token_type", fmt.Sprint(jag.Extra("issued_token_type"))))
 	cl := client{id: a.cfg.ClientID, secret: a.cfg.ClientSecret, how: "pre-registered"}
 	cl.authMethod = a.chooseAuthMethod(d.meta, cl.secret)
-	grant := url.Values{"grant_type": {grantJWTBearer}, "assertion": {jag.AccessToken}}
-	if len(scopes) > 0 {
-		grant.Set("scope", strings.Join(scopes, " "))
-	}
-	if d.resource != "" {
-		grant.Set("resource", d.resource)
-	}
 	note.step("JWT bearer grant with the ID-JAG", field("assertion", redacted), field("auth_method", cl.authMethod))
-	tok, err := a.tokenRequest(ctx, d, "token endpoint", cl, grant, note)
-	if err != nil {
-		return nil, err
-	}
-	is := &issued{tok: tok, cl: cl, asked: scopes}
-	a.noteIssued(is, note)
-	return is, nil
+	return a.issue(ctx, d, cl, grantParams(d, scopes, "grant_type", grantJWTBearer, "assertion", jag.AccessToken), scopes, note)
 }
 
 // chooseAuthMethod picks a token endpoint authentication method the
