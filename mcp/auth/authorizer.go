@@ -255,7 +255,10 @@ func (a *Authorizer) Clear(ctx context.Context) error {
 
 // Challenge handles the MCP server's 401 or 403: refresh, a full flow, or
 // a step-up to more scope. It returns retry=true when there is a new token
-// to try. A 403 that is not insufficient_scope is left to the caller.
+// to try. A 403 that is not about scope is left to the caller. A refusal
+// that another sign-in would not cure (a scope the authorization server
+// did not grant when asked, a token refused right after it was issued)
+// is a *Failure, not another sign-in.
 func (a *Authorizer) Challenge(ctx context.Context, resp *http.Response, notify func(mcp.TransportEvent)) (bool, error) {
 	note := noteFunc(notify)
 	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {

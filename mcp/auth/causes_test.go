@@ -205,3 +205,21 @@ func TestLoopbackRedirectKeepsLocalhost(t *testing.T) {
 		t.Fatalf("redirect URI %q", u)
 	}
 }
+
+// An authorization server that approves without a person answers the
+// check before the browser with a code: it is not used, and it is shown
+// nowhere, neither in the timeline nor in the failure.
+func TestPreflightCodeIsNotShown(t *testing.T) {
+	f := newFake(t, nil) // its /authorize redirects at once with code-SECRET-…
+	var out bytes.Buffer
+	a := newAuthorizer(t, f, func(c *Config) { c.Browser = loopback(&out, 300*time.Millisecond) })
+	var ev events
+	_, err := call(t, a, f.mcpURL(), &ev)
+	fl := failure(t, err, ErrNoCallback, &ev)
+	if !strings.Contains(fl.Cause, "302 Found to http://127.0.0.1:") || !strings.Contains(fl.Cause, "code=[redacted]") {
+		t.Fatalf("cause %q", fl.Cause)
+	}
+	if strings.Contains(fl.Cause, "SECRET") || strings.Contains(ev.text(), "SECRET") {
+		t.Fatalf("the code is shown:\n%s\n%s", fl.Cause, ev.text())
+	}
+}

@@ -30,6 +30,12 @@
 // scope, the authorization URL broken into parameters), with every secret
 // (codes, verifiers, tokens, client secrets, assertions) redacted.
 //
+// A failure whose cause is known is a [Failure]: what happened in words
+// and what would fix it (a scope not granted, a token refused right after
+// sign-in, an authorization request the authorization server refused, a
+// callback that never came), which the doctor shows as the connection's
+// cause and fix.
+//
 // How the person authorizes is a [Browser]: [LoopbackBrowser] prints the URL,
 // opens a browser where there is one and waits on a loopback callback;
 // [HeadlessBrowser] follows the authorization server's redirect itself,

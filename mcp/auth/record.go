@@ -228,7 +228,7 @@ func redactQuery(raw string) string {
 		}
 	}
 	u.RawQuery = q.Encode()
-	return u.Redacted()
+	return strings.ReplaceAll(u.Redacted(), url.QueryEscape(redacted), redacted)
 }
 
 func redactJSON(raw []byte) string {

@@ -211,7 +211,7 @@ func (a *Authorizer) preflight(ctx context.Context, authURL, redirectURI string,
 			note.fail("authorization refused before the sign-in", f, field("error", q.Get("error")), field("error_description", q.Get("error_description")))
 			return "", f
 		}
-		return fmt.Sprintf("%s to %s", resp.Status, loc.Redacted()), nil
+		return fmt.Sprintf("%s to %s", resp.Status, redactQuery(loc.String())), nil
 	}
 	said := pageMessage(resp.Header, body)
 	if resp.StatusCode == http.StatusBadRequest {
