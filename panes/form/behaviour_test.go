@@ -341,30 +341,30 @@ func TestDefaultsArePrefilledAndExamplesOffered(t *testing.T) {
 
 func TestUnsupportedPartsFallBackToJSONAndSaySo(t *testing.T) {
 	f := newForm(t, construct(t, "unsupported"), 120, 30)
-	for _, ptr := range []string{"/pp", "/cond", "/neg", "/dep", "/anything"} {
+	for _, ptr := range []string{"/cond", "/neg", "/dep", "/anything"} {
 		focusPtr(t, f, ptr)
 		if n := f.focusedNode(); n.kind != kindRaw {
 			t.Errorf("%s is kind %d, want a JSON field", ptr, n.kind)
 		}
 	}
-	focusPtr(t, f, "/pp")
-	if !strings.Contains(plain(f.View()), "JSON field: uses patternProperties, which the form cannot draw") {
+	focusPtr(t, f, "/dep")
+	if !strings.Contains(plain(f.View()), "JSON field: uses dependentSchemas, which the form cannot draw") {
 		t.Errorf("fallback not explained:\n%s", plain(f.View()))
 	}
 	editField(t, f, "/neg", "42")
-	editField(t, f, "/pp", `{"x-a": "b"}`)
-	if got := valueOf(t, f); !sameJSON(got, map[string]any{"neg": 42, "pp": map[string]any{"x-a": "b"}}) {
+	editField(t, f, "/dep", `{"a": "b", "b": 1}`)
+	if got := valueOf(t, f); !sameJSON(got, map[string]any{"neg": 42, "dep": map[string]any{"a": "b", "b": 1}}) {
 		t.Errorf("value = %v", got)
 	}
 	editField(t, f, "/neg", `"str"`)
 	if got := rowIssue(t, f, "/neg"); len(got) != 1 || got[0] != "must not match the schema under not" {
 		t.Errorf("neg issues = %q", got)
 	}
-	editField(t, f, "/pp", `{"x-a": 1}`)
+	editField(t, f, "/dep", `{"a": 1, "b": 1}`)
 	// The issue belongs to a pointer with no row of its own: it is shown on
 	// the JSON field that holds it, naming where.
-	if got := rowIssue(t, f, "/pp"); len(got) != 1 || got[0] != "/pp/x-a must be string, not number" {
-		t.Errorf("pp issues = %q", got)
+	if got := rowIssue(t, f, "/dep"); len(got) != 1 || got[0] != "/dep/a must be string, not number" {
+		t.Errorf("dep issues = %q", got)
 	}
 }
 

@@ -138,6 +138,8 @@ func (f *Form) beginEdit() {
 	f.editing, f.editIdent = true, identOf(r)
 	text := r.n.text
 	switch {
+	case r.kind == rowKey && r.n.freshKey:
+		text = "" // the name it was given shows as the placeholder; typing replaces it
 	case r.kind == rowKey:
 		text = r.n.name
 	case r.n.state != present:
@@ -157,6 +159,9 @@ func (f *Form) beginEdit() {
 	f.input.SetValue(text)
 	f.input.CursorEnd()
 	f.input.Placeholder = placeholder(r.n)
+	if r.kind == rowKey {
+		f.input.Placeholder = r.n.name
+	}
 	if r.kind == rowField {
 		switch r.n.state {
 		case omitted:
@@ -178,11 +183,37 @@ func (f *Form) endEdit() {
 	f.editIdent = rowIdent{}
 	if e.kind == rowKey && e.n != nil && e.n.parent != nil {
 		name := f.input.Value()
+		if name == "" && e.n.freshKey {
+			return // nothing typed: the row keeps the name it was given
+		}
 		if name != e.n.name && !f.siblingHasKey(e.n, name) {
 			cur := f.cur
-			e.n.name = name
+			f.renameEntry(e.n, name)
 			f.reflow()
 			f.cur = min(cur, len(f.rows)-1)
+		}
+	}
+}
+
+// renameEntry gives a key/value row its new key. When the new key takes
+// its value from other patternProperties than the old one, the value is
+// built again from the new schema, keeping what it held (as JSON text
+// when it no longer fits).
+func (f *Form) renameEntry(e *node, name string) {
+	p := e.parent
+	old := e.name
+	e.name, e.freshKey = name, false
+	if p.keySchemaID(f.b, old) == p.keySchemaID(f.b, name) {
+		return
+	}
+	v, has := e.value()
+	ne := p.newEntry(f.b, name)
+	if has && !ne.setValue(f.b, v) {
+		ne.toRaw(v, "the value does not fit this key's schema")
+	}
+	for i, x := range p.entries {
+		if x == e {
+			p.entries[i] = ne
 		}
 	}
 }

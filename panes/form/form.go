@@ -11,9 +11,9 @@
 // enums included), multi-selects for arrays of enums, nested objects as
 // collapsible groups, arrays of anything (add, delete, reorder), oneOf and
 // anyOf at any depth (the fields follow the chosen branch), nullable types,
-// additionalProperties as key/value rows, and optional fields in three
-// states (omitted, empty, null). What it cannot draw (patternProperties,
-// if/then/else, not, ...) becomes a JSON text field that says why.
+// additionalProperties and patternProperties as key/value rows, and
+// optional fields in three states (omitted, empty, null). What it cannot
+// draw (if/then/else, not, ...) becomes a JSON text field that says why.
 //
 // It behaves like a form: a text field is edited as soon as it has the
 // cursor, tab and shift+tab go from field to field and keep editing, an
@@ -159,7 +159,7 @@ func New(raw json.RawMessage, opts Options) (*Form, error) {
 		keys:       opts.Keys,
 		title:      opts.Title,
 		s:          s,
-		b:          builder{s: s},
+		b:          newBuilder(s),
 		history:    opts.History,
 		histPos:    len(opts.History),
 		examples:   map[*node]int{},
@@ -503,7 +503,10 @@ func (f *Form) ShortHelp() []key.Binding {
 		out = append(out, k.MoveUp, k.MoveDown)
 	}
 	if n := f.focusedNode(); n != nil {
-		if f.enclosingChoice(n) != nil {
+		switch {
+		case n.free && f.rows[f.cur].kind == rowField:
+			out = append(out, withHelp(k.Branch, k.Branch.Help().Key, "string/JSON"))
+		case f.enclosingChoice(n) != nil:
 			out = append(out, k.Branch)
 		}
 		if f.rows[f.cur].kind != rowKey && (!n.required || n.nullable) {

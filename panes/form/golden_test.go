@@ -1,6 +1,7 @@
 package form
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -33,6 +34,35 @@ func TestFormGolden(t *testing.T) {
 				focusPtr(t, f, "/payment")
 				press(f, "right")
 				focusPtr(t, f, "/legs/1/date")
+				golden.RequireEqual(t, f.View())
+			})
+		}
+	}
+}
+
+// TestKeyValueGolden draws mcp-fetch-server's fetch_html with two headers
+// added as key/value rows, the cursor on a value, at the sizes a person
+// uses it at. Regenerate with: go test ./panes/form/ -run Golden -update
+func TestKeyValueGolden(t *testing.T) {
+	for _, dark := range []bool{true, false} {
+		for _, size := range [][2]int{{80, 24}, {60, 15}} {
+			t.Run(fmt.Sprintf("dark=%v/%dx%d", dark, size[0], size[1]), func(t *testing.T) {
+				f, err := New(json.RawMessage(fetchHTML), Options{Title: "Call fetch_html", Theme: themes.Default(dark), Keys: keymap.Default()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.SetSize(size[0], size[1])
+				f.Focus()
+				compile(f)
+				typeText(f, "http://127.0.0.1:9/")
+				press(f, "tab", "alt+a")
+				typeText(f, "Accept")
+				press(f, "tab")
+				typeText(f, "text/html")
+				press(f, "tab", "enter")
+				typeText(f, "X-Retries")
+				press(f, "tab")
+				typeText(f, "3")
 				golden.RequireEqual(t, f.View())
 			})
 		}

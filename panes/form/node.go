@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
+	"github.com/mcpscope/mcpscope/mcp/lib/schema/format"
 )
 
 // kind is what a node draws as.
@@ -80,9 +82,20 @@ type node struct {
 
 	props   []*node // object: declared properties in schema order
 	entries []*node // object: key/value rows (additionalProperties or unknown keys)
-	extra   any     // object: the additionalProperties schema, nil when there is none
-	items   []*node
-	itemSch any // array: the items schema
+	// extra is the schema of a key that matches no pattern: the
+	// additionalProperties schema, true when there is none (JSON Schema
+	// allows any other key by default), nil when it is false.
+	extra    any
+	patterns []keyPattern // object: patternProperties, in the schema's order
+	// offersKeys is an object that takes key/value rows from the user
+	// ("+ add key", alt+a): one that gives additionalProperties or
+	// patternProperties, or a nested one that declares no properties
+	// (mcp-fetch-server's headers). An object with declared properties
+	// and nothing said about others takes further keys in raw JSON only,
+	// and a tool's arguments object with no properties takes none.
+	offersKeys bool
+	items      []*node
+	itemSch    any // array: the items schema
 
 	branches []branch
 	branch   int
@@ -92,6 +105,18 @@ type node struct {
 	collapsed bool
 	note      string // raw: why this part is JSON text
 	isEntry   bool   // a key/value row: its name is editable
+	freshKey  bool   // an added row whose key is still the name it was given: typing replaces it
+	// free is a value the schema does not constrain: JSON text, or a
+	// string (the first choice for a key/value row: headers, labels), and
+	// the Branch key switches between the two keeping the text.
+	free bool
+}
+
+// keyPattern is one patternProperties entry: keys it matches take its
+// schema.
+type keyPattern struct {
+	src string
+	sch any
 }
 
 // maxDepth stops recursive schemas (a tree node holding tree nodes) from
@@ -101,11 +126,32 @@ const maxDepth = 40
 // unsupportedKeywords are the keywords the form cannot turn into fields. A
 // schema using one of them is edited as JSON text; validation still runs
 // against the real schema, so nothing is lost but comfort.
-var unsupportedKeywords = []string{"patternProperties", "if", "not", "dependentSchemas", "dependencies",
+var unsupportedKeywords = []string{"if", "not", "dependentSchemas", "dependencies",
 	"prefixItems", "additionalItems", "$dynamicRef", "$recursiveRef", "unevaluatedItems"}
 
 // builder turns schemas into nodes.
-type builder struct{ s *schema.Schema }
+type builder struct {
+	s *schema.Schema
+	// patterns are the patternProperties compiled so far, by source: a
+	// pattern is compiled when a key is first matched against it (a
+	// server's pattern may be large), once per form; nil when it does not
+	// compile, and then it matches nothing here (the validator says the
+	// schema is broken).
+	patterns map[string]*regexp.Regexp
+}
+
+func newBuilder(s *schema.Schema) builder {
+	return builder{s: s, patterns: map[string]*regexp.Regexp{}}
+}
+
+func (b builder) matches(pattern, key string) bool {
+	re, done := b.patterns[pattern]
+	if !done {
+		re, _ = format.Regex(pattern)
+		b.patterns[pattern] = re
+	}
+	return re != nil && re.MatchString(key)
+}
 
 func (b builder) build(raw any, parent *node, name string, required bool) *node {
 	m := b.s.MergeAllOf(b.s.Resolve(raw))
@@ -176,7 +222,7 @@ func (b builder) fill(n *node, m map[string]any) {
 			typ = nonNull[0]
 		} else if len(types) == 0 {
 			switch {
-			case m["properties"] != nil || m["additionalProperties"] != nil || m["required"] != nil:
+			case m["properties"] != nil || m["additionalProperties"] != nil || m["patternProperties"] != nil || m["required"] != nil:
 				typ = "object"
 			case m["items"] != nil:
 				typ = "array"
@@ -201,9 +247,19 @@ func (b builder) buildTyped(n *node, typ string) {
 		for _, name := range b.s.Keys(props) {
 			n.props = append(n.props, b.build(props[name], n, name, req[name]))
 		}
-		if extra, ok := m["additionalProperties"]; ok && extra != false {
+		extra, said := m["additionalProperties"]
+		switch {
+		case !said:
+			n.extra = true
+		case extra != false:
 			n.extra = extra
 		}
+		pp, _ := m["patternProperties"].(map[string]any)
+		for _, p := range b.s.Keys(pp) {
+			n.patterns = append(n.patterns, keyPattern{src: p, sch: pp[p]})
+		}
+		n.offersKeys = (said && extra != false) || len(n.patterns) > 0 ||
+			(n.extra != nil && len(n.props) == 0 && n.parent != nil)
 	case "array":
 		n.itemSch = m["items"]
 		if opts := b.itemOptions(n.itemSch); opts != nil {
@@ -227,7 +283,7 @@ func (b builder) buildTyped(n *node, typ string) {
 		n.kind = kindNull
 		n.nullable = true
 	default:
-		n.kind, n.note = kindRaw, "any JSON value"
+		n.kind, n.note, n.free = kindRaw, "any JSON value", true
 	}
 }
 
@@ -363,14 +419,52 @@ func (n *node) addItem(b builder, at int) *node {
 }
 
 func (n *node) addEntry(b builder, name string) *node {
-	sch := n.extra
-	if sch == nil {
-		sch = true
-	}
-	e := b.build(sch, n, name, true)
-	e.isEntry = true
+	e := n.newEntry(b, name)
 	n.entries = append(n.entries, e)
 	return e
+}
+
+// newEntry builds the value of key name: the schema of the patterns it
+// matches, else the additionalProperties one. A key the schema refuses
+// (additionalProperties false, no pattern matching) still gets a row; the
+// validator says why it does not belong.
+func (n *node) newEntry(b builder, name string) *node {
+	e := b.build(n.schemaForKey(b, name), n, name, true)
+	e.isEntry = true
+	if e.free {
+		e.kind = kindString
+	}
+	return e
+}
+
+func (n *node) schemaForKey(b builder, name string) any {
+	var matched []any
+	for _, p := range n.patterns {
+		if b.matches(p.src, name) {
+			matched = append(matched, p.sch)
+		}
+	}
+	switch {
+	case len(matched) == 1:
+		return matched[0]
+	case len(matched) > 1:
+		return map[string]any{"allOf": matched}
+	case n.extra != nil:
+		return n.extra
+	}
+	return true
+}
+
+// keySchemaID names the schemas key name takes its value from, so a
+// rename can tell whether the value must be built again.
+func (n *node) keySchemaID(b builder, name string) string {
+	id := ""
+	for i, p := range n.patterns {
+		if b.matches(p.src, name) {
+			id += strconv.Itoa(i) + ","
+		}
+	}
+	return id
 }
 
 // value is the node's JSON value and whether it belongs in the output.
@@ -563,6 +657,15 @@ func parseNumber(s string, integer bool) (json.Number, bool) {
 // arguments). It reports false when v does not fit the node's kind; the
 // caller then turns the node into JSON text so nothing is lost.
 func (n *node) setValue(b builder, v any) bool {
+	if n.free {
+		// Whatever v is fits: a key/value row (or a field switched to
+		// text) shows a string as text, anything else as JSON.
+		if s, ok := v.(string); ok && (n.isEntry || n.kind == kindString) {
+			n.kind, n.text, n.state = kindString, s, present
+			return true
+		}
+		n.kind = kindRaw
+	}
 	if v == nil && n.kind != kindRaw && n.kind != kindEnum {
 		if n.nullable || n.kind == kindNull {
 			n.state = isNull

@@ -113,7 +113,7 @@ func (f *Form) flattenMembers(n *node, ptr string, depth int) {
 	for _, e := range n.entries {
 		f.flatten(e, ptr+"/"+schema.EscapeToken(e.name), depth, e.name)
 	}
-	if n.extra != nil {
+	if n.offersKeys {
 		f.rows = append(f.rows, row{kind: rowAdd, n: n, depth: depth, ptr: ptr})
 	}
 }
@@ -169,7 +169,7 @@ func (f *Form) enclosingEntry() *node {
 // focused row (where the add key adds a row), or nil.
 func (f *Form) enclosingMap() *node {
 	for n := f.focusedNode(); n != nil; n = n.parent {
-		if n.kind == kindObject && n.extra != nil {
+		if n.kind == kindObject && n.offersKeys {
 			return n
 		}
 	}

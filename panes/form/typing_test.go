@@ -246,16 +246,16 @@ func TestEnumsFilterAsYouType(t *testing.T) {
 // and the lines are on screen.
 func TestJSONFieldIsMultiLine(t *testing.T) {
 	f := newForm(t, construct(t, "unsupported"), 100, 30)
-	focusPtr(t, f, "/pp")
+	focusPtr(t, f, "/anything")
 	typeText(f, "{")
 	press(f, "enter")
 	typeText(f, `"x-a": "b"`)
 	press(f, "enter")
 	typeText(f, "}")
-	if got := valueOf(t, f)["pp"]; !sameJSON(got, map[string]any{"x-a": "b"}) {
-		t.Fatalf("pp = %v", got)
+	if got := valueOf(t, f)["anything"]; !sameJSON(got, map[string]any{"x-a": "b"}) {
+		t.Fatalf("anything = %v", got)
 	}
-	if f.rows[f.cur].ptr != "/pp" {
+	if f.rows[f.cur].ptr != "/anything" {
 		t.Fatalf("enter left the JSON field for %s", f.rows[f.cur].ptr)
 	}
 	s := plain(f.View())
@@ -296,9 +296,9 @@ func TestRawJSONErrorsGiveLineAndColumn(t *testing.T) {
 	}
 	// The JSON field of the form says where too.
 	g := newForm(t, construct(t, "unsupported"), 100, 30)
-	editField(t, g, "/pp", "{\n\"a\": tru\n}")
-	if got := rowIssue(t, g, "/pp"); len(got) != 1 || !strings.Contains(got[0], "line 2, column") {
-		t.Fatalf("pp issues = %q", got)
+	editField(t, g, "/anything", "{\n\"a\": tru\n}")
+	if got := rowIssue(t, g, "/anything"); len(got) != 1 || !strings.Contains(got[0], "line 2, column") {
+		t.Fatalf("anything issues = %q", got)
 	}
 }
 

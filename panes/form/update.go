@@ -144,9 +144,12 @@ func (f *Form) command(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Delete):
 		f.deleteHere()
 	case key.Matches(msg, k.Branch):
-		if c := f.enclosingChoice(f.focusedNode()); c != nil {
-			f.switchBranch(c, 1)
-		} else {
+		switch n := f.focusedNode(); {
+		case n != nil && n.free && f.rows[f.cur].kind == rowField:
+			f.switchFree(n)
+		case f.enclosingChoice(n) != nil:
+			f.switchBranch(f.enclosingChoice(n), 1)
+		default:
 			f.setFlash("not inside a oneOf/anyOf: nothing to switch", true)
 		}
 	case key.Matches(msg, k.Presence):
@@ -344,6 +347,22 @@ func (f *Form) switchBranch(c *node, d int) {
 	f.focusRowOf(c)
 }
 
+// switchFree reads a value the schema leaves open as JSON instead of a
+// string, or back: the text stays as it is, only how it is sent changes
+// ("5" the string, 5 the number).
+func (f *Form) switchFree(n *node) {
+	if n.kind == kindString {
+		n.kind = kindRaw
+		f.setFlash("sent as JSON now ("+f.keys.Form.Branch.Help().Key+": as a string)", false)
+	} else {
+		n.kind = kindString
+		f.setFlash("sent as a string now ("+f.keys.Form.Branch.Help().Key+": as JSON)", false)
+	}
+	n.state = present
+	f.restartEdit()
+	f.reflow()
+}
+
 func (f *Form) siblingHasKey(e *node, name string) bool {
 	p := e.parent
 	for _, x := range p.props {
@@ -372,13 +391,11 @@ func (f *Form) addHere() {
 		f.insertItem(arr, i+1)
 		return
 	}
-	for n := f.focusedNode(); n != nil; n = n.parent {
-		if n.kind == kindObject && n.extra != nil {
-			f.addTo(n)
-			return
-		}
+	if m := f.enclosingMap(); m != nil {
+		f.addTo(m)
+		return
 	}
-	f.setFlash("nothing to add to here: a is for arrays and key/value rows", true)
+	f.setFlash("nothing to add here: "+f.keys.Form.Add.Help().Key+" adds array items and key/value rows", true)
 }
 
 func (f *Form) addTo(n *node) {
@@ -391,7 +408,9 @@ func (f *Form) addTo(n *node) {
 		name = "key" + itoa(i)
 	}
 	n.state = present
+	n.collapsed = false
 	e := n.addEntry(f.b, name)
+	e.freshKey = true
 	f.reflow()
 	f.focusRowOf(e)
 }
@@ -412,7 +431,7 @@ func (f *Form) hasKey(n *node, name string) bool {
 
 func (f *Form) insertItem(arr *node, at int) {
 	if mx := maxItems(arr.sch); mx >= 0 && len(arr.items) >= mx {
-		f.setFlash("maxItems is "+itoa(mx)+": not adding (raw JSON can, ctrl+e)", true)
+		f.setFlash("maxItems is "+itoa(mx)+": not adding (raw JSON can, "+f.keys.Form.Raw.Help().Key+")", true)
 		return
 	}
 	arr.state = present
@@ -442,7 +461,7 @@ func (f *Form) deleteHere() {
 	}
 	arr, i := f.enclosingArray()
 	if arr == nil || i < 0 {
-		f.setFlash("nothing to delete here: d deletes an array item or a key/value row", true)
+		f.setFlash("nothing to delete here: "+f.keys.Form.Delete.Help().Key+" deletes an array item or a key/value row", true)
 		return
 	}
 	arr.items = append(arr.items[:i], arr.items[i+1:]...)

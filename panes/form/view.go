@@ -298,9 +298,9 @@ func (f *Form) renderValue(r row, vw int) string {
 		}
 		return t.Group.Render(fold) + t.Hint.Render(fmt.Sprintf("%d of %d chosen", count, len(n.options)))
 	case kindObject:
-		if n.parent == nil && len(n.props) == 0 && len(n.entries) == 0 && n.extra == nil {
+		if n.parent == nil && len(n.props) == 0 && len(n.entries) == 0 && !n.offersKeys {
 			// The whole form is an object that takes nothing: say so.
-			return t.Hint.Render("{} — nothing to fill in; ctrl+s sends")
+			return t.Hint.Render("{} — nothing to fill in; " + f.keys.Form.Send.Help().Key + " sends")
 		}
 		if n.collapsed {
 			return t.Group.Render(fold) + t.Hint.Render(plural(len(n.props)+len(n.entries), "field")+" (collapsed)")
@@ -436,8 +436,30 @@ func (f *Form) describeFocused() (desc, hints string) {
 		desc = where + " — " + desc
 	}
 
+	k := f.keys.Form
+	switch r.kind {
+	case rowKey:
+		h := "the key of this row · " + k.Delete.Help().Key + " deletes the row"
+		if n.freshKey {
+			h = "type the key (" + termsafe.String(n.name) + " until you do) · " + k.Delete.Help().Key + " deletes the row"
+		}
+		return where, h
+	case rowAdd:
+		what := "an item"
+		if n.kind == kindObject {
+			what = "a key/value row"
+		}
+		return desc, "enter or " + k.Add.Help().Key + " adds " + what
+	}
+
 	var h []string
-	if n.kind == kindRaw && n.note != "" {
+	branch := k.Branch.Help().Key
+	switch {
+	case n.free && n.kind == kindString:
+		h = append(h, "any JSON value, sent as a string ("+branch+": as JSON)")
+	case n.free:
+		h = append(h, "JSON field: "+n.note+" ("+branch+": as a string)")
+	case n.kind == kindRaw && n.note != "":
 		h = append(h, "JSON field: "+n.note)
 	}
 	if ty := schema.Types(m); len(ty) > 0 {
@@ -449,9 +471,11 @@ func (f *Form) describeFocused() (desc, hints string) {
 			h = append(h, "sent as "+termsafe.String(string(num)))
 		}
 	}
-	if n.required && n.parent != nil && n.parent.kind == kindObject {
+	switch {
+	case n.isEntry: // a key/value row's value is there while its row is
+	case n.required && n.parent != nil && n.parent.kind == kindObject:
 		h = append(h, "required")
-	} else if n.parent != nil && n.parent.kind == kindObject && !n.isEntry {
+	case n.parent != nil && n.parent.kind == kindObject:
 		h = append(h, "optional ("+n.state.String()+")")
 	}
 	for _, kw := range []string{"minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "minProperties", "maxProperties", "format", "pattern"} {
@@ -488,7 +512,7 @@ func (f *Form) statusLine(iw int) string {
 		k := f.keys.Form
 		q := "unsent: " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
 		if f.keepDrafts {
-			q = "unsent: k keep draft · " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
+			q = "unsent: " + k.KeepDraft.Help().Key + " keep draft · " + k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back"
 		}
 		s = t.Warn.Render("? " + q)
 	case f.flash != "" && f.flashIsErr:
