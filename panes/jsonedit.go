@@ -276,15 +276,16 @@ func (e *JSONEdit) footer(w int) []string {
 }
 
 func (e *JSONEdit) status() string {
+	send, esc := e.keys.JSONEdit.Send.Help().Key, e.keys.JSONEdit.Close.Help().Key
 	switch {
 	case e.override:
-		return e.theme.Status.Error.Render(fmt.Sprintf("arguments do not validate (%d problems): ctrl+s again sends them anyway", len(e.problems)))
+		return e.theme.Status.Error.Render(fmt.Sprintf("arguments do not validate (%d problems): %s again sends them anyway", len(e.problems), send))
 	case len(e.problems) > 0 && strings.HasPrefix(e.problems[0].Message, "not JSON"):
-		return e.theme.Form.Hint.Render("fix the JSON to send · esc close")
+		return e.theme.Form.Hint.Render("fix the JSON to send · " + esc + " close")
 	case len(e.problems) > 0:
-		return e.theme.Form.Hint.Render("ctrl+s twice sends invalid arguments · esc close")
+		return e.theme.Form.Hint.Render(send + " twice sends invalid arguments · " + esc + " close")
 	}
-	return e.theme.Form.Hint.Render("ctrl+s send · esc close")
+	return e.theme.Form.Hint.Render(send + " send · " + esc + " close")
 }
 
 // optionalProperties lists the top-level properties that are not required.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
@@ -174,5 +176,26 @@ func TestJSONEditSendsNumbersAsTyped(t *testing.T) {
 	}
 	if msg := cmd().(CallToolMsg); string(msg.Args) != `{"i":1e3,"n":1.50}` {
 		t.Errorf("sent %s", msg.Args)
+	}
+}
+
+// The editor's status names its keys as they are bound.
+func TestJSONEditStatusNamesBoundKeys(t *testing.T) {
+	k := keymap.Default()
+	k.JSONEdit.Send = key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "send"))
+	k.JSONEdit.Close = key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "close"))
+	e := NewJSONEdit(themes.Default(true), k, mcp.Tool{Name: "register", InputSchema: json.RawMessage(nestedSchema)}, nil)
+	e.SetSize(80, 24)
+	e.SetValue(`{"name":"a","address":{"city":"x"}}`)
+	if v := ansi.Strip(e.View()); !strings.Contains(v, "ctrl+g send · ctrl+q close") {
+		t.Errorf("valid:\n%s", v)
+	}
+	e.SetValue(`{"name":"a"}`)
+	if v := ansi.Strip(e.View()); !strings.Contains(v, "ctrl+g twice sends invalid arguments · ctrl+q close") {
+		t.Errorf("invalid:\n%s", v)
+	}
+	e.Update(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})
+	if v := ansi.Strip(e.View()); !strings.Contains(v, "ctrl+g again sends them anyway") {
+		t.Errorf("armed:\n%s", v)
 	}
 }

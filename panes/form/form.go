@@ -464,11 +464,11 @@ func (f *Form) ShortHelp() []key.Binding {
 	case f.confirming:
 		var out []key.Binding
 		if f.keepDrafts {
-			out = append(out, withHelp(k.KeepDraft, "k/enter", "keep draft"))
+			out = append(out, withHelp(k.KeepDraft, strings.Join(k.KeepDraft.Keys(), "/"), "keep draft"))
 		}
 		return append(out, k.Discard, k.Back)
 	case f.raw:
-		return []key.Binding{withHelp(k.Raw, "ctrl+e", "back to form"), k.Send, k.SendAnyway, k.Editor, withHelp(k.Close, "esc", "discard raw edits")}
+		return []key.Binding{withHelp(k.Raw, k.Raw.Help().Key, "back to form"), k.Send, k.SendAnyway, k.Editor, withHelp(k.Close, k.Close.Help().Key, "discard raw edits")}
 	}
 	// One entry for both directions (enter moves on too, as tab does, on
 	// a text field or an enum): the help bar is short of room on a small
@@ -483,7 +483,7 @@ func (f *Form) ShortHelp() []key.Binding {
 		out = append(out, k.Edit)
 	}
 	if f.enumRow() {
-		out = append(out, withHelp(k.NextOption, "←/→", "choose"))
+		out = append(out, withHelp(k.NextOption, k.PrevOption.Help().Key+"/"+k.NextOption.Help().Key, "choose"))
 	}
 	out = append(out, k.Send)
 	if len(f.issues) > 0 {

@@ -199,3 +199,39 @@ func TestArgumentlessToolOffersNoKeys(t *testing.T) {
 		t.Errorf("a root that asks for keys offers none:\n%s", s)
 	}
 }
+
+// The help bar names a rebound key by its binding too.
+func TestHelpBarNamesBoundKeys(t *testing.T) {
+	keys := keymap.Default()
+	keys.Form.Raw = key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "raw JSON"))
+	keys.Form.Close = key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "close"))
+	keys.Form.PrevOption = key.NewBinding(key.WithKeys("ctrl+h"), key.WithHelp("ctrl+h", "prev choice"))
+	keys.Form.KeepDraft = key.NewBinding(key.WithKeys("K", "enter"), key.WithHelp("K", "keep draft"))
+	raw := json.RawMessage(`{"type":"object","properties":{"u":{"enum":["c","f"]}},"required":["u"]}`)
+	f, err := New(raw, Options{Theme: themes.Default(true), Keys: keys, KeepDrafts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSize(80, 20)
+	compile(f)
+	help := func() string {
+		var out []string
+		for _, b := range f.ShortHelp() {
+			out = append(out, b.Help().Key+" "+b.Help().Desc)
+		}
+		return strings.Join(out, ", ")
+	}
+	if h := help(); !strings.Contains(h, "ctrl+h/→ choose") {
+		t.Errorf("on an enum: %s", h)
+	}
+	f.Update(keyMsg("ctrl+r"))
+	if h := help(); !strings.Contains(h, "ctrl+r back to form") || !strings.Contains(h, "ctrl+q discard raw edits") {
+		t.Errorf("in the raw view: %s", h)
+	}
+	f.Update(keyMsg("ctrl+r"))
+	press(f, "right")
+	f.Update(keyMsg("ctrl+q"))
+	if h := help(); !strings.Contains(h, "K/enter keep draft") {
+		t.Errorf("asking: %s", h)
+	}
+}
