@@ -37,6 +37,9 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 			return f.typeKey(msg)
 		case f.enumRow():
 			f.filterEnum(f.enumFilter + msg.Content)
+		case f.startMember():
+			f.syncEdit()
+			return f.Update(msg) // what was pasted goes into the new member
 		}
 	case tea.KeyPressMsg:
 		f.flash = ""
@@ -200,12 +203,67 @@ func (f *Form) navKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Edit):
 		return f.activate()
 	}
+	if isText(msg) && f.memberTarget() != nil {
+		// Typing on an empty array or map, or on an add row, starts the
+		// new item (or key) and the key typed goes into it; where none
+		// may be added, the refusal says why.
+		if !f.startMember() {
+			return nil
+		}
+		f.syncEdit()
+		return f.Update(msg)
+	}
 	cmd, ok := f.command(msg)
 	if !ok && isText(msg) {
 		// Typing on a row that takes none must not vanish silently.
-		f.setFlash("this row takes no typing: tab moves to the next field", true)
+		f.setFlash(f.noTyping(), true)
 	}
 	return cmd
+}
+
+// memberTarget is the array or map that typing on the focused row adds
+// to: the one of an add row, or an array or key/value object whose
+// header the cursor is on while it holds nothing (omitted, or empty).
+func (f *Form) memberTarget() *node {
+	if f.cur < 0 || f.cur >= len(f.rows) {
+		return nil
+	}
+	r := f.rows[f.cur]
+	n := r.n
+	switch {
+	case r.kind == rowAdd:
+		return n
+	case r.kind != rowField:
+	case n.kind == kindArray && (n.state != present || len(n.items) == 0):
+		return n
+	case n.kind == kindObject && n.offersKeys && len(n.props) == 0 && (n.state != present || len(n.entries) == 0):
+		return n
+	}
+	return nil
+}
+
+// startMember adds an item or a key where typing on the focused row
+// starts one, and reports whether it did (maxItems may refuse).
+func (f *Form) startMember() bool {
+	n := f.memberTarget()
+	if n == nil {
+		return false
+	}
+	before := len(n.items) + len(n.entries)
+	f.addTo(n)
+	return len(n.items)+len(n.entries) > before
+}
+
+// noTyping says that the focused row takes no text, and what does.
+func (f *Form) noTyping() string {
+	add := f.keys.Form.Add.Help().Key
+	switch n := f.rows[f.cur].n; {
+	case n.kind == kindArray:
+		return "this row takes no typing: " + add + " adds an item, tab moves to the next field"
+	case n.kind == kindObject && n.offersKeys:
+		return "this row takes no typing: " + add + " adds a key, tab moves to the next field"
+	}
+	return "this row takes no typing: tab moves to the next field"
 }
 
 // editKey handles a key on a text field, which is always being edited:

@@ -449,7 +449,7 @@ func (f *Form) describeFocused() (desc, hints string) {
 		if n.kind == kindObject {
 			what = "a key/value row"
 		}
-		return desc, "enter or " + k.Add.Help().Key + " adds " + what
+		return desc, "typing, enter or " + k.Add.Help().Key + " adds " + what
 	}
 
 	var h []string
@@ -484,6 +484,13 @@ func (f *Form) describeFocused() (desc, hints string) {
 			if hint := formatHints[strString(v)]; kw == "format" && hint != "" {
 				h[len(h)-1] += " (" + hint + ")"
 			}
+		}
+	}
+	if f.memberTarget() == n {
+		if n.kind == kindArray {
+			h = append(h, "typing starts the first item ("+k.Add.Help().Key+")")
+		} else {
+			h = append(h, "typing starts a key ("+k.Add.Help().Key+")")
 		}
 	}
 	if ex := asSlice(m["examples"]); len(ex) > 0 {
