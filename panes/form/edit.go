@@ -145,7 +145,9 @@ func (f *Form) beginEdit() {
 	case r.n.state != present:
 		text = "" // an omitted or null field has no text until some is typed
 	}
-	f.multiline = r.kind == rowField && r.n.kind == kindRaw
+	// A JSON field takes several lines, and so does a string that holds
+	// some (pasted, or set so).
+	f.multiline = r.kind == rowField && (r.n.kind == kindRaw || (r.n.kind == kindString && strings.Contains(text, "\n")))
 	if f.multiline {
 		f.fieldArea = newArea()
 		f.fieldArea.ShowLineNumbers = false
@@ -260,6 +262,81 @@ func (f *Form) typed(text string) {
 	}
 	r.n.text = text
 	r.n.state = present
+	f.revalidate()
+}
+
+// paste puts pasted text where the cursor is. Line breaks arrive as CR
+// from most terminals (tmux's paste-buffer among them) and as CR LF from
+// some clipboards: both are one line break here, not two. A one-line
+// field cannot hold a line break, and the input would turn each into a
+// space, invisibly at the end ("foo " for a copied line): the break at
+// the end is left out, those inside become spaces, and the status line
+// says so. A string field keeps what was pasted and takes several lines
+// from then on.
+func (f *Form) paste(content string) tea.Cmd {
+	f.flash = ""
+	text := strings.ReplaceAll(content, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	var notes []string
+	if strings.Contains(text, "\t") && !f.raw {
+		// Both bubbles editors replace a tab (textinput with one space,
+		// textarea with four) and neither can hold one.
+		notes = append(notes, "its tabs became spaces")
+	}
+	var cmd tea.Cmd
+	switch {
+	case f.confirming:
+		return nil
+	case f.raw:
+		f.area, cmd = f.area.Update(tea.PasteMsg{Content: text})
+		f.rawChanged()
+		return cmd
+	case f.editing && f.multiline:
+		cmd = f.typeKey(tea.PasteMsg{Content: text})
+	case f.editing:
+		one := strings.TrimRight(text, "\n")
+		r := f.rows[f.cur]
+		if strings.Contains(one, "\n") && r.kind == rowField && r.n.kind == kindString {
+			f.pasteLines(text)
+			notes = append([]string{fmt.Sprintf("pasted %d lines, kept: enter adds a line, tab moves on", strings.Count(one, "\n")+1)}, notes...)
+			break
+		}
+		if strings.Contains(one, "\n") {
+			notes = append([]string{"one line only: the paste's line breaks became spaces"}, notes...)
+		} else if one != text {
+			notes = append([]string{"pasted without the line break at its end"}, notes...)
+		}
+		cmd = f.typeKey(tea.PasteMsg{Content: strings.ReplaceAll(one, "\n", " ")})
+	case f.enumRow():
+		f.filterEnum(f.enumFilter + strings.Join(strings.Fields(text), " "))
+		return nil
+	case f.startMember():
+		f.syncEdit()
+		return f.paste(content) // what was pasted goes into the new member
+	default:
+		return nil
+	}
+	if len(notes) > 0 {
+		f.setFlash(strings.Join(notes, "; "), false)
+	}
+	return cmd
+}
+
+// pasteLines puts a paste of several lines into the one-line string field
+// being edited, at its cursor, and goes on editing it on several lines
+// with the cursor after what was pasted.
+func (f *Form) pasteLines(text string) {
+	value := []rune(f.input.Value())
+	pos := min(max(f.input.Position(), 0), len(value))
+	before, after := string(value[:pos]), string(value[pos:])
+	n := f.rows[f.cur].n
+	n.text, n.state = before+text+after, present
+	f.restartEdit()
+	f.fieldArea.SetValue(after)
+	f.fieldArea.MoveToBegin()
+	f.fieldArea.InsertString(before + text)
+	f.sizeFieldArea()
+	f.typed(f.fieldArea.Value())
 	f.revalidate()
 }
 

@@ -17,7 +17,8 @@
 //
 // It behaves like a form: a text field is edited as soon as it has the
 // cursor, tab and shift+tab go from field to field and keep editing, an
-// enum filters as you type, a JSON field takes several lines, and the
+// enum filters as you type, a JSON field takes several lines (and a
+// string field does once lines are pasted into it), and the
 // form's commands sit on ctrl and alt keys so that nothing typed is taken
 // for a command. Esc on a form that holds changes asks whether to keep the
 // draft (when the host keeps drafts), discard it, or go back.

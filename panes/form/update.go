@@ -26,21 +26,7 @@ func (f *Form) Update(msg tea.Msg) tea.Cmd {
 		f.syncEdit()
 		return cmd
 	case tea.PasteMsg:
-		switch {
-		case f.confirming:
-		case f.raw:
-			var cmd tea.Cmd
-			f.area, cmd = f.area.Update(msg)
-			f.rawChanged()
-			return cmd
-		case f.editing:
-			return f.typeKey(msg)
-		case f.enumRow():
-			f.filterEnum(f.enumFilter + msg.Content)
-		case f.startMember():
-			f.syncEdit()
-			return f.Update(msg) // what was pasted goes into the new member
-		}
+		return f.paste(msg.Content)
 	case tea.KeyPressMsg:
 		f.flash = ""
 		f.syncEdit() // the cursor may have been moved from outside (SetValue, a host)

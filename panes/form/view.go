@@ -264,6 +264,10 @@ func (f *Form) renderValue(r row, vw int) string {
 		if n.text == "" {
 			return t.Omitted.Render(`""`) + " " + t.Hint.Render(placeholder(n))
 		}
+		if first, _, several := strings.Cut(n.text, "\n"); several {
+			// One line here; the cursor opens it on all of them.
+			return t.Value.Render(termsafe.String(first)) + t.Hint.Render(" (+"+plural(strings.Count(n.text, "\n"), "line")+")")
+		}
 		return t.Value.Render(termsafe.String(n.text))
 	case kindNumber, kindInteger:
 		if n.text == "" {
