@@ -494,10 +494,16 @@ func (f *Form) ShortHelp() []key.Binding {
 	// The structural keys are listed where they do something, so that a
 	// narrow help bar has room for all of them.
 	arr, item := f.enclosingArray()
-	if arr != nil || f.enclosingMap() != nil {
+	switch {
+	case arr != nil:
 		out = append(out, k.Add)
+	case f.enclosingMap() != nil:
+		out = append(out, withHelp(k.Add, k.Add.Help().Key, "add key"))
 	}
-	if item >= 0 || f.enclosingEntry() != nil {
+	switch {
+	case f.enclosingEntry() != nil:
+		out = append(out, withHelp(k.Delete, k.Delete.Help().Key, "delete key"))
+	case item >= 0:
 		out = append(out, k.Delete)
 	}
 	if item >= 0 && len(arr.items) > 1 {

@@ -36,6 +36,13 @@ func TestFreeFormObjectTakesKeyValueRows(t *testing.T) {
 	if got := compact(t, f); got != `{"url":"http://127.0.0.1:9/","headers":{"Accept":"text/html"}}` {
 		t.Fatalf("value %s", got)
 	}
+	var help []string
+	for _, b := range f.ShortHelp() {
+		help = append(help, b.Help().Key+" "+b.Help().Desc)
+	}
+	if h := strings.Join(help, ", "); !strings.Contains(h, "alt+a add key, alt+d delete key, alt+o string/JSON") {
+		t.Errorf("help on a key/value row's value: %s", h)
+	}
 	s := plain(f.View())
 	for _, want := range []string{"headers       ▾ 1 field", "key         Accept", "value     text/html", "+ add key (alt+a)",
 		"any JSON value, sent as a string (alt+o: as JSON)"} {
