@@ -45,6 +45,10 @@ func TestAcceptance(t *testing.T) {
 		{"modals keep the chrome", flowModalsKeepTheChrome},
 		{"third-party servers", flowThirdPartyServers},
 		{"code is highlighted", flowCodeIsHighlighted},
+		{"fetch headers as key/value rows", flowFetchHeaders},
+		{"time enum filter", flowTimeEnumFilter},
+		{"memory: typing starts items", flowMemoryTypingStartsItems},
+		{"paste keeps lines", flowPasteKeepsLines},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
