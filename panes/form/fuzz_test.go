@@ -17,6 +17,7 @@ func FuzzNew(f *testing.F) {
 		`{"oneOf":[{"type":"object","properties":{"k":{"enum":["a","b"]}}},{"type":"null"}]}`,
 		`{"type":"object","additionalProperties":{"type":"boolean"},"minProperties":2}`,
 		`{"type":"array","minItems":99999999999}`, `{"$ref":"#"}`, `true`, `{}`, `[`,
+		`{"type":"object","properties":{"h":{"type":"object","patternProperties":{"^x":{"type":"integer"},"(":{}},"additionalProperties":false},"t":{"type":"array","items":{"type":"array"}}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -28,7 +29,9 @@ func FuzzNew(f *testing.F) {
 		fm.SetSize(80, 24)
 		fm.Focus()
 		_ = fm.View()
-		for _, k := range []tea.KeyPressMsg{{Code: tea.KeyDown}, {Code: tea.KeyEnter}, {Code: 'a', Mod: tea.ModAlt}, {Code: tea.KeyTab}} {
+		for _, k := range []tea.Msg{tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: 'a', Mod: tea.ModAlt},
+			tea.KeyPressMsg{Code: tea.KeyTab}, tea.KeyPressMsg{Code: 'x', Text: "x"}, tea.PasteMsg{Content: "1\r\n2\n"},
+			tea.KeyPressMsg{Code: 'o', Mod: tea.ModAlt}, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, tea.KeyPressMsg{Code: 'y', Text: "y"}} {
 			fm.Update(k)
 		}
 		_ = fm.View()
