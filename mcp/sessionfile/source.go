@@ -116,6 +116,7 @@ func (s *Source) run() {
 	}
 	b := record.NewRebuilder()
 	b.SkipDiagnostics = s.opts.Analyzer != nil
+	var evs []mcp.Event
 	for {
 		e, err := s.fl.Next(s.ctx, s.opts.Follow)
 		if err != nil {
@@ -128,17 +129,16 @@ func (s *Source) run() {
 			}
 			return
 		}
-		ev := b.Event(&e)
-		if ev == nil {
-			continue
-		}
-		if !s.send(ev) {
-			return
-		}
-		if s.opts.Analyzer != nil {
-			for _, d := range s.opts.Analyzer.Observe(ev) {
-				if !s.send(mcp.DiagnosticEvent{Time: ev.At(), Diagnostic: d}) {
-					return
+		evs = b.Events(evs[:0], &e)
+		for _, ev := range evs {
+			if !s.send(ev) {
+				return
+			}
+			if s.opts.Analyzer != nil {
+				for _, d := range s.opts.Analyzer.Observe(ev) {
+					if !s.send(mcp.DiagnosticEvent{Time: ev.At(), Diagnostic: d}) {
+						return
+					}
 				}
 			}
 		}

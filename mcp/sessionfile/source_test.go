@@ -168,3 +168,36 @@ func TestOpensTheFormat1Fixture(t *testing.T) {
 		t.Errorf("%d frames, first at %v", frames, first)
 	}
 }
+
+// A capture whose tools/list answer has no list line after it (`call
+// --record` writes none) still fills the tools pane: the list comes from
+// the frames, once, where the listing ended.
+func TestListsComeFromTheFrames(t *testing.T) {
+	raw, err := os.ReadFile("../../testdata/captures/codex-0.169.0-stdio.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.SplitAfter(string(raw), "\n") {
+		if !strings.Contains(line, `"type":"list"`) {
+			kept = append(kept, line)
+		}
+	}
+	for name, content := range map[string]string{"with its list line": string(raw), "without": strings.Join(kept, "")} {
+		s, err := Open(write(t, content), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = s.Start(t.Context())
+		var lists []mcp.ListEvent
+		for ev := range s.Events() {
+			if l, ok := ev.(mcp.ListEvent); ok {
+				lists = append(lists, l)
+			}
+		}
+		_ = s.Close()
+		if len(lists) != 1 || lists[0].Method != mcp.MethodToolsList || len(lists[0].Items) != 15 {
+			t.Errorf("%s: %d list events %+v", name, len(lists), lists)
+		}
+	}
+}

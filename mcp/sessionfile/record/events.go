@@ -146,6 +146,18 @@ type Rebuilder struct {
 	SkipDiagnostics bool
 	// runs numbers the keep-alive runs rebuilt.
 	runs uint64
+	// listings: list method -> the listing under way, read from the
+	// frames (Events): begun by a request without a cursor, ended by a
+	// page without nextCursor.
+	listings map[string]*listing
+	// derived holds what the last frame completed, for Events.
+	derived []mcp.Event
+}
+
+// listing is a list read page by page from the frames.
+type listing struct {
+	items []json.RawMessage
+	pages int
 }
 
 // NewRebuilder starts with no history.
@@ -153,8 +165,35 @@ func NewRebuilder() *Rebuilder {
 	return &Rebuilder{requests: map[int64]uint32{}, methodID: map[string]uint32{}, pages: map[string][]json.RawMessage{}}
 }
 
+// Events appends to dst the events of one entry as the frames tell them:
+// the entry's own, and after a frame what it completes (a ListEvent when
+// it is a list's last page, whatever wrote the file: `call` writes no
+// list lines, and a re-list after list_changed has none either). A list
+// line adds only a failed list (what its frames cannot say); its items
+// came from the frames already. This is how every reader of a whole file
+// sees it (ReadEvents).
+func (b *Rebuilder) Events(dst []mcp.Event, e *Entry) []mcp.Event {
+	if e.Type == "list" {
+		if e.Error == "" {
+			delete(b.pages, e.Method)
+			return dst
+		}
+		return append(dst, b.Event(e))
+	}
+	ev := b.Event(e)
+	if ev == nil {
+		return dst
+	}
+	dst = append(dst, ev)
+	dst = append(dst, b.derived...)
+	b.derived = b.derived[:0]
+	return dst
+}
+
 // Event rebuilds one entry; nil for the session header and for entry types
-// this version does not know.
+// this version does not know. A list line's items are the pages answered
+// since that list's last line. (Events is the same with the lists read
+// from the frames alone.)
 func (b *Rebuilder) Event(e *Entry) mcp.Event {
 	switch e.Type {
 	case "frame":
@@ -250,6 +289,18 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 		if f.Dir == mcp.Outbound && (f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover) {
 			b.hsRequest = params(raw)
 		}
+		if _, ok := mcp.LookupList(f.Method); ok && f.Dir == mcp.Outbound {
+			var p struct {
+				Cursor *string `json:"cursor"`
+			}
+			_ = json.Unmarshal(params(raw), &p)
+			if p.Cursor == nil {
+				if b.listings == nil {
+					b.listings = map[string]*listing{}
+				}
+				b.listings[f.Method] = &listing{}
+			}
+		}
 	case mcp.KindResponse, mcp.KindErrorResponse:
 		if f.ReplyTo != 0 {
 			if id, ok := b.requests[f.ReplyTo]; ok {
@@ -269,13 +320,31 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 		switch m := f.ReplyToMethod; {
 		case m == mcp.MethodInitialize || m == mcp.MethodServerDiscover:
 			b.hsResult = env.Result
-		case f.Kind == mcp.KindResponse && m != "":
-			if l, ok := mcp.LookupList(m); ok {
-				var page map[string]json.RawMessage
-				var items []json.RawMessage
-				if json.Unmarshal(env.Result, &page) == nil && json.Unmarshal(page[l.ItemsKey], &items) == nil {
-					b.pages[m] = append(b.pages[m], items...)
+		case m != "" && f.Dir == mcp.Inbound:
+			l, ok := mcp.LookupList(m)
+			if !ok {
+				break
+			}
+			lst := b.listings[m]
+			var page map[string]json.RawMessage
+			var items []json.RawMessage
+			if f.Kind != mcp.KindResponse || json.Unmarshal(env.Result, &page) != nil || json.Unmarshal(page[l.ItemsKey], &items) != nil {
+				delete(b.listings, m) // a failed page ends the listing, unfinished
+				break
+			}
+			b.pages[m] = append(b.pages[m], items...)
+			if lst == nil {
+				break
+			}
+			lst.items, lst.pages = append(lst.items, items...), lst.pages+1
+			var cursor string
+			_ = json.Unmarshal(page["nextCursor"], &cursor)
+			if cursor == "" {
+				delete(b.listings, m)
+				if lst.items == nil {
+					lst.items = []json.RawMessage{}
 				}
+				b.derived = append(b.derived, mcp.ListEvent{Time: f.Time, Method: m, Items: lst.items, Pages: lst.pages})
 			}
 		}
 	}
@@ -325,6 +394,51 @@ func (b *Rebuilder) handshake(e *Entry) *mcp.Handshake {
 // stderrTail is how many of the last stderr lines an exit carries (as
 // mcpscope's stdio client keeps them).
 const stderrTail = 12
+
+// HandshakeOf rebuilds a handshake from its request (initialize, or
+// server/discover in the modern era) and the response that answered it;
+// nil when the answer is not a result that can be read.
+func HandshakeOf(req, resp *mcp.Frame) *mcp.Handshake {
+	var env struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(resp.Raw, &env) != nil || len(env.Result) == 0 {
+		return nil
+	}
+	var res struct {
+		ProtocolVersion   string                     `json:"protocolVersion"`
+		Capabilities      json.RawMessage            `json:"capabilities"`
+		ServerInfo        mcp.Implementation         `json:"serverInfo"`
+		Instructions      string                     `json:"instructions"`
+		SupportedVersions []string                   `json:"supportedVersions"`
+		Meta              map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(env.Result, &res) != nil {
+		return nil
+	}
+	var rq struct {
+		ProtocolVersion string                     `json:"protocolVersion"`
+		Capabilities    json.RawMessage            `json:"capabilities"`
+		ClientInfo      mcp.Implementation         `json:"clientInfo"`
+		Meta            map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(params(req.Raw), &rq)
+	h := &mcp.Handshake{Era: mcp.EraLegacy, OfferedVersion: rq.ProtocolVersion, ProtocolVersion: res.ProtocolVersion,
+		ClientCapabilities: rq.Capabilities, ClientInfo: rq.ClientInfo, ServerCapabilities: res.Capabilities,
+		ServerInfo: res.ServerInfo, Instructions: res.Instructions, Result: env.Result, SupportedVersions: res.SupportedVersions,
+		Duration: resp.Latency}
+	if req.Method == mcp.MethodServerDiscover {
+		h.Era = mcp.EraModern
+		var v string
+		_ = json.Unmarshal(rq.Meta[mcp.MetaProtocolVersion], &v)
+		h.OfferedVersion, h.ProtocolVersion = v, v
+		h.ClientCapabilities = rq.Meta[mcp.MetaClientCapabilities]
+		_ = json.Unmarshal(rq.Meta[mcp.MetaClientInfo], &h.ClientInfo)
+		_ = json.Unmarshal(res.Meta[mcp.MetaServerInfo], &h.ServerInfo)
+		h.Meta, _ = json.Marshal(rq.Meta)
+	}
+	return h
+}
 
 func fromMs(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
@@ -395,9 +509,7 @@ func ReadEvents(r io.Reader, skipDiagnostics bool) (*File, error) {
 		if err != nil {
 			return out, err
 		}
-		if ev := b.Event(&e); ev != nil {
-			out.Events = append(out.Events, ev)
-		}
+		out.Events = b.Events(out.Events, &e)
 	}
 	if d.Header() == nil {
 		return out, errors.New("not an mcpscope session file: it is empty")
