@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
 	"github.com/spf13/cobra"
@@ -84,16 +86,11 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	if dash == 0 {
 		return withCode(exitUsage, errors.New("the session file comes before --"))
 	}
-	fh, err := os.Open(path)
+	sf, err := reading.ReadFile(path, true)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	sf, err := record.ReadEvents(fh, true)
-	_ = fh.Close()
-	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
-	}
-	script, err := replay.FromEvents(sf.Events)
+	script, err := replay.FromSession(sf)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
 	}
@@ -172,20 +169,28 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 
 // recordedTarget is the server the session file was recorded against: the
 // demo server, the stdio command (in its recorded directory) or the URL.
-// Recorded environment values are redacted, so they cannot be restored:
-// the person is told which to give again with -e.
+// The server runs with the current environment (and -e); recorded values
+// are redacted, so the person is told which recorded variables the
+// current environment lacks, to give with -e if the server needs them.
 func recordedTarget(cmd *cobra.Command, cf *connectFlags, h *record.Entry, stderr io.Writer) (*target, error) {
 	if cf.cwd == "" {
 		cf.cwd = h.Cwd
 	}
 	var missing []string
 	for k, v := range h.Env {
-		if v == record.Redacted && !hasEnv(cf.env, k) {
-			missing = append(missing, k)
+		if _, here := os.LookupEnv(k); here || hasEnv(cf.env, k) {
+			continue
 		}
+		if v != record.Redacted { // recorded with --record-secrets
+			cf.env = append(cf.env, k+"="+v)
+			continue
+		}
+		missing = append(missing, k)
 	}
+	sort.Strings(missing)
 	if len(missing) > 0 {
-		_, _ = fmt.Fprintf(stderr, "mcpscope: the recording's environment values are redacted; give them again if the server needs them: -e %s=...\n", strings.Join(missing, "=... -e "))
+		_, _ = fmt.Fprintf(stderr, "mcpscope: the server runs with this environment; %d variable(s) the recording's server had are not set here (their values are not recorded), give them if it needs them: -e %s=...\n",
+			len(missing), strings.Join(missing, "=... -e "))
 	}
 	switch {
 	case h.Target == "built-in demo server":

@@ -48,6 +48,19 @@ type Options struct {
 	// mcpscope's own, and the doctor judges them as such. The modern era
 	// has no ping, and the other transports notice a loss by themselves.
 	KeepAlive time.Duration
+	// Probes are requests sent before the handshake, in order, each
+	// marked as a probe and never cancelled, its answer (or error) handed
+	// to its Answer: a replay sends what the recorded client probed with
+	// (Claude Code's server/discover before its initialize). A probe that
+	// gets no answer within ProbeTimeout does not stop the handshake.
+	Probes []Probe
+}
+
+// Probe is one request sent before the handshake (Options.Probes).
+type Probe struct {
+	Method string
+	Params json.RawMessage
+	Answer func(*Response, error)
 }
 
 // Handler answers requests the server makes of the client: server→client
@@ -437,6 +450,12 @@ func (c *Client) Connect(ctx context.Context) (*Handshake, error) {
 	}
 
 	c.state(StateHandshaking, "era "+c.opts.Era.String())
+	for _, p := range c.opts.Probes {
+		resp, err := c.call(ctx, p.Method, p.Params, callOpts{probe: true, noCancel: true, timeout: c.opts.ProbeTimeout})
+		if p.Answer != nil {
+			p.Answer(resp, err)
+		}
+	}
 	hs, err := c.runHandshake(ctx)
 	if err != nil {
 		// The server may already be gone; prefer its exit as the cause.

@@ -235,13 +235,18 @@ func List() ([]Listed, error) {
 	}
 	sort.Slice(live, func(i, j int) bool { return live[i].Started.After(live[j].Started) })
 	sort.Slice(recent, func(i, j int) bool { return recent[i].Modified.After(recent[j].Modified) })
-	if len(recent) > maxRecent {
-		recent = recent[:maxRecent]
-	}
+	// A replay's record (mcpscope replay writes it beside the capture it
+	// replays) is not a capture.
+	kept := recent[:0]
 	for i := range recent {
-		describe(&recent[i])
+		if len(kept) == maxRecent {
+			break
+		}
+		if describe(&recent[i]) {
+			kept = append(kept, recent[i])
+		}
 	}
-	return append(live, recent...), nil
+	return append(live, kept...), nil
 }
 
 // removeStaleSocket removes the socket a dead tap left, when it is a
@@ -260,11 +265,15 @@ func removeStaleSocket(sock string) {
 	_ = os.Remove(sock)
 }
 
-// describe fills a capture's name and command from its session header.
-func describe(l *Listed) {
+// describe fills a capture's name and command from its session header;
+// false when the header says it is a replay's record.
+func describe(l *Listed) bool {
 	e, err := sessionHeader(l.File)
 	if err != nil {
-		return
+		return true
+	}
+	if e.IsReplay() {
+		return false
 	}
 	l.Name, l.Command, l.Started, l.URL = e.Target, e.Command, e.Time, e.URL
 	if l.URL == "" && len(e.Command) == 0 && strings.Contains(e.Target, "://") {
@@ -273,6 +282,7 @@ func describe(l *Listed) {
 	if l.URL != "" {
 		l.Transport = "http"
 	}
+	return true
 }
 
 // ErrNoHub says a tap's socket did not answer: the tap has ended.

@@ -22,8 +22,11 @@ type Options struct {
 
 // Exchange is one request sent again, with both answers.
 type Exchange struct {
-	Label       string          `json:"label"`
-	Method      string          `json:"method"`
+	Label  string `json:"label"`
+	Method string `json:"method"`
+	// Probe says the request was sent before the handshake, as the
+	// recorded client probed the server.
+	Probe       bool            `json:"probe,omitempty"`
 	RecordedSeq int64           `json:"recordedSeq,omitempty"`
 	Params      json.RawMessage `json:"params,omitempty"`
 	Recorded    json.RawMessage `json:"recorded,omitempty"`
@@ -67,9 +70,29 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 	if err != nil {
 		return nil, &ConnectError{Err: err}
 	}
+	s.mu.Lock()
+	probes := append([]probed(nil), s.probed...)
+	s.mu.Unlock()
+	for i, p := range s.Probes {
+		if len(o.Only) > 0 && !slices.Contains(o.Only, p.Method) {
+			continue
+		}
+		ex := Exchange{Label: p.Label, Method: p.Method, RecordedSeq: p.Seq, Params: p.Params, Recorded: p.Answer, Probe: true}
+		if i < len(probes) {
+			ex.Replayed = probes[i].answer
+			if probes[i].answer == nil && probes[i].err != nil && p.Answer != nil {
+				ex.Error = probes[i].err.Error()
+			}
+		}
+		if p.Answer != nil || ex.Replayed != nil {
+			ex.compare(m)
+		} // else: unanswered then and now, as a probe of a silent server is
+
+		r.add(ex)
+	}
 	if len(o.Only) == 0 || slices.Contains(o.Only, handshakeMethod(s.Era)) {
 		ex := Exchange{Label: "handshake (" + handshakeMethod(s.Era) + ")", Method: handshakeMethod(s.Era),
-			Recorded: s.Handshake, Replayed: resultAnswer(hs.Result)}
+			RecordedSeq: s.HandshakeSeq, Recorded: s.Handshake, Replayed: resultAnswer(hs.Result)}
 		ex.Differences = m.Compare(ex.Recorded, ex.Replayed)
 		r.add(ex)
 	}
@@ -85,13 +108,7 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 		case err != nil:
 			ex.Error = err.Error()
 		}
-		if ex.Error == "" {
-			if ex.Recorded == nil {
-				ex.Differences = []Difference{{Path: "/", Recorded: "(no answer was recorded)", Replayed: text(raw(ex.Replayed))}}
-			} else {
-				ex.Differences = m.Compare(ex.Recorded, ex.Replayed)
-			}
-		}
+		ex.compare(m)
 		r.add(ex)
 		if c.Err() != nil {
 			r.Interrupted = c.Err().Error()
@@ -107,6 +124,17 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 		}
 	}
 	return r, nil
+}
+
+// compare fills the differences of an exchange that got an answer.
+func (e *Exchange) compare(m *Matcher) {
+	switch {
+	case e.Error != "":
+	case e.Recorded == nil:
+		e.Differences = []Difference{{Path: "/", Recorded: "(no answer was recorded)", Replayed: text(raw(e.Replayed))}}
+	default:
+		e.Differences = m.Compare(e.Recorded, e.Replayed)
+	}
 }
 
 func raw(m json.RawMessage) any {

@@ -1,21 +1,26 @@
 // Package replay runs the client side of a recorded session again against
 // a server (the same build, or the next one) and compares each answer with
-// the recorded one: `mcpscope replay`. The handshake is the recorded one
-// (era, offered protocol version, client capabilities and info), the
-// requests are the recorded ones in the recorded order, and the server's
+// the recorded one: `mcpscope replay`. The recording is read as every
+// consumer reads it (mcp/sessionfile/reading), whatever wrote it: the
+// recorded client's probes are sent again as probes before the handshake
+// (Claude Code's server/discover), the handshake is the recorded one
+// (era, offered protocol version, client capabilities and info) and is
+// compared with the recorded handshake, the requests are the recorded
+// ones in the recorded order, and the server's
 // own requests (sampling, elicitation, roots) are answered as they were
 // answered in the recording. Answers are compared as JSON, with volatile
 // values (ids, timestamps, progress tokens, _meta, session ids) ignored.
 package replay
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // Script is what a recording asks of a server.
@@ -24,13 +29,27 @@ type Script struct {
 	ProtocolVersion    string // what the recorded client offered
 	ClientCapabilities json.RawMessage
 	ClientInfo         mcp.Implementation
+	// Probes are what the recorded client sent before its handshake to
+	// learn how to talk (Claude Code's server/discover, answered -32601
+	// by a legacy server): sent again as probes, before the handshake,
+	// and their answers compared with the recorded ones.
+	Probes []Request
 	// Handshake is the recorded handshake result (initialize or
-	// server/discover), compared like any answer.
-	Handshake json.RawMessage
-	Requests  []Request
+	// server/discover), compared like any answer; HandshakeSeq its frame.
+	Handshake    json.RawMessage
+	HandshakeSeq int64
+	Requests     []Request
 	// answers are the recorded answers to the server's requests, by
 	// method, in order.
 	answers map[string][]json.RawMessage
+
+	mu     sync.Mutex
+	probed []probed // the probes' replayed answers, as Connect got them
+}
+
+type probed struct {
+	answer json.RawMessage
+	err    error
 }
 
 // Request is one recorded request and the answer it got.
@@ -38,80 +57,52 @@ type Request struct {
 	Seq    int64 // the recorded request frame
 	Method string
 	Params json.RawMessage
-	// Answer is the recorded response message (result or error); nil when
+	// Answer is the recorded response message (result or error), after
+	// the request's retries (the modern era's input rounds); nil when
 	// none came (a local error such as a timeout was recorded).
 	Answer json.RawMessage
 	// Label names the request for people: "tools/call add".
 	Label string
 }
 
-// FromEvents builds the script of a recorded session. A recording with
-// several connections (reconnects) replays the first.
-func FromEvents(events []mcp.Event) (*Script, error) {
-	s := &Script{answers: map[string][]json.RawMessage{}}
-	var hs *mcp.Handshake
-	bySeq := map[int64]int{}    // request seq -> index in Requests
-	byID := map[string]string{} // server request id -> method
-	var handshakeSeq int64
-	connections := 0
-	for _, ev := range events {
-		switch e := ev.(type) {
-		case mcp.StateEvent:
-			if e.State == mcp.StateConnecting {
-				connections++
-			}
-		case mcp.HandshakeEvent:
-			if hs == nil {
-				hs = e.Handshake
-			}
-		case mcp.FrameEvent:
-			if connections > 1 {
-				continue
-			}
-			f := e.Frame
-			switch {
-			case f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest:
-				if f.Probe {
-					continue
-				}
-				if f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover {
-					handshakeSeq = f.Seq
-					continue
-				}
-				params := paramsOf(f.Raw)
-				if isRetry(params) && len(s.Requests) > 0 {
-					// A modern-era retry with input responses: the client
-					// sends it again on its own; its answer is the
-					// original request's final answer.
-					bySeq[f.Seq] = bySeq[s.Requests[len(s.Requests)-1].Seq]
-					continue
-				}
-				bySeq[f.Seq] = len(s.Requests)
-				s.Requests = append(s.Requests, Request{Seq: f.Seq, Method: f.Method, Params: params, Label: label(f.Method, params)})
-			case f.Dir == mcp.Inbound && (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse):
-				if f.ReplyTo == handshakeSeq && handshakeSeq != 0 {
-					if s.Handshake == nil {
-						s.Handshake = answerOf(f.Raw)
-					}
-					continue
-				}
-				if i, ok := bySeq[f.ReplyTo]; ok {
-					s.Requests[i].Answer = answerOf(f.Raw)
-				}
-			case f.Dir == mcp.Inbound && f.Kind == mcp.KindRequest:
-				byID[string(f.ID)] = f.Method
-			case f.Dir == mcp.Outbound && (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse):
-				if m, ok := byID[string(f.ID)]; ok {
-					s.answers[m] = append(s.answers[m], answerOf(f.Raw))
-				}
-			}
+// FromSession builds the script of a recorded session's first
+// connection: its probes, its handshake, its requests (retries folded
+// into the request they send again; mcpscope's own probes after the
+// handshake, such as keep-alive pings, left out) and the client's answers
+// to the server's requests.
+func FromSession(rs *reading.Session) (*Script, error) {
+	c, err := rs.First()
+	if err != nil {
+		return nil, fmt.Errorf("%w: there is nothing to replay", err)
+	}
+	hs := c.Handshake
+	s := &Script{answers: map[string][]json.RawMessage{}, Era: hs.Era, ProtocolVersion: hs.OfferedVersion,
+		ClientCapabilities: hs.ClientCapabilities, ClientInfo: hs.ClientInfo}
+	if x := c.HandshakeExchange; x != nil {
+		s.Handshake, s.HandshakeSeq = x.Answer(), x.Request.Seq
+	} else {
+		s.Handshake = resultAnswer(hs.Result)
+	}
+	for _, x := range c.Probes() {
+		s.Probes = append(s.Probes, Request{Seq: x.Request.Seq, Method: x.Request.Method, Params: x.Params(),
+			Answer: x.Answer(), Label: "probe " + x.Label()})
+	}
+	for _, x := range c.Requests() {
+		s.Requests = append(s.Requests, Request{Seq: x.Request.Seq, Method: x.Request.Method, Params: x.Params(),
+			Answer: x.Final().Answer(), Label: x.Label()})
+	}
+	for _, x := range c.ServerRequests() {
+		if x.Response != nil {
+			s.answers[x.Request.Method] = append(s.answers[x.Request.Method], x.Answer())
 		}
 	}
-	if hs == nil {
-		return nil, errors.New("the recording has no completed handshake: there is nothing to replay")
-	}
-	s.Era, s.ProtocolVersion, s.ClientCapabilities, s.ClientInfo = hs.Era, hs.OfferedVersion, hs.ClientCapabilities, hs.ClientInfo
 	return s, nil
+}
+
+// FromEvents builds the script of a recorded session from its events (see
+// FromSession).
+func FromEvents(events []mcp.Event) (*Script, error) {
+	return FromSession(reading.FromEvents("", record.Entry{}, events))
 }
 
 // ClientOptions sets what the recorded client was on top of base (the
@@ -129,6 +120,21 @@ func (s *Script) ClientOptions(base mcp.Options) mcp.Options {
 		o.ClientInfo = &info
 	}
 	o.Handler = &recordedAnswers{answers: s.answers, next: map[string]int{}}
+	o.Probes = nil
+	s.mu.Lock()
+	s.probed = make([]probed, len(s.Probes))
+	s.mu.Unlock()
+	for i, p := range s.Probes {
+		o.Probes = append(o.Probes, mcp.Probe{Method: p.Method, Params: p.Params, Answer: func(resp *mcp.Response, err error) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if resp != nil && resp.Frame != nil {
+				s.probed[i] = probed{answer: answerOf(resp.Frame.Raw)}
+			} else {
+				s.probed[i] = probed{err: err}
+			}
+		}})
+	}
 	return o
 }
 
@@ -163,14 +169,6 @@ func (r *recordedAnswers) HandleServerRequest(_ context.Context, req *mcp.Server
 	return msg.Result, nil
 }
 
-func paramsOf(raw []byte) json.RawMessage {
-	var m struct {
-		Params json.RawMessage `json:"params"`
-	}
-	_ = json.Unmarshal(raw, &m)
-	return m.Params
-}
-
 // answerOf keeps the part of a response that is the answer: result or
 // error (the id and jsonrpc are the envelope).
 func answerOf(raw []byte) json.RawMessage {
@@ -186,23 +184,4 @@ func answerOf(raw []byte) json.RawMessage {
 	}
 	b, _ := json.Marshal(out)
 	return b
-}
-
-func isRetry(params json.RawMessage) bool {
-	return bytes.Contains(params, []byte(`"inputResponses"`)) || bytes.Contains(params, []byte(`"requestState"`))
-}
-
-func label(method string, params json.RawMessage) string {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	}
-	_ = json.Unmarshal(params, &p)
-	switch {
-	case p.Name != "":
-		return method + " " + p.Name
-	case p.URI != "":
-		return method + " " + p.URI
-	}
-	return method
 }
