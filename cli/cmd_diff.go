@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/surfacediff"
 	"github.com/spf13/cobra"
 )
@@ -30,8 +29,13 @@ tools, resources, templates and prompts added, removed or changed. Each schema c
 classed breaking (a removed tool or property, a new required property, a narrowed type or
 enum, a tighter bound) or compatible (a new optional property, a description change).
 
-A and B are session files (written by --record) or a live server: a URL, or a stdio
-command after -- (only B). A live server is connected and listed in full.
+A and B are session files (written by --record, call, check, a tap of any client, or a
+replay) or a live server: a URL, or a stdio command after -- (only B). A live server is
+connected as A's client (its era, offered version, capabilities and info) and listed in
+full. A list one side never listed is not compared, and said so. When the two clients
+declared different capabilities, both are shown, and an item offered on one side only that
+names a capability only that side's client declared (get-roots-list and roots) is shown as
+following the client, not as added or removed.
 
 Exit codes:
   0  nothing breaking changed
@@ -68,13 +72,13 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 		if len(args) == 1 {
 			return withCode(exitUsage, errors.New("no command after --"))
 		}
-		b, err = liveSurface(ctx, cmd, &f.connect, args[1:], 0)
+		b, err = liveSurface(ctx, cmd, &f.connect, args[1:], 0, a)
 	case dash < 0 && len(args) == 2:
 		if a, err = fileSurface(args[0]); err != nil {
 			return err
 		}
 		if isURLTarget(args[1]) {
-			b, err = liveSurface(ctx, cmd, &f.connect, args[1:2], -1)
+			b, err = liveSurface(ctx, cmd, &f.connect, args[1:2], -1, a)
 		} else {
 			b, err = fileSurface(args[1])
 		}
@@ -97,24 +101,20 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 // fileSurface reads a session file's surface; a file that cannot be read
 // is a usage error.
 func fileSurface(path string) (*surfacediff.Surface, error) {
-	fh, err := os.Open(path)
+	sf, err := reading.ReadFile(path, true)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
-	defer func() { _ = fh.Close() }() // read-only
-	sf, err := record.ReadEvents(fh, true)
-	if err != nil {
-		return nil, withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
-	}
-	s, err := surfacediff.FromEvents(path, sf.Events)
+	s, err := surfacediff.FromSession(sf)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
 	return s, nil
 }
 
-// liveSurface connects to a live target and lists everything it declares.
-func liveSurface(ctx context.Context, cmd *cobra.Command, cf *connectFlags, args []string, dash int) (*surfacediff.Surface, error) {
+// liveSurface connects to a live target as the client that saw as (when
+// set) and lists everything it declares.
+func liveSurface(ctx context.Context, cmd *cobra.Command, cf *connectFlags, args []string, dash int, as *surfacediff.Surface) (*surfacediff.Surface, error) {
 	t, err := cf.targetAt(cmd, args, dash)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
@@ -122,7 +122,20 @@ func liveSurface(ctx context.Context, cmd *cobra.Command, cf *connectFlags, args
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		st.Grace = 10 * time.Millisecond
 	}
-	client := mcp.NewClient(t.transport, cf.clientOptions())
+	opts := cf.clientOptions()
+	if as != nil {
+		// What a client sees depends on the client: B is listed as A's
+		// client saw A, unless the flags say otherwise.
+		flags := opts
+		opts = as.ClientOptions(opts)
+		if cmd.Flags().Changed("era") {
+			opts.Era = flags.Era
+		}
+		if cmd.Flags().Changed("protocol-version") {
+			opts.ProtocolVersion = flags.ProtocolVersion
+		}
+	}
+	client := mcp.NewClient(t.transport, opts)
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)
 	defer func() {

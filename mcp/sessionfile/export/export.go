@@ -14,10 +14,14 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
-// Session is what the exports show, gathered from a session's events.
+// Session is what the exports show, gathered from a session's events
+// through the one reading of a session file (mcp/sessionfile/reading):
+// requests paired with what really answered them, the probe before the
+// handshake shown as a probe, the outcome derived from the frames.
 type Session struct {
 	Source    string // the file's name
 	Header    record.Entry
@@ -25,6 +29,7 @@ type Session struct {
 	// Timeline is every frame, requests paired with their answers, in the
 	// order of the first frame of each item.
 	Timeline    []*Item
+	Outcome     reading.Outcome
 	Diagnostics []*mcp.Diagnostic
 	HTTP        []mcp.TransportEvent // the HTTP requests, for HAR
 	Stderr      []string
@@ -32,80 +37,29 @@ type Session struct {
 	LocalErrors []*mcp.LocalError
 	Start       time.Time
 	frames      map[int64]*mcp.Frame
+	frameCount  int
 }
 
 // Item is one line of the timeline: a request and its answer, or a lone
 // frame (a notification, an invalid line, an unmatched response).
-type Item struct {
-	Request  *mcp.Frame
-	Response *mcp.Frame
-	Single   *mcp.Frame
-	Local    *mcp.LocalError // the request ended without an answer
-}
-
-// First is the item's first frame.
-func (it *Item) First() *mcp.Frame {
-	if it.Request != nil {
-		return it.Request
-	}
-	return it.Single
-}
-
-// Failed reports whether the item is something a bug report shows: an
-// error answer, a tool result with isError, a request that got no answer,
-// an invalid frame.
-func (it *Item) Failed() bool {
-	switch {
-	case it.Local != nil:
-		return true
-	case it.Response != nil && it.Response.Kind == mcp.KindErrorResponse:
-		return true
-	case it.Response != nil && it.Request != nil && it.Request.Method == mcp.MethodToolsCall:
-		var r struct {
-			Result json.RawMessage `json:"result"`
-		}
-		_ = json.Unmarshal(it.Response.Raw, &r)
-		return mcp.IsToolError(r.Result)
-	case it.Single != nil && it.Single.Kind == mcp.KindInvalid:
-		return true
-	}
-	return false
-}
+type Item = reading.Exchange
 
 // FromEvents gathers a session's events.
 func FromEvents(source string, header record.Entry, events []mcp.Event) *Session {
-	s := &Session{Source: source, Header: redactHeader(header), frames: map[int64]*mcp.Frame{}}
-	requests := map[int64]*Item{}        // request seq -> item
-	serverRequests := map[string]*Item{} // id of a server's request -> item
+	rs := reading.FromEvents(source, header, events)
+	s := &Session{Source: source, Header: redactHeader(header), frames: map[int64]*mcp.Frame{},
+		Timeline: rs.Exchanges(), Outcome: rs.Outcome}
+	if c, err := rs.First(); err == nil {
+		s.Handshake = c.Handshake
+	}
 	for _, ev := range events {
 		if s.Start.IsZero() {
 			s.Start = ev.At()
 		}
 		switch e := ev.(type) {
 		case mcp.FrameEvent:
-			f := e.Frame
-			s.frames[f.Seq] = f
-			switch {
-			case f.Kind == mcp.KindRequest:
-				it := &Item{Request: f}
-				s.Timeline = append(s.Timeline, it)
-				if f.Dir == mcp.Outbound {
-					requests[f.Seq] = it
-				} else {
-					serverRequests[string(f.ID)] = it
-				}
-			case (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Dir == mcp.Inbound && requests[f.ReplyTo] != nil && requests[f.ReplyTo].Response == nil:
-				requests[f.ReplyTo].Response = f
-			case (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Dir == mcp.Outbound && serverRequests[string(f.ID)] != nil:
-				serverRequests[string(f.ID)].Response = f
-				delete(serverRequests, string(f.ID))
-			default:
-				s.Timeline = append(s.Timeline, &Item{Single: f})
-			}
-		case mcp.HandshakeEvent:
-			if s.Handshake == nil {
-				s.Handshake = e.Handshake
-			}
+			s.frames[e.Frame.Seq] = e.Frame
+			s.frameCount++
 		case mcp.DiagnosticEvent:
 			s.Diagnostics = append(s.Diagnostics, e.Diagnostic)
 		case mcp.TransportEvent:
@@ -121,9 +75,6 @@ func FromEvents(source string, header record.Entry, events []mcp.Event) *Session
 			s.States = append(s.States, e)
 		case mcp.LocalErrorEvent:
 			s.LocalErrors = append(s.LocalErrors, e.Err)
-			if it := requests[e.Err.ReqSeq]; it != nil {
-				it.Local = e.Err
-			}
 		}
 	}
 	return s

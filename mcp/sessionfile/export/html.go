@@ -1,7 +1,6 @@
 package export
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 )
 
 // The page loads nothing: no script, font, image or style from anywhere.
@@ -144,7 +144,7 @@ type htmlData struct {
 // HTML writes the session as one self-contained page.
 func HTML(w io.Writer, s *Session) error {
 	d := htmlData{Session: s, Recorded: s.Header.Time.UTC().Format("2006-01-02 15:04:05 UTC"),
-		FrameCount: len(s.frames), DiagSummary: diagSummary(s.Diagnostics), Outcome: outcome(s)}
+		FrameCount: s.frameCount, DiagSummary: diagSummary(s.Diagnostics), Outcome: outcome(s)}
 	for _, it := range s.Timeline {
 		d.Rows = append(d.Rows, s.row(it))
 	}
@@ -156,7 +156,15 @@ func (s *Session) row(it *Item) row {
 	r := row{At: s.offset(f.Time), Arrow: f.Dir.Arrow(), Failed: it.Failed()}
 	switch {
 	case it.Request != nil:
-		r.Label = f.Method + label(f)
+		r.Label = it.Label()
+		switch it.Role {
+		case reading.Probe:
+			r.Label = "probe " + r.Label
+		case reading.Handshake:
+			r.Label = "handshake " + r.Label
+		case reading.Retry:
+			r.Label += fmt.Sprintf(" (sent again: frame %d)", it.RetryOf.Request.Seq)
+		}
 		r.Parts = append(r.Parts, part{Title: fmt.Sprintf("request, frame %d, %d bytes", f.Seq, f.Size()), Body: pretty(f.Raw)})
 		switch {
 		case it.Response != nil:
@@ -166,6 +174,8 @@ func (s *Session) row(it *Item) row {
 				r.Latency = resp.Latency.Round(time.Microsecond).String()
 			}
 			switch {
+			case it.Role == reading.Probe && resp.Kind == mcp.KindErrorResponse:
+				r.Status, r.StatusClass = fmt.Sprintf("probe refused: %d %s", resp.ErrorCode, resp.ErrorMessage), "mute"
 			case resp.Kind == mcp.KindErrorResponse:
 				r.Status, r.StatusClass = fmt.Sprintf("error %d %s", resp.ErrorCode, resp.ErrorMessage), "bad"
 			case r.Failed:
@@ -189,24 +199,6 @@ func (s *Session) row(it *Item) row {
 	return r
 }
 
-// label adds what a request is about: the tool, resource or prompt.
-func label(f *mcp.Frame) string {
-	var p struct {
-		Params struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		} `json:"params"`
-	}
-	_ = json.Unmarshal(f.Raw, &p)
-	switch {
-	case p.Params.Name != "":
-		return " " + p.Params.Name
-	case p.Params.URI != "":
-		return " " + p.Params.URI
-	}
-	return ""
-}
-
 func (s *Session) offset(t time.Time) string {
 	return fmt.Sprintf("+%.3fs", t.Sub(s.Start).Seconds())
 }
@@ -222,13 +214,6 @@ func diagSummary(ds []*mcp.Diagnostic) string {
 	return fmt.Sprintf("%d error(s), %d warning(s), %d hint(s)", n[mcp.SeverityError], n[mcp.SeverityWarning], n[mcp.SeverityHint])
 }
 
-func outcome(s *Session) string {
-	if len(s.States) == 0 {
-		return "unknown"
-	}
-	last := s.States[len(s.States)-1]
-	if last.Detail == "" {
-		return last.State.String()
-	}
-	return last.State.String() + ": " + last.Detail
-}
+// outcome is the session's outcome in a line: its requests and how it
+// ended.
+func outcome(s *Session) string { return s.Outcome.String() }

@@ -33,6 +33,10 @@ type Change struct {
 	Path  string `json:"path,omitempty"` // where inside the item: inputSchema.properties.city
 	What  string `json:"what"`           // one sentence
 	Class Class  `json:"class"`
+	// FollowsClient, on an item offered on one side only, is the client
+	// capability its presence seems to follow: only that side's client
+	// declared it (the change is then information, not a removal).
+	FollowsClient string `json:"followsClient,omitempty"`
 }
 
 // Report is the outcome of Compare.
@@ -42,19 +46,44 @@ type Report struct {
 	Changes    []Change `json:"changes"`
 	Breaking   int      `json:"breaking"`
 	Compatible int      `json:"compatible"`
+	// NotListed are the lists one side listed and the other did not: their
+	// items were not compared (information, never a change).
+	NotListed []NotListed `json:"notListed,omitempty"`
+	// Clients are the client capabilities one side's client declared and
+	// the other's did not; empty when both clients declared the same.
+	Clients []ClientDifference `json:"clients,omitempty"`
+}
+
+// NotListed is a list only one side listed.
+type NotListed struct {
+	Area     string `json:"area"`     // tool, resource, template, prompt
+	Method   string `json:"method"`   // tools/list
+	ListedBy string `json:"listedBy"` // "A" or "B"
+	Count    int    `json:"count"`    // the items that side listed
+}
+
+// ClientDifference is a client capability declared on one side only.
+type ClientDifference struct {
+	Capability string `json:"capability"` // a dotted path: roots, elicitation.url
+	A          bool   `json:"a"`
+	B          bool   `json:"b"`
 }
 
 // Side describes one of the two surfaces compared.
 type Side struct {
-	Label           string `json:"label"`
-	Server          string `json:"server"`
-	Version         string `json:"version"`
-	ProtocolVersion string `json:"protocolVersion"`
-	Era             string `json:"era"`
+	Label              string          `json:"label"`
+	Server             string          `json:"server"`
+	Version            string          `json:"version"`
+	ProtocolVersion    string          `json:"protocolVersion"`
+	Era                string          `json:"era"`
+	Client             string          `json:"client,omitempty"`
+	ClientVersion      string          `json:"clientVersion,omitempty"`
+	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
 }
 
 func side(s *Surface) Side {
-	return Side{Label: s.Label, Server: s.Server.Name, Version: s.Server.Version, ProtocolVersion: s.ProtocolVersion, Era: s.Era}
+	return Side{Label: s.Label, Server: s.Server.Name, Version: s.Server.Version, ProtocolVersion: s.ProtocolVersion, Era: s.Era,
+		Client: s.Client.Name, ClientVersion: s.Client.Version, ClientCapabilities: s.ClientCapabilities}
 }
 
 // Compare lists what changed from a to b, breaking changes first.
@@ -73,8 +102,18 @@ func Compare(a, b *Surface) *Report {
 			What: fmt.Sprintf("server %s %s → %s %s", a.Server.Name, a.Server.Version, b.Server.Name, b.Server.Version)})
 	}
 	compareCapabilities(c, a.Capabilities, b.Capabilities)
+	r.Clients = clientDifferences(a.ClientCapabilities, b.ClientCapabilities)
+	c.clients = r.Clients
 	for _, area := range areas {
-		compareItems(c, area, a.Lists[area.method], b.Lists[area.method], listed(a, area.method), listed(b, area.method))
+		al, bl := listed(a, area.method), listed(b, area.method)
+		switch {
+		case al && !bl:
+			r.NotListed = append(r.NotListed, NotListed{Area: area.name, Method: area.method, ListedBy: "A", Count: len(a.Lists[area.method])})
+		case !al && bl:
+			r.NotListed = append(r.NotListed, NotListed{Area: area.name, Method: area.method, ListedBy: "B", Count: len(b.Lists[area.method])})
+		case al && bl:
+			compareItems(c, area, a.Lists[area.method], b.Lists[area.method])
+		}
 	}
 	r.Changes = c.changes
 	sort.SliceStable(r.Changes, func(i, j int) bool { return rank(r.Changes[i].Class) < rank(r.Changes[j].Class) })
@@ -101,7 +140,55 @@ func rank(c Class) int {
 	return 2
 }
 
-type collector struct{ changes []Change }
+type collector struct {
+	changes []Change
+	clients []ClientDifference
+}
+
+// clientDifferences lists the client capabilities (dotted paths, as
+// capabilities are compared) declared on one side only.
+func clientDifferences(a, b json.RawMessage) []ClientDifference {
+	af, bf := map[string]any{}, map[string]any{}
+	flatten("", decode(a), af)
+	flatten("", decode(b), bf)
+	var out []ClientDifference
+	for _, k := range sortedKeys(af, bf) {
+		_, aok := af[k]
+		_, bok := bf[k]
+		if aok != bok {
+			out = append(out, ClientDifference{Capability: k, A: aok, B: bok})
+		}
+	}
+	return out
+}
+
+// genericWords are capability path segments too common to tie an item to
+// a capability.
+var genericWords = map[string]bool{"experimental": true, "extensions": true, "requests": true, "listChanged": true,
+	"list": true, "form": true, "url": true, "create": true, "cancel": true}
+
+// followsClient says which client capability an item offered on one side
+// only seems to follow: one only that side's client declared, named in
+// the item's name, title or description ("get-roots-list" and roots).
+func (c *collector) followsClient(item map[string]any, onA bool) string {
+	text := ""
+	for _, k := range []string{"name", "title", "description", "uri", "uriTemplate"} {
+		if v, ok := item[k].(string); ok {
+			text += " " + strings.ToLower(v)
+		}
+	}
+	for _, d := range c.clients {
+		if d.A != onA {
+			continue // declared by the side that lacks the item
+		}
+		for _, w := range strings.Split(d.Capability, ".") {
+			if len(w) >= 4 && !genericWords[w] && strings.Contains(text, strings.ToLower(w)) {
+				return d.Capability
+			}
+		}
+	}
+	return ""
+}
 
 func (c *collector) add(ch Change) { c.changes = append(c.changes, ch) }
 
@@ -127,10 +214,7 @@ func decode(raw json.RawMessage) map[string]any {
 	return m
 }
 
-func compareItems(c *collector, ar area, a, b []json.RawMessage, aListed, bListed bool) {
-	if !aListed && !bListed {
-		return
-	}
+func compareItems(c *collector, ar area, a, b []json.RawMessage) {
 	index := func(items []json.RawMessage) (map[string]map[string]any, []string) {
 		m := map[string]map[string]any{}
 		var order []string
@@ -148,16 +232,27 @@ func compareItems(c *collector, ar area, a, b []json.RawMessage, aListed, bListe
 	bm, bOrder := index(b)
 	for _, name := range aOrder {
 		bi, ok := bm[name]
-		if !ok {
+		switch {
+		case ok:
+			compareItem(c, ar, name, am[name], bi)
+		case c.followsClient(am[name], true) != "":
+			capName := c.followsClient(am[name], true)
+			c.add(Change{Area: ar.name, Name: name, Op: "removed", Class: Info, FollowsClient: capName,
+				What: fmt.Sprintf("%s %s is offered only to A, whose client declared %s (B's did not)", ar.name, name, capName)})
+		default:
 			c.add(Change{Area: ar.name, Name: name, Op: "removed", Class: Breaking, What: fmt.Sprintf("%s %s was removed", ar.name, name)})
-			continue
 		}
-		compareItem(c, ar, name, am[name], bi)
 	}
 	for _, name := range bOrder {
-		if _, ok := am[name]; !ok {
-			c.add(Change{Area: ar.name, Name: name, Op: "added", Class: Compatible, What: fmt.Sprintf("new %s %s", ar.name, name)})
+		if _, ok := am[name]; ok {
+			continue
 		}
+		if capName := c.followsClient(bm[name], false); capName != "" {
+			c.add(Change{Area: ar.name, Name: name, Op: "added", Class: Info, FollowsClient: capName,
+				What: fmt.Sprintf("%s %s is offered only to B, whose client declared %s (A's did not)", ar.name, name, capName)})
+			continue
+		}
+		c.add(Change{Area: ar.name, Name: name, Op: "added", Class: Compatible, What: fmt.Sprintf("new %s %s", ar.name, name)})
 	}
 }
 
@@ -185,10 +280,83 @@ func compareItem(c *collector, ar area, name string, a, b map[string]any) {
 			}
 		case k == "arguments" && ar.name == "prompt":
 			compareArguments(c, name, av, bv)
+		case k == "annotations" && ar.name == "tool":
+			compareAnnotations(at, asMap(av), asMap(bv))
+		case k == "_meta":
+			compareMeta(at, asMap(av), asMap(bv))
+		case k == "icons":
+			at(k, "icons changed", Compatible)
 		case k == "description" || k == "title":
 			at(k, k+" changed", Compatible)
 		default:
 			at(k, fmt.Sprintf("%s changed: %s → %s", k, short(av), short(bv)), Compatible)
+		}
+	}
+}
+
+// toolHints are a tool's annotation hints with the value the spec gives
+// one that is absent, and the value that makes a client more careful.
+var toolHints = []struct {
+	key        string
+	dflt, safe bool
+	riskier    string // what the change to the careful value means
+}{
+	{"readOnlyHint", false, true, "the tool may now change its environment"},
+	{"destructiveHint", true, false, "the tool may now destroy or overwrite"},
+	{"idempotentHint", false, true, "calling the tool again may now have more effect"},
+	{"openWorldHint", true, false, "the tool may now reach outside the server"},
+}
+
+// compareAnnotations classes each hint by its effective value: a hint
+// that tells a client to be less careful than before (a tool that was
+// read-only and no longer is) is breaking for a client that relied on it
+// to call without asking; the other way, or the title, is compatible.
+func compareAnnotations(at func(path, what string, cl Class), a, b map[string]any) {
+	for _, h := range toolHints {
+		get := func(m map[string]any) bool {
+			if v, ok := m[h.key].(bool); ok {
+				return v
+			}
+			return h.dflt
+		}
+		av, bv := get(a), get(b)
+		path := "annotations." + h.key
+		switch {
+		case av == bv:
+			if !reflect.DeepEqual(a[h.key], b[h.key]) {
+				at(path, fmt.Sprintf("%s %s → %s (the same in effect)", h.key, orNone(a[h.key]), orNone(b[h.key])), Compatible)
+			}
+		case av == h.safe:
+			at(path, fmt.Sprintf("%s %v → %v: %s", h.key, av, bv, h.riskier), Breaking)
+		default:
+			at(path, fmt.Sprintf("%s %v → %v", h.key, av, bv), Compatible)
+		}
+	}
+	for _, k := range sortedKeys(a, b) {
+		known := false
+		for _, h := range toolHints {
+			known = known || h.key == k
+		}
+		if !known && !reflect.DeepEqual(a[k], b[k]) {
+			at("annotations."+k, fmt.Sprintf("annotations.%s %s → %s", k, orNone(a[k]), orNone(b[k])), Compatible)
+		}
+	}
+}
+
+// compareMeta compares _meta key by key: a key gone takes away what a
+// client reading it relied on (an app's UI resource, a vendor's hint);
+// a new or changed key is compatible.
+func compareMeta(at func(path, what string, cl Class), a, b map[string]any) {
+	for _, k := range sortedKeys(a, b) {
+		av, aok := a[k]
+		bv, bok := b[k]
+		switch {
+		case aok && !bok:
+			at("_meta."+k, "_meta key "+k+" was removed", Breaking)
+		case !aok && bok:
+			at("_meta."+k, "new _meta key "+k, Compatible)
+		case !reflect.DeepEqual(av, bv):
+			at("_meta."+k, fmt.Sprintf("_meta.%s: %s → %s", k, short(av), short(bv)), Compatible)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package surfacediff
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"sort"
 	"strings"
@@ -128,5 +129,85 @@ func TestWriters(t *testing.T) {
 	}
 	if err := Write(&bytes.Buffer{}, "xml", r); err == nil {
 		t.Error("an unknown format was accepted")
+	}
+}
+
+func toolSurface(tool string) *Surface {
+	return &Surface{Lists: map[string][]json.RawMessage{"tools/list": {json.RawMessage(tool)}}}
+}
+
+// Every part of a tool a client reads is compared and classed: the
+// annotations by the care they ask of a client (a tool no longer
+// read-only is breaking), the title and icons compatible, _meta key by
+// key (a key gone is breaking).
+func TestToolPartsAreClassed(t *testing.T) {
+	a := toolSurface(`{"name":"t","title":"T","inputSchema":{"type":"object"},"icons":[{"src":"a.png"}],
+		"annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false,"title":"T"},
+		"_meta":{"ui/resourceUri":"ui://t","x":1}}`)
+	b := toolSurface(`{"name":"t","title":"T2","inputSchema":{"type":"object"},"icons":[{"src":"b.png"}],
+		"annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":true,"title":"T2"},
+		"_meta":{"x":2,"y":true}}`)
+	got := strings.Join(keys(Compare(a, b)), "\n")
+	want := strings.Join([]string{
+		"breaking tool t _meta.ui/resourceUri",
+		"breaking tool t annotations.openWorldHint",
+		"breaking tool t annotations.readOnlyHint",
+		"compatible tool t _meta.x",
+		"compatible tool t _meta.y",
+		"compatible tool t annotations.idempotentHint",
+		"compatible tool t annotations.title",
+		"compatible tool t icons",
+		"compatible tool t title",
+	}, "\n")
+	if got != want {
+		t.Errorf("changes:\n%s\nwant:\n%s", got, want)
+	}
+	// Back the other way the hints ask for less care: compatible, except
+	// idempotentHint, whose loss means calling again may do more.
+	back := strings.Join(keys(Compare(b, a)), "\n")
+	for _, w := range []string{"compatible tool t annotations.readOnlyHint", "compatible tool t annotations.openWorldHint", "breaking tool t annotations.idempotentHint", "compatible tool t _meta.ui/resourceUri", "breaking tool t _meta.y"} {
+		if !strings.Contains(back, w) {
+			t.Errorf("b → a lacks %q:\n%s", w, back)
+		}
+	}
+	// An explicit default is the same in effect as none.
+	same := Compare(toolSurface(`{"name":"t","annotations":{"destructiveHint":true}}`), toolSurface(`{"name":"t"}`))
+	if same.Breaking != 0 || len(same.Changes) != 1 || same.Changes[0].Class != Compatible {
+		t.Errorf("destructiveHint true → absent: %v", keys(same))
+	}
+}
+
+// A list only one side listed is not compared (its items are neither
+// new nor removed); items offered only to the client that declared what
+// they name follow the clients, and say so.
+func TestNotListedAndClientFollowing(t *testing.T) {
+	a := &Surface{ClientCapabilities: json.RawMessage(`{"roots":{"listChanged":true},"elicitation":{}}`), Lists: map[string][]json.RawMessage{
+		"tools/list": {json.RawMessage(`{"name":"echo"}`), json.RawMessage(`{"name":"get-roots-list","description":"Lists the client's roots"}`), json.RawMessage(`{"name":"gone"}`)},
+	}}
+	b := &Surface{ClientCapabilities: json.RawMessage(`{"sampling":{},"elicitation":{}}`), Lists: map[string][]json.RawMessage{
+		"tools/list":     {json.RawMessage(`{"name":"echo"}`), json.RawMessage(`{"name":"trigger-sampling-request"}`)},
+		"resources/list": {json.RawMessage(`{"uri":"demo://a"}`)},
+	}}
+	r := Compare(a, b)
+	if got := strings.Join(keys(r), "\n"); got != "breaking tool gone \ninfo tool get-roots-list \ninfo tool trigger-sampling-request " {
+		t.Errorf("changes:\n%s", got)
+	}
+	if len(r.NotListed) != 1 || r.NotListed[0].Method != "resources/list" || r.NotListed[0].ListedBy != "B" || r.NotListed[0].Count != 1 {
+		t.Errorf("not listed: %+v", r.NotListed)
+	}
+	var caps []string
+	for _, d := range r.Clients {
+		caps = append(caps, fmt.Sprintf("%s:%v/%v", d.Capability, d.A, d.B))
+	}
+	if strings.Join(caps, ",") != "roots:true/false,roots.listChanged:true/false,sampling:false/true" {
+		t.Errorf("client differences %v", caps)
+	}
+	var text bytes.Buffer
+	_ = Write(&text, "text", r)
+	for _, w := range []string{"only A's client: roots, roots.listChanged", "not compared: resources/list was listed only by B",
+		"CLIENT     tool trigger-sampling-request: tool trigger-sampling-request is offered only to B, whose client declared sampling"} {
+		if !strings.Contains(text.String(), w) {
+			t.Errorf("text lacks %q:\n%s", w, text.String())
+		}
 	}
 }

@@ -6,8 +6,12 @@
 // compatible (a new optional property, a description change), so that
 // `mcpscope diff` can gate a release.
 //
-// A surface comes from a session file (the last handshake and the last
-// complete list of each kind) or from a live connection.
+// A surface comes from a session file (its last connection: the handshake
+// and the last complete listing of each kind, read from the frames by
+// mcp/sessionfile/reading, whatever wrote the file) or from a live
+// connection. Each side says which client saw it: a server may offer a
+// client what it declared (server-everything lists get-roots-list only to
+// a client with roots), so the client's capabilities are compared too.
 package surfacediff
 
 import (
@@ -17,6 +21,8 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // Surface is what a client sees of a server.
@@ -30,30 +36,48 @@ type Surface struct {
 	// Lists holds the items of each list by list method (tools/list...);
 	// a method absent from the map was not listed.
 	Lists map[string][]json.RawMessage
+	// The client that saw it: what it offered and declared.
+	Client             mcp.Implementation
+	ClientCapabilities json.RawMessage
+	OfferedVersion     string
 }
 
-// FromEvents takes the surface from a session's events: the last
-// handshake, and the last complete list of each kind after it.
+// FromSession takes the surface of a session file's last connection.
+func FromSession(s *reading.Session) (*Surface, error) {
+	c, err := s.Last()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w, so there is no surface to compare", s.Source, err)
+	}
+	h := c.Handshake
+	return &Surface{Label: s.Source, Server: h.ServerInfo, Era: h.Era.String(), ProtocolVersion: h.ProtocolVersion,
+		Capabilities: h.ServerCapabilities, Lists: c.Lists, Client: h.ClientInfo, ClientCapabilities: h.ClientCapabilities,
+		OfferedVersion: h.OfferedVersion}, nil
+}
+
+// FromEvents takes the surface from a session's events (see FromSession).
 func FromEvents(label string, events []mcp.Event) (*Surface, error) {
-	s := &Surface{Label: label, Lists: map[string][]json.RawMessage{}}
-	seen := false
-	for _, ev := range events {
-		switch e := ev.(type) {
-		case mcp.HandshakeEvent:
-			seen = true
-			h := e.Handshake
-			s.Server, s.Era, s.ProtocolVersion, s.Capabilities = h.ServerInfo, h.Era.String(), h.ProtocolVersion, h.ServerCapabilities
-			s.Lists = map[string][]json.RawMessage{} // a reconnect starts over
-		case mcp.ListEvent:
-			if e.Err == nil {
-				s.Lists[e.Method] = e.Items
-			}
-		}
+	return FromSession(reading.FromEvents(label, record.Entry{}, events))
+}
+
+// ClientOptions sets base to connect as the client that saw s: its era,
+// offered version, capabilities and info, so that a live server is listed
+// as that client would see it.
+func (s *Surface) ClientOptions(base mcp.Options) mcp.Options {
+	o := base
+	if era, ok := mcp.ParseEra(s.Era); ok {
+		o.Era = era
 	}
-	if !seen {
-		return nil, fmt.Errorf("%s: the session has no completed handshake, so there is no surface to compare", label)
+	if s.OfferedVersion != "" {
+		o.ProtocolVersion = s.OfferedVersion
 	}
-	return s, nil
+	if len(s.ClientCapabilities) > 0 {
+		o.Capabilities = s.ClientCapabilities
+	}
+	if s.Client.Name != "" {
+		info := s.Client
+		o.ClientInfo = &info
+	}
+	return o
 }
 
 // Live connects with c (not yet connected), lists everything the server
@@ -64,7 +88,8 @@ func Live(ctx context.Context, label string, c *mcp.Client) (*Surface, error) {
 		return nil, err
 	}
 	s := &Surface{Label: label, Server: hs.ServerInfo, Era: hs.Era.String(), ProtocolVersion: hs.ProtocolVersion,
-		Capabilities: hs.ServerCapabilities, Lists: map[string][]json.RawMessage{}}
+		Capabilities: hs.ServerCapabilities, Lists: map[string][]json.RawMessage{}, Client: hs.ClientInfo,
+		ClientCapabilities: hs.ClientCapabilities, OfferedVersion: hs.OfferedVersion}
 	var errs []error
 	for _, d := range mcp.DiscoveryLists() {
 		if !hs.HasCapability(d.Capability) {

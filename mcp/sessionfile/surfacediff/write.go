@@ -28,7 +28,50 @@ func Write(w io.Writer, format string, r *Report) error {
 }
 
 func describe(s Side) string {
-	return fmt.Sprintf("%s (%s %s, protocol %s)", s.Label, s.Server, s.Version, s.ProtocolVersion)
+	d := fmt.Sprintf("%s (%s %s, protocol %s", s.Label, s.Server, s.Version, s.ProtocolVersion)
+	if s.Client != "" {
+		d += ", seen by " + strings.TrimSpace(s.Client+" "+s.ClientVersion)
+	}
+	return d + ")"
+}
+
+// clientLines say what each client declared that the other did not.
+func clientLines(r *Report) []string {
+	if len(r.Clients) == 0 {
+		return nil
+	}
+	var a, b []string
+	for _, d := range r.Clients {
+		if d.A {
+			a = append(a, d.Capability)
+		} else {
+			b = append(b, d.Capability)
+		}
+	}
+	none := func(l []string) string {
+		if len(l) == 0 {
+			return "nothing more"
+		}
+		return strings.Join(l, ", ")
+	}
+	return []string{
+		"the two clients declared different capabilities, and a server may offer each what it declared:",
+		"  only A's client: " + none(a),
+		"  only B's client: " + none(b),
+	}
+}
+
+// notListedLines name the lists that were not compared.
+func notListedLines(r *Report) []string {
+	var out []string
+	for _, n := range r.NotListed {
+		other := "B"
+		if n.ListedBy == "B" {
+			other = "A"
+		}
+		out = append(out, fmt.Sprintf("not compared: %s was listed only by %s (%d item(s)); %s's client never listed it", n.Method, n.ListedBy, n.Count, other))
+	}
+	return out
 }
 
 func summary(r *Report) string {
@@ -42,7 +85,11 @@ func summary(r *Report) string {
 // they are neutralised.
 func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "A: %s\nB: %s\n%s\n", termsafe.String(describe(r.A)), termsafe.String(describe(r.B)), summary(r))
+	fmt.Fprintf(&b, "A: %s\nB: %s\n", termsafe.String(describe(r.A)), termsafe.String(describe(r.B)))
+	for _, l := range append(clientLines(r), notListedLines(r)...) {
+		b.WriteString(termsafe.String(l) + "\n")
+	}
+	b.WriteString(summary(r) + "\n")
 	if len(r.Changes) > 0 {
 		b.WriteString("\n")
 	}
@@ -51,7 +98,11 @@ func writeText(w io.Writer, r *Report) error {
 		if c.Name != "" {
 			label += " " + c.Name
 		}
-		fmt.Fprintf(&b, "%-10s %s: %s", strings.ToUpper(string(c.Class)), termsafe.String(label), termsafe.String(c.What))
+		class := strings.ToUpper(string(c.Class))
+		if c.FollowsClient != "" {
+			class = "CLIENT"
+		}
+		fmt.Fprintf(&b, "%-10s %s: %s", class, termsafe.String(label), termsafe.String(c.What))
 		if c.Path != "" && !strings.Contains(c.What, c.Path) {
 			fmt.Fprintf(&b, "  (%s)", termsafe.String(c.Path))
 		}
@@ -68,7 +119,11 @@ func mdCell(s string) string {
 
 func writeMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## MCP surface diff\n\n- **A**: %s\n- **B**: %s\n\n**%s**\n", mdCell(describe(r.A)), mdCell(describe(r.B)), summary(r))
+	fmt.Fprintf(&b, "## MCP surface diff\n\n- **A**: %s\n- **B**: %s\n", mdCell(describe(r.A)), mdCell(describe(r.B)))
+	for _, l := range append(clientLines(r), notListedLines(r)...) {
+		fmt.Fprintf(&b, "- %s\n", mdCell(strings.TrimSpace(l)))
+	}
+	fmt.Fprintf(&b, "\n**%s**\n", summary(r))
 	if len(r.Changes) > 0 {
 		b.WriteString("\n| class | what | item | change | where |\n| --- | --- | --- | --- | --- |\n")
 		for _, c := range r.Changes {
