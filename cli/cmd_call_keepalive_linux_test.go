@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -12,42 +8,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// keepAliveFlood answers tools/call with an SSE stream of size bytes of
-// comment-only events (": k" and a blank line) before the answer.
-func keepAliveFlood(size int) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(body, &msg)
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case len(msg.ID) == 0:
-			w.WriteHeader(http.StatusAccepted)
-		case msg.Method == "initialize":
-			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"flood","version":"1"}}}`, msg.ID)
-		case msg.Method == "tools/list":
-			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"slow","inputSchema":{"type":"object"}}]}}`, msg.ID)
-		default:
-			w.Header().Set("Content-Type", "text/event-stream")
-			chunk := strings.Repeat(": k\n\n", 1<<14)
-			for sent := 0; sent < size; sent += len(chunk) {
-				if _, err := io.WriteString(w, chunk); err != nil {
-					return
-				}
-			}
-			_, _ = fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n", msg.ID)
-		}
-	})
-}
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
+)
 
 // 10 MB of keep-alives (two million comment-only events) on a POST's
 // answer cost `mcpscope call` what a small answer costs: one timeline row
@@ -61,7 +24,7 @@ func TestCallKeepAliveFloodStaysSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(keepAliveFlood(10 << 20))
+	srv := httptest.NewServer(&mcptest.KeepAliveServer{Bytes: 10 << 20})
 	defer srv.Close()
 	rec := t.TempDir() + "/flood.jsonl"
 	start := time.Now()

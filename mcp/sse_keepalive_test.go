@@ -3,78 +3,17 @@ package mcp_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
-// keepAliveServer is a legacy Streamable HTTP server whose tools/call
-// answer is an SSE stream of n comment-only events (": k" and a blank
-// line), then the answer, unless answer is false (the stream then stays
-// open until the client goes). pause, when set, waits before the last
-// keep-alive.
-type keepAliveServer struct {
-	n      int
-	answer bool
-	pause  time.Duration
-}
-
-const keepAliveEvent = ": k\n\n"
-
-func (s *keepAliveServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
-	}
-	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	body, _ := io.ReadAll(r.Body)
-	_ = json.Unmarshal(body, &msg)
-	switch {
-	case len(msg.ID) == 0:
-		w.WriteHeader(http.StatusAccepted)
-	case msg.Method == "server/discover":
-		writeJSON(w, msg.ID, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}`)
-	case msg.Method == "initialize":
-		writeJSON(w, msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"keep-alive","version":"1"}}`)
-	default:
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-		chunk := []byte(strings.Repeat(keepAliveEvent, 4096))
-		left := s.n
-		if s.pause > 0 {
-			left--
-		}
-		for left > 0 {
-			k := min(left, 4096)
-			if _, err := w.Write(chunk[:k*len(keepAliveEvent)]); err != nil {
-				return
-			}
-			left -= k
-		}
-		w.(http.Flusher).Flush()
-		if s.pause > 0 {
-			time.Sleep(s.pause)
-			_, _ = io.WriteString(w, keepAliveEvent)
-			w.(http.Flusher).Flush()
-		}
-		if !s.answer {
-			<-r.Context().Done()
-			return
-		}
-		_, _ = fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[]}}\n\n", msg.ID)
-	}
-}
+const keepAliveEvent = mcptest.KeepAliveEvent
 
 // runsOf gives the reports of keep-alive runs, in order.
 func runsOf(evs []mcp.Event) []*mcp.KeepAliveRun {
@@ -92,11 +31,11 @@ func runsOf(evs []mcp.Event) []*mcp.KeepAliveRun {
 // bytes, exactly; the answer arrives as usual.
 func TestKeepAlivesAreOneRun(t *testing.T) {
 	const n = 200_000
-	srv := httptest.NewServer(&keepAliveServer{n: n, answer: true})
+	srv := httptest.NewServer(&mcptest.KeepAliveServer{Bytes: n * len(keepAliveEvent)})
 	defer srv.Close()
 	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 20 * time.Second})
 	resp, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "slow"})
-	if err != nil || !bytes.Contains(resp.Frame.Raw, []byte(`"content":[]`)) {
+	if err != nil || !bytes.Contains(resp.Frame.Raw, []byte(`"done"`)) {
 		t.Fatalf("tools/call: %v", err)
 	}
 	_ = c.Close()
@@ -127,7 +66,7 @@ func TestKeepAlivesAreOneRun(t *testing.T) {
 // Keep-alives that stop for a while in the middle of a run are reported
 // when they stop, not when the next comes.
 func TestKeepAliveRunReportedWhilePaused(t *testing.T) {
-	srv := httptest.NewServer(&keepAliveServer{n: 3, answer: true, pause: 2 * time.Second})
+	srv := httptest.NewServer(&mcptest.KeepAliveServer{Bytes: 3 * len(keepAliveEvent), Pause: 2 * time.Second})
 	defer srv.Close()
 	c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: 20 * time.Second})
 	done := make(chan error, 1)
@@ -164,7 +103,7 @@ func TestKeepAliveRunReportedWhilePaused(t *testing.T) {
 func TestKeepAliveLimit(t *testing.T) {
 	defer mcp.SetKeepAliveLimit(1 << 20)()
 	for _, era := range []mcp.Era{mcp.EraLegacy, mcp.EraModern} {
-		srv := httptest.NewServer(&keepAliveServer{n: 1 << 20, answer: false})
+		srv := httptest.NewServer(&mcptest.KeepAliveServer{Bytes: 1 << 20 * len(keepAliveEvent), NoAnswer: true})
 		c, col := connect(t, &mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Era: era, Timeout: 30 * time.Second})
 		start := time.Now()
 		_, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "slow"})
