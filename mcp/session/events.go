@@ -30,6 +30,7 @@ const (
 	KindTaskGet                    // tasks/get (the poller's)
 	KindTaskResult                 // tasks/result
 	KindTaskCancel                 // tasks/cancel
+	KindRequest                    // any request, its params as given (a saved call)
 )
 
 // Op is one request a Session started.
@@ -87,7 +88,7 @@ type OpStartedEvent struct{ Op Op }
 
 // OpDoneEvent is an operation's outcome, published after its response
 // frame. Result is one of *ToolResult, *ReadResult, *PromptResult, *Page,
-// *Completion, *Pong, *TaskPayload or *Task, or nil when Err says why
+// *Completion, *Pong, *TaskPayload, *Task or *Answer, or nil when Err says why
 // there is none; a listen stream's is always a *ListenEnded.
 type OpDoneEvent struct {
 	Time    time.Time
@@ -109,6 +110,12 @@ type ToolResult struct {
 	Raw     json.RawMessage // the result, exactly as sent
 	IsError bool
 	Task    *Task // set when the call created a task (2025-11-25 tasks)
+}
+
+// Answer is a Request's result, exactly as sent.
+type Answer struct {
+	Method string
+	Raw    json.RawMessage
 }
 
 // ReadResult is a resources/read answer.

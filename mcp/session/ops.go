@@ -24,9 +24,10 @@ const pingTimeout = 10 * time.Second
 type request struct {
 	kind          Kind
 	method, label string
-	params        map[string]any // nil: no params
-	timeout       time.Duration  // 0: the session's (tracked) or the client's
-	uris          []string       // a listen stream's
+	params        map[string]any  // nil: no params
+	rawParams     json.RawMessage // sent as they are instead of params (Request)
+	timeout       time.Duration   // 0: the session's (tracked) or the client's
+	uris          []string        // a listen stream's
 	// decode reads the result; err makes the operation fail, problem is
 	// reported next to a result that is still shown.
 	decode func(raw json.RawMessage) (result any, err, problem error)
@@ -62,6 +63,9 @@ func (s *Session) startLocked(r request) (Op, error) {
 	var params any // an untyped nil when there are none: the request has no params member
 	if p := s.withLogLevelLocked(r.kind, r.params); p != nil {
 		params = p
+	}
+	if r.rawParams != nil {
+		params = r.rawParams
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	o.cancel = cancel
@@ -216,6 +220,24 @@ func (s *Session) taskSupportedLocked(name string) bool {
 		return ex.TaskSupport == "optional" || ex.TaskSupport == "required"
 	}
 	return false
+}
+
+// Request starts any request with its params exactly as given (nil: none),
+// as a saved call is sent again. The result is an *Answer; an error answer
+// is the OpDoneEvent's Err, its Frame the response.
+func (s *Session) Request(method string, params json.RawMessage) (Op, error) {
+	label := method
+	if name, ok := jsonview.Member(params, "name"); ok {
+		if n, ok := jsonview.String(name); ok {
+			label += " " + n
+		}
+	} else if uri, ok := jsonview.Member(params, "uri"); ok {
+		if u, ok := jsonview.String(uri); ok {
+			label += " " + u
+		}
+	}
+	return s.start(request{kind: KindRequest, method: method, label: label, rawParams: params,
+		decode: func(raw json.RawMessage) (any, error, error) { return &Answer{Method: method, Raw: raw}, nil, nil }})
 }
 
 // ReadResource starts resources/read.

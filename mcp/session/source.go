@@ -37,6 +37,7 @@ type Source interface {
 // event the method names).
 type Sender interface {
 	CallTool(name string, args json.RawMessage) (Op, error)
+	Request(method string, params json.RawMessage) (Op, error)
 	ReadResource(uri string) (Op, error)
 	GetPrompt(name string, args map[string]string) (Op, error)
 	ListPage(method, cursor string) (Op, error)
@@ -77,6 +78,11 @@ func (r ReadOnly) refuse(method string) error { return &ReadOnlyError{Method: me
 // CallTool refuses.
 func (r ReadOnly) CallTool(string, json.RawMessage) (Op, error) {
 	return Op{}, r.refuse(mcp.MethodToolsCall)
+}
+
+// Request refuses.
+func (r ReadOnly) Request(method string, _ json.RawMessage) (Op, error) {
+	return Op{}, r.refuse(method)
 }
 
 // ReadResource refuses.
