@@ -188,6 +188,7 @@ type KeyMap struct {
 	Scroll   Scroll
 	Explore  Explore // resources, prompts, server log, activity, roots, server requests
 	Diag     Diagnostics
+	Calls    Calls // saved calls (the calls file)
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
@@ -322,5 +323,6 @@ func Default() KeyMap {
 	}
 	m.Explore = defaultExplore()
 	m.Diag = defaultDiagnostics()
+	m.Calls = defaultCalls()
 	return m
 }

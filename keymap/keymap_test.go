@@ -31,6 +31,7 @@ func TestNoConflicts(t *testing.T) {
 		"PrevPane": m.Global.PrevPane, "Reconnect": m.Global.Reconnect, "Handshake": m.Global.Handshake,
 		"Split":       m.Global.Split,
 		"LiveSession": m.Global.LiveSession,
+		"Calls.List":  m.Calls.List,
 	})
 	// Keys of panes that sit under the global keys must not be shadowed.
 	// (Filter-mode keys and esc are handled while the pane captures input.)
@@ -42,7 +43,8 @@ func TestNoConflicts(t *testing.T) {
 		"Caps": {"Up": m.Caps.Up, "Down": m.Caps.Down, "Toggle": m.Caps.Toggle, "Expand": m.Caps.Expand, "Collapse": m.Caps.Collapse},
 		"Tools": {"Up": m.Tools.Up, "Down": m.Tools.Down, "Filter": m.Tools.Filter, "Open": m.Tools.Open,
 			"Details": m.Tools.Details, "ScrollUp": m.Tools.ScrollUp, "ScrollDown": m.Tools.ScrollDown,
-			"DetailUp": m.Tools.DetailUp, "DetailDown": m.Tools.DetailDown},
+			"DetailUp": m.Tools.DetailUp, "DetailDown": m.Tools.DetailDown,
+			"Calls.Run": m.Calls.Run, "Calls.RunAll": m.Calls.RunAll},
 		"Detail": {"Up": m.Detail.Up, "Down": m.Detail.Down, "PageUp": m.Detail.PageUp, "PageDown": m.Detail.PageDown,
 			"Top": m.Detail.Top, "Bottom": m.Detail.Bottom, "ToggleRaw": m.Detail.ToggleRaw, "Paired": m.Detail.Paired,
 			"Copy": m.Detail.Copy, "Close": m.Detail.Close},
