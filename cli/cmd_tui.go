@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/calls"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/lib/resident"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
@@ -29,6 +30,7 @@ type tuiFlags struct {
 	saveDir     string // --save-dir: where s and w save
 	keepAlive   time.Duration
 	policy      policyFlags // --root, --elicitation, --sampling
+	calls       string      // --calls: the saved calls' file
 }
 
 // register adds the UI's flags to the root command.
@@ -40,6 +42,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
 	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
+	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
 	o.policy.register(fs)
 }
 
@@ -116,6 +119,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		AutoAnswer:     answers,
 		RequestTimeout: cf.timeout,
 		SaveDir:        o.saveDir,
+		CallsFile:      o.calls,
 		NewClient:      newClient,
 		Target:         t.description,
 		Theme:          o.theme,

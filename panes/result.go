@@ -116,6 +116,12 @@ type Result struct {
 	media    []mediaBlob // decodable binary contents, for w
 	links    []string    // resource URIs in the result, for o
 	nextLink int
+
+	// saveQ is the question S asks (result_save.go); callsFile and
+	// callNames are the calls file it saves to and the names it holds.
+	saveQ     saveQuestion
+	callsFile string
+	callNames map[string]bool
 }
 
 // mediaBlob is one binary content block the user can write to a file.
@@ -281,7 +287,13 @@ func (r *Result) SetSize(w, h int) {
 func (r *Result) Focus() { r.focused = true }
 func (r *Result) Blur()  { r.focused = false }
 
-func (r *Result) rows() int { return max(r.h-2-len(r.head), 0) }
+func (r *Result) rows() int {
+	n := r.h - 2 - len(r.head)
+	if r.saveQ.open {
+		n -= len(r.saveLines(max(r.w-2, 0)))
+	}
+	return max(n, 0)
+}
 
 // Lines is the number of laid-out body lines (for tests and the status bar).
 func (r *Result) Lines() int { return r.n }
@@ -291,8 +303,17 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		r.adopt(ready)
 		return nil
 	}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && r.saveQ.open {
+		cmd := r.updateSave(kp)
+		r.sizeBody()
+		return cmd
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
+		case key.Matches(kp, r.keys.Calls.Save) && r.canSave():
+			cmd := r.openSave()
+			r.sizeBody()
+			return cmd
 		case key.Matches(kp, r.keys.Result.Close):
 			return func() tea.Msg { return CloseMsg{} }
 		case key.Matches(kp, r.keys.Result.Copy) && r.msg != nil:
@@ -350,9 +371,16 @@ func (r *Result) failure() error {
 // ShortHelp lists only the keys that do something for this result.
 func (r *Result) ShortHelp() []key.Binding {
 	k := r.keys.Result
+	if r.saveQ.open {
+		c := r.keys.Calls
+		return []key.Binding{c.Confirm, c.Snapshot, c.Cancel}
+	}
 	out := []key.Binding{k.Up, k.Down, k.PageDown, r.keys.Scroll.Left, r.keys.Scroll.Wrap, k.Copy, k.Raw}
 	if r.msg != nil && len(r.payload()) > 0 {
 		out = append(out, k.Save)
+	}
+	if r.canSave() {
+		out = append(out, r.keys.Calls.Save)
 	}
 	if len(r.media) > 0 {
 		out = append(out, k.SaveMedia)
@@ -364,6 +392,9 @@ func (r *Result) ShortHelp() []key.Binding {
 }
 
 func (r *Result) FullHelp() [][]key.Binding {
+	if r.saveQ.open {
+		return [][]key.Binding{r.ShortHelp()}
+	}
 	return [][]key.Binding{r.body.FullHelp(), r.ShortHelp()[5:]}
 }
 
@@ -421,11 +452,27 @@ func (r *Result) View() string {
 	if r.msg == nil {
 		return Box(r.theme, r.Title(), r.focused, r.w, r.h, []string{r.theme.Log.Empty.Render("no tool called yet")})
 	}
-	body := append([]string(nil), r.head...)
+	head := r.head
+	var save []string
+	if r.saveQ.open {
+		// The question comes first: on a short view the summary above the
+		// body gives way to it.
+		save = r.saveLines(max(r.w-2, 0))
+		if keep := max(r.h-2-len(save), 0); len(head) > keep {
+			head = head[len(head)-keep:]
+		}
+	}
+	body := append([]string(nil), head...)
 	r.sizeBody()
 	body = append(body, r.body.Render()...)
+	if save != nil {
+		for len(body) < len(head)+r.rows() {
+			body = append(body, "")
+		}
+		body = append(body, save...)
+	}
 	tail := ""
-	if p := r.body.Position(); p != "" {
+	if p := r.body.Position(); p != "" && r.rows() > 0 {
 		tail = " · " + p
 	}
 	return Box(r.theme, TitleKeeping(r.Title(), tail, r.w), r.focused, r.w, r.h, body)

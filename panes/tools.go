@@ -47,9 +47,13 @@ type Tools struct {
 	// fuzzy-matched rune positions of each shown tool's row text.
 	shown   []int
 	matched map[int][]int
-	// list scrolls the shown tools (panes/list: cursor, paging, g/G, the
-	// wheel); its cursor indexes shown. listW is the width rows are drawn
-	// at.
+	// saved are the saved calls of each tool (SetSavedCalls), listed under
+	// it; rows is what the list shows: each shown tool, then its calls.
+	saved  map[string][]SavedCall
+	rows   []toolRow
+	savedW int // the width the saved calls' rows ask for
+	// list scrolls the rows (panes/list: cursor, paging, g/G, the wheel);
+	// its cursor indexes rows. listW is the width rows are drawn at.
 	list  *list.Model
 	listW int
 	// ox, oy is where the pane is drawn on the screen (SetOrigin), so that
@@ -99,6 +103,10 @@ type detailLine struct {
 	text string
 	hang int
 }
+
+// toolRow is one row of the list: a tool (call < 0), or the call-th of
+// its saved calls.
+type toolRow struct{ tool, call int }
 
 // toolDraft is a kept arguments form and the inputSchema it was made for.
 type toolDraft struct {
@@ -183,14 +191,9 @@ func (p *Tools) SetTools(tools []mcp.Tool) {
 	p.loaded = true
 	p.measure()
 	p.refilter()
-	p.list.SetLen(len(p.shown))
+	p.rebuildRows()
 	if hadSelection {
-		for i, idx := range p.shown {
-			if p.tools[idx].Name == selected.Name {
-				p.list.Select(i)
-				break
-			}
-		}
+		p.selectRow(selected.Name, -1)
 	}
 	p.detailKey = ""
 	p.resize()
@@ -205,26 +208,83 @@ func (p *Tools) SetFailed(f Failure) {
 	p.failed = &f
 }
 
+// SetSavedCalls gives the saved calls of the calls file; each tool lists
+// its own under it (a call whose tool is gone is in the list of all
+// saved calls only). The cursor stays on the row it was on.
+func (p *Tools) SetSavedCalls(calls []SavedCall) {
+	tool, call := "", -1
+	if cur := p.list.Cursor(); cur >= 0 && cur < len(p.rows) {
+		tool, call = p.tools[p.rows[cur].tool].Name, p.rows[cur].call
+	}
+	p.saved = map[string][]SavedCall{}
+	p.savedW = 0
+	for _, c := range calls {
+		if c.Tool != "" {
+			p.saved[c.Tool] = append(p.saved[c.Tool], c)
+			// A saved call's row: the cursor, "↳ ✓ " and its name, which
+			// may cut beyond maxSavedW (its details hold it whole).
+			p.savedW = max(p.savedW, 6+min(ansi.StringWidth(termsafe.String(c.Name)), maxSavedW))
+		}
+	}
+	p.rebuildRows()
+	if tool != "" && !p.selectRow(tool, min(call, len(p.saved[tool])-1)) {
+		p.selectRow(tool, -1)
+	}
+	p.detailKey = ""
+	p.resize()
+}
+
+// rebuildRows lists each shown tool and, under it, its saved calls.
+func (p *Tools) rebuildRows() {
+	p.rows = p.rows[:0]
+	for _, idx := range p.shown {
+		p.rows = append(p.rows, toolRow{tool: idx, call: -1})
+		for j := range p.saved[p.tools[idx].Name] {
+			p.rows = append(p.rows, toolRow{tool: idx, call: j})
+		}
+	}
+	p.list.SetLen(len(p.rows))
+}
+
+// selectRow puts the cursor on a tool's row (call < 0) or on one of its
+// saved calls.
+func (p *Tools) selectRow(tool string, call int) bool {
+	for i, r := range p.rows {
+		if p.tools[r.tool].Name == tool && r.call == call {
+			p.list.Select(i)
+			return true
+		}
+	}
+	return false
+}
+
+// SelectedCall is the saved call under the cursor, if the cursor is on one.
+func (p *Tools) SelectedCall() (SavedCall, bool) {
+	cur := p.list.Cursor()
+	if cur < 0 || cur >= len(p.rows) || p.rows[cur].call < 0 {
+		return SavedCall{}, false
+	}
+	r := p.rows[cur]
+	return p.saved[p.tools[r.tool].Name][r.call], true
+}
+
 // Tools returns the current list.
 func (p *Tools) Tools() []mcp.Tool { return p.tools }
 
 // Selected is the tool under the cursor.
 func (p *Tools) Selected() (mcp.Tool, bool) {
 	cur := p.list.Cursor()
-	if cur < 0 || cur >= len(p.shown) {
+	if cur < 0 || cur >= len(p.rows) {
 		return mcp.Tool{}, false
 	}
-	return p.tools[p.shown[cur]], true
+	return p.tools[p.rows[cur].tool], true
 }
 
 // Select moves the cursor to the tool called name, if it is shown.
 func (p *Tools) Select(name string) bool {
-	for i, idx := range p.shown {
-		if p.tools[idx].Name == name {
-			p.list.Select(i)
-			p.resize()
-			return true
-		}
+	if p.selectRow(name, -1) {
+		p.resize()
+		return true
 	}
 	return false
 }
@@ -246,7 +306,7 @@ func (p *Tools) SetFilter(s string) {
 	p.filterText = s
 	p.filterInput.SetValue(s)
 	p.refilter()
-	p.list.SetLen(len(p.shown))
+	p.rebuildRows()
 	p.list.Home()
 	p.resize()
 }
@@ -297,6 +357,9 @@ func (p *Tools) measure() {
 	}
 }
 
+// maxSavedW is how much of a saved call's name the list makes room for.
+const maxSavedW = 32
+
 // draftBadge marks a tool with a kept draft.
 const draftBadge = "✎ draft"
 
@@ -308,7 +371,7 @@ func (p *Tools) listWant() int {
 	if len(p.drafts) > 0 {
 		w += ansi.StringWidth(draftBadge) + 1
 	}
-	return w
+	return max(w, p.savedW)
 }
 
 // listExtra is what the list would use beyond listWant: the titles, and
@@ -428,7 +491,7 @@ func (p *Tools) layout() (filterRows, listRows, detailRows int) {
 	if !p.showDetails || rest < 8 {
 		return filterRows, rest, 0
 	}
-	listRows = min(max(len(p.shown), 1), max(3, rest*2/5))
+	listRows = min(max(len(p.rows), 1), max(3, rest*2/5))
 	detailRows = rest - listRows - 1 // one row for the separator
 	return filterRows, listRows, detailRows
 }
@@ -656,11 +719,25 @@ func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.syncDetails()
 		return nil
 	}
+	c := p.keys.Calls
 	switch {
 	case key.Matches(msg, k.Filter):
 		return p.startFiltering()
+	case key.Matches(msg, c.Load) && p.onCall():
+		call, _ := p.SelectedCall()
+		cmd, err := p.LoadCall(call)
+		if err != nil {
+			note := NoteMsg{Text: err.Error()}
+			return func() tea.Msg { return note }
+		}
+		return cmd
 	case key.Matches(msg, k.Open):
 		return p.OpenEditor()
+	case key.Matches(msg, c.Run) && len(p.runNames()) > 0:
+		names := p.runNames()
+		return func() tea.Msg { return RunCallsMsg{Names: names} }
+	case key.Matches(msg, c.RunAll) && len(p.saved) > 0:
+		return func() tea.Msg { return RunCallsMsg{} }
 	case key.Matches(msg, k.Details):
 		p.showDetails = !p.showDetails
 		p.resize()
@@ -689,7 +766,17 @@ func (p *Tools) ShortHelp() []key.Binding {
 	if p.gated && !p.loaded {
 		return []key.Binding{p.keys.Explore.Anyway}
 	}
-	out := []key.Binding{k.Up, k.Down, k.Open, k.Filter}
+	out := []key.Binding{k.Up, k.Down, k.Open}
+	if p.onCall() {
+		out[2] = p.keys.Calls.Load
+	}
+	if len(p.runNames()) > 0 {
+		out = append(out, p.keys.Calls.Run)
+	}
+	if len(p.saved) > 0 {
+		out = append(out, p.keys.Calls.RunAll, p.keys.Calls.List)
+	}
+	out = append(out, k.Filter)
 	if _, _, detailRows := p.layout(); detailRows > 0 && len(p.shown) > 0 {
 		// The details' keys, while there are details to move.
 		sc := p.keys.Scroll
@@ -710,7 +797,79 @@ func (p *Tools) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, sc.PageUp, sc.PageDown, sc.Top, sc.Bottom},
 		{k.ScrollUp, k.ScrollDown, k.DetailUp, k.DetailDown, sc.Left, sc.Wrap},
 		{k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway},
+		{p.keys.Calls.Load, p.keys.Calls.Run, p.keys.Calls.RunAll},
 	}
+}
+
+// onCall reports whether the cursor is on a saved call.
+func (p *Tools) onCall() bool { _, ok := p.SelectedCall(); return ok }
+
+// runNames are the saved calls the run key runs here: the one under the
+// cursor, or on a tool's row all of that tool's.
+func (p *Tools) runNames() []string {
+	if c, ok := p.SelectedCall(); ok {
+		return []string{c.Name}
+	}
+	t, ok := p.Selected()
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, c := range p.saved[t.Name] {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// LoadCall opens the form of a saved call's tool holding the call's
+// arguments, as a draft to change and send (the form's own draft, kept by
+// esc like any other). A draft the tool had already is not lost: its value
+// goes to the form's history, one ctrl+p away.
+func (p *Tools) LoadCall(c SavedCall) (tea.Cmd, error) {
+	var tool *mcp.Tool
+	for i := range p.tools {
+		if p.tools[i].Name == c.Tool {
+			tool = &p.tools[i]
+		}
+	}
+	switch {
+	case c.Tool == "":
+		return nil, fmt.Errorf("%s has no form: %s runs it as saved", c.Method, p.keys.Calls.Run.Help().Key)
+	case tool == nil:
+		return nil, fmt.Errorf("saved call %q: the server no longer lists a tool %q", c.Name, c.Tool)
+	case p.Editing():
+		return nil, fmt.Errorf("close the open form first")
+	}
+	if p.filterText != "" && !p.selectRow(tool.Name, -1) {
+		p.SetFilter("")
+	}
+	p.selectRow(tool.Name, -1)
+	name := tool.Name
+	if d, ok := p.drafts[name]; ok {
+		// Kept even when it does not validate: a draft is half-done work.
+		v, _ := d.form.Value()
+		p.history.Add("tool:"+name, v)
+		delete(p.drafts, name)
+	}
+	args := c.Args
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	f, err := form.New(tool.InputSchema, form.Options{
+		Title: "Call " + termsafe.String(name) + " · saved " + termsafe.String(c.Name), Theme: p.theme, Keys: p.keys,
+		History: p.history.Get("tool:" + name), Initial: args, KeepDrafts: true,
+	})
+	if err != nil {
+		// A schema the form cannot read: the JSON editor, holding the call.
+		p.editor = NewJSONEdit(p.theme, p.keys, *tool, args)
+		p.editor.SetSize(p.w, p.h)
+		if p.focused {
+			p.editor.Focus()
+		}
+		return nil, nil
+	}
+	p.drafts[name] = toolDraft{form: f, schema: string(tool.InputSchema)}
+	return tea.Batch(f.Init(), p.OpenEditor()), nil
 }
 
 // View draws the filter line, the visible rows of the list, and the
@@ -780,7 +939,10 @@ func (p *Tools) View() string {
 // What does not fit is cut from the title's end: the name goes only when
 // the row cannot hold it and the badges.
 func (p *Tools) renderRow(i, w int) string {
-	idx := p.shown[i]
+	if r := p.rows[i]; r.call >= 0 {
+		return p.renderCallRow(i, p.saved[p.tools[r.tool].Name][r.call], w)
+	}
+	idx := p.rows[i].tool
 	t := &p.tools[idx]
 	selected := i == p.list.Cursor()
 	text := rowText(t)
@@ -867,6 +1029,32 @@ func (p *Tools) renderRow(i, w int) string {
 	return row
 }
 
+// renderCallRow draws a saved call under its tool: its state, its name,
+// and why it failed when it did.
+func (p *Tools) renderCallRow(i int, c SavedCall, w int) string {
+	th := p.theme
+	mark := "  "
+	if i == p.list.Cursor() {
+		mark = "▸ "
+	}
+	row := mark + th.Caps.Missing.Render("↳ ") + callMark(th, c) + " " + th.Tools.Title.Render(termsafe.String(c.Name))
+	switch {
+	case c.State == CallFailed && c.Reason() != "":
+		row += "  " + th.Detail.Problem.Render(termsafe.String(c.Reason()))
+	case c.Stale != "" && c.State != CallPassed:
+		row += "  " + th.Form.Warn.Render(termsafe.String(c.Stale))
+	}
+	row = Fit(row, w)
+	if i == p.list.Cursor() {
+		st := th.Tools.Selected
+		if !p.focused && !th.Plain {
+			st = st.Faint(true)
+		}
+		row = highlightRow(st, row)
+	}
+	return row
+}
+
 // highlightRow paints a selection background under an already styled row.
 // Styled segments reset the background, so the row is re-rendered on the
 // stripped text when the theme has a background, keeping the text readable.
@@ -929,16 +1117,24 @@ func (p *Tools) syncDetails() {
 		return
 	}
 	w := max(p.details.Width(), 1)
-	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.shown[p.list.Cursor()]])
+	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.rows[p.list.Cursor()].tool])
+	call, onCall := p.SelectedCall()
+	if onCall {
+		cacheKey += fmt.Sprintf("\x00%s\x00%d\x00%d", call.Name, call.State, len(call.Failures))
+	}
 	if cacheKey == p.detailKey {
 		return
 	}
 	p.detailKey = cacheKey
 	p.detailLines = p.renderDetails(&t, w)
+	if onCall {
+		// A saved call's details come first, then its tool's.
+		p.detailLines = append(append(savedCallDetails(p.theme, p.keys, call), detailLine{}), p.detailLines...)
+	}
 	p.folds = nil
 	p.details.SetLen(len(p.detailLines))
-	if t.Name != p.detailTool {
-		p.detailTool = t.Name
+	if key := t.Name + "\x00" + call.Name; key != p.detailTool {
+		p.detailTool = key
 		p.details.Reset()
 	}
 }
@@ -947,15 +1143,21 @@ func (p *Tools) syncDetails() {
 // continuation rows hanging under it; cached until the details or the
 // width change.
 func (p *Tools) foldDetail(i, width int) string {
-	if p.folds == nil || p.foldW != width {
-		p.folds, p.foldW = map[int]string{}, width
+	return foldCached(&p.folds, &p.foldW, p.detailLines, i, width)
+}
+
+// foldCached is lines[i] folded to width (foldLine with its hang), kept in
+// cache while the width stays *cacheW; a nil cache starts again.
+func foldCached(cache *map[int]string, cacheW *int, lines []detailLine, i, width int) string {
+	if *cache == nil || *cacheW != width {
+		*cache, *cacheW = map[int]string{}, width
 	}
-	if f, ok := p.folds[i]; ok {
+	if f, ok := (*cache)[i]; ok {
 		return f
 	}
-	l := p.detailLines[i]
+	l := lines[i]
 	f := strings.Join(foldLine(l.text, width, l.hang), "\n")
-	p.folds[i] = f
+	(*cache)[i] = f
 	return f
 }
 

@@ -67,6 +67,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Explore.Ping):
 		m.ping()
 		return nil
+	case key.Matches(msg, m.keys.Calls.List):
+		return m.openCalls()
 	case key.Matches(msg, m.keys.Explore.Cancel):
 		if o := m.activity.Running(); o != nil {
 			m.cancelOp(o.ID)
@@ -131,7 +133,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	e := m.keys.Explore
 	split := g.Split
 	split.SetEnabled(!m.layout.tabbed)
-	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, split, m.liveSessionKey(), m.reconnectKey(), g.Back, g.Help, g.Quit})
+	return append(groups, []key.Binding{g.NextPane, g.PrevPane, e.Jump, e.Ping, e.Cancel, g.Handshake, m.keys.Calls.List, split, m.liveSessionKey(), m.reconnectKey(), g.Back, g.Help, g.Quit})
 }
 
 // reconnectKey is the Reconnect binding, shown only where it applies.

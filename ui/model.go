@@ -71,6 +71,10 @@ type Config struct {
 	// SaveDir is where saved results, media and blobs go (--save-dir);
 	// the working directory when empty.
 	SaveDir string
+	// CallsFile is the calls file saved calls are read from and written
+	// to (--calls; mcpscope.calls.json in the working directory). Empty:
+	// no saved calls.
+	CallsFile string
 }
 
 // Model is the root model. Use it through a pointer.
@@ -156,6 +160,9 @@ type Model struct {
 	noteOK bool
 	// noteReadOnly: the note says why a read-only source sent nothing.
 	noteReadOnly bool
+	// calls are the saved calls (calls.go); callsPane lists them all.
+	calls     savedCalls
+	callsPane *panes.Calls
 }
 
 // New builds the root model. Nothing runs until Init.
@@ -195,6 +202,7 @@ func New(cfg Config) *Model {
 	m.ask = panes.NewAsk(m.theme, m.keys)
 	m.content = panes.NewContent(m.theme, m.keys)
 	m.initDiagnostics()
+	m.initCalls()
 	m.explorer = focusTools
 	m.asks = make(chan *pendingAsk, 16)
 	m.ops = map[session.OpID]*opView{}
@@ -222,7 +230,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	cmds = append(cmds, m.connect(), waitForAsk(m.asks))
+	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls())
 	return tea.Batch(cmds...)
 }
 
@@ -257,6 +265,10 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if m.calls.toolsChanged {
+		m.calls.toolsChanged = false
+		cmd = tea.Batch(cmd, m.staleCalls())
+	}
 	if m.w > 0 && (m.helpRows() != m.layout.help.Dy() || m.wideForm() != m.toolsWide ||
 		!m.layout.tabbed && m.rightWidth() != m.layout.caps.Dx()) {
 		m.resize(m.w, m.h)
@@ -306,6 +318,7 @@ func (m *Model) resize(w, h int) {
 		p.SetSize(l.tools.Dx(), l.tools.Dy())
 	}
 	m.ask.SetSize(l.modal.Dx(), l.modal.Dy())
+	m.callsPane.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.content.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.detail.SetSize(l.modal.Dx(), l.modal.Dy())
 	m.hsPane.SetSize(l.modal.Dx(), l.modal.Dy())
@@ -345,7 +358,7 @@ func (m *Model) setTheme(t *themes.Theme) {
 	m.help.Styles = t.Help
 	m.helpBar = helpCache{} // the styles changed
 	for _, p := range []any{m.logPane, m.detail, m.caps, m.tools, m.hsPane, m.result,
-		m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content, m.diags} {
+		m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content, m.diags, m.callsPane} {
 		if p, ok := p.(themed); ok {
 			p.SetTheme(t)
 		}
@@ -397,6 +410,8 @@ func (m *Model) modalPane() panes.Pane {
 		return m.ask
 	case modalContent:
 		return m.content
+	case modalCalls:
+		return m.callsPane
 	}
 	return nil
 }
@@ -498,6 +513,7 @@ func (m *Model) applyList(method string, items []json.RawMessage, err error) {
 	switch method {
 	case mcp.MethodToolsList:
 		m.tools.SetTools(mcp.ParseTools(items))
+		m.calls.toolsChanged = true
 	case mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
 		m.resources.SetPage(method, items, true, "")
 	case mcp.MethodPromptsList:

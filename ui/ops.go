@@ -22,6 +22,8 @@ type opView struct {
 	// completeFor is the pane a completion answers, with the form's seq.
 	completeFor focus
 	completeSeq int
+	// savedCall is the saved call a request runs (calls.go).
+	savedCall string
 }
 
 type tickMsg time.Time
@@ -144,6 +146,10 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		}
 		m.activity.End(int(ev.Op.ID), opStatus(ev.Status), at, ev.Latency)
 		m.activity.Answered(int(ev.Op.ID), ev.Frame)
+	}
+	if v.savedCall != "" {
+		m.savedCallDone(v.savedCall, ev)
+		return nil
 	}
 	fail := func(what string) { m.setNote(what+": "+ev.Err.Error(), false) }
 	var cmd tea.Cmd
@@ -293,6 +299,7 @@ func (m *Model) applyPage(p *session.Page) {
 		m.prompts.SetPage(p.Items, first, p.Next)
 	case mcp.MethodToolsList:
 		m.tools.SetTools(mcp.ParseTools(p.Items))
+		m.calls.toolsChanged = true
 	}
 	if first {
 		m.lists[p.Method] = p.Items

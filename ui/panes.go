@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/panes"
@@ -36,6 +37,10 @@ type toolsPane interface {
 	SetOrigin(x, y int)
 	// Editing reports whether the arguments editor or form is open.
 	Editing() bool
+	// SetSavedCalls lists the saved calls under their tools; LoadCall
+	// opens a saved call's tool form holding its arguments.
+	SetSavedCalls([]panes.SavedCall)
+	LoadCall(panes.SavedCall) (tea.Cmd, error)
 }
 
 var (
@@ -108,6 +113,7 @@ const (
 	modalResult
 	modalAsk     // a server request waiting for the user's answer
 	modalContent // a resource, prompt or task result
+	modalCalls   // every saved call
 )
 
 // The constructors of the panes the root model holds behind the interfaces

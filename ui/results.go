@@ -27,6 +27,9 @@ func toolResultLine(r panes.ToolResultMsg, isError bool) (string, bool) {
 
 // handleResult handles Cmd results and pane requests.
 func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.handleCalls(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case connectedMsg:
 		if msg.gen == m.gen {

@@ -80,17 +80,15 @@ func (f Failure) String() string {
 	if f.Message != "" {
 		b.WriteString(": " + f.Message)
 	}
-	if f.Expected != "" || f.Actual != "" {
-		fmt.Fprintf(&b, ": expected %s, got %s", orNothing(f.Expected), orNothing(f.Actual))
+	switch {
+	case f.Expected != "" && f.Actual != "":
+		fmt.Fprintf(&b, ": expected %s, got %s", f.Expected, f.Actual)
+	case f.Expected != "":
+		fmt.Fprintf(&b, ": expected %s", f.Expected)
+	case f.Actual != "":
+		fmt.Fprintf(&b, ": %s", f.Actual)
 	}
 	return b.String()
-}
-
-func orNothing(s string) string {
-	if s == "" {
-		return "nothing"
-	}
-	return s
 }
 
 // Check compares an answer with what c expects. tools is the server's

@@ -443,3 +443,17 @@ func compact(v []byte) json.RawMessage {
 	}
 	return b.Bytes()
 }
+
+// Subject is what the call names: its params' "name" (a tool, a prompt) or
+// "uri" (a resource), "" when neither.
+func (c *Call) Subject() string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(c.Params, &p)
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.URI
+}

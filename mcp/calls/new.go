@@ -58,6 +58,15 @@ const maxNameRunes = 40
 // its scalar arguments ("add a=1 b=2"), cut to a reasonable length, and
 // made unique among the file's calls.
 func (f *File) SuggestName(tool string, args json.RawMessage) string {
+	taken := map[string]bool{}
+	for _, c := range f.Calls {
+		taken[c.Name] = true
+	}
+	return SuggestName(tool, args, taken)
+}
+
+// SuggestName is File.SuggestName for the names in taken.
+func SuggestName(tool string, args json.RawMessage, taken map[string]bool) string {
 	var parts []string
 	parts = append(parts, tool)
 	jsonview.Each(args, func(k []byte, v json.RawMessage) bool {
@@ -78,9 +87,49 @@ func (f *File) SuggestName(tool string, args json.RawMessage) string {
 	if r := []rune(name); len(r) > maxNameRunes {
 		name = string(r[:maxNameRunes-1]) + "…"
 	}
-	taken := map[string]bool{}
-	for _, c := range f.Calls {
-		taken[c.Name] = true
-	}
 	return UniqueName(name, taken)
+}
+
+// Describe says what the expectations ask, one line each, for people.
+func (x Expect) Describe() []string {
+	var out []string
+	if x.IsError != nil {
+		out = append(out, fmt.Sprintf("isError %t", *x.IsError))
+	}
+	if len(x.Error) > 0 {
+		out = append(out, "an error "+text(x.Error))
+	}
+	for _, e := range x.Equals {
+		out = append(out, fmt.Sprintf("equals %s = %s", pointerName(e.Pointer), text(e.Value)))
+	}
+	for _, m := range x.Matches {
+		out = append(out, fmt.Sprintf("matches %s ~ /%s/", pointerName(m.Pointer), m.Pattern))
+	}
+	switch {
+	case string(x.Schema) == `"output"`:
+		out = append(out, "schema: the tool's outputSchema")
+	case len(x.Schema) > 0:
+		out = append(out, "schema "+text(x.Schema))
+	}
+	if len(x.Snapshot) > 0 {
+		s := "snapshot: the whole answer as saved"
+		if len(x.Ignore) > 0 {
+			s += ", ignoring " + strings.Join(x.Ignore, ", ")
+		}
+		out = append(out, s)
+	}
+	if x.MaxMs > 0 {
+		out = append(out, fmt.Sprintf("within %d ms", x.MaxMs))
+	}
+	if len(out) == 0 {
+		out = append(out, "a result, not an error")
+	}
+	return out
+}
+
+func pointerName(p string) string {
+	if p == "" {
+		return `""`
+	}
+	return p
 }

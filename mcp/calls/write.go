@@ -75,8 +75,11 @@ func writeText(w io.Writer, r *Report) error {
 				b.WriteString(": " + shown(f.Message))
 			}
 			b.WriteString("\n")
-			if f.Expected != "" || f.Actual != "" {
-				fmt.Fprintf(&b, "      expected %s\n      actual   %s\n", shown(orNothing(f.Expected)), shown(orNothing(f.Actual)))
+			if f.Expected != "" {
+				fmt.Fprintf(&b, "      expected %s\n", shown(f.Expected))
+			}
+			if f.Actual != "" {
+				fmt.Fprintf(&b, "      actual   %s\n", shown(f.Actual))
 			}
 		}
 	}
