@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,6 +50,7 @@ func TestAcceptance(t *testing.T) {
 		{"time enum filter", flowTimeEnumFilter},
 		{"memory: typing starts items", flowMemoryTypingStartsItems},
 		{"paste keeps lines", flowPasteKeepsLines},
+		{"saved call passes, then fails on a changed server", flowSavedCall},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
@@ -643,4 +645,63 @@ func flowModalsKeepTheChrome(t *testing.T, a *accept) {
 			s.see("─ Result · ask_model")
 		})
 	}
+}
+
+// A tool called through its form, the call saved with its answer as its
+// snapshot (S, tab, enter); after a restart the saved call is under its
+// tool and one key runs it and sees it pass; against a build whose add
+// answers differently it fails and says where.
+func flowSavedCall(t *testing.T, a *accept) {
+	file := filepath.Join(t.TempDir(), "mcpscope.calls.json")
+	s := a.start(t, 80, 24, "--calls", file)
+	s.ready()
+	s.keys("3")
+	s.see("Tools · ")
+	s.keys("/")
+	s.see("/ ")
+	s.typ("add")
+	s.keys("Enter")
+	s.waitFor("add first in the filtered list", 5*time.Second, func(scr string) bool { return strings.Contains(scr, "▸ add ") })
+	s.keys("Enter")
+	s.see("Call add")
+	s.typ("1")
+	s.tabTo("b")
+	s.typ("2")
+	s.see("✓ valid")
+	s.keys("C-s")
+	s.see("Result · add")
+	s.keys("S")
+	s.see("name  add a=1 b=2")
+	s.keys("Tab")
+	s.see("[x] keep this answer as its snapshot")
+	s.keys("Enter")
+	s.see(`saved "add a=1 b=2"`)
+	if text, err := os.ReadFile(file); err != nil || !strings.Contains(string(text), `"snapshot"`) {
+		t.Fatalf("the calls file: %v\n%s", err, text)
+	}
+	s.keys("Escape")
+	s.gone("Result · add")
+	s.keys("q")
+
+	run := func(s *screen) string {
+		s.ready()
+		s.keys("3")
+		s.see("↳ · add a=1 b=2")
+		s.keys("j")
+		s.waitFor("the cursor on the saved call", 5*time.Second, func(scr string) bool { return strings.Contains(scr, "▸ ↳ · add a=1 b=2") })
+		s.keys("t")
+		return s.waitFor("the run's outcome", 10*time.Second, func(scr string) bool {
+			return strings.Contains(scr, "↳ ✓ add a=1 b=2") || strings.Contains(scr, "↳ ✗ add a=1 b=2")
+		})
+	}
+	if scr := run(a.start(t, 80, 24, "--calls", file)); !strings.Contains(scr, "↳ ✓ add a=1 b=2") || !strings.Contains(scr, "passed") {
+		t.Fatalf("the saved call did not pass:\n%s", scr)
+	}
+	changed := a.start(t, 80, 24, "--calls", file, "-e", "MCPSCOPE_DEMO_ADD_OFFSET=1")
+	if scr := run(changed); !strings.Contains(scr, "↳ ✗ add a=1 b=2") {
+		t.Fatalf("the saved call did not fail on the changed server:\n%s", scr)
+	}
+	changed.see("snapshot /result/structuredContent/sum")
+	changed.keys("C")
+	changed.see("Saved calls · 1 · 0 passed, 1 failed")
 }

@@ -50,7 +50,7 @@ directory; --calls for another) in order, in one session, and checks each answer
 the call expects: isError, error, equals and matches (JSON pointers into the result or the
 error), schema ("output" for the tool's outputSchema, or a schema), snapshot (the whole answer,
 compared as mcpscope replay compares, with the same ignore paths) and maxMs. Each call passes
-or fails with the difference. A calls file:
+or fails with the difference. Save calls from the TUI (S on a result) or write the file:
 
   {"calls": [{"name": "add small numbers", "method": "tools/call",
               "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
@@ -100,7 +100,7 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 	file, err := calls.Load(f.calls)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return withCode(exitUsage, fmt.Errorf("no calls file %s: write one (see mcpscope test --help), or seed one with --from SESSION.jsonl", f.calls))
+		return withCode(exitUsage, fmt.Errorf("no calls file %s: save calls from the TUI (S on a result), write one (see mcpscope test --help), or seed one with --from SESSION.jsonl", f.calls))
 	case err != nil:
 		return withCode(exitUsage, err)
 	case len(file.Calls) == 0:
