@@ -510,6 +510,11 @@ func (f *Form) requestClose() tea.Cmd {
 	// A filter typed on an enum was a way to find a value, not a value: a
 	// draft kept now must not come back with it (a stale "/zzz no match").
 	f.enumFilter, f.filterIdent = "", rowIdent{}
+	if f.editing && f.editIdent.kind == rowKey {
+		// A key is renamed when the cursor leaves it: one being typed is
+		// part of what a kept draft keeps (and what makes the form dirty).
+		f.endEdit()
+	}
 	if !f.dirty() {
 		return cancel
 	}

@@ -242,3 +242,30 @@ func TestHelpBarNamesBoundKeys(t *testing.T) {
 		t.Errorf("asking: %s", h)
 	}
 }
+
+// Esc while a key is being typed (by mistake, or to keep the draft): the
+// key typed is part of the draft, not lost because the cursor never left
+// it.
+func TestEscKeepsTheKeyBeingTyped(t *testing.T) {
+	f, err := New(json.RawMessage(fetchHTML), Options{Title: "Call fetch_html", Theme: themes.Default(true), Keys: keymap.Default(), KeepDrafts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSize(80, 24)
+	compile(f)
+	press(f, "tab")
+	typeText(f, "Accept")
+	press(f, "esc")
+	if !f.Confirming() {
+		t.Fatal("esc with a key typed did not ask")
+	}
+	press(f, "esc") // back
+	typeText(f, "-Language")
+	press(f, "esc")
+	if msg, ok := press(f, "k")().(CancelMsg); !ok || !msg.Keep {
+		t.Fatalf("k answered %#v", msg)
+	}
+	if got := compact(t, f); got != `{"url":"","headers":{"Accept-Language":""}}` {
+		t.Errorf("the kept draft holds %s", got)
+	}
+}
