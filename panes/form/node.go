@@ -1055,15 +1055,3 @@ func sortedKeys(m map[string]any) []string {
 	}
 	return keys
 }
-
-func prettyJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	var out bytes.Buffer
-	if json.Indent(&out, b, "", "  ") != nil {
-		return string(b)
-	}
-	return out.String()
-}

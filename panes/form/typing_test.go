@@ -371,8 +371,11 @@ func TestValueKeepsTheFormsOrder(t *testing.T) {
 	if v, _ := f.Value(); string(v) != `{"zeta":"z","alpha":1,"mid":{"y":false,"b":"bee"}}` {
 		t.Errorf("form value %s is not in the schema's order", v)
 	}
-	press(f, "ctrl+e") // the raw view, edited by hand
-	f.area.SetValue(`{ "mid": {"b": "x"}, "zeta": "q",  "alpha": 2 }`)
+	press(f, "ctrl+e") // the raw view shows it in the same order
+	if got := f.area.Value(); got != "{\n  \"zeta\": \"z\",\n  \"alpha\": 1,\n  \"mid\": {\n    \"y\": false,\n    \"b\": \"bee\"\n  }\n}" {
+		t.Errorf("the raw view is not in the form's order:\n%s", got)
+	}
+	f.area.SetValue(`{ "mid": {"b": "x"}, "zeta": "q",  "alpha": 2 }`) // edited by hand
 	if v, _ := f.Value(); string(v) != `{"mid":{"b":"x"},"zeta":"q","alpha":2}` {
 		t.Errorf("raw value %s is not as typed", v)
 	}

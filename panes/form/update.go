@@ -1,6 +1,7 @@
 package form
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -650,17 +651,13 @@ func (f *Form) browseHistory(d int) {
 // --- raw JSON view ---
 
 func (f *Form) openRaw() {
-	v, _ := f.Value()
-	var pretty any
-	if d, err := schema.Decode(v); err == nil {
-		pretty = d
-	}
+	text := f.indentedValue() // the form's value: read before the raw view takes over Value
 	f.raw = true
 	f.rawErr = ""
 	f.area = newArea()
 	f.applyAreaTheme()
 	f.sizeArea()
-	f.area.SetValue(prettyJSON(pretty))
+	f.area.SetValue(text)
 	f.area.MoveToBegin()
 	f.area.Focus()
 }
@@ -751,12 +748,18 @@ func (f *Form) currentJSONText() string {
 	if f.raw {
 		return f.area.Value()
 	}
+	return f.indentedValue() + "\n"
+}
+
+// indentedValue is the form's value indented, in the order it is sent
+// (decoding it into a map first would sort its keys).
+func (f *Form) indentedValue() string {
 	v, _ := f.Value()
-	d, err := schema.Decode(v)
-	if err != nil {
+	var b bytes.Buffer
+	if json.Indent(&b, v, "", "  ") != nil {
 		return string(v)
 	}
-	return prettyJSON(d) + "\n"
+	return b.String()
 }
 
 func (f *Form) editorDone(msg editorDoneMsg) tea.Cmd {
