@@ -1,0 +1,226 @@
+// Package tokens counts what a server's tools cost a model: each tool's
+// definition and the whole list, as a client puts them in front of its
+// model, and what a tool's result adds to the context.
+//
+// The count is OpenAI's o200k_base encoding (the GPT-4o and later
+// tokenizer), from github.com/tiktoken-go/tokenizer, whose tables are
+// compiled into the binary: nothing is downloaded. The tables are built on
+// the first count, not at start, so a command that counts nothing pays
+// nothing. For a model whose tokenizer is not public (Claude, Gemini) the
+// figure is an estimate; [Estimate] says so in words a view can show.
+//
+// What is counted is a JSON text: a tool's definition is its members
+// name, title, description, inputSchema, outputSchema and annotations,
+// with their values as the server sent them, compacted, in the server's
+// order ([Definition]); the list is the JSON array of those definitions.
+// Clients wrap the same fields in their own prompt format, which none of
+// them publishes, so the figure is close to, not equal to, what a client
+// bills.
+package tokens
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"sync"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// Encoding is the tokenizer's name.
+const Encoding = "o200k_base"
+
+// Estimate is what a view says about the figures.
+const Estimate = "o200k_base tokens (OpenAI's tokenizer; an estimate for models whose tokenizer is not public)"
+
+// MaxCounted bounds the text one count reads: a 20 MB result would take
+// seconds. Beyond it the first MaxCounted bytes are counted and the cost
+// says it is partial.
+const MaxCounted = 4 << 20
+
+// o200k builds the encoder's tables (about 6 MiB of heap) on first use.
+var o200k = sync.OnceValue(codec.NewO200kBase)
+
+// Count is the number of o200k_base tokens in s, all of it (callers bound
+// what they pass; see [MaxCounted]).
+func Count(s string) int {
+	if s == "" {
+		return 0
+	}
+	n, err := o200k().Count(s)
+	if err != nil {
+		// The split pattern fails only when its backtracking gives up
+		// (regexp2 has no timeout set here, so it does not): count the
+		// bytes instead of reporting nothing.
+		return len(s)
+	}
+	return n
+}
+
+// definitionMembers are the members of a tool a client gives its model.
+var definitionMembers = map[string]bool{
+	"name": true, "title": true, "description": true,
+	"inputSchema": true, "outputSchema": true, "annotations": true,
+}
+
+// Definition is the JSON text counted for one tool: the object raw with
+// only the definition members (see the package doc), each value compacted,
+// in raw's order. ok is false when raw is not an object.
+func Definition(raw json.RawMessage) (def []byte, ok bool) {
+	out := []byte{'{'}
+	ok = jsonview.Each(raw, func(k []byte, v json.RawMessage) bool {
+		if !definitionMembers[jsonview.Key(k)] {
+			return true
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, '"'), k...), '"', ':')
+		var c bytes.Buffer
+		if json.Compact(&c, v) == nil {
+			out = append(out, c.Bytes()...)
+		} else {
+			out = append(out, v...)
+		}
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	return append(out, '}'), true
+}
+
+// ListText is the JSON array of the definitions of tools (raw tool
+// objects; one that is not an object is left out).
+func ListText(tools []json.RawMessage) []byte {
+	out := []byte{'['}
+	for _, t := range tools {
+		def, ok := Definition(t)
+		if !ok {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, def...)
+	}
+	return append(out, ']')
+}
+
+// Tool is the cost of one tool's definition.
+func Tool(raw json.RawMessage) int {
+	def, ok := Definition(raw)
+	if !ok {
+		return 0
+	}
+	return Count(string(def))
+}
+
+// ToolCost is one tool's name and the tokens of its definition.
+type ToolCost struct {
+	Name   string `json:"name"`
+	Tokens int    `json:"tokens"`
+}
+
+// ListCost is what a tool list costs: the list as one text (Total) and
+// each tool on its own, in the list's order.
+type ListCost struct {
+	Total int        `json:"total"`
+	Tools []ToolCost `json:"tools"`
+}
+
+// List counts a tool list (raw tool objects).
+func List(tools []json.RawMessage) ListCost {
+	c := ListCost{Total: Count(string(ListText(tools))), Tools: make([]ToolCost, 0, len(tools))}
+	for _, t := range tools {
+		name := ""
+		if v, ok := jsonview.Member(t, "name"); ok {
+			name, _ = jsonview.String(v)
+		}
+		c.Tools = append(c.Tools, ToolCost{Name: name, Tokens: Tool(t)})
+	}
+	return c
+}
+
+// Costliest is the n costliest tools, the costliest first (ties in list
+// order).
+func (c ListCost) Costliest(n int) []ToolCost {
+	out := append([]ToolCost(nil), c.Tools...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Tokens > out[j].Tokens })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// ResultCost is what a tool result puts in the model's context.
+type ResultCost struct {
+	// Tokens are those of the text the model receives: each text block,
+	// each embedded resource's text, and the structuredContent when no
+	// content block carries text (a client then gives the model the
+	// structured value).
+	Tokens int `json:"tokens"`
+	// Media counts the image and audio blocks, which models bill by their
+	// own measure (pixels, seconds), not by these tokens.
+	Media int `json:"media,omitempty"`
+	// Partial is set when the text was longer than MaxCounted: Tokens
+	// are those of its first MaxCounted bytes.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Result counts a tools/call result as sent.
+func Result(raw json.RawMessage) ResultCost {
+	var text []byte
+	var c ResultCost
+	add := func(s string) {
+		if len(text) > 0 {
+			text = append(text, '\n')
+		}
+		text = append(text, s...)
+	}
+	if content, ok := jsonview.Member(raw, "content"); ok {
+		blocks, _ := jsonview.Array(content)
+		for _, b := range blocks {
+			typ, _ := jsonview.Member(b, "type")
+			kind, _ := jsonview.String(typ)
+			switch kind {
+			case "text":
+				if v, ok := jsonview.Member(b, "text"); ok {
+					s, _ := jsonview.String(v)
+					add(s)
+				}
+			case "resource":
+				if r, ok := jsonview.Member(b, "resource"); ok {
+					if v, ok := jsonview.Member(r, "text"); ok {
+						s, _ := jsonview.String(v)
+						add(s)
+					}
+				}
+			case "resource_link":
+				// The model sees the link itself: its URI and name.
+				add(string(compact(b)))
+			case "image", "audio":
+				c.Media++
+			}
+		}
+	}
+	if len(text) == 0 {
+		if sc, ok := jsonview.Member(raw, "structuredContent"); ok && !bytes.Equal(bytes.TrimSpace(sc), []byte("null")) {
+			text = compact(sc)
+		}
+	}
+	if len(text) > MaxCounted {
+		text, c.Partial = text[:MaxCounted], true
+	}
+	c.Tokens = Count(string(text))
+	return c
+}
+
+func compact(v []byte) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
+}
