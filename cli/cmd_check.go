@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/spf13/cobra"
@@ -27,6 +28,8 @@ type checkFlags struct {
 	listRules   bool
 	relistDelay time.Duration
 	callTimeout time.Duration
+	// maxToolTokens and maxResultTokens are the budgets (0: none).
+	maxToolTokens, maxResultTokens int
 }
 
 func newCheckCommand() *cobra.Command {
@@ -51,9 +54,17 @@ Exit codes:
   0  no error (warnings allowed unless --strict)
   1  the server breaks at least one error rule (or any rule, with --strict)
   2  usage or invalid input
-  3  connection or handshake failure (the cause and a likely fix are printed)`,
+  3  connection or handshake failure (the cause and a likely fix are printed)
+
+The report counts what the tool list costs a model in o200k_base tokens
+(OpenAI's tokenizer; an estimate for other models): the definitions as
+the server sent them (name, title, description, inputSchema,
+outputSchema, annotations). --max-tool-tokens N makes a list over N an
+error naming the costliest tools; with --call-tools, --max-result-tokens
+N does the same for each result.`,
 		Example: `  mcpscope check -- node build/index.js
   mcpscope check --client-profile chatgpt --format sarif -- uvx my-server > mcp.sarif
+  mcpscope check --max-tool-tokens 4000 -- node build/index.js
   mcpscope check --list-rules`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -68,6 +79,8 @@ Exit codes:
 	fs.BoolVar(&f.callTools, "call-tools", false, "call every tool once with minimal arguments generated from its schema, and check the results")
 	fs.BoolVar(&f.listRules, "list-rules", false, "print every rule id with its severity and description, and exit")
 	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "with --call-tools: how long each tool call may go without an answer or a progress notification before it is reported (tools/call-timeout) and cancelled; progress keeps it going for up to a minute (or six times this)")
+	fs.IntVar(&f.maxToolTokens, "max-tool-tokens", 0, "fail (exit 1) when the tool list costs a model more than N tokens ("+tokens.Encoding+"; an estimate for models whose tokenizer is not public)")
+	fs.IntVar(&f.maxResultTokens, "max-result-tokens", 0, "with --call-tools: fail (exit 1) when a tool's result costs more than N tokens")
 	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "how long to wait before listing a second time")
 	return cmd
 }
@@ -110,6 +123,12 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	}
 	if !report.ValidFormat(f.format) {
 		return withCode(exitUsage, fmt.Errorf("--format %q: expected %s", f.format, report.Formats))
+	}
+	switch {
+	case f.maxToolTokens < 0 || f.maxResultTokens < 0:
+		return withCode(exitUsage, errors.New("--max-tool-tokens and --max-result-tokens take a number of tokens above 0"))
+	case f.maxResultTokens > 0 && !f.callTools:
+		return withCode(exitUsage, errors.New("--max-result-tokens needs --call-tools: only a call has a result to count"))
 	}
 	profile, err := doctor.ParseProfile(f.profile)
 	if err != nil {
@@ -156,12 +175,15 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	if f.callTools {
 		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
+	if toolItems != nil {
+		rep.Tokens = report.NewTokens(tokens.List(toolItems), f.maxToolTokens, f.maxResultTokens)
+	}
 	if ctx.Err() != nil {
 		shutdown(client) // interrupted: end within a second
 	} else {
 		shutdownWithin(client, checkShutdownBudget)
 	}
-	rep.Diagnostics = report.Diagnostics(log.all())
+	rep.Diagnostics = append(report.Diagnostics(log.all()), report.BudgetFindings(rep)...)
 	rep.Summary = report.Count(rep.Diagnostics)
 
 	if err := report.Write(stdout, f.format, rep); err != nil {
@@ -246,6 +268,8 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 			out.Error = err.Error()
 		} else {
 			out.IsError = mcp.IsToolError(resp.Result)
+			cost := tokens.Result(resp.Result)
+			out.Tokens = &cost
 		}
 		rep.ToolCalls = append(rep.ToolCalls, out)
 	}

@@ -41,6 +41,18 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
+// budgetSet is false for a budget rule check was given no budget for: it
+// is no test case then.
+func budgetSet(rep *Report, rule string) bool {
+	switch rule {
+	case RuleToolTokens:
+		return rep.Tokens != nil && rep.Tokens.MaxToolTokens > 0
+	case RuleResultTokens:
+		return rep.Tokens != nil && rep.Tokens.MaxResultTokens > 0
+	}
+	return true
+}
+
 // WriteJUnit writes rep as JUnit XML: one test case per rule of the
 // profile; a rule with error diagnostics fails, a connection failure is an
 // error case.
@@ -50,8 +62,8 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		byRule[d.Rule] = append(byRule[d.Rule], d)
 	}
 	suite := junitSuite{Name: "mcpscope check " + rep.Target}
-	for _, r := range doctor.Rules() {
-		if r.Profile != "" && string(r.Profile) != rep.Profile {
+	for _, r := range append(doctor.Rules(), BudgetRules()...) {
+		if r.Profile != "" && string(r.Profile) != rep.Profile || !budgetSet(rep, r.ID) {
 			continue
 		}
 		area, _, _ := strings.Cut(r.ID, "/")

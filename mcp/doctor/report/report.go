@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 )
 
 // Report is what one check found; every format renders it.
@@ -26,6 +27,7 @@ type Report struct {
 	Server          *mcp.Implementation `json:"server,omitempty"`
 	Lists           []List              `json:"lists,omitempty"`
 	ToolCalls       []ToolCall          `json:"toolCalls,omitempty"`
+	Tokens          *Tokens             `json:"tokens,omitempty"`
 	Summary         Counts              `json:"summary"`
 	Diagnostics     []Diagnostic        `json:"diagnostics"`
 }
@@ -52,6 +54,8 @@ type ToolCall struct {
 	// Untestable says why the tool was not called: its inputSchema asks
 	// for arguments beyond mcpscope's caps (see schema.ErrTooLarge).
 	Untestable string `json:"untestable,omitempty"`
+	// Tokens is what the result costs a model, when it came.
+	Tokens *tokens.ResultCost `json:"tokens,omitempty"`
 }
 
 // Counts are the diagnostics per severity.

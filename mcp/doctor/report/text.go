@@ -7,8 +7,22 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
+
+// resultTokens says what a result costs: "1234 tokens", with its media
+// and whether the count is partial.
+func resultTokens(c tokens.ResultCost) string {
+	s := fmt.Sprintf("%d tokens", c.Tokens)
+	if c.Partial {
+		s = "≥ " + s + " (first 4 MiB)"
+	}
+	if c.Media > 0 {
+		s += fmt.Sprintf(" + %d image/audio", c.Media)
+	}
+	return s
+}
 
 var severityRank = map[string]int{"error": 0, "warning": 1, "hint": 2}
 
@@ -76,7 +90,20 @@ func WriteText(w io.Writer, rep *Report) error {
 		case tc.IsError:
 			state = "isError: true"
 		}
+		if tc.Tokens != nil {
+			state += " · " + resultTokens(*tc.Tokens)
+		}
 		fmt.Fprintf(&b, "  call %s %s → %s\n", safe(tc.Tool), safe(string(tc.Arguments)), safe(state))
+	}
+	if tk := rep.Tokens; tk != nil {
+		fmt.Fprintf(&b, "  tools cost %d tokens in all (%s)", tk.List, tk.Note)
+		if len(tk.Tools) > 0 {
+			fmt.Fprintf(&b, "; costliest: %s", safe(costliestNames(tk.Tools, 3)))
+		}
+		if tk.MaxToolTokens > 0 {
+			fmt.Fprintf(&b, "; budget %d", tk.MaxToolTokens)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\n")
 	for _, g := range groupByRule(rep.Diagnostics) {

@@ -32,7 +32,7 @@ import (
 const Encoding = "o200k_base"
 
 // Estimate is what a view says about the figures.
-const Estimate = "o200k_base tokens (OpenAI's tokenizer; an estimate for models whose tokenizer is not public)"
+const Estimate = "OpenAI's o200k_base tokenizer; an estimate for models whose tokenizer is not public"
 
 // MaxCounted bounds the text one count reads: a 20 MB result would take
 // seconds. Beyond it the first MaxCounted bytes are counted and the cost
