@@ -4,10 +4,12 @@ import (
 	"fmt"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 )
 
-// vscodeToolLimit is how many tools VS Code sends in one chat request.
-const vscodeToolLimit = 128
+// vscodeToolLimit is how many tools VS Code sends in one chat request
+// (the client rules' table, mcp/doctor/clients).
+const vscodeToolLimit = clients.VSCodeMaxTools
 
 // profileHandshake adds the profile warnings the capabilities reveal.
 func (l *Linter) profileHandshake() {

@@ -8,13 +8,14 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
 var (
 	specToolName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
-	claudeToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
+	claudeToolName = clients.AnthropicToolName
 )
 
 // tool checks one tools/list entry.

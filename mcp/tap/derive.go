@@ -2,10 +2,10 @@ package tap
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 )
 
 // deriver learns from the watched frames what a session file records
@@ -117,16 +117,11 @@ func handshakeOf(req, resp *mcp.Frame) *mcp.Handshake {
 // clientInfo: the client's documented quirks are the ones that matter for
 // the conversation it had.
 func ProfileFor(info mcp.Implementation) doctor.Profile {
-	n := strings.ToLower(info.Name + " " + info.Title)
-	switch {
-	case strings.Contains(n, "claude"):
-		return doctor.ProfileClaude
-	case strings.Contains(n, "chatgpt") || strings.Contains(n, "openai"):
-		return doctor.ProfileChatGPT
-	case strings.Contains(n, "visual studio code") || strings.Contains(n, "vscode") || strings.Contains(n, "vs code"):
-		return doctor.ProfileVSCode
+	switch id := clients.For(info); id {
+	case clients.Claude, clients.ChatGPT, clients.VSCode:
+		return doctor.Profile(id)
 	}
-	return doctor.ProfileGeneric
+	return doctor.ProfileGeneric // Cursor has no doctor rules of its own
 }
 
 // profileForRequest reads the clientInfo of an initialize or

@@ -1,0 +1,402 @@
+// Package clients says how each MCP client presents a server's tools to
+// its model: which it drops, how it renames them, what it cuts, which
+// annotations it acts on, and for ChatGPT, which tools its users still see
+// as the list was first seen. Every effect names the rule it comes from
+// ([Rules]), and every rule its sources (a client's documentation, its
+// source code, or reports of what it did); docs/clients.md is the same
+// catalogue in prose. What no source says is not shown as fact.
+//
+// The doctor's client profiles use the same limits ([AnthropicToolName],
+// [VSCodeMaxTools]); the Tools pane and taps show a [View].
+package clients
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+)
+
+// Effect is one thing a client does to a tool, and the rule that says so.
+type Effect struct {
+	Rule string
+	Text string
+}
+
+// Entry is one tool as a client presents it.
+type Entry struct {
+	Name  string // the server's name for it
+	Shown string // the name the model sees
+	// Dropped says why the client leaves it out ("" when kept); Refused
+	// is set for a tool the model's API refuses, which fails every turn
+	// rather than just this tool.
+	Dropped string
+	Refused bool
+	Effects []Effect
+	// Hints are the annotations and _meta the client acts on, each
+	// saying what it does.
+	Hints []Effect
+	// Stale is set (ChatGPT) when the client's users still see this tool
+	// as it was first seen: added since, changed since, or removed since
+	// (Gone: in the first list, not in the live one).
+	Stale string
+	Gone  bool
+	// Tokens is what the client's definition of the tool costs.
+	Tokens int
+}
+
+// View is a tool list as one client presents it.
+type View struct {
+	Client ID
+	Server string // the server name the client's prefixes use
+	Tools  []Entry
+	// Tokens is what the tools the client sends cost together.
+	Tokens int
+	// Notes are facts about the whole list, with their rules.
+	Notes []Effect
+	// Unknown says what the view cannot tell (no source).
+	Unknown string
+	// Stale counts the entries with Stale set.
+	Stale int
+}
+
+// Input is what a view is made from.
+type Input struct {
+	// Server is the server's name where a client's prefix needs it: the
+	// name in the client's configuration (a tap's --name), else the
+	// server's announced name.
+	Server string
+	// ServerTitle is serverInfo.title, which VS Code prefers.
+	ServerTitle string
+	Tools       []mcp.Tool
+	// FirstSeen is the list as first seen in this session (ChatGPT's
+	// cache); nil when the live list is the first one.
+	FirstSeen []mcp.Tool
+}
+
+// Present is the list as client id presents it.
+func Present(id ID, in Input) View {
+	v := View{Client: id, Server: in.Server, Unknown: Unknown(id)}
+	switch id {
+	case Claude:
+		v.claude(in)
+	case ChatGPT:
+		v.chatgpt(in)
+	case VSCode:
+		v.vscode(in)
+	case Cursor:
+		v.cursor(in)
+	default:
+		v.Client = Generic
+		v.generic(in)
+	}
+	for _, e := range v.Tools {
+		if e.Stale != "" {
+			v.Stale++
+		}
+	}
+	return v
+}
+
+// definition is what a client sends of a tool, counted.
+func definition(name, description string, schema json.RawMessage, extra ...[2]string) int {
+	var b strings.Builder
+	n, _ := json.Marshal(name)
+	b.WriteString(`{"name":` + string(n))
+	if description != "" {
+		d, _ := json.Marshal(description)
+		b.WriteString(`,"description":` + string(d))
+	}
+	if len(schema) > 0 {
+		b.WriteString(`,"input_schema":` + string(compact(schema)))
+	}
+	for _, kv := range extra {
+		b.WriteString(`,"` + kv[0] + `":` + kv[1])
+	}
+	b.WriteString("}")
+	return tokens.Count(b.String())
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// total is what the kept entries cost together.
+func (v *View) total() {
+	v.Tokens = 0
+	for _, e := range v.Tools {
+		if e.Dropped == "" && !e.Gone {
+			v.Tokens += e.Tokens
+		}
+	}
+}
+
+func (v *View) generic(in Input) {
+	seen := map[string]bool{}
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		e := Entry{Name: t.Name, Shown: t.Name, Tokens: tokens.Tool(raw(t))}
+		if seen[t.Name] {
+			e.Effects = append(e.Effects, Effect{"generic/as-served", "a second tool of this name: which one a client keeps is not specified"})
+		}
+		seen[t.Name] = true
+		v.Tools = append(v.Tools, e)
+	}
+	v.total()
+}
+
+// raw is the tool as sent, or re-encoded when it was built in memory.
+func raw(t *mcp.Tool) json.RawMessage {
+	if len(t.Raw) > 0 {
+		return t.Raw
+	}
+	b, _ := json.Marshal(t)
+	return b
+}
+
+// cut shortens s to at most n bytes at a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// metaString is _meta[key] of a tool as a string.
+func meta(t *mcp.Tool, key string) (json.RawMessage, bool) {
+	m, ok := jsonview.Member(raw(t), "_meta")
+	if !ok {
+		return nil, false
+	}
+	return jsonview.Member(m, key)
+}
+
+func (v *View) claude(in Input) {
+	prefix := "mcp__" + in.Server + "__"
+	alwaysLoad := 0
+	var names []string
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		e := Entry{Name: t.Name, Shown: prefix + t.Name}
+		e.Effects = append(e.Effects, Effect{"claude/prefix", "named " + e.Shown})
+		if !AnthropicToolName().MatchString(e.Shown) {
+			e.Refused = true
+			why := "has a character outside [a-zA-Z0-9_-]"
+			if len(e.Shown) > AnthropicNameMax {
+				why = fmt.Sprintf("is %d characters, over %d", len(e.Shown), AnthropicNameMax)
+			}
+			e.Dropped = "the Anthropic API refuses the name (it " + why + "): every turn fails while this tool is listed"
+			e.Effects = append(e.Effects, Effect{"claude/name-pattern", e.Dropped})
+		}
+		desc := t.Description
+		if len(desc) > ClaudeDescriptionMax {
+			desc = cut(desc, ClaudeDescriptionMax)
+			e.Effects = append(e.Effects, Effect{"claude/description-2kb", fmt.Sprintf("description cut from %d to %d bytes", len(t.Description), len(desc))})
+		}
+		if v, ok := meta(t, "anthropic/alwaysLoad"); ok && string(v) == "true" {
+			alwaysLoad++
+			e.Hints = append(e.Hints, Effect{"claude/tool-search", "_meta anthropic/alwaysLoad: its definition loads at session start, not on search"})
+		}
+		if v, ok := meta(t, "anthropic/maxResultSizeChars"); ok {
+			e.Hints = append(e.Hints, Effect{"claude/result-limits", "_meta anthropic/maxResultSizeChars " + string(v) + ": its text results may be that long (up to 500,000)"})
+		}
+		e.Tokens = definition(e.Shown, desc, t.InputSchema)
+		names = append(names, e.Shown)
+		v.Tools = append(v.Tools, e)
+	}
+	v.total()
+	v.Notes = append(v.Notes, Effect{"claude/tool-search", fmt.Sprintf(
+		"with tool search (its default) only the names load at start: about %d tokens; each definition below when Claude searches for it (%d marked alwaysLoad)",
+		tokens.Count(strings.Join(names, "\n")), alwaysLoad)})
+	v.Notes = append(v.Notes, Effect{"claude/result-limits", fmt.Sprintf("a result over %d tokens is warned about, over %d refused (MAX_MCP_OUTPUT_TOKENS)", ClaudeResultWarn, ClaudeResultMax)})
+}
+
+// sameDefinition compares what a model is given of two tools.
+func sameDefinition(a, b *mcp.Tool) bool {
+	da, _ := tokens.Definition(raw(a))
+	db, _ := tokens.Definition(raw(b))
+	return string(da) == string(db)
+}
+
+func (v *View) chatgpt(in Input) {
+	first := map[string]*mcp.Tool{}
+	for i := range in.FirstSeen {
+		first[in.FirstSeen[i].Name] = &in.FirstSeen[i]
+	}
+	live := map[string]bool{}
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		live[t.Name] = true
+		e := Entry{Name: t.Name, Shown: t.Name, Tokens: tokens.Tool(raw(t))}
+		if in.FirstSeen != nil {
+			switch was, ok := first[t.Name]; {
+			case !ok:
+				e.Stale = "added since the list was first seen: ChatGPT users do not see it until they refresh the app"
+			case !sameDefinition(was, t):
+				e.Stale = "changed since the list was first seen: ChatGPT users still get its first definition"
+				e.Tokens = tokens.Tool(raw(was))
+			}
+			if e.Stale != "" {
+				e.Effects = append(e.Effects, Effect{"chatgpt/cached-list", e.Stale})
+			}
+		}
+		e.Hints = chatgptHints(t)
+		v.Tools = append(v.Tools, e)
+	}
+	for i := range in.FirstSeen {
+		t := &in.FirstSeen[i]
+		if live[t.Name] {
+			continue
+		}
+		e := Entry{Name: t.Name, Shown: t.Name, Gone: true, Tokens: tokens.Tool(raw(t)),
+			Stale: "removed since the list was first seen: ChatGPT users still see it, and calling it fails"}
+		e.Effects = append(e.Effects, Effect{"chatgpt/cached-list", e.Stale})
+		v.Tools = append(v.Tools, e)
+	}
+	v.total()
+	for _, e := range v.Tools {
+		// What ChatGPT users get is the first list: removed tools count,
+		// tools added since do not.
+		switch {
+		case e.Gone:
+			v.Tokens += e.Tokens
+		case strings.HasPrefix(e.Stale, "added"):
+			v.Tokens -= e.Tokens
+		}
+	}
+	note := "the list as first seen in this session stands for the one ChatGPT cached when the app was added"
+	if in.FirstSeen == nil {
+		note += "; it has not changed since"
+	}
+	v.Notes = append(v.Notes, Effect{"chatgpt/cached-list", note})
+}
+
+func chatgptHints(t *mcp.Tool) []Effect {
+	var out []Effect
+	ro := t.Annotations != nil && t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
+	if ro {
+		out = append(out, Effect{"chatgpt/read-only-hint", "readOnlyHint: called without asking the user to confirm"})
+	} else {
+		out = append(out, Effect{"chatgpt/read-only-hint", "no readOnlyHint: a write action, which ChatGPT asks the user to confirm"})
+	}
+	if a := t.Annotations; a != nil && (a.DestructiveHint != nil || a.OpenWorldHint != nil) {
+		var hs []string
+		if a.DestructiveHint != nil {
+			hs = append(hs, fmt.Sprintf("destructiveHint %v", *a.DestructiveHint))
+		}
+		if a.OpenWorldHint != nil {
+			hs = append(hs, fmt.Sprintf("openWorldHint %v", *a.OpenWorldHint))
+		}
+		out = append(out, Effect{"chatgpt/hints", strings.Join(hs, ", ")})
+	} else if !ro {
+		out = append(out, Effect{"chatgpt/hints", "no destructiveHint or openWorldHint, which app review asks for"})
+	}
+	if v, ok := meta(t, "openai/outputTemplate"); ok {
+		s, _ := jsonview.String(v)
+		out = append(out, Effect{"chatgpt/meta", "openai/outputTemplate " + s + ": its result renders in that component"})
+	}
+	for _, k := range []string{"openai/toolInvocation/invoking", "openai/toolInvocation/invoked"} {
+		if v, ok := meta(t, k); ok {
+			s, _ := jsonview.String(v)
+			if n := utf8.RuneCountInString(s); n > ChatGPTStatusMax {
+				out = append(out, Effect{"chatgpt/meta", fmt.Sprintf("%s is %d characters, over %d", k, n, ChatGPTStatusMax)})
+			}
+		}
+	}
+	return out
+}
+
+var (
+	vscodeLabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_.-]+`) })
+	vscodeCharRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
+)
+
+// VSCodePrefix is the prefix VS Code gives a server's tools.
+func VSCodePrefix(label string) string {
+	base := vscodeLabelRe().ReplaceAllString(strings.ToLower(label), "_")
+	if room := VSCodePrefixMax - len("mcp_") - 1; len(base) > room {
+		base = base[:room]
+	}
+	return "mcp_" + base + "_"
+}
+
+func (v *View) vscode(in Input) {
+	label := in.ServerTitle
+	if label == "" {
+		label = in.Server
+	}
+	prefix := VSCodePrefix(label)
+	v.Server = label
+	byName := map[string]int{}
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		e := Entry{Name: t.Name}
+		name := t.Name
+		if vscodeCharRe().MatchString(name) {
+			name = vscodeCharRe().ReplaceAllString(name, "_")
+			e.Effects = append(e.Effects, Effect{"vscode/name-characters", "characters outside [a-zA-Z0-9_-] made _: " + name})
+		}
+		shown := strings.ReplaceAll(prefix+name, ".", "_")
+		if len(shown) > VSCodeNameMax {
+			shown = shown[:VSCodeNameMax]
+			e.Effects = append(e.Effects, Effect{"vscode/name-length", fmt.Sprintf("cut to %d characters", VSCodeNameMax)})
+		}
+		e.Shown = shown
+		e.Effects = append([]Effect{{"vscode/prefix", "named " + shown}}, e.Effects...)
+		desc := t.Description
+		if desc == "" {
+			desc = "<empty>"
+			e.Effects = append(e.Effects, Effect{"vscode/empty-description", "no description: VS Code gives it <empty>"})
+		}
+		if j, dup := byName[shown]; dup {
+			e.Effects = append(e.Effects, Effect{"vscode/name-length", "the same name as " + in.Tools[j].Name + ": the two collide"})
+		} else {
+			byName[shown] = i
+		}
+		e.Tokens = definition(shown, desc, t.InputSchema)
+		v.Tools = append(v.Tools, e)
+	}
+	if n := len(in.Tools); n > VSCodeMaxTools {
+		for i := VSCodeMaxTools; i < n; i++ {
+			v.Tools[i].Dropped = fmt.Sprintf("beyond the %d tools VS Code sends in one request", VSCodeMaxTools)
+		}
+		v.Notes = append(v.Notes, Effect{"vscode/tool-count", fmt.Sprintf("%d tools: VS Code sends at most %d in a request, every server's counted", n, VSCodeMaxTools)})
+	} else {
+		v.Notes = append(v.Notes, Effect{"vscode/tool-count", fmt.Sprintf("%d of the %d tools VS Code sends in a request, with other servers' tools counted too", n, VSCodeMaxTools)})
+	}
+	v.total()
+}
+
+func (v *View) cursor(in Input) {
+	kept := 0
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		e := Entry{Name: t.Name, Shown: t.Name, Tokens: definition(t.Name, t.Description, t.InputSchema)}
+		if n := len(in.Server) + len(t.Name); n >= CursorCombinedMax {
+			e.Dropped = fmt.Sprintf("server and tool name are %d characters together: Cursor filters it out (under %d pass)", n, CursorCombinedMax)
+			e.Effects = append(e.Effects, Effect{"cursor/combined-length", e.Dropped})
+		} else if kept++; kept > CursorMaxTools {
+			e.Dropped = fmt.Sprintf("after the first %d tools, which is all Cursor's docs said it sends", CursorMaxTools)
+			e.Effects = append(e.Effects, Effect{"cursor/first-40", e.Dropped})
+		}
+		v.Tools = append(v.Tools, e)
+	}
+	v.total()
+	if kept > CursorMaxTools {
+		v.Notes = append(v.Notes, Effect{"cursor/first-40", fmt.Sprintf("%d tools pass its name rule; Cursor's docs said it sends the first %d", kept, CursorMaxTools)})
+	}
+}
