@@ -16,7 +16,7 @@ var layers = [][]string{
 	{"mcp/lib/..."}, // generic leaves: they know nothing of MCP
 	{"mcp", "mcp/config", "mcp/demo"},
 	{"mcp/session", "mcp/auth", "mcp/policy", "mcp/doctor/...", "mcp/mcptest"},
-	{"mcp/sessionfile/...", "mcp/tap", "mcp/calls"},
+	{"mcp/sessionfile/...", "mcp/watch", "mcp/tap", "mcp/calls"},
 	{"keymap", "themes"},
 	{"panes/..."},
 	{"ui"},
@@ -98,7 +98,7 @@ func TestLayers(t *testing.T) {
 func TestLayersCanFail(t *testing.T) {
 	for rel, want := range map[string]int{
 		"mcp/lib/schema/format": 0, "mcp": 1, "mcp/session": 2, "mcp/doctor/report": 2, "mcp/doctor/tokens": 2, "mcp/doctor/clients": 2,
-		"mcp/sessionfile/record": 3, "mcp/calls": 3, "panes/form": 5, "ui": 6, "cli": 7, "": 8, "mcpx": -1,
+		"mcp/sessionfile/record": 3, "mcp/calls": 3, "mcp/watch": 3, "panes/form": 5, "ui": 6, "cli": 7, "": 8, "mcpx": -1,
 	} {
 		if got := layerOf(rel); got != want {
 			t.Errorf("layerOf(%q) = %d, want %d", rel, got, want)

@@ -55,6 +55,10 @@ const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 //	slow-exit          take 400 ms to exit after stdin ends (a server tidying up)
 //	close-stdin        after notifications/initialized, close stdin and stay alive
 //	                   (the client's next write fails: a broken pipe)
+//	tools-file         tools/list answers the JSON array in the file $MCPSCOPE_FAKE_TOOLS,
+//	                   read when the server starts (a server whose code is that file:
+//	                   the hot-reload tests change it); a tool called "hang" never answers,
+//	                   and tools/call answers a tool's "x-answer" text when it has one
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -77,9 +81,13 @@ func MaybeRunServer() {
 	}
 }
 
+// ToolsFileVar names the file of the tools-file behaviour.
+const ToolsFileVar = "MCPSCOPE_FAKE_TOOLS"
+
 type server struct {
-	has map[string]bool
-	out *bufio.Writer
+	has   map[string]bool
+	out   *bufio.Writer
+	tools string // tools-file: the tools, as read at start
 }
 
 func run(behaviours []string) int {
@@ -95,6 +103,14 @@ func run(behaviours []string) int {
 	}
 	if s.has["script"] {
 		return runScript()
+	}
+	if s.has["tools-file"] {
+		b, err := os.ReadFile(os.Getenv(ToolsFileVar))
+		if err != nil || !json.Valid(b) {
+			fmt.Fprintf(os.Stderr, "fake: tools-file: cannot read %s: %v\n", os.Getenv(ToolsFileVar), err)
+			return 4
+		}
+		s.tools = string(b)
 	}
 	if s.has["exit-at-start"] {
 		fmt.Fprintln(os.Stderr, "fatal: config file not found")
@@ -140,6 +156,27 @@ func (s *server) reply(id json.RawMessage, result string) {
 func (s *server) fail(id json.RawMessage, code int, msg string) {
 	m, _ := json.Marshal(msg)
 	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, m))
+}
+
+// answerOf is the "x-answer" of the tool a tools/call names, as JSON, or
+// "".
+func (s *server) answerOf(params json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	var tools []struct {
+		Name   string          `json:"name"`
+		Answer json.RawMessage `json:"x-answer"`
+	}
+	if json.Unmarshal(params, &p) != nil || json.Unmarshal([]byte(s.tools), &tools) != nil {
+		return ""
+	}
+	for _, t := range tools {
+		if t.Name == p.Name && t.Answer != nil {
+			return string(t.Answer)
+		}
+	}
+	return ""
 }
 
 func (s *server) handle(line []byte) (int, bool) {
@@ -207,6 +244,8 @@ func (s *server) handle(line []byte) (int, bool) {
 		_ = json.Unmarshal(r.Params, &p)
 		tool := `{"name":"echo","inputSchema":{"type":"object","properties":{"message":{"type":"string"},"count":{"type":"integer"},"loud":{"type":"boolean"}},"required":["message"]}}`
 		switch {
+		case s.has["tools-file"]:
+			s.reply(r.ID, `{"tools":`+s.tools+`}`)
 		case s.has["repeat-cursor"]:
 			s.reply(r.ID, `{"tools":[`+tool+`],"nextCursor":"again"}`)
 		case s.has["paginate"] && p.Cursor == "":
@@ -233,6 +272,8 @@ func (s *server) handle(line []byte) (int, bool) {
 			return 7, true
 		case s.has["hang-on-call"]:
 			return 0, false
+		case s.has["tools-file"] && strings.Contains(string(r.Params), `"name":"hang"`):
+			return 0, false
 		case s.has["big-line"]:
 			n, _ := strconv.Atoi(os.Getenv("MCPSCOPE_FAKE_BIG"))
 			text := strings.Repeat("x", n)
@@ -250,6 +291,12 @@ func (s *server) handle(line []byte) (int, bool) {
 			for i := 1; i <= 3; i++ {
 				s.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":3}}`, p.Meta.ProgressToken, i))
 				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		if s.has["tools-file"] {
+			if a := s.answerOf(r.Params); a != "" {
+				s.reply(r.ID, `{"content":[{"type":"text","text":`+a+`}]}`)
+				return 0, false
 			}
 		}
 		args, _ := json.Marshal(string(p.Arguments))

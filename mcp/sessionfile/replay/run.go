@@ -104,7 +104,7 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 		resp, err := c.Call(ctx, req.Method, req.Params)
 		switch {
 		case resp != nil && resp.Frame != nil:
-			ex.Replayed = answerOf(resp.Frame.Raw)
+			ex.Replayed = AnswerOf(resp.Frame.Raw)
 		case err != nil:
 			ex.Error = err.Error()
 		}

@@ -129,7 +129,7 @@ func (s *Script) ClientOptions(base mcp.Options) mcp.Options {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if resp != nil && resp.Frame != nil {
-				s.probed[i] = probed{answer: answerOf(resp.Frame.Raw)}
+				s.probed[i] = probed{answer: AnswerOf(resp.Frame.Raw)}
 			} else {
 				s.probed[i] = probed{err: err}
 			}
@@ -169,9 +169,9 @@ func (r *recordedAnswers) HandleServerRequest(_ context.Context, req *mcp.Server
 	return msg.Result, nil
 }
 
-// answerOf keeps the part of a response that is the answer: result or
-// error (the id and jsonrpc are the envelope).
-func answerOf(raw []byte) json.RawMessage {
+// AnswerOf keeps the part of a response that is the answer: result or
+// error (the id and jsonrpc are the envelope). What Compare compares.
+func AnswerOf(raw []byte) json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return json.RawMessage(raw)

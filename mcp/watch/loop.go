@@ -1,0 +1,217 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// maxOutput bounds what a build's output keeps: its last bytes, where a
+// compiler's error and a test's failure are.
+const maxOutput = 256 << 10
+
+// Build is what one run of the build command did.
+type Build struct {
+	Command string
+	// Output is what it wrote to stdout and stderr, interleaved as written:
+	// the last maxOutput bytes; Cut is how many came before them.
+	Output   []byte
+	Cut      int64
+	Duration time.Duration
+	// Err is nil when the build succeeded: an *exec.ExitError for a
+	// failing status, else why it could not run.
+	Err error
+}
+
+// Failed reports whether the build failed.
+func (b *Build) Failed() bool { return b != nil && b.Err != nil }
+
+// tail keeps the last maxOutput bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	b   []byte
+	cut int64
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if over := len(t.b) - maxOutput; over > 0 {
+		t.cut += int64(over)
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+// RunBuild runs command with the system's shell (sh -c, or cmd /C on
+// Windows) in dir with env added to mcpscope's environment, and waits.
+func RunBuild(ctx context.Context, command, dir string, env []string) *Build {
+	start := time.Now()
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(ctx, "cmd", "/C", command)
+	} else {
+		cmd = exec.CommandContext(ctx, "sh", "-c", command)
+	}
+	cmd.Dir = dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	out := &tail{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = time.Second // a build's child holding the pipes open
+	err := cmd.Run()
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	return &Build{Command: command, Output: bytes.Clone(out.b), Cut: out.cut, Duration: time.Since(start), Err: err}
+}
+
+// Cause is why a restart round began: a change under the watched paths,
+// or a person's ask (the reload key).
+type Cause struct {
+	Change *Change
+	// Asked says who asked when no file changed ("r pressed").
+	Asked string
+	// At is when the change was saved or the ask made.
+	At time.Time
+}
+
+// String is "src/tools.py changed" or what was asked.
+func (c Cause) String() string {
+	if c.Change != nil {
+		return c.Change.String()
+	}
+	if c.Asked != "" {
+		return c.Asked
+	}
+	return "asked"
+}
+
+// Round is one restart: why, and the build's outcome (nil without a build
+// command).
+type Round struct {
+	Cause Cause
+	Build *Build
+}
+
+// Summary is the separator's words: "restarted after src/tools.py
+// changed; build 1.2 s".
+func (r Round) Summary() string {
+	s := "restarted after " + r.Cause.String()
+	if r.Cause.Change == nil {
+		s = "restarted: " + r.Cause.String()
+	}
+	if r.Build != nil {
+		s += "; build " + Seconds(r.Build.Duration)
+	}
+	return s
+}
+
+// Seconds is a duration as a person reads a build's: "1.2 s", "0.04 s".
+func Seconds(d time.Duration) string {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(time.Second).String()
+	case d >= time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + " s"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
+}
+
+// Loop runs restart rounds one at a time: each change the watcher reports,
+// or each Ask, runs the build (when there is one), then Restart. A failed
+// build ends its round there: the running server is kept. Changes that
+// arrive during a round make one round after it.
+type Loop struct {
+	// Watcher reports the changes; nil for a loop driven by Ask alone.
+	Watcher *Watcher
+	// Build is the build command ("" for none), run in Dir with Env added.
+	Build string
+	Dir   string
+	Env   []string
+	// Building, when set, is told a build starts.
+	Building func(Cause)
+	// Failed is told a build failed; the round ends.
+	Failed func(Round)
+	// Restart replaces the server; the next round waits until it returns.
+	Restart func(ctx context.Context, r Round)
+
+	once sync.Once
+	ask  chan string
+}
+
+func (l *Loop) init() { l.once.Do(func() { l.ask = make(chan string, 1) }) }
+
+// Ask starts a round as a change would (the reload key). An ask made
+// while one waits is the same ask.
+func (l *Loop) Ask(who string) {
+	l.init()
+	select {
+	case l.ask <- who:
+	default:
+	}
+}
+
+// Run runs rounds until ctx ends.
+func (l *Loop) Run(ctx context.Context) {
+	l.init()
+	var changes <-chan Change
+	if l.Watcher != nil {
+		changes = l.Watcher.Changes()
+	}
+	for {
+		var c Cause
+		select {
+		case <-ctx.Done():
+			return
+		case ch, ok := <-changes:
+			if !ok {
+				changes = nil
+				continue
+			}
+			c = Cause{Change: &ch, At: ch.First}
+		case who := <-l.ask:
+			c = Cause{Asked: who, At: time.Now()}
+		}
+		l.round(ctx, c)
+	}
+}
+
+func (l *Loop) round(ctx context.Context, c Cause) {
+	r := Round{Cause: c}
+	if l.Build != "" {
+		if l.Building != nil {
+			l.Building(c)
+		}
+		r.Build = RunBuild(ctx, l.Build, l.Dir, l.Env)
+		if ctx.Err() != nil {
+			return
+		}
+		if r.Build.Failed() {
+			if l.Failed != nil {
+				l.Failed(r)
+			}
+			return
+		}
+	}
+	if l.Restart != nil {
+		l.Restart(ctx, r)
+	}
+}
+
+// ExitCode is a failed build's exit status, or -1 when it did not exit
+// with one (it could not start, or a signal ended it).
+func (b *Build) ExitCode() int {
+	var ee *exec.ExitError
+	if errors.As(b.Err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}

@@ -1,0 +1,357 @@
+// Package watch is hot reload: it watches a server's files (fsnotify),
+// runs its build, and replaces the server when they change, then says what
+// the new server offers that the old one did not (the surface diff of
+// mcp/sessionfile/surfacediff) and, when asked, sends the last request made
+// by hand again and compares the answers (mcp/sessionfile/replay's
+// comparator).
+//
+// Watcher and Loop know nothing of MCP: a change, a build, a restart.
+// Source is the TUI's side: a session.Source that replaces the session it
+// drives under the same event stream. The tap's side (the real client
+// keeps its connection while the server behind the tap is replaced) is in
+// mcp/tap and uses Loop.
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// DefaultDebounce is how long a watcher waits after the last event of a
+// burst before it reports the change: an editor's save is several events
+// (a temporary file written, renamed over the old one, its mode set)
+// within a few milliseconds, and a checkout or a formatter touches many
+// files at once.
+const DefaultDebounce = 80 * time.Millisecond
+
+// maxBurst bounds the wait of a burst that never pauses (a process
+// writing a watched file continuously): the change is reported anyway.
+const maxBurst = 2 * time.Second
+
+// Change is a burst of changes under the watched paths.
+type Change struct {
+	// Paths are the changed files, relative to the working directory when
+	// they are under it, in the order they first changed, each once.
+	Paths []string
+	// First is when the first event of the burst arrived (the save), Last
+	// when the last one did.
+	First, Last time.Time
+}
+
+// String names the change: "src/tools.py changed", "a.py and 2 more
+// changed".
+func (c Change) String() string {
+	switch len(c.Paths) {
+	case 0:
+		return "a change"
+	case 1:
+		return c.Paths[0] + " changed"
+	case 2:
+		return c.Paths[0] + " and " + c.Paths[1] + " changed"
+	}
+	return fmt.Sprintf("%s and %d more changed", c.Paths[0], len(c.Paths)-1)
+}
+
+// Options configure a Watcher.
+type Options struct {
+	// Paths are files or directories; a directory is watched with
+	// everything below it (new directories included).
+	Paths []string
+	// Ignore are more glob patterns (--watch-ignore) of paths whose changes
+	// do not count, besides the defaults (see Ignored). A pattern with no
+	// slash matches any one name in a path (node_modules, *.log); one with
+	// a slash matches the path relative to the working directory
+	// (build/*.js).
+	Ignore []string
+	// Debounce is the quiet time that ends a burst; DefaultDebounce when
+	// zero.
+	Debounce time.Duration
+}
+
+// Watcher reports bursts of changes under some paths.
+type Watcher struct {
+	fw       *fsnotify.Watcher
+	o        Options
+	cwd      string
+	files    map[string]bool // watched files (their directory is what fsnotify watches)
+	dirs     map[string]bool // watched directory trees
+	changes  chan Change
+	errs     chan error
+	done     chan struct{}
+	stopped  chan struct{}
+	closeOne sync.Once
+}
+
+// defaultIgnored are names whose changes never count: version control,
+// dependencies, caches a server writes when it starts (a Python server
+// writes __pycache__ on every start: watching them would restart it for
+// ever), and editors' swap, backup and lock files.
+var defaultIgnored = []string{
+	".git", ".hg", ".svn", ".jj", "node_modules", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+	".venv", ".tox", ".idea", ".vscode", ".DS_Store",
+	"*.pyc", "*.pyo", "*.swp", "*.swo", "*.swx", "*.swpx", "*~", ".#*", "#*#", "4913", "*.tmp", "*.bak", "*.orig",
+	"*___jb_tmp___", "*___jb_old___", "*.kate-swp", ".goutputstream-*",
+}
+
+// New starts watching. A path that does not exist is an error: the user
+// named it.
+func New(o Options) (*Watcher, error) {
+	if len(o.Paths) == 0 {
+		return nil, errors.New("--watch: no path to watch")
+	}
+	for _, p := range o.Ignore {
+		if _, err := filepath.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("--watch-ignore %q: %w", p, err)
+		}
+	}
+	if o.Debounce <= 0 {
+		o.Debounce = DefaultDebounce
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("--watch: %w", err)
+	}
+	cwd, _ := os.Getwd()
+	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{},
+		changes: make(chan Change, 1), errs: make(chan error, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	for _, p := range o.Paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			_ = fw.Close()
+			return nil, fmt.Errorf("--watch %s: %w", p, err)
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			_ = fw.Close()
+			return nil, fmt.Errorf("--watch %s: %w", p, err)
+		}
+		if info.IsDir() {
+			w.dirs[abs] = true
+			if err := w.addTree(abs); err != nil {
+				_ = fw.Close()
+				return nil, fmt.Errorf("--watch %s: %w", p, err)
+			}
+			continue
+		}
+		// A file is watched through its directory: editors save by
+		// writing a new file and renaming it over the old one, which a
+		// watch on the file itself does not survive.
+		w.files[abs] = true
+		if err := fw.Add(filepath.Dir(abs)); err != nil {
+			_ = fw.Close()
+			return nil, fmt.Errorf("--watch %s: %w", p, err)
+		}
+	}
+	go w.run()
+	return w, nil
+}
+
+// addTree watches a directory and every directory below it that is not
+// ignored.
+func (w *Watcher) addTree(root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return nil // a directory that went away or cannot be read
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root && w.Ignored(path) {
+			return filepath.SkipDir
+		}
+		if err := w.fw.Add(path); err != nil && path == root {
+			return err
+		}
+		return nil
+	})
+}
+
+// Changes delivers each burst once it is over. A burst that comes while
+// the last one is not taken yet is merged into it.
+func (w *Watcher) Changes() <-chan Change { return w.changes }
+
+// Errors delivers what the watcher could not do (a directory that could
+// not be watched, an overflow of the system's queue); the watch goes on.
+func (w *Watcher) Errors() <-chan error { return w.errs }
+
+// Close stops watching.
+func (w *Watcher) Close() error {
+	var err error
+	w.closeOne.Do(func() {
+		close(w.done)
+		err = w.fw.Close()
+		<-w.stopped
+	})
+	return err
+}
+
+// Ignored reports whether a change to path does not count: one of its
+// names below the watched directory matches a default or an
+// Options.Ignore pattern without a slash, or its path relative to the
+// working directory (or a directory it is in) matches a pattern with
+// one. A file named in Paths
+// always counts.
+func (w *Watcher) Ignored(path string) bool {
+	if w.files[path] {
+		return false
+	}
+	below := path
+	for d := range w.dirs {
+		if r, ok := strings.CutPrefix(path, d+string(filepath.Separator)); ok {
+			below = r
+			break
+		}
+	}
+	names := strings.Split(filepath.ToSlash(below), "/")
+	rel := filepath.ToSlash(w.rel(path))
+	for _, pats := range [][]string{defaultIgnored, w.o.Ignore} {
+		for _, p := range pats {
+			if strings.Contains(p, "/") {
+				// The path or a directory it is in (build/gen matches
+				// build/gen/x.js).
+				parts := strings.Split(rel, "/")
+				for i := len(parts); i > 0; i-- {
+					if ok, _ := filepath.Match(filepath.ToSlash(p), strings.Join(parts[:i], "/")); ok {
+						return true
+					}
+				}
+				continue
+			}
+			for _, n := range names {
+				if ok, _ := filepath.Match(p, n); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// rel is path relative to the working directory when it is under it.
+func (w *Watcher) rel(path string) string {
+	if w.cwd != "" {
+		if r, err := filepath.Rel(w.cwd, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return r
+		}
+	}
+	return path
+}
+
+// counts reports whether an event is a change under a watched path.
+func (w *Watcher) counts(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod || ev.Name == "" {
+		return false // a mode change alone changes no code
+	}
+	if w.files[ev.Name] {
+		return true
+	}
+	for d := range w.dirs {
+		if ev.Name == d || strings.HasPrefix(ev.Name, d+string(filepath.Separator)) {
+			return !w.Ignored(ev.Name)
+		}
+	}
+	return false // another file in the directory of a watched file
+}
+
+func (w *Watcher) run() {
+	defer close(w.stopped)
+	var pending *Change
+	var quiet, cap <-chan time.Time
+	var quietTimer *time.Timer
+	for {
+		select {
+		case <-w.done:
+			return
+		case ev, ok := <-w.fw.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) && w.underTree(ev.Name) {
+				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() && !w.Ignored(ev.Name) {
+					_ = w.addTree(ev.Name) // a new directory: watch it and what is in it
+				}
+			}
+			if !w.counts(ev) {
+				continue
+			}
+			now := time.Now()
+			if pending == nil {
+				pending = &Change{First: now}
+				cap = time.After(maxBurst)
+			}
+			pending.Last = now
+			if p := w.rel(ev.Name); !slices.Contains(pending.Paths, p) {
+				pending.Paths = append(pending.Paths, p)
+			}
+			if quietTimer == nil {
+				quietTimer = time.NewTimer(w.o.Debounce)
+			} else {
+				quietTimer.Reset(w.o.Debounce)
+			}
+			quiet = quietTimer.C
+		case err, ok := <-w.fw.Errors:
+			if !ok {
+				return
+			}
+			select {
+			case w.errs <- err:
+			default: // the last one is not read yet: one is enough to say it
+			}
+		case <-quiet:
+			w.deliver(pending)
+			pending, quiet, cap = nil, nil, nil
+		case <-cap:
+			w.deliver(pending)
+			pending, quiet, cap = nil, nil, nil
+			if quietTimer != nil {
+				quietTimer.Stop()
+			}
+		}
+	}
+}
+
+// underTree reports whether path is under a watched directory tree.
+func (w *Watcher) underTree(path string) bool {
+	for d := range w.dirs {
+		if strings.HasPrefix(path, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// deliver hands a burst over, merged with one not taken yet.
+func (w *Watcher) deliver(c *Change) {
+	if c == nil {
+		return
+	}
+	for {
+		select {
+		case w.changes <- *c:
+			return
+		case old := <-w.changes:
+			merged := old
+			for _, p := range c.Paths {
+				if !slices.Contains(merged.Paths, p) {
+					merged.Paths = append(merged.Paths, p)
+				}
+			}
+			merged.Last = c.Last
+			c = &merged
+		case <-w.done:
+			return
+		}
+	}
+}
