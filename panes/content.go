@@ -1,6 +1,7 @@
 package panes
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -31,12 +32,16 @@ type Content struct {
 	// folded says the lines are a failure's, shown wrapped whatever W was
 	// (wasWrapped, restored by the next Set).
 	folded, wasWrapped bool
+	// raw is the response frame as sent, which v shows instead of lines
+	// (showRaw); nil when there is no frame to show.
+	raw     []string
+	showRaw bool
 }
 
 // NewContent makes an empty content view.
 func NewContent(t *themes.Theme, k keymap.KeyMap) *Content {
 	c := &Content{theme: t, keys: k}
-	c.body = list.New(resultScroll(k), func(i int) string { return c.lines[i] })
+	c.body = list.New(resultScroll(k), func(i int) string { return c.shown()[i] })
 	return c
 }
 
@@ -57,9 +62,27 @@ func (c *Content) Set(title string, lines []string) {
 		c.folded = false
 		c.body.SetWrap(c.wasWrapped)
 	}
-	c.title, c.lines = title, lines
+	c.title, c.lines, c.raw, c.showRaw = title, lines, nil, false
 	c.body.SetLen(len(lines))
 	c.body.Reset()
+}
+
+// SetRaw gives the view the response frame it shows, for v to show it as
+// sent (after Set, which forgets the last one).
+func (c *Content) SetRaw(frame []byte) {
+	if len(frame) == 0 {
+		c.raw = nil
+		return
+	}
+	c.raw = plainLines(c.theme, string(frame))
+}
+
+// shown is what the body draws: the lines, or the frame as sent.
+func (c *Content) shown() []string {
+	if c.showRaw {
+		return c.raw
+	}
+	return c.lines
 }
 
 // SetFolded shows lines wrapped to the view (a failure's explanation,
@@ -88,23 +111,37 @@ func (c *Content) Update(msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Close) {
 		return func() tea.Msg { return CloseMsg{} }
 	}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Raw) && c.raw != nil {
+		c.showRaw = !c.showRaw
+		c.body.SetLen(len(c.shown()))
+		c.body.Reset()
+		return nil
+	}
 	c.body.Update(msg)
 	return nil
 }
 
 func (c *Content) ShortHelp() []key.Binding {
 	r := c.keys.Result
-	return []key.Binding{r.Up, r.Down, r.PageDown, c.keys.Scroll.Left, c.keys.Scroll.Wrap, r.Close}
+	raw := r.Raw
+	raw.SetEnabled(c.raw != nil)
+	if c.showRaw {
+		raw.SetHelp(raw.Help().Key, "formatted")
+	}
+	return []key.Binding{r.Up, r.Down, r.PageDown, c.keys.Scroll.Left, c.keys.Scroll.Wrap, raw, r.Close}
 }
 
 func (c *Content) FullHelp() [][]key.Binding {
-	return [][]key.Binding{c.body.FullHelp(), {c.keys.Result.Close}}
+	return [][]key.Binding{c.body.FullHelp(), {c.keys.Result.Raw, c.keys.Result.Close}}
 }
 
 func (c *Content) View() string {
 	tail := ""
+	if c.showRaw {
+		tail = " · as sent"
+	}
 	if p := c.body.Position(); p != "" {
-		tail = " (" + p + ")"
+		tail += " (" + p + ")"
 	}
 	return Box(c.theme, TitleKeeping(c.Title(), tail, c.w), c.focused, c.w, c.h, c.body.Render())
 }
@@ -135,9 +172,16 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		out = append(out, t.Detail.Title.Render(head))
 		switch {
 		case c.Text != nil:
-			lines := highlight(t, c.MimeType, c.URI, *c.Text)
+			text := *c.Text
+			if pretty, ok := prettyJSONText(c.MimeType, c.URI, text); ok {
+				// A JSON resource reads as a tool's JSON text does: indented
+				// (v shows the response as sent).
+				text = pretty
+				out = append(out, t.Detail.Hint.Render("JSON, indented; v shows the response as sent"))
+			}
+			lines := highlight(t, c.MimeType, c.URI, text)
 			if lines == nil {
-				lines = plainLines(t, *c.Text)
+				lines = plainLines(t, text)
 			}
 			out = append(out, lines...)
 		case c.Blob != nil:
@@ -153,6 +197,24 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		out = append(out, "")
 	}
 	return out
+}
+
+// prettyJSONText is a resource's text indented when its MIME type (or,
+// without one, its name) says JSON and it is valid JSON on fewer lines
+// than it would take indented; ok is false otherwise, and the text is
+// shown as it came.
+func prettyJSONText(mime, uri, text string) (string, bool) {
+	m := strings.ToLower(strings.TrimSpace(strings.SplitN(mime, ";", 2)[0]))
+	isJSON := m == "application/json" || strings.HasSuffix(m, "+json") || m == "text/json" ||
+		m == "" && strings.HasSuffix(strings.ToLower(uri), ".json")
+	if !isJSON || len(text) > maxHighlightBytes || !json.Valid([]byte(text)) {
+		return "", false
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(text), "", "  ") != nil || b.String() == text {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // BlobOf returns the first blob of a resources/read result, decoded.

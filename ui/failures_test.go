@@ -213,3 +213,30 @@ func TestPromptDetailsShowTheDescriptionWhole(t *testing.T) {
 		}
 	}
 }
+
+// A JSON resource (git-mcp-server's git://working-directory,
+// application/json) is indented as a tool's JSON text is, not one cut
+// line; v shows the response frame as sent, and v again the indented view.
+func TestJSONResourceIsIndentedAndVShowsItAsSent(t *testing.T) {
+	m := newTestModel("dark", 80, 24)
+	feed(m, sessionEvents())
+	result := json.RawMessage(`{"contents":[{"uri":"git://working-directory","mimeType":"application/json","text":"{\"workingDirectory\":\"/home/me/project/repo\",\"isGitRepo\":true,\"branch\":\"main\"}"}]}`)
+	frame := &mcp.Frame{Seq: 9, Dir: mcp.Inbound, Kind: mcp.KindResponse, ID: "9", Raw: []byte(`{"jsonrpc":"2.0","id":9,"result":` + string(result) + `}`)}
+	op := session.Op{ID: 80, Kind: session.KindRead, Method: mcp.MethodResourcesRead, Label: "resources/read git://working-directory"}
+	feed(m, []mcp.Event{session.OpDoneEvent{Op: op, Status: session.StatusOK, Frame: frame, Result: &session.ReadResult{URI: "git://working-directory", Raw: result}}})
+	screen := ansi.Strip(content(m))
+	for _, want := range []string{`  "workingDirectory": "/home/me/project/repo",`, `  "isGitRepo": true,`, "v shows the response as sent"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the resource view lacks %q:\n%s", want, screen)
+		}
+	}
+	press(m, "v")
+	screen = ansi.Strip(content(m))
+	if !strings.Contains(screen, `{"jsonrpc":"2.0","id":9,"result":{"contents"`) || !strings.Contains(screen, "as sent") {
+		t.Errorf("v did not show the response as sent:\n%s", screen)
+	}
+	press(m, "v")
+	if screen = ansi.Strip(content(m)); !strings.Contains(screen, `  "isGitRepo": true,`) {
+		t.Errorf("v again did not come back to the indented view:\n%s", screen)
+	}
+}

@@ -159,10 +159,16 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 	case *session.ReadResult:
 		m.resources.SetRead(r.URI, r.Raw)
 		m.content.Set(ev.Op.Label, panes.ReadResultLines(m.theme, r.Raw))
+		if ev.Frame != nil {
+			m.content.SetRaw(ev.Frame.Raw)
+		}
 		m.setNote(fmt.Sprintf("read %s in %v", r.URI, ev.Latency.Round(time.Millisecond)), true)
 		m.openOver(modalContent)
 	case *session.PromptResult:
 		m.content.Set(ev.Op.Label, panes.PromptResultLines(m.theme, r.Raw))
+		if ev.Frame != nil {
+			m.content.SetRaw(ev.Frame.Raw)
+		}
 		m.setNote(ev.Op.Label+" ok", true)
 		m.openOver(modalContent)
 	case *session.Page:
