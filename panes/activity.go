@@ -301,7 +301,11 @@ func (a *Activity) ShortHelp() []key.Binding {
 	open := e.Open
 	open.SetHelp("enter", "open")
 	sc := a.keys.Scroll
-	return []key.Binding{e.Up, e.Down, open, e.CancelOp, res, sc.PageDown, sc.Left, sc.Wrap}
+	cancel := e.CancelOp
+	i := a.list.Cursor()
+	cancel.SetEnabled(i < len(a.ops) && a.ops[i].Status == OpRunning || i >= len(a.ops) && len(a.tasks) > 0)
+	// With nothing listed there is nothing to move over, open or wrap.
+	return enabledIf(len(a.ops)+len(a.tasks) > 0, e.Up, e.Down, open, cancel, res, sc.PageDown, sc.Left, sc.Wrap)
 }
 
 func (a *Activity) FullHelp() [][]key.Binding {

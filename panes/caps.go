@@ -457,7 +457,9 @@ func (c *Caps) scroll(msg tea.Msg) {
 func (c *Caps) ShortHelp() []key.Binding {
 	k := c.keys.Caps
 	sc := c.list.Keys()
-	return []key.Binding{k.Up, k.Down, k.Toggle, k.Collapse, sc.PageDown, sc.Left, sc.Wrap}
+	left := sc.Left
+	left.SetEnabled(c.list.CanScrollSideways())
+	return []key.Binding{k.Up, k.Down, k.Toggle, k.Collapse, sc.PageDown, left, sc.Wrap}
 }
 
 func (c *Caps) FullHelp() [][]key.Binding {

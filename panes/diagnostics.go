@@ -328,7 +328,7 @@ func (p *Diagnostics) Select(rule string) bool {
 func (p *Diagnostics) ShortHelp() []key.Binding {
 	k := p.keys.Diag
 	sc := p.list.Keys()
-	return []key.Binding{k.Up, k.Down, k.Open, k.Collapse, k.PageDown, k.ExplainDown, sc.Left, sc.Wrap}
+	return enabledIf(p.list.Len() > 0, k.Up, k.Down, k.Open, k.Collapse, k.PageDown, k.ExplainDown, sc.Left, sc.Wrap)
 }
 
 // FullHelp lists every key of the pane.

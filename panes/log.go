@@ -855,7 +855,11 @@ func (l *Log) ShortHelp() []key.Binding {
 		return []key.Binding{k.ApplyFilter, k.ClearFilter}
 	}
 	sc := l.keys.Scroll
-	b := []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Pairs, k.ToggleTransport, k.ToggleStderr, k.Follow}
+	// f goes back to following. Sideways stays offered: measuring the
+	// rows here would draw them at every event batch of a flood.
+	follow := k.Follow
+	follow.SetEnabled(!l.follow)
+	b := []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Pairs, k.ToggleTransport, k.ToggleStderr, follow}
 	if l.filterText != "" {
 		b = append(b, k.ClearFilter)
 	}

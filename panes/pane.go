@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/panes/box"
@@ -104,3 +105,14 @@ func TitleKeeping(title, tail string, w int) string { return box.TitleKeeping(ti
 
 // Fit cuts or pads a (possibly styled) line to exactly w cells.
 func Fit(line string, w int) string { return box.Fit(line, w) }
+
+// enabledIf is bs, each disabled unless on (a key already disabled stays
+// so): a help bar offers only the keys that act on what the pane holds.
+func enabledIf(on bool, bs ...key.Binding) []key.Binding {
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		b.SetEnabled(on && b.Enabled())
+		out[i] = b
+	}
+	return out
+}

@@ -356,7 +356,10 @@ func (p *Prompts) ShortHelp() []key.Binding {
 	open.SetEnabled(len(p.prompts) > 0)
 	info.SetEnabled(len(p.prompts) > 0)
 	sc := p.keys.Scroll
-	return []key.Binding{e.Up, e.Down, open, info, more, e.Refresh, sc.Left, sc.Wrap}
+	left := sc.Left
+	left.SetEnabled(p.list.CanScrollSideways())
+	updown := enabledIf(len(p.prompts) > 1, e.Up, e.Down)
+	return []key.Binding{updown[0], updown[1], open, info, more, e.Refresh, left, sc.Wrap}
 }
 
 func (p *Prompts) FullHelp() [][]key.Binding {

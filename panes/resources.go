@@ -449,7 +449,13 @@ func (r *Resources) ShortHelp() []key.Binding {
 	more := e.More
 	more.SetEnabled(r.next[r.listMethod()] != "")
 	sc := r.keys.Scroll
-	return []key.Binding{e.Up, e.Down, e.Open, e.Section, sub, more, e.Save, e.Refresh, sc.Left, sc.Wrap}
+	l := r.lists[r.section]
+	left := sc.Left
+	left.SetEnabled(l.CanScrollSideways())
+	updown := enabledIf(l.Len() > 1, e.Up, e.Down)
+	open := e.Open
+	open.SetEnabled(l.Len() > 0)
+	return []key.Binding{updown[0], updown[1], open, e.Section, sub, more, e.Save, e.Refresh, left, sc.Wrap}
 }
 
 func (r *Resources) FullHelp() [][]key.Binding {

@@ -308,7 +308,8 @@ func (s *ServerLog) ShortHelp() []key.Binding {
 	open := e.Open
 	open.SetHelp("enter", "open frame")
 	sc := s.keys.Scroll
-	return []key.Binding{sc.Up, sc.Down, open, e.Level, e.Clear, sc.PageDown, sc.Left, sc.Wrap}
+	// The level can always be set; the rest needs a message to act on.
+	return append([]key.Binding{e.Level}, enabledIf(s.list.Len() > 0, sc.Up, sc.Down, open, e.Clear, sc.PageDown, sc.Left, sc.Wrap)...)
 }
 
 func (s *ServerLog) FullHelp() [][]key.Binding {

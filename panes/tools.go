@@ -780,7 +780,9 @@ func (p *Tools) ShortHelp() []key.Binding {
 	if _, _, detailRows := p.layout(); detailRows > 0 && len(p.shown) > 0 {
 		// The details' keys, while there are details to move.
 		sc := p.keys.Scroll
-		out = append(out, k.ScrollDown, sc.Left, sc.Wrap)
+		left := sc.Left
+		left.SetEnabled(p.details.CanScrollSideways())
+		out = append(out, k.ScrollDown, left, sc.Wrap)
 	}
 	return append(out, k.Details, p.keys.Explore.Refresh)
 }

@@ -48,7 +48,11 @@ func startCmd(ctx context.Context, gen int, src session.Source) tea.Cmd {
 // process) and, once its stream has ended, starts a new one behind a
 // separator. The old frames stay in the log.
 func (m *Model) reconnect() tea.Cmd {
-	if m.cfg.NewSource == nil || m.reconnecting {
+	if m.cfg.NewSource == nil {
+		m.setNote("nothing to reconnect: this view was not started on a server", false)
+		return nil
+	}
+	if m.reconnecting {
 		return nil
 	}
 	if m.src == nil || m.ended {

@@ -502,6 +502,13 @@ func (m *Model) widest() int {
 	return w
 }
 
+// CanScrollSideways reports whether ←/→ have anything to do: the rows are
+// not wrapped, and one on screen is wider than the list or the window is
+// already scrolled.
+func (m *Model) CanScrollSideways() bool {
+	return !m.wrap && (m.left > 0 || m.widest() > m.width)
+}
+
 // Position says where the window is, for a title: "12/1000" on a list,
 // "40-63 of 1000" on a plain view, "all 12" when everything fits; then the
 // sideways offset and "wrap" when they apply.
