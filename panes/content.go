@@ -42,6 +42,12 @@ type Content struct {
 func NewContent(t *themes.Theme, k keymap.KeyMap) *Content {
 	c := &Content{theme: t, keys: k}
 	c.body = list.New(resultScroll(k), func(i int) string { return c.shown()[i] })
+	// A folded line's later rows sit under its first one's text, not at
+	// the edge (an indented description, a JSON member).
+	c.body.SetWrapFunc(func(i, w int) string {
+		l := c.shown()[i]
+		return strings.Join(foldLine(l, w, hangOf(l, 0)), "\n")
+	})
 	return c
 }
 

@@ -206,6 +206,11 @@ func TestPromptDetailsShowTheDescriptionWhole(t *testing.T) {
 	if m.modal != modalContent {
 		t.Fatalf("i opened nothing (modal %v)", m.modal)
 	}
+	for _, r := range strings.Split(ansi.Strip(content(m)), "\n") {
+		if strings.Contains(r, "release.") && !strings.HasPrefix(r, "│  ") {
+			t.Errorf("a folded description row is not under its first: %q", r)
+		}
+	}
 	screen := strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(content(m)), "│", " ")), " ")
 	for _, want := range []string{long, "Second line.", "createTag optional", "Whether to tag ('true' | 'false')."} {
 		if !strings.Contains(screen, want) {
