@@ -847,6 +847,8 @@ func screens(t *table, self string, se []string, inspector, mcptui peer, env []s
 			return jobs[i].missing
 		case errs[i] != nil:
 			return "failed: " + errs[i].Error()
+		case len(v[i]) == 0:
+			return "no measurement (the screen never showed it)"
 		}
 		c := fmt.Sprintf("%s ms (%s)", num(med(v[i])), spread(v[i], "%.1f"))
 		if how != "" {
@@ -855,10 +857,10 @@ func screens(t *table, self string, se []string, inspector, mcptui peer, env []s
 		return c
 	}
 	r := t.row("TUI: first screen after exec", "≤ 100 ms", cell(0, firsts, firstErrs, ""))
-	r.ok = firstErrs[0] == nil && med(firsts[0]) <= 100
+	r.ok = firstErrs[0] == nil && len(firsts[0]) > 0 && med(firsts[0]) <= 100
 	r.note = "on server-everything, 120×35 in tmux"
 	r2 := t.row("TUI: tools on screen after the tools/list answer", "≤ 50 ms", cell(0, tools, toolsErrs, ""))
-	r2.ok = firstErrs[0] == nil && toolsErrs[0] == nil && med(tools[0]) <= 50
+	r2.ok = firstErrs[0] == nil && toolsErrs[0] == nil && len(tools[0]) > 0 && med(tools[0]) <= 50
 	r2.note = "the answer stamped by a relay in front of the server"
 	for i, j := range jobs[1:] {
 		r.peers[j.name] = cell(i+1, firsts, firstErrs, "")
@@ -1096,6 +1098,9 @@ func med(v []float64) float64 {
 // spread is the 10th to the 90th percentile, or min-max for fewer than
 // ten values.
 func spread(v []float64, f string) string {
+	if len(v) == 0 {
+		return "no samples"
+	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	lo, hi := s[0], s[len(s)-1]
