@@ -9,8 +9,8 @@ import (
 
 // writeIndented writes valid JSON to w indented with two spaces, as
 // json.Indent(dst, raw, "", "  ") would, but streaming: a 100 MB result
-// is not copied into a second 100 MB buffer (it used to be, twice over
-// with the buffer's growth). Invalid JSON is written as it is.
+// is not copied into a second 100 MB buffer, nor into the copies a
+// growing buffer makes. Invalid JSON is written as it is.
 func writeIndented(w io.Writer, raw []byte) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if !json.Valid(raw) {

@@ -4,8 +4,8 @@ import "charm.land/bubbles/v2/key"
 
 // Explore holds the keys of the protocol-explorer panes (resources,
 // prompts, server log, activity, roots) and of the modal that answers the
-// server's requests. They live in one group so the panes that grew with
-// issue 6 extend the KeyMap in one place.
+// server's requests. They live in one group so that these panes, which
+// came together, extend the KeyMap in one place.
 type Explore struct {
 	// Global-level additions: they work from any pane that is not
 	// capturing text.

@@ -12,12 +12,12 @@ import (
 
 // FrameStore keeps every frame of a long session compactly, for a viewer
 // that holds all of them for as long as it runs (the TUI's log, a session
-// file being opened). A *Frame costs a 232-byte struct, a separate
-// allocation for its bytes and one per string, all on the Go heap, where
-// the collector lets the heap grow to twice what is live: about 750 bytes
-// of RSS for a 110-byte notification. The store packs each frame into one
-// record (a few bytes of varints, then the bytes exactly as on the wire)
-// appended to large chunks mapped outside the Go heap (arena_unix.go),
+// file being opened). A *Frame costs a struct, a separate allocation for
+// its bytes and one per string, all on the Go heap, where the collector
+// lets the heap grow to twice what is live: several times the size of a
+// small notification. The store packs each frame into one record (a few
+// bytes of varints, then the bytes exactly as on the wire) appended to
+// large chunks mapped outside the Go heap (arena_unix.go),
 // which cost what they hold and are never scanned by the collector. A
 // *Frame is rebuilt from its record when something needs one (the rows on
 // screen, the detail view).

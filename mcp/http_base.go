@@ -374,8 +374,8 @@ func drainClose(resp *http.Response) {
 
 // readBody reads a body up to limit bytes; cut reports a longer body.
 // The body is read in chunks joined once at the end, so a 100 MB answer
-// costs its size and one join, not io.ReadAll's repeated growth (about
-// 2.3 times the body, copied several times over).
+// costs its size and one join, not io.ReadAll's repeated growth, which
+// copies the body several times over.
 func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
 	const chunkSize = 1 << 20
 	var chunks [][]byte

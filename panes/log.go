@@ -1287,8 +1287,8 @@ func kindShort(k mcp.Kind) string {
 
 // relTime is the time since the session began in at most 9 cells, the
 // log's time column: "+1.234s" under 100 s, "+12m34.5s" under an hour,
-// then "+2h03m04s" (a session left open all day kept "+3600.000s", which
-// pushed its row past the column).
+// then "+2h03m04s": plain seconds would push the row of a session left
+// open all day past the column.
 func relTime(d time.Duration) string {
 	if d < 0 {
 		d = 0

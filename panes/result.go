@@ -535,9 +535,9 @@ type callResult struct {
 
 // decodeCallResult reads a CallToolResult as json.Unmarshal into
 // callResult would, in one scan of raw: the content blocks and the raw
-// members are views of raw (jsonview), and only isError is decoded. A
-// 20 MB result was decoded here twice more after the reader and the
-// doctor had each read it.
+// members are views of raw (jsonview), and only isError is decoded: the
+// reader and the doctor have read a big result already, and decoding it
+// here would copy it twice more.
 func decodeCallResult(raw []byte) (callResult, error) {
 	var res callResult
 	isError := []byte{'{'}
@@ -997,9 +997,8 @@ func (r *Result) layoutRaw(w int) {
 	if len(f.Raw) > 0 && printableASCII(f.Raw) {
 		// Nothing to escape and one cell a byte: line i is bytes
 		// i*w to (i+1)*w of the frame, cut from its bytes (a frame's
-		// never change) as it is drawn. A 20 MB frame was copied,
-		// escaped and cut into 180,000 strings here, on the UI
-		// goroutine.
+		// never change) as it is drawn, so a big frame is not copied,
+		// escaped and cut into strings on the UI goroutine.
 		r.segs = append(r.segs, bodySegment{at: r.n, cut: unsafe.String(&f.Raw[0], len(f.Raw)), cutWidth: w})
 		r.n += (len(f.Raw) + w - 1) / w
 		return

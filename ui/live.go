@@ -35,14 +35,17 @@ func (m *Model) openLiveSession() tea.Cmd {
 
 // execSettleTime is the least time a command run with the terminal takes.
 //
-// Why: in Bubble Tea v2.1.1, releasing the terminal stops the renderer by
-// handing its goroutine a value, and that goroutine stops the frame ticker
-// only once it runs again. A command that ends before it has run (a live
-// session that fails at once, or a busy machine) lets the restart reset the
-// ticker first; the late Stop then freezes the screen for good
-// (TestLiveSessionComesBackFromAnInstantSession failed 4 runs in 5 without
-// this wait, 0 in 20 with it). Waiting a
-// moment before handing the terminal back gives that goroutine its turn.
+// It works around a race in Bubble Tea's renderer (v2.1.1; upstream
+// https://github.com/charmbracelet/bubbletea/issues/1778, fix proposed in
+// https://github.com/charmbracelet/bubbletea/pull/1781): releasing the
+// terminal stops the renderer by handing its goroutine a value, and that
+// goroutine stops the frame ticker only once it runs again. A command that
+// ends before it has run (a live session that fails at once, or a busy
+// machine) lets the restart reset the ticker first; the late Stop then
+// freezes the screen for good. Waiting a moment before handing the
+// terminal back gives that goroutine its turn; once a Bubble Tea release
+// waits for it (the pull request above), this can go, and
+// TestLiveSessionComesBackFromAnInstantSession says whether it may.
 const execSettleTime = 100 * time.Millisecond
 
 // settledExec runs a command with the terminal and returns no sooner than

@@ -126,7 +126,8 @@ type Model struct {
 	helpList  *list.Model
 	helpLines []string
 
-	// The protocol explorer (issue 6).
+	// The protocol explorer: resources, prompts, server log, activity,
+	// roots, the server's requests and the content they open.
 	resources *panes.Resources
 	prompts   *panes.Prompts
 	serverLog *panes.ServerLog
@@ -134,7 +135,7 @@ type Model struct {
 	roots     *panes.Roots
 	ask       *panes.Ask
 	content   *panes.Content
-	// The protocol doctor (issue 7): see diagnostics.go.
+	// The protocol doctor: see diagnostics.go.
 	diags *panes.Diagnostics
 	doc   connectDoctor
 	// explorer is the pane shown in the wide layout's lower right slot.

@@ -16,10 +16,8 @@ const displayPace = time.Second / 60
 // frames a second still scroll the log smoothly, and the frames not built
 // leave the UI goroutine the time to take the events as fast as they
 // come: fewer of them wait in the queues, which hold a flood's frames as
-// whole *mcp.Frame values. 50,000 notifications in the real TUI
-// (.ci/flood-tui.sh, four alternating runs): peak RSS 39.6-46.0 -> 38.9-41.1
-// MiB at a load of 10 on two cores (38.4-41.0 -> 37.4-38.4 at 7 with a
-// fixed 1/15 s), CPU 0.59-0.83 -> 0.63-0.77 s.
+// whole *mcp.Frame values, so a flood's peak memory is lower
+// (.ci/flood-tui.sh measures it; docs/performance.md has the figures).
 const floodPace = time.Second / 15
 
 // floodBatchSize is the batch size from which a flood is on.

@@ -36,7 +36,7 @@ func Rule(id string) (RuleInfo, bool) {
 }
 
 // ruleIndex finds a rule by id; it is built on first use, not at every
-// start of mcpscope (issue 16: 46 of mcp/doctor's allocations at init).
+// start of mcpscope, which most commands would pay for nothing.
 var ruleIndex = sync.OnceValue(func() map[string]RuleInfo {
 	m := make(map[string]RuleInfo, len(catalog))
 	for _, r := range catalog {

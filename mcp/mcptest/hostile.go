@@ -11,7 +11,7 @@ import (
 )
 
 // Hostile is an MCP server over streamable HTTP that attacks the client
-// debugging it, one knob per finding of the hardening review (issue 15).
+// debugging it, one knob per attack the client must withstand.
 // It answers initialize, tools/list and tools/call with hand-written JSON,
 // and records every request it receives (headers included) so a test can
 // tell what the client sent where.

@@ -39,7 +39,8 @@ const Estimate = "OpenAI's o200k_base tokenizer; an estimate for models whose to
 // says it is partial.
 const MaxCounted = 4 << 20
 
-// o200k builds the encoder's tables (about 6 MiB of heap) on first use.
+// o200k builds the encoder's tables on first use: they take megabytes of
+// heap, which a command that counts nothing should not pay.
 var o200k = sync.OnceValue(codec.NewO200kBase)
 
 // Count is the number of o200k_base tokens in s, all of it (callers bound

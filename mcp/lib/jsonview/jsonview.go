@@ -3,9 +3,9 @@
 // string is decoded once, and Valid checks a whole message in one fast
 // pass. encoding/json decodes through a per-byte state machine and copies
 // what it keeps, so a 20 MB result read member by member with
-// json.Unmarshal was scanned and copied a dozen times on its way to the
-// screen; with views, the reader checks it once and each later step looks
-// only at what it needs.
+// json.Unmarshal would be scanned and copied a dozen times on its way to
+// the screen; with views, the reader checks it once and each later step
+// looks only at what it needs.
 //
 // Object, Member, Array and String expect valid JSON: a frame's bytes that
 // the reader has checked (mcp's classify), or a part of them. On anything

@@ -11,8 +11,8 @@ import (
 )
 
 // A tool's 20 MB JSON text reaches the result view as a JSON string full
-// of escapes: it is decoded (about 50 ms), then checked as JSON and its
-// pretty-printed lines indexed (about 55 ms, ValidIndentLines). The
+// of escapes: it is decoded, then checked as JSON and its pretty-printed
+// lines indexed (ValidIndentLines), two steps of about the same cost. The
 // second step needs only the text before the point it has reached, so
 // StringIndented runs the two at once on two goroutines: the decoder
 // publishes how far it has written, and the indexer follows it.

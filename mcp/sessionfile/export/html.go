@@ -105,7 +105,8 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 `
 
 // htmlTemplate is parsed on first use: every mcpscope process links this
-// package, and parsing the page at init cost each one 870 allocations.
+// package, and parsing the page at init would cost every start, whatever
+// the command.
 var htmlTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Funcs(template.FuncMap{
 		"join":   func(s []string) string { return strings.Join(s, " ") },
