@@ -268,7 +268,7 @@ func callTools(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 			out.Error = err.Error()
 		} else {
 			out.IsError = mcp.IsToolError(resp.Result)
-			cost := tokens.Result(resp.Result)
+			cost := tokens.Result(resp.Result, tokens.MaxCounted)
 			out.Tokens = &cost
 		}
 		rep.ToolCalls = append(rep.ToolCalls, out)

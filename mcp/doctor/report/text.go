@@ -16,7 +16,7 @@ import (
 func resultTokens(c tokens.ResultCost) string {
 	s := fmt.Sprintf("%d tokens", c.Tokens)
 	if c.Partial {
-		s = "≥ " + s + " (first 4 MiB)"
+		s = fmt.Sprintf("≈ %d tokens (%d in its first 4 MiB)", c.Estimated, c.Tokens)
 	}
 	if c.Media > 0 {
 		s += fmt.Sprintf(" + %d image/audio", c.Media)

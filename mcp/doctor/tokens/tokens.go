@@ -35,9 +35,15 @@ const Encoding = "o200k_base"
 const Estimate = "OpenAI's o200k_base tokenizer; an estimate for models whose tokenizer is not public"
 
 // MaxCounted bounds the text one count reads: a 20 MB result would take
-// seconds. Beyond it the first MaxCounted bytes are counted and the cost
-// says it is partial.
-const MaxCounted = 4 << 20
+// seconds, and the tokenizer's pattern works on runes (four bytes of
+// memory for each byte of ASCII text). Beyond the bound the first bytes
+// are counted and the cost says it is partial. check counts up to
+// MaxCounted; the TUI, which must not hold a huge result twice, up to
+// ViewCounted.
+const (
+	MaxCounted  = 4 << 20
+	ViewCounted = 256 << 10
+)
 
 // o200k builds the encoder's tables on first use: they take megabytes of
 // heap, which a command that counts nothing should not pay.
@@ -165,20 +171,36 @@ type ResultCost struct {
 	// Media counts the image and audio blocks, which models bill by their
 	// own measure (pixels, seconds), not by these tokens.
 	Media int `json:"media,omitempty"`
-	// Partial is set when the text was longer than MaxCounted: Tokens
-	// are those of its first MaxCounted bytes.
-	Partial bool `json:"partial,omitempty"`
+	// Partial is set when the text was longer than the bound: Tokens are
+	// those of its first bytes, and Estimated the whole's, in proportion
+	// to its length.
+	Partial   bool `json:"partial,omitempty"`
+	Estimated int  `json:"estimated,omitempty"`
 }
 
-// Result counts a tools/call result as sent.
-func Result(raw json.RawMessage) ResultCost {
+// Result counts a tools/call result as sent, reading at most limit bytes
+// of its text (MaxCounted or ViewCounted).
+func Result(raw json.RawMessage, limit int) ResultCost {
 	var text []byte
 	var c ResultCost
+	// whole is the text's length as sent, escapes and all, and read how
+	// much of it was counted: they differ when the text is over limit.
+	whole, read := 0, 0
 	add := func(s string) {
 		if len(text) > 0 {
 			text = append(text, '\n')
 		}
 		text = append(text, s...)
+	}
+	addString := func(v json.RawMessage) {
+		whole += len(v)
+		room := limit - len(text)
+		if room <= 0 {
+			return
+		}
+		s, n := stringPrefix(v, room)
+		read += n
+		add(s)
 	}
 	if content, ok := jsonview.Member(raw, "content"); ok {
 		blocks, _ := jsonview.Array(content)
@@ -188,18 +210,18 @@ func Result(raw json.RawMessage) ResultCost {
 			switch kind {
 			case "text":
 				if v, ok := jsonview.Member(b, "text"); ok {
-					s, _ := jsonview.String(v)
-					add(s)
+					addString(v)
 				}
 			case "resource":
 				if r, ok := jsonview.Member(b, "resource"); ok {
 					if v, ok := jsonview.Member(r, "text"); ok {
-						s, _ := jsonview.String(v)
-						add(s)
+						addString(v)
 					}
 				}
 			case "resource_link":
 				// The model sees the link itself: its URI and name.
+				whole += len(b)
+				read += len(b)
 				add(string(compact(b)))
 			case "image", "audio":
 				c.Media++
@@ -208,14 +230,36 @@ func Result(raw json.RawMessage) ResultCost {
 	}
 	if len(text) == 0 {
 		if sc, ok := jsonview.Member(raw, "structuredContent"); ok && !bytes.Equal(bytes.TrimSpace(sc), []byte("null")) {
+			whole, read = len(sc), len(sc)
 			text = compact(sc)
+			if len(sc) > limit {
+				text, read = sc[:limit], limit
+			}
 		}
 	}
-	if len(text) > MaxCounted {
-		text, c.Partial = text[:MaxCounted], true
-	}
 	c.Tokens = Count(string(text))
+	if read < whole {
+		c.Partial = true
+		c.Estimated = int(float64(c.Tokens) * float64(whole) / float64(max(read, 1)))
+	}
 	return c
+}
+
+// stringPrefix decodes at most about n bytes of the JSON string v (all of
+// it when it is short, else a prefix cut where no escape is split) and
+// says how many of v's bytes it read.
+func stringPrefix(v json.RawMessage, n int) (string, int) {
+	v = bytes.TrimSpace(v)
+	if len(v) <= n+2 {
+		s, _ := jsonview.StringView(v)
+		return s, len(v)
+	}
+	for cut := n + 1; cut > 1 && cut > n-8; cut-- {
+		if s, ok := jsonview.String(append(append([]byte(nil), v[:cut]...), '"')); ok {
+			return s, cut
+		}
+	}
+	return "", 0
 }
 
 func compact(v []byte) []byte {

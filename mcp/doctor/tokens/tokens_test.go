@@ -226,14 +226,21 @@ func TestResultCountsWhatTheModelReceives(t *testing.T) {
 		{"resource text", `{"content":[{"type":"resource","resource":{"uri":"file:///a","text":"the answer is 42"}}]}`, text, 0},
 		{"nothing", `{}`, 0, 0},
 	} {
-		c := tokens.Result(json.RawMessage(tc.raw))
+		c := tokens.Result(json.RawMessage(tc.raw), tokens.MaxCounted)
 		if c.Tokens != tc.tokens || c.Media != tc.media || c.Partial {
 			t.Errorf("%s: %+v, want %d tokens and %d media", tc.name, c, tc.tokens, tc.media)
 		}
 	}
-	big, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": strings.Repeat("a b ", tokens.MaxCounted/2)}}})
-	if c := tokens.Result(big); !c.Partial || c.Tokens < tokens.MaxCounted/4 {
-		t.Errorf("a text over MaxCounted: %+v", c)
+	// A text over the bound is counted on its first bytes, and the whole
+	// estimated from them; an escape is never cut in two.
+	big, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": strings.Repeat("a b\n", tokens.ViewCounted/2)}}})
+	c := tokens.Result(big, tokens.ViewCounted)
+	whole := tokens.Result(big, 4*tokens.ViewCounted)
+	if !c.Partial || whole.Partial || c.Tokens < tokens.ViewCounted/8 || c.Tokens >= whole.Tokens {
+		t.Fatalf("partial %+v, whole %+v", c, whole)
+	}
+	if d := float64(c.Estimated-whole.Tokens) / float64(whole.Tokens); d < -0.05 || d > 0.05 {
+		t.Errorf("estimated %d tokens, the whole has %d", c.Estimated, whole.Tokens)
 	}
 }
 
