@@ -39,6 +39,11 @@ func (id ID) Name() string {
 	return "generic client"
 }
 
+// NamesKnown reports whether a source says how the client names tools
+// for its model (Claude Code, VS Code); for the others a view shows the
+// server's name and says the rest is not known.
+func (id ID) NamesKnown() bool { return id == Claude || id == VSCode }
+
 // Parse reads a client's name ("" is generic); ok is false for a name
 // it does not know.
 func Parse(s string) (ID, bool) {

@@ -144,6 +144,7 @@ func (v *View) total() {
 
 func (v *View) generic(in Input) {
 	seen := map[string]bool{}
+	var raws []json.RawMessage
 	for i := range in.Tools {
 		t := &in.Tools[i]
 		e := Entry{Name: t.Name, Shown: t.Name, Tokens: tokens.Tool(raw(t))}
@@ -152,8 +153,10 @@ func (v *View) generic(in Input) {
 		}
 		seen[t.Name] = true
 		v.Tools = append(v.Tools, e)
+		raws = append(raws, raw(t))
 	}
-	v.total()
+	// As served, the list is one JSON array: what check reports.
+	v.Tokens = tokens.List(raws).Total
 }
 
 // raw is the tool as sent, or re-encoded when it was built in memory.
