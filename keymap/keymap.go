@@ -82,6 +82,14 @@ type Tools struct {
 	ScrollDown key.Binding
 	DetailUp   key.Binding
 	DetailDown key.Binding
+	// ViewAs opens the client picker: the list as Claude, ChatGPT, VS
+	// Code or Cursor presents it; ViewChoose and ViewCancel answer it
+	// (the form's PrevOption and NextOption move it). SortCost lists
+	// the costliest tools first, and back.
+	ViewAs     key.Binding
+	ViewChoose key.Binding
+	ViewCancel key.Binding
+	SortCost   key.Binding
 }
 
 // JSONEdit keys drive the tool-arguments editor.
@@ -263,6 +271,10 @@ func Default() KeyMap {
 		ScrollDown: bind(k("ctrl+d"), "ctrl+u/d", "scroll details"),
 		DetailUp:   bind(k("K"), "K", "details line up"),
 		DetailDown: bind(k("J"), "J", "details line down"),
+		ViewAs:     bind(k("v"), "v", "as client"),
+		ViewChoose: bind(k("enter"), "enter", "show view"),
+		ViewCancel: bind(k("esc"), "esc", "cancel"),
+		SortCost:   bind(k("$"), "$", "sort by tokens"),
 	}
 	m.JSONEdit = JSONEdit{
 		Send:  bind(k("ctrl+s"), "ctrl+s", "send"),

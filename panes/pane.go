@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 	"github.com/mcpscope/mcpscope/panes/box"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -78,6 +79,9 @@ type ToolResultMsg struct {
 	// OutputSchema is the tool's declared outputSchema, if any: the result
 	// view validates structuredContent against it.
 	OutputSchema json.RawMessage
+	// Client is the client view the Tools pane shows: the result's
+	// header says that client's limits.
+	Client clients.ID
 }
 
 // CloseMsg asks the root model to close the modal that sent it.

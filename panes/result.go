@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
@@ -112,6 +113,9 @@ type Result struct {
 	// re-style it, and a 20 MB JSON text is not decoded and indexed
 	// again on the UI goroutine for that.
 	prepared map[*byte]preparedPart
+
+	// cost is what the result costs a model, once counted (result_cost.go).
+	cost *tokens.ResultCost
 
 	media    []mediaBlob // decodable binary contents, for w
 	links    []string    // resource URIs in the result, for o
@@ -237,8 +241,9 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 		r.loading = false
 		r.parse()
 		r.layout()
-		return nil
+		return r.countCost(msg.Result)
 	}
+	r.cost = nil
 	r.loading = true
 	r.blocks, r.segs, r.n = nil, nil, 0
 	r.header = []string{r.theme.Detail.Hint.Render(fmt.Sprintf("preparing a %s result…", byteSize(len(msg.Result))))}
@@ -254,9 +259,9 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 }
 
 // adopt takes a prepared result, if it is still the one shown.
-func (r *Result) adopt(msg resultReadyMsg) {
+func (r *Result) adopt(msg resultReadyMsg) bool {
 	if msg.gen != r.gen || !r.loading {
-		return
+		return false
 	}
 	p := msg.prepared
 	r.loading = false
@@ -267,13 +272,14 @@ func (r *Result) adopt(msg resultReadyMsg) {
 	if r.width != r.w || r.raw {
 		r.layout() // the pane was resized (or v pressed) while the result was prepared
 	}
+	return true
 }
 
 func (r *Result) Title() string {
 	if r.msg == nil {
 		return "Result"
 	}
-	return "Result · " + termsafe.String(r.msg.Name)
+	return "Result · " + termsafe.String(r.msg.Name) + r.costTitle()
 }
 
 func (r *Result) SetSize(w, h int) {
@@ -300,7 +306,17 @@ func (r *Result) Lines() int { return r.n }
 
 func (r *Result) Update(msg tea.Msg) tea.Cmd {
 	if ready, ok := msg.(resultReadyMsg); ok {
-		r.adopt(ready)
+		if r.adopt(ready) {
+			// Counted once it is on screen: a count of a big text is a
+			// job of its own (result_cost.go).
+			return r.countCost(r.msg.Result)
+		}
+		return nil
+	}
+	if c, ok := msg.(resultCostMsg); ok {
+		if c.gen == r.gen {
+			r.cost = &c.cost
+		}
 		return nil
 	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && r.saveQ.open {

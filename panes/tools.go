@@ -49,6 +49,10 @@ type Tools struct {
 	matched map[int][]int
 	// saved are the saved calls of each tool (SetSavedCalls), listed under
 	// it; rows is what the list shows: each shown tool, then its calls.
+	// cost is what the tools cost a model and how each client presents
+	// them (tools_cost.go).
+	cost costState
+
 	saved  map[string][]SavedCall
 	rows   []toolRow
 	savedW int // the width the saved calls' rows ask for
@@ -183,12 +187,14 @@ func (p *Tools) SetTheme(t *themes.Theme) {
 
 // SetTools replaces the list (tools/list, again after
 // notifications/tools/list_changed). The selection stays on the tool of the
-// same name when it still exists.
-func (p *Tools) SetTools(tools []mcp.Tool) {
+// same name when it still exists. The Cmd counts what the list costs and
+// how each client presents it (a ToolViewsMsg back to the pane).
+func (p *Tools) SetTools(tools []mcp.Tool) tea.Cmd {
 	p.failed = nil
 	selected, hadSelection := p.Selected()
 	p.tools = tools
 	p.loaded = true
+	p.cost.views = nil
 	p.measure()
 	p.refilter()
 	p.rebuildRows()
@@ -197,6 +203,7 @@ func (p *Tools) SetTools(tools []mcp.Tool) {
 	}
 	p.detailKey = ""
 	p.resize()
+	return p.countCmd()
 }
 
 // SetFailed shows a tools/list that failed where the tools would have
@@ -299,7 +306,7 @@ func (p *Tools) Editor() *JSONEdit { return p.editor }
 func (p *Tools) Form() *form.Form { return p.form }
 
 // Capturing is true while the filter input or the editor has the keyboard.
-func (p *Tools) Capturing() bool { return p.filtering || p.Editing() }
+func (p *Tools) Capturing() bool { return p.filtering || p.cost.picking || p.Editing() }
 
 // SetFilter applies a fuzzy filter ("" shows every tool).
 func (p *Tools) SetFilter(s string) {
@@ -367,7 +374,7 @@ const draftBadge = "✎ draft"
 // mark, the widest name, and the widest badges after a space (and the
 // draft badge when a draft is kept).
 func (p *Tools) listWant() int {
-	w := 2 + max(p.nameW, 8) + p.badgeW
+	w := 2 + max(p.nameW, 8) + p.badgeW + p.costCellW()
 	if len(p.drafts) > 0 {
 		w += ansi.StringWidth(draftBadge) + 1
 	}
@@ -415,6 +422,7 @@ func (p *Tools) columns() (listW, detailW int) {
 func (p *Tools) refilter() {
 	p.shown = p.shown[:0]
 	p.matched = map[int][]int{}
+	defer p.sortByCost()
 	if p.filterText == "" {
 		for i := range p.tools {
 			p.shown = append(p.shown, i)
@@ -438,9 +446,9 @@ func (p *Tools) Title() string {
 	case p.editor != nil:
 		return p.editor.Title()
 	case p.filterText != "":
-		return fmt.Sprintf("Tools · %d of %d", len(p.shown), len(p.tools))
+		return fmt.Sprintf("Tools%s · %d of %d", p.asTitle(), len(p.shown), len(p.tools)) + p.costTitle()
 	}
-	return fmt.Sprintf("Tools · %d", len(p.tools))
+	return fmt.Sprintf("Tools%s · %d", p.asTitle(), len(p.tools)) + p.costTitle()
 }
 
 func (p *Tools) SetSize(w, h int) {
@@ -484,6 +492,7 @@ func (p *Tools) layout() (filterRows, listRows, detailRows int) {
 	if p.filtering || p.filterText != "" {
 		filterRows = 1
 	}
+	filterRows += p.viewRows() // the client picker, or the view's summary
 	rest := inner - filterRows
 	if _, dw := p.columns(); dw > 0 {
 		return filterRows, rest, rest
@@ -584,6 +593,10 @@ func (p *Tools) stopFiltering() {
 }
 
 func (p *Tools) Update(msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(ToolViewsMsg); ok {
+		p.setViews(msg)
+		return nil
+	}
 	if p.form != nil {
 		cmd := p.updateForm(msg)
 		p.resize() // a kept draft widens the list by its badge
@@ -596,6 +609,9 @@ func (p *Tools) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		if p.filtering {
 			return p.updateFilter(msg)
+		}
+		if p.cost.picking {
+			return p.updatePicker(msg)
 		}
 		return p.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -741,6 +757,11 @@ func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Details):
 		p.showDetails = !p.showDetails
 		p.resize()
+	case key.Matches(msg, k.ViewAs) && p.loaded:
+		p.openPicker()
+	case key.Matches(msg, k.SortCost) && p.loaded:
+		p.cost.byCost = !p.cost.byCost
+		p.applyView()
 	case key.Matches(msg, p.keys.Log.ClearFilter) && p.filterText != "":
 		p.SetFilter("")
 	case key.Matches(msg, p.keys.Explore.Anyway) && p.gated:
@@ -761,6 +782,9 @@ func (p *Tools) ShortHelp() []key.Binding {
 	}
 	if p.filtering {
 		return []key.Binding{p.keys.Log.ApplyFilter, p.keys.Log.ClearFilter}
+	}
+	if p.cost.picking {
+		return []key.Binding{p.keys.Form.PrevOption, p.keys.Form.NextOption, p.keys.Tools.ViewChoose, p.keys.Tools.ViewCancel}
 	}
 	k := p.keys.Tools
 	if p.gated && !p.loaded {
@@ -784,6 +808,9 @@ func (p *Tools) ShortHelp() []key.Binding {
 		left.SetEnabled(p.details.CanScrollSideways())
 		out = append(out, k.ScrollDown, left, sc.Wrap)
 	}
+	if p.loaded && len(p.tools) > 0 {
+		out = append(out, k.ViewAs) // $ (sort by tokens) is in the full help
+	}
 	return append(out, k.Details, p.keys.Explore.Refresh)
 }
 
@@ -799,6 +826,7 @@ func (p *Tools) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, sc.PageUp, sc.PageDown, sc.Top, sc.Bottom},
 		{k.ScrollUp, k.ScrollDown, k.DetailUp, k.DetailDown, sc.Left, sc.Wrap},
 		{k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway},
+		{k.ViewAs, k.SortCost, p.keys.Form.PrevOption, p.keys.Form.NextOption, k.ViewChoose, k.ViewCancel},
 		{p.keys.Calls.Load, p.keys.Calls.Run, p.keys.Calls.RunAll},
 	}
 }
@@ -890,12 +918,15 @@ func (p *Tools) View() string {
 	filterRows, listRows, detailRows := p.layout()
 	listW, detailW := p.columns()
 	var body []string
-	if filterRows > 0 {
-		if p.filtering {
-			body = append(body, termsafe.Rendered(p.filterInput.View()))
-		} else {
-			body = append(body, p.theme.Log.FilterPrompt.Render("/ ")+p.theme.Tools.Description.Render(termsafe.String(p.filterText)))
-		}
+	if p.filtering {
+		body = append(body, termsafe.Rendered(p.filterInput.View()))
+	} else if p.filterText != "" {
+		body = append(body, p.theme.Log.FilterPrompt.Render("/ ")+p.theme.Tools.Description.Render(termsafe.String(p.filterText)))
+	}
+	if p.cost.picking {
+		body = append(body, ansi.Truncate(p.pickerLine(), inner, "…"))
+	} else if line := p.summaryLine(inner); line != "" {
+		body = append(body, line)
 	}
 	switch {
 	case p.failed != nil && len(p.tools) == 0:
@@ -945,6 +976,13 @@ func (p *Tools) renderRow(i, w int) string {
 		return p.renderCallRow(i, p.saved[p.tools[r.tool].Name][r.call], w)
 	}
 	idx := p.rows[i].tool
+	cell := p.costCell(idx)
+	if cw := p.costCellW(); cw > 0 && w-cw >= 2+min(p.nameW, 8) {
+		// The cost column is the row's last: what is left is drawn as before.
+		w -= cw
+	} else {
+		cell = ""
+	}
 	t := &p.tools[idx]
 	selected := i == p.list.Cursor()
 	text := rowText(t)
@@ -1021,6 +1059,9 @@ func (p *Tools) renderRow(i, w int) string {
 		row += strings.Repeat(" ", max(room-ansi.StringWidth(row), 0)) + " " + badges
 	}
 	row = Fit(row, w)
+	if cell != "" {
+		row += cell
+	}
 	if selected {
 		st := p.theme.Tools.Selected
 		if !p.focused && !p.theme.Plain {
@@ -1119,7 +1160,7 @@ func (p *Tools) syncDetails() {
 		return
 	}
 	w := max(p.details.Width(), 1)
-	cacheKey := fmt.Sprintf("%d\x00%s\x00%p", w, t.Name, &p.tools[p.rows[p.list.Cursor()].tool])
+	cacheKey := fmt.Sprintf("%d\x00%s\x00%p\x00%s\x00%t", w, t.Name, &p.tools[p.rows[p.list.Cursor()].tool], p.viewID(), p.cost.views != nil)
 	call, onCall := p.SelectedCall()
 	if onCall {
 		cacheKey += fmt.Sprintf("\x00%s\x00%d\x00%d", call.Name, call.State, len(call.Failures))
@@ -1129,6 +1170,18 @@ func (p *Tools) syncDetails() {
 	}
 	p.detailKey = cacheKey
 	p.detailLines = p.renderDetails(&t, w)
+	if extra := p.viewDetails(p.rows[p.list.Cursor()].tool); len(extra) > 0 {
+		// What the chosen client makes of the tool comes under its name,
+		// where it shows without scrolling.
+		at := len(p.detailLines)
+		for i, l := range p.detailLines {
+			if l.text == "" { // the blank line before the description
+				at = i
+				break
+			}
+		}
+		p.detailLines = append(p.detailLines[:at], append(extra, p.detailLines[at:]...)...)
+	}
 	if onCall {
 		// A saved call's details come first, then its tool's.
 		p.detailLines = append(append(savedCallDetails(p.theme, p.keys, call), detailLine{}), p.detailLines...)

@@ -71,7 +71,7 @@ func (m *Model) applySession(ev mcp.Event, stale bool) (cmd tea.Cmd, ok bool) {
 		default:
 			m.logPane.AppendNote(ev.Time, ev.Method+" re-listed after list_changed: no change")
 		}
-		m.applyList(ev.Method, ev.Items, ev.Err)
+		return m.applyList(ev.Method, ev.Items, ev.Err), true
 	case session.ListChangeIgnoredEvent:
 		m.logPane.AppendNote(ev.Time, "ignored a list_changed for "+ev.Capability+": the server did not declare the "+ev.Capability+" capability")
 	case session.UnreadableEvent:

@@ -22,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
@@ -490,9 +491,14 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 		m.handshake = ev.Handshake
 		m.caps.SetHandshake(ev.Handshake)
 		m.hsPane.SetHandshake(ev.Handshake)
+		m.tools.SetServer(ev.Handshake.ServerInfo)
+		if c := ev.Handshake.ClientInfo; c.Name != "" && c.Name != "mcpscope" {
+			// A tap: the list starts as the client that spoke presents it.
+			m.tools.SetClient(clients.For(c))
+		}
 		m.applyGates()
 	case mcp.ListEvent:
-		m.applyList(ev.Method, ev.Items, ev.Err)
+		return m.applyList(ev.Method, ev.Items, ev.Err)
 	case mcp.ExitEvent:
 		m.exit = ev.Exit
 	case mcp.LocalErrorEvent:
@@ -504,8 +510,10 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 }
 
 // applyList feeds a complete list (every page) to the panes that show it,
-// and remembers it so the next re-list can say what changed.
-func (m *Model) applyList(method string, items []json.RawMessage, err error) {
+// and remembers it so the next re-list can say what changed. Its Cmd
+// counts a tool list's tokens.
+func (m *Model) applyList(method string, items []json.RawMessage, err error) tea.Cmd {
+	var cmd tea.Cmd
 	if err != nil {
 		m.lastError = method + ": " + err.Error()
 	}
@@ -513,7 +521,7 @@ func (m *Model) applyList(method string, items []json.RawMessage, err error) {
 	m.caps.SetList(method, items)
 	switch method {
 	case mcp.MethodToolsList:
-		m.tools.SetTools(mcp.ParseTools(items))
+		cmd = m.tools.SetTools(mcp.ParseTools(items))
 		m.calls.toolsChanged = true
 	case mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
 		m.resources.SetPage(method, items, true, "")
@@ -523,6 +531,7 @@ func (m *Model) applyList(method string, items []json.RawMessage, err error) {
 	if err != nil {
 		m.listFailed(method, err)
 	}
+	return cmd
 }
 
 // listFailed shows a failed listing where its items would have been: the

@@ -173,7 +173,7 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		m.openOver(modalContent)
 	case *session.Page:
 		if !stale {
-			m.applyPage(r)
+			cmd = m.applyPage(r)
 		}
 	case *session.Completion:
 		m.completed(v, panes.CompletionsMsg{Seq: v.completeSeq, Values: r.Values, Total: r.Total, More: r.HasMore})
@@ -276,7 +276,7 @@ func (m *Model) outputSchema(name string) []byte {
 
 // toolDone shows a tool call's outcome; r is nil when the call failed.
 func (m *Model) toolDone(v *opView, ev session.OpDoneEvent, r *session.ToolResult) tea.Cmd {
-	res := panes.ToolResultMsg{Name: v.tool.Name, Args: v.tool.Args, Latency: ev.Latency, OutputSchema: m.outputSchema(v.tool.Name)}
+	res := panes.ToolResultMsg{Name: v.tool.Name, Args: v.tool.Args, Latency: ev.Latency, OutputSchema: m.outputSchema(v.tool.Name), Client: m.tools.ViewAs()}
 	if ev.Frame != nil {
 		res.Seq, res.Response = ev.Frame.Seq, ev.Frame
 	}
@@ -296,7 +296,8 @@ func (m *Model) toolDone(v *opView, ev session.OpDoneEvent, r *session.ToolResul
 }
 
 // applyPage shows one page of a list ("load more", "send anyway").
-func (m *Model) applyPage(p *session.Page) {
+func (m *Model) applyPage(p *session.Page) tea.Cmd {
+	var cmd tea.Cmd
 	first := p.Cursor == ""
 	switch p.Method {
 	case mcp.MethodResourcesList, mcp.MethodResourceTemplatesList:
@@ -304,7 +305,7 @@ func (m *Model) applyPage(p *session.Page) {
 	case mcp.MethodPromptsList:
 		m.prompts.SetPage(p.Items, first, p.Next)
 	case mcp.MethodToolsList:
-		m.tools.SetTools(mcp.ParseTools(p.Items))
+		cmd = m.tools.SetTools(mcp.ParseTools(p.Items))
 		m.calls.toolsChanged = true
 	}
 	if first {
@@ -316,6 +317,7 @@ func (m *Model) applyPage(p *session.Page) {
 		n += "; more on the server (m loads the next page)"
 	}
 	m.setNote(n, true)
+	return cmd
 }
 
 // listPage asks for one page of a list method.

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -26,8 +27,15 @@ type capsPane interface {
 
 type toolsPane interface {
 	panes.Pane
-	SetTools([]mcp.Tool)
+	// SetTools's Cmd counts the list's tokens and client views.
+	SetTools([]mcp.Tool) tea.Cmd
 	SetFailed(panes.Failure)
+	// SetServer names the server for the clients' prefixes; SetClient
+	// starts the list in the view of the client really connected (a tap).
+	SetServer(mcp.Implementation)
+	SetClient(clients.ID)
+	// ViewAs is the client view shown (generic: the list as served).
+	ViewAs() clients.ID
 	// Tools is the list as last set.
 	Tools() []mcp.Tool
 	// SetGate says whether the server offers tools at all, and why not.
