@@ -46,6 +46,7 @@ func TestAcceptance(t *testing.T) {
 		{"modals keep the chrome", flowModalsKeepTheChrome},
 		{"third-party servers", flowThirdPartyServers},
 		{"code is highlighted", flowCodeIsHighlighted},
+		{"tool costs and client views", flowToolCostsAndClientViews},
 		{"fetch headers as key/value rows", flowFetchHeaders},
 		{"time enum filter", flowTimeEnumFilter},
 		{"memory: typing starts items", flowMemoryTypingStartsItems},
