@@ -102,14 +102,7 @@ func (p *Tools) setViews(msg ToolViewsMsg) {
 			p.cost.costW = max(p.cost.costW, len(tokenCount(e.Tokens)))
 		}
 	}
-	selected, had := p.Selected()
-	p.refilter()
-	p.rebuildRows()
-	if had {
-		p.selectRow(selected.Name, -1)
-	}
-	p.detailKey = ""
-	p.resize()
+	p.applyView()
 }
 
 // view is the current client's view, and whether it is counted yet.
@@ -363,7 +356,8 @@ func (p *Tools) openPicker() {
 	p.resize()
 }
 
-// applyView redraws the list for a new view or order.
+// applyView redraws the list for new costs, a new view or order, the
+// cursor staying on its tool.
 func (p *Tools) applyView() {
 	selected, had := p.Selected()
 	p.refilter()
