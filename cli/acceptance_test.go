@@ -52,6 +52,7 @@ func TestAcceptance(t *testing.T) {
 		{"memory: typing starts items", flowMemoryTypingStartsItems},
 		{"paste keeps lines", flowPasteKeepsLines},
 		{"saved call passes, then fails on a changed server", flowSavedCall},
+		{"hot reload", flowHotReload},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/calls"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/lib/resident"
+	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/ui"
@@ -31,6 +32,7 @@ type tuiFlags struct {
 	keepAlive   time.Duration
 	policy      policyFlags // --root, --elicitation, --sampling
 	calls       string      // --calls: the saved calls' file
+	watch       watchFlags  // --watch, --build, --watch-ignore, --rerun
 }
 
 // register adds the UI's flags to the root command.
@@ -44,6 +46,8 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude or vscode")
 	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
 	o.policy.register(fs)
+	o.watch.register(fs)
+	o.watch.registerRerun(fs)
 }
 
 // runTUI runs the interactive debugger on one target until the user quits.
@@ -59,6 +63,9 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	case "auto", "dark", "light":
 	default:
 		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", o.theme))
+	}
+	if err := o.watch.check(); err != nil {
+		return withCode(exitUsage, err)
 	}
 	profile, err := doctor.ParseProfile(o.profile)
 	if err != nil {
@@ -84,6 +91,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	defer stopTrimming()
 	go idle.Run(trimCtx)
 	onEvent := func(mcp.Event) { idle.Touch() }
+	var record func(mcp.Event)
 	if o.record != "" {
 		rec, err := createRecord(o.record, t, o.keepSecrets)
 		if err != nil {
@@ -95,6 +103,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 			idle.Touch()
 			rec.Event(ev)
 		}
+		record = rec.Event
 		defer func() {
 			if cerr := rec.Close(); cerr != nil && err == nil {
 				err = cerr
@@ -114,7 +123,28 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	var newSource func() session.Source
+	if o.watch.on() {
+		newSession := func() session.Source {
+			return session.New(ctx, newClient(), session.Options{RequestTimeout: cf.timeout})
+		}
+		src, err := o.watch.source(newSession, record)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		// One source for the whole run: the reconnect key asks it to
+		// rebuild and restart (ui/reload.go) instead of making another.
+		first := true
+		newSource = func() session.Source {
+			if first {
+				first = false
+				return src
+			}
+			return newSession()
+		}
+	}
 	m := ui.New(ui.Config{
+		NewSource:      newSource,
 		Roots:          answers.Roots,
 		AutoAnswer:     answers,
 		RequestTimeout: cf.timeout,

@@ -116,6 +116,7 @@ var wantedPackages = map[string]string{
 	"github.com/alecthomas/chroma/v2/lexers": "chroma highlights every language (panes/highlight.go)",
 	"golang.org/x/net/idna":                  "the idn-hostname and idn-email formats (mcp/lib/schema/format/idna.go)",
 	"github.com/tiktoken-go/tokenizer/codec": "token costs in o200k_base (mcp/doctor/tokens)",
+	"github.com/fsnotify/fsnotify":           "--watch follows the server's files (mcp/watch)",
 }
 
 // The binary links the chosen libraries and none of unwantedPackages (the

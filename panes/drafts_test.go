@@ -164,3 +164,63 @@ func TestJSONEditorTextSurvivesEsc(t *testing.T) {
 		t.Fatalf("reopened with %q", p.Editor().Value())
 	}
 }
+
+// A server that changes (a re-list, a restart under --watch): each draft
+// is kept. One the new schema still accepts is as it was; one it refuses
+// says why on its badge and in the details; the selection stays.
+func TestDraftsOutliveTheirToolChanging(t *testing.T) {
+	p := newFixtureTools(true, 120, 30)
+	keep := func(tool, text string) {
+		p.Select(tool)
+		toolsDo(p, "enter")
+		toolsType(p, text)
+		toolsDo(p, "esc", "k")
+		if !p.HasDraft(tool) {
+			t.Fatalf("no draft of %s", tool)
+		}
+	}
+	keep("get_weather", "Paris")
+	keep("echo", "hello")
+	p.Select("get_weather")
+
+	tools := fixtureTools()
+	for i := range tools {
+		if tools[i].Name == "echo" {
+			// A new required property: the draft lacks it.
+			tools[i].InputSchema = json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"},"lang":{"type":"string"}},"required":["message","lang"]}`)
+		}
+	}
+	p.SetTools(tools)
+	if sel, _ := p.Selected(); sel.Name != "get_weather" {
+		t.Errorf("the selection moved to %q", sel.Name)
+	}
+	if !p.HasDraft("get_weather") || p.DraftRefused("get_weather") != nil {
+		t.Errorf("the unchanged tool's draft: kept %v, refused %v", p.HasDraft("get_weather"), p.DraftRefused("get_weather"))
+	}
+	refused := p.DraftRefused("echo")
+	if !p.HasDraft("echo") || len(refused) != 1 || !strings.Contains(refused[0], "lang") {
+		t.Fatalf("the changed tool's draft: kept %v, refused %q", p.HasDraft("echo"), refused)
+	}
+	view := ansi.Strip(p.View())
+	if !regexp.MustCompile(`echo .*✎ draft ⚠`).MatchString(view) || !regexp.MustCompile(`get_weather .*✎ draft`).MatchString(view) {
+		t.Errorf("the badges:\n%s", view)
+	}
+	p.Select("echo")
+	p.View()
+	details := ansi.Strip(strings.Join(p.DetailLines(), "\n"))
+	if !strings.Contains(details, "no longer fits") || !strings.Contains(details, "lang") {
+		t.Errorf("the details do not say why:\n%s", details)
+	}
+	// Opened, it starts from the draft's value under the new schema.
+	toolsDo(p, "enter")
+	if v, _ := p.Form().Value(); !strings.Contains(string(v), `"message":"hello"`) {
+		t.Errorf("reopened with %s", v)
+	}
+	// A tool the server no longer lists keeps its draft too, and says so.
+	p.CloseEditor()
+	keep("echo", "x")
+	p.SetTools(tools[:1])
+	if r := p.DraftRefused("echo"); len(r) != 1 || !strings.Contains(r[0], "no longer lists") {
+		t.Errorf("a removed tool's draft: %q", r)
+	}
+}

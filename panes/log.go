@@ -579,8 +579,8 @@ func (l *Log) visible(e *logEntry) bool {
 	if l.hideStderr && e.kind == entryStderr {
 		return false
 	}
-	if l.hideTransport && e.kind == entryTransport {
-		return false
+	if l.hideTransport && e.kind == entryTransport && !l.data(e).tr.IsReloadRow() {
+		return false // hot reload's rows are about the server, not the transport
 	}
 	if !l.isRow(e) {
 		return false
@@ -823,6 +823,10 @@ func TransportLines(t *themes.Theme, ev *mcp.TransportEvent) (string, []string) 
 		lines = append(lines, "")
 	}
 	for _, f := range ev.Fields {
+		if f.Key == "" { // a line of output (a build's), shown as it is
+			lines = append(lines, "  "+t.Detail.Value.Render(termsafe.String(f.Value)))
+			continue
+		}
 		lines = append(lines, t.Detail.Label.Render(termsafe.String(f.Key)+": ")+t.Detail.Value.Render(termsafe.String(f.Value)))
 	}
 	return title, lines

@@ -82,6 +82,9 @@ type ToolResultMsg struct {
 	// Client is the client view the Tools pane shows: the result's
 	// header says that client's limits.
 	Client clients.ID
+	// Compared, when set, is this answer compared with the one before it
+	// (--rerun after a restart), shown above it.
+	Compared *Comparison
 }
 
 // CloseMsg asks the root model to close the modal that sent it.

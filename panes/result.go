@@ -538,6 +538,9 @@ func (r *Result) parse() {
 	default:
 		r.parseResult(summary)
 	}
+	if m.Compared != nil {
+		r.header = append(r.header, ComparisonLines(th, m.Compared)...)
+	}
 }
 
 // callResult is CallToolResult, every field raw so a malformed one is

@@ -116,6 +116,9 @@ type toolRow struct{ tool, call int }
 type toolDraft struct {
 	form   *form.Form
 	schema string
+	// refused is why the tool as listed now refuses the draft (see
+	// checkDrafts); nil while it fits.
+	refused []string
 }
 
 // NewTools makes an empty tools list.
@@ -195,6 +198,7 @@ func (p *Tools) SetTools(tools []mcp.Tool) tea.Cmd {
 	p.tools = tools
 	p.loaded = true
 	p.cost.views = nil
+	p.checkDrafts()
 	p.measure()
 	p.refilter()
 	p.rebuildRows()
@@ -376,7 +380,7 @@ const draftBadge = "✎ draft"
 func (p *Tools) listWant() int {
 	w := 2 + max(p.nameW, 8) + p.badgeW + p.costCellW()
 	if len(p.drafts) > 0 {
-		w += ansi.StringWidth(draftBadge) + 1
+		w += ansi.StringWidth(p.widestDraftBadge()) + 1
 	}
 	return max(w, p.savedW)
 }
@@ -1025,10 +1029,9 @@ func (p *Tools) renderRow(i, w int) string {
 	if long := p.badges(t, true); w-2-p.nameW-ansi.StringWidth(long)-1 >= p.titleW {
 		badges = long
 	}
-	draft := ""
-	if p.HasDraft(t.Name) {
+	draft := p.draftMark(t.Name)
+	if draft != "" {
 		// A kept draft waits for this tool: say so where it is chosen.
-		draft = p.theme.Tools.Badge.Render(draftBadge)
 		badges = strings.TrimSpace(draft + " " + badges)
 	}
 	// The name comes before the badges: when the row cannot hold both, the
@@ -1165,6 +1168,7 @@ func (p *Tools) syncDetails() {
 	if onCall {
 		cacheKey += fmt.Sprintf("\x00%s\x00%d\x00%d", call.Name, call.State, len(call.Failures))
 	}
+	cacheKey += fmt.Sprintf("\x00%d", len(p.drafts[t.Name].refused))
 	if cacheKey == p.detailKey {
 		return
 	}
@@ -1181,6 +1185,9 @@ func (p *Tools) syncDetails() {
 			}
 		}
 		p.detailLines = append(p.detailLines[:at], append(extra, p.detailLines[at:]...)...)
+	}
+	if refused := p.draftDetails(t.Name); refused != nil {
+		p.detailLines = append(refused, p.detailLines...)
 	}
 	if onCall {
 		// A saved call's details come first, then its tool's.

@@ -55,6 +55,10 @@ func (m *Model) reconnect() tea.Cmd {
 	if m.reconnecting {
 		return nil
 	}
+	if r, ok := m.reloads(); ok {
+		m.reload(r)
+		return nil
+	}
 	if m.src == nil || m.ended {
 		// Nothing left to drain: the old session is over.
 		return m.finishReconnect()

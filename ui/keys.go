@@ -140,5 +140,8 @@ func (m *Model) FullHelp() [][]key.Binding {
 func (m *Model) reconnectKey() key.Binding {
 	b := m.keys.Global.Reconnect
 	b.SetEnabled(!m.cfg.NoReconnect)
+	if _, ok := m.reloads(); ok {
+		b.SetHelp(b.Help().Key, "rebuild & restart")
+	}
 	return b
 }

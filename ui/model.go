@@ -25,6 +25,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/session"
+	"github.com/mcpscope/mcpscope/mcp/watch"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -162,6 +163,11 @@ type Model struct {
 	noteOK bool
 	// noteReadOnly: the note says why a read-only source sent nothing.
 	noteReadOnly bool
+	// reruns are the comparisons of the requests --rerun sent again, by
+	// operation, until their answers are shown; unseenBreaking counts the
+	// breaking changes of restarts not yet seen in Diagnostics (reload.go).
+	reruns         map[int64]watch.RerunEvent
+	unseenBreaking int
 	// calls are the saved calls (calls.go); callsPane lists them all.
 	calls     savedCalls
 	callsPane *panes.Calls
@@ -267,6 +273,7 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.sawBreaking()
 	if m.calls.toolsChanged {
 		m.calls.toolsChanged = false
 		cmd = tea.Batch(cmd, m.staleCalls())
@@ -473,6 +480,9 @@ func (m *Model) streamOf(gen int) <-chan mcp.Event {
 func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 	if cmd, ok := m.applySession(ev, stale); ok {
 		return cmd
+	}
+	if m.applyReload(ev) {
+		return nil
 	}
 	m.doc.observe(ev)
 	m.logPane.Append(ev)

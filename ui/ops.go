@@ -158,14 +158,14 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		cmd = m.toolDone(v, ev, r)
 	case *session.ReadResult:
 		m.resources.SetRead(r.URI, r.Raw)
-		m.content.Set(ev.Op.Label, panes.ReadResultLines(m.theme, r.Raw))
+		m.content.Set(ev.Op.Label, append(comparisonLines(m, m.rerunOf(int64(ev.Op.ID))), panes.ReadResultLines(m.theme, r.Raw)...))
 		if ev.Frame != nil {
 			m.content.SetRaw(ev.Frame.Raw)
 		}
 		m.setNote(fmt.Sprintf("read %s in %v", r.URI, ev.Latency.Round(time.Millisecond)), true)
 		m.openOver(modalContent)
 	case *session.PromptResult:
-		m.content.Set(ev.Op.Label, panes.PromptResultLines(m.theme, r.Raw))
+		m.content.Set(ev.Op.Label, append(comparisonLines(m, m.rerunOf(int64(ev.Op.ID))), panes.PromptResultLines(m.theme, r.Raw)...))
 		if ev.Frame != nil {
 			m.content.SetRaw(ev.Frame.Raw)
 		}
@@ -276,7 +276,12 @@ func (m *Model) outputSchema(name string) []byte {
 
 // toolDone shows a tool call's outcome; r is nil when the call failed.
 func (m *Model) toolDone(v *opView, ev session.OpDoneEvent, r *session.ToolResult) tea.Cmd {
-	res := panes.ToolResultMsg{Name: v.tool.Name, Args: v.tool.Args, Latency: ev.Latency, OutputSchema: m.outputSchema(v.tool.Name), Client: m.tools.ViewAs()}
+	name, args := v.tool.Name, v.tool.Args
+	if name == "" && r != nil { // a call the UI did not start (--rerun's)
+		name, args = r.Name, r.Args
+	}
+	res := panes.ToolResultMsg{Name: name, Args: args, Latency: ev.Latency, OutputSchema: m.outputSchema(name),
+		Client: m.tools.ViewAs(), Compared: m.rerunOf(int64(ev.Op.ID))}
 	if ev.Frame != nil {
 		res.Seq, res.Response = ev.Frame.Seq, ev.Frame
 	}

@@ -159,6 +159,9 @@ func (m *Model) renderHeader() string {
 	if c := m.diagCounts(); c != "" {
 		parts = append(parts, m.theme.Status.Error.Render(c))
 	}
+	if b := m.breakingBadge(); b != "" {
+		parts = append(parts, b)
+	}
 	if hs := m.handshake; hs != nil {
 		parts = append(parts, h.Label.Render("handshake ")+h.Value.Render(hs.Duration.Round(time.Millisecond).String()))
 	}
@@ -167,7 +170,8 @@ func (m *Model) renderHeader() string {
 		// Narrow: drop the separators' spaces and the labels' words.
 		line = " " + strings.Join(parts, h.Label.Render("·"))
 		line = strings.NewReplacer("era ", "", "protocol ", "", "handshake ", "⏱",
-			" errors", "E", " error", "E", " warnings", "W", " warning", "W", " hints", "H", " hint", "H").Replace(line)
+			" errors", "E", " error", "E", " warnings", "W", " warning", "W", " hints", "H", " hint", "H",
+			" breaking changes", " breaking", " breaking change", " breaking").Replace(line)
 	}
 	return h.Bar.Render(panes.Fit(line, m.w))
 }

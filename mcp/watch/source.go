@@ -237,11 +237,13 @@ func (s *Source) building(c Cause) {
 // buildFailed says so with the build's output; the server runs on.
 func (s *Source) buildFailed(r Round) {
 	b := r.Build
+	// What failed first (a long row is cut at its end), then what is kept.
 	status := b.Err.Error()
-	summary := fmt.Sprintf("build failed (%s) after %s: %s; the running server is kept", status, Seconds(b.Duration), r.Cause)
-	if first := lastLine(b.Output); first != "" {
-		summary += " — " + first
+	summary := "build failed (" + status + ")"
+	if last := lastLine(b.Output); last != "" {
+		summary += ": " + last
 	}
+	summary += "; the running server is kept"
 	fields := []mcp.Field{{Key: "command", Value: b.Command}, {Key: "cause", Value: r.Cause.String()},
 		{Key: "status", Value: status}, {Key: "took", Value: Seconds(b.Duration)}}
 	fields = append(fields, outputFields(b)...)
@@ -394,7 +396,7 @@ func (s *Source) diffEvents(r Round) []mcp.Event {
 	cur := s.conn.surface()
 	if s.prev == nil {
 		return []mcp.Event{mcp.TransportEvent{Time: now, Kind: mcp.TransportSurface,
-			Summary: "surface: nothing to compare with (the server before the restart never finished listing)"}}
+			Summary: "nothing to compare with: the server before the restart never finished listing"}}
 	}
 	a, b := s.prev, cur
 	var skipped []string
@@ -460,7 +462,7 @@ func changeText(ch surfacediff.Change) string {
 // changes.
 func SurfaceSummary(r *surfacediff.Report) string {
 	if len(r.Changes) == 0 {
-		return "surface unchanged: the same tools, resources, templates and prompts"
+		return "no change: the same tools, resources, templates and prompts"
 	}
 	var counts []string
 	if r.Breaking > 0 {
@@ -480,7 +482,7 @@ func SurfaceSummary(r *surfacediff.Report) string {
 		}
 		first = append(first, changeText(ch))
 	}
-	return "surface: " + strings.Join(counts, ", ") + ": " + strings.Join(first, "; ")
+	return strings.Join(counts, ", ") + ": " + strings.Join(first, "; ")
 }
 
 // The Sender methods go to the current session; a tool call, a resource

@@ -171,7 +171,7 @@ func TestSourceKeepsTheServerWhenTheBuildFails(t *testing.T) {
 	write(t, tools, toolsV2)
 	e.until(t, "the build's start", func(ev mcp.Event) bool { _, ok := ev.(BuildingEvent); return ok })
 	failed := e.until(t, "the failed build's row", transport(mcp.TransportBuild)).(mcp.TransportEvent)
-	if failed.Err == nil || !strings.Contains(failed.Summary, "the running server is kept") || !strings.Contains(failed.Summary, "tools.json: not ok") {
+	if failed.Err == nil || failed.Summary != "build failed (exit status 3): tools.json: not ok; the running server is kept" {
 		t.Errorf("build row %q (%v)", failed.Summary, failed.Err)
 	}
 	var out []string
@@ -219,7 +219,7 @@ func TestSourceReloadsWhenAsked(t *testing.T) {
 		t.Errorf("restart row %q", restart.Summary)
 	}
 	surface := e.until(t, "the surface row", transport(mcp.TransportSurface)).(mcp.TransportEvent)
-	if !strings.HasPrefix(surface.Summary, "surface unchanged") {
+	if !strings.HasPrefix(surface.Summary, "no change") {
 		t.Errorf("surface row %q", surface.Summary)
 	}
 }
