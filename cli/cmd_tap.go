@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
+	"github.com/mcpscope/mcpscope/mcp/watch"
 	"github.com/spf13/cobra"
 )
 
@@ -20,6 +21,7 @@ type tapOptions struct {
 	listen        string // --listen: an HTTP tap on this address
 	listenPublic  bool
 	allowOrigins  []string
+	watch         watchFlags // --watch, --build, --watch-ignore (stdio taps)
 }
 
 func newTapCommand() *cobra.Command {
@@ -59,7 +61,13 @@ reach needs --listen-public.`,
   mcpscope taps                      # watch it`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.watch.check(); err != nil {
+				return withCode(exitUsage, err)
+			}
 			if o.listen != "" {
+				if o.watch.on() {
+					return withCode(exitUsage, errors.New("tap --watch restarts a server the tap runs (tap --watch PATH -- CMD); an HTTP tap proxies a server it does not run"))
+				}
 				if len(args) != 1 {
 					return withCode(exitUsage, fmt.Errorf("tap --listen ADDR takes the server's URL: mcpscope tap --listen 127.0.0.1:8808 https://example.com/mcp"))
 				}
@@ -79,6 +87,7 @@ reach needs --listen-public.`,
 	f.BoolVar(&o.noHub, "no-live", false, "record only: open no socket for a live viewer")
 	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
 	f.BoolVar(&o.listenPublic, "listen-public", false, "allow a --listen address other machines can reach (e.g. 0.0.0.0:8808); a warning says so")
+	o.watch.register(f)
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides this machine's (repeatable)")
 	return cmd
 }
@@ -92,10 +101,18 @@ func runStdioTap(o tapOptions, args []string) {
 	// Signals are the server's to act on: the tap forwards them and keeps
 	// copying until the server ends, so the command's context (cancelled
 	// on Ctrl+C) does not bound it.
-	out, _ := tap.RunStdio(context.Background(), tap.StdioOptions{
+	so := tap.StdioOptions{
 		Name: o.name, Command: args[0], Args: args[1:], Signals: sigs,
 		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub},
-	})
+	}
+	if o.watch.on() {
+		so.Reload = &tap.ReloadOptions{Watch: watch.Options{Paths: o.watch.paths, Ignore: o.watch.ignore}, Build: o.watch.build}
+	}
+	out, err := tap.RunStdio(context.Background(), so)
+	if err != nil {
+		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+err.Error())
+		os.Exit(exitUsage)
+	}
 	signal.Stop(sigs)
 	if out.Signal != nil {
 		tap.Reraise(out.Signal)

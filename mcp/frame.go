@@ -119,6 +119,14 @@ type Frame struct {
 	// the answers to them, which are judged as answers to probes.
 	Probe bool
 
+	// ByTap marks a frame a tap wrote itself instead of passing it on
+	// (tap --watch): to the server, the client's handshake and
+	// subscriptions replayed after a restart and the lists it takes, and
+	// their answers, which the client never sees; to the client, the
+	// errors for its requests in flight at a restart and the list_changed
+	// notifications after it.
+	ByTap bool
+
 	// home and ref name the FrameStore that rebuilt this frame and its
 	// index there plus one (zero for a frame not rebuilt by a store).
 	home uint32

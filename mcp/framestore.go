@@ -94,6 +94,9 @@ const (
 // rawBig marks a record whose Raw is referenced in big, not copied.
 const rawBig = 1 << 2
 
+// byTap is the flags bit of a frame a tap wrote itself (Frame.ByTap).
+const byTap = 1 << 3
+
 var storeIDs atomic.Uint32
 
 // NewFrameStore makes an empty store.
@@ -177,6 +180,9 @@ func (s *FrameStore) encode(f *Frame) []byte {
 	flags := byte(zone)
 	if len(f.Raw) > bigFrame {
 		flags |= rawBig
+	}
+	if f.ByTap {
+		flags |= byTap
 	}
 	b = append(b, flags)
 	var has byte
@@ -323,6 +329,7 @@ func (s *FrameStore) View(i int, f *Frame) {
 		UnknownID: b0&(1<<5) != 0,
 		Duplicate: b0&(1<<6) != 0,
 		Probe:     b0&(1<<7) != 0,
+		ByTap:     flags&byTap != 0,
 	}
 	f.Seq = r.varint()
 	if zone := flags & 3; zone != zoneNone {

@@ -222,6 +222,9 @@ func (d *Detail) header() []string {
 	if f.Probe {
 		flags = append(flags, "probe")
 	}
+	if f.ByTap {
+		flags = append(flags, "written by the tap itself, not by the client or the server")
+	}
 	if f.UnknownID {
 		flags = append(flags, "unknown id")
 	}

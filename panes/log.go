@@ -1210,6 +1210,9 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 	if f.Probe {
 		segs = append(segs, segment{text: "PROBE", style: t.BadgeProbe})
 	}
+	if f.ByTap {
+		segs = append(segs, segment{text: "BY TAP", style: t.BadgeProbe})
+	}
 	segs = append(segs, l.diagBadges(f)...)
 	label := termsafe.String(f.Label())
 	segs = append(segs, segment{text: label, style: t.Method, flex: true, shorter: labelForms(label)})

@@ -58,6 +58,9 @@ func appendFrameEntry(b []byte, f *mcp.Frame, stream string) []byte {
 	if f.Probe {
 		b = append(b, `,"probe":true`...)
 	}
+	if f.ByTap {
+		b = append(b, `,"byTap":true`...)
+	}
 	if f.ErrorCode != 0 {
 		b = append(b, `,"errorCode":`...)
 		b = strconv.AppendInt(b, int64(f.ErrorCode), 10)

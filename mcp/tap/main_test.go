@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
+	"github.com/mcpscope/mcpscope/mcp/watch"
 )
 
 // Test-binary roles besides the fake and demo servers:
@@ -27,12 +28,15 @@ import (
 //	MCPSCOPE_TAP_RELAY=1         a bare relay (the benchmarks' control): the
 //	                             server's command in the arguments, its stdio
 //	                             copied both ways, nothing recorded
+//	MCPSCOPE_TAP_RELOAD=PATH     the tap with hot reload (tap --watch PATH), the
+//	                             server's command in the arguments
 const (
 	floodEnv       = "MCPSCOPE_TAP_FLOOD"
 	stuckViewerEnv = "MCPSCOPE_TAP_STUCK_VIEWER"
 	echoEnv        = "MCPSCOPE_TAP_ECHO"
 	asTapEnv       = "MCPSCOPE_TAP_AS_TAP"
 	relayEnv       = "MCPSCOPE_TAP_RELAY"
+	reloadTapEnv   = "MCPSCOPE_TAP_RELOAD"
 )
 
 func TestMain(m *testing.M) {
@@ -41,6 +45,16 @@ func TestMain(m *testing.M) {
 		_ = os.Unsetenv(asTapEnv)
 		Lean()
 		out, _ := RunStdio(context.Background(), StdioOptions{Name: "bench", Command: os.Args[1], Args: os.Args[2:]})
+		os.Exit(out.Code)
+	}
+	if path, ok := os.LookupEnv(reloadTapEnv); ok {
+		_ = os.Unsetenv(reloadTapEnv)
+		out, err := RunStdio(context.Background(), StdioOptions{Name: "reload", Command: os.Args[1], Args: os.Args[2:],
+			Reload: &ReloadOptions{Watch: watch.Options{Paths: []string{path}}}})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
 		os.Exit(out.Code)
 	}
 	if os.Getenv(relayEnv) != "" {

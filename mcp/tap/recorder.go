@@ -37,6 +37,7 @@ type chunk struct {
 	stream  string
 	problem string
 	sse     *mcp.SSEWatch // chunkSSE: the stream's reader
+	byTap   bool          // chunkFrame: a message the tap wrote itself (Frame.ByTap)
 }
 
 // recorder turns the copied bytes into frames and session-file entries. It
@@ -216,7 +217,7 @@ func (r *recorder) handle(c *chunk) {
 	case chunkExit:
 		r.exited(c.ev.(mcp.ExitEvent))
 	case chunkFrame:
-		r.frames(c.dir, c.data, c.problem, c.stream, c.at)
+		r.framesBy(c.dir, c.data, c.problem, c.stream, c.at, c.byTap)
 	case chunkSSE:
 		emit := func(it mcp.SSEItem) {
 			if it.Row != nil {
@@ -266,7 +267,14 @@ func (r *recorder) endOf(dir mcp.Direction, at time.Time) {
 }
 
 func (r *recorder) frames(dir mcp.Direction, raw []byte, problem, stream string, at time.Time) {
+	r.framesBy(dir, raw, problem, stream, at, false)
+}
+
+// framesBy is frames for a message that either crossed the tap or was
+// written by it (byTap).
+func (r *recorder) framesBy(dir mcp.Direction, raw []byte, problem, stream string, at time.Time, byTap bool) {
 	for _, f := range r.obs.Frames(dir, raw, problem, stream, at) {
+		f.ByTap = byTap
 		if r.onFrame != nil {
 			g := *f
 			g.Raw = bytes.Clone(f.Raw) // f.Raw is the spool's

@@ -32,6 +32,9 @@ type StdioOptions struct {
 	// SIGTERM before SIGKILL. Two seconds each when zero.
 	Grace, TermGrace time.Duration
 	Recording
+	// Reload, when set, restarts the server when the watched files change
+	// while the client stays connected (tap --watch; reload.go).
+	Reload *ReloadOptions
 	// onFrame sees every recorded frame (tests).
 	onFrame func(*mcp.Frame)
 }
@@ -74,6 +77,9 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 		if *d <= 0 {
 			*d = 2 * time.Second
 		}
+	}
+	if o.Reload != nil {
+		return runReloading(ctx, o)
 	}
 	info := &Info{Name: o.Name, Transport: "stdio", Command: append([]string{o.Command}, o.Args...)}
 	cap := startCapture(info, os.Environ(), o.Recording)

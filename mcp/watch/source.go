@@ -33,9 +33,17 @@ type SourceOptions struct {
 	// order: --record writes them with the sessions' own.
 	Record func(mcp.Event)
 	// StopBudget bounds the old server's shutdown at a restart (stdin
-	// closed, then SIGTERM, then SIGKILL); 1 s when zero.
+	// closed, then SIGTERM, then SIGKILL, fitted in it); DefaultStopBudget
+	// when zero.
 	StopBudget time.Duration
 }
+
+// DefaultStopBudget is how long a restart gives the old server to end:
+// two thirds of it after its stdin is closed, then SIGTERM, then SIGKILL.
+// A server that keeps running after its stdin ends (server-everything has
+// timers) is replaced in this much, which counts against hot reload's
+// budget (500 ms beside the build and the new server's start).
+const DefaultStopBudget = 300 * time.Millisecond
 
 // BuildingEvent says a build has started (the status line shows it while
 // it runs).
@@ -119,7 +127,7 @@ var _ session.Source = (*Source)(nil)
 func NewSource(newInner func() session.Source, o SourceOptions) (*Source, error) {
 	s := &Source{newInner: newInner, o: o, q: mcp.NewEventStream(), loopDone: make(chan struct{}), conn: newConnSurface()}
 	if s.o.StopBudget <= 0 {
-		s.o.StopBudget = time.Second
+		s.o.StopBudget = DefaultStopBudget
 	}
 	if len(o.Watch.Paths) > 0 {
 		w, err := New(o.Watch)

@@ -271,7 +271,7 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 	f := &mcp.Frame{Seq: e.Seq, Time: e.Time, Dir: parseDir(e.Dir), Transport: e.Transport, Raw: raw,
 		Kind: parseKind(e.Kind), Method: e.Method, ID: mcp.ID(e.ID), Problem: e.Problem, ReplyTo: e.ReplyTo,
 		Latency: fromMs(e.LatencyMs), UnknownID: e.UnknownID, Duplicate: e.Duplicate, BatchSeq: e.BatchSeq,
-		Stream: e.Stream, Probe: e.Probe, ErrorCode: e.ErrorCode}
+		Stream: e.Stream, Probe: e.Probe, ByTap: e.ByTap, ErrorCode: e.ErrorCode}
 	if err != nil && f.Problem == "" {
 		f.Problem = "the session file's raw_base64 is unreadable: " + err.Error()
 	}
