@@ -62,6 +62,10 @@ func (l *Linter) outboundRequest(f *mcp.Frame) {
 		l.initSeq = f.Seq
 		l.sseIDs = newBoundedSet(4096) // event ids are unique per session
 		l.sessionID = ""               // a new session may bring a new id
+		// A new session lists afresh: a list that differs from the last
+		// session's (a server restarted under tap --watch, a client's
+		// second session) changed between sessions, not unannounced.
+		l.lists = map[string]*listState{}
 		l.offeredVersion, _ = str(params, "protocolVersion")
 		if caps, ok := params["capabilities"]; ok {
 			l.clientCaps = caps

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/watch"
@@ -202,6 +203,16 @@ func TestReloadingTapKeepsTheClientConnected(t *testing.T) {
 			}
 		}
 	}
+	// The doctor judges the new server's list as a new session's, not as a
+	// list that changed unannounced.
+	lint := doctor.New(doctor.Options{})
+	for _, ev := range recordEvents(t) {
+		for _, d := range lint.Observe(ev) {
+			if d.Rule == "lists/changed-without-notification" {
+				t.Errorf("the doctor: %s", d.Message)
+			}
+		}
+	}
 	// The replayed initialize and its answer, initialized, the lists both
 	// ways, the error and the list_changed at least.
 	if byTap < 8 || restart != 1 || surface != 1 || init != 1 {
@@ -227,6 +238,26 @@ func recordOf(t *testing.T) []record.Entry {
 		t.Fatal(err)
 	}
 	return entries
+}
+
+// recordEvents are the events of the one session file the tap wrote.
+func recordEvents(t *testing.T) []mcp.Event {
+	t.Helper()
+	dir := filepath.Join(os.Getenv("HOME"), ".local", "state", "mcpscope", "taps")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("want one session file in %s, have %v", dir, files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	rf, err := record.ReadEvents(f, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rf.Events
 }
 
 // A failed build keeps the running server: the client's next request is
