@@ -74,14 +74,18 @@ func isMethod(method string) func(map[string]json.RawMessage) bool {
 // tools are the file tools, and a client on its stdio.
 func reloadingTap(t *testing.T, tools string, r *ReloadOptions) (*tapClient, func() *Outcome) {
 	t.Helper()
+	return reloadingTapOf(t, []string{"env", mcptest.EnvVar + "=tools-file", mcptest.ToolsFileVar + "=" + tools, os.Args[0]}, r)
+}
+
+// reloadingTapOf is reloadingTap with the server's command line.
+func reloadingTapOf(t *testing.T, argv []string, r *ReloadOptions) (*tapClient, func() *Outcome) {
+	t.Helper()
 	privateDirs(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	t.Setenv(mcptest.EnvVar, "tools-file")
-	t.Setenv(mcptest.ToolsFileVar, tools)
 	done := make(chan *Outcome, 1)
 	go func() {
-		out, err := RunStdio(context.Background(), StdioOptions{Name: "reload", Command: os.Args[0], Stdin: inR, Stdout: outW,
+		out, err := RunStdio(context.Background(), StdioOptions{Name: "reload", Command: argv[0], Args: argv[1:], Stdin: inR, Stdout: outW,
 			Stderr: io.Discard, Grace: 200 * time.Millisecond, TermGrace: 200 * time.Millisecond, Reload: r})
 		if err != nil {
 			t.Error(err)
@@ -302,4 +306,63 @@ func recordHas(t *testing.T, kind string) bool {
 		}
 	}
 	return false
+}
+
+// The client's active subscription is replayed to the new server (its
+// answer, an error from this server, goes to the record only); a new
+// server whose handshake is not the one the client was given (another
+// protocol version) ends the connection as the server would, and says
+// why in the record.
+func TestReloadingTapReplaysSubscriptionsAndEndsOnAnotherHandshake(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	behaviours := filepath.Join(dir, "behaviours")
+	for path, text := range map[string]string{tools: tapToolsV1, behaviours: "tools-file"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The server's behaviours are read from a file at each start: the
+	// second start answers another protocol version.
+	argv := []string{"sh", "-c", `exec env ` + mcptest.EnvVar + `="$(cat "$1")" ` + mcptest.ToolsFileVar + `="$2" "$0"`, os.Args[0], behaviours, tools}
+	c, wait := reloadingTapOf(t, argv, &ReloadOptions{Watch: watch.Options{Paths: []string{tools}}})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test-client","version":"1"}}}`)
+	c.next("the initialize answer", hasID("1"))
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"file:///watched.txt"}}`)
+	c.next("the subscribe answer", hasID("2"))
+
+	// A restart with the same handshake: the subscription is replayed.
+	if err := os.WriteFile(tools, []byte(tapToolsV2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.next("notifications/tools/list_changed", isMethod(mcp.NotifyToolsListChanged))
+	// Then one with another protocol version: the connection ends.
+	if err := os.WriteFile(behaviours, []byte("tools-file,bad-version"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tools, []byte(tapToolsV1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(20 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-c.msgs:
+		case <-timeout:
+			t.Fatal("the tap kept the connection after an incompatible handshake")
+		}
+	}
+	wait()
+	replayed, ended := 0, false
+	for _, en := range recordOf(t) {
+		if en.Type == "frame" && en.ByTap && en.Method == mcp.MethodResourcesSubscribe && en.Raw != nil && strings.Contains(*en.Raw, "file:///watched.txt") {
+			replayed++
+		}
+		if en.Type == "transport" && strings.Contains(en.Summary, "protocol version 1999-01-01, not 2025-06-18") && strings.Contains(en.Summary, "ending the connection") {
+			ended = true
+		}
+	}
+	if replayed != 1 || !ended {
+		t.Errorf("the record: %d replayed subscriptions (want 1: the incompatible server gets none), ended %v", replayed, ended)
+	}
 }
