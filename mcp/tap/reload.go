@@ -96,8 +96,11 @@ type reloadTap struct {
 	// waiting are the tap's own requests awaiting their answers.
 	waiting map[string]chan []byte
 	ended   bool
-	end     chan struct{} // closed when the tap ends (client gone, or an incompatible restart)
-	endOnce sync.Once
+	// restarting: the old server is stopping or the new one is taking the
+	// client's handshake; requests meanwhile get the restart's error.
+	restarting bool
+	end        chan struct{} // closed when the tap ends (client gone, or an incompatible restart)
+	endOnce    sync.Once
 	// lists are the lists as the last server gave them to the tap.
 	lists map[string][]json.RawMessage
 }
@@ -492,9 +495,13 @@ func (t *reloadTap) readClient() {
 		}
 		if e.id != "" && e.method != "" {
 			if cur == nil {
+				why := "no server is running behind the tap (the last start failed): save a watched file to start it again"
+				if t.restarting {
+					why = "the server is being restarted (mcpscope tap --watch): send it again"
+				}
 				t.mu.Unlock()
 				t.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: bytes.Clone(bytes.TrimRight(line, "\r\n")), at: time.Now()})
-				_ = t.toClient(errorAnswer(e.id, "no server is running behind the tap (the last start failed): save a watched file to start it again"), true)
+				_ = t.toClient(errorAnswer(e.id, why), true)
 				return true
 			}
 			t.inflight[e.id] = e.method
@@ -653,6 +660,16 @@ func (t *reloadTap) restart(ctx context.Context, r watch.Round) {
 	if old != nil && legacy && given != nil {
 		before, _ = t.surfaceOf(old, given)
 	}
+	// From here until the new server has the client's handshake, the
+	// client's requests get the restart's error at once.
+	t.mu.Lock()
+	t.cur, t.restarting = nil, true
+	t.mu.Unlock()
+	up := func(s *tappedServer) {
+		t.mu.Lock()
+		t.cur, t.restarting = s, false
+		t.mu.Unlock()
+	}
 	if old != nil {
 		// Replaced on purpose: hot reload's budget, not a client's grace.
 		t.stop(old, watch.DefaultStopBudget*2/3, watch.DefaultStopBudget/3)
@@ -663,17 +680,22 @@ func (t *reloadTap) restart(ctx context.Context, r watch.Round) {
 		Fields: []mcp.Field{{Key: "cause", Value: r.Cause.String()}}}})
 	s, err := t.start()
 	if err != nil {
+		up(nil)
 		t.o.Warn("restart failed: " + err.Error() + "; the client stays connected: save a watched file to try again")
 		return
 	}
 	t.mu.Lock()
-	t.cur = s
 	// The answers the old server owed are owed by nobody now.
 	t.serverReqs = map[string]int{}
 	t.mu.Unlock()
 	if !legacy {
+		up(s)
 		t.o.Warn(summary)
 		return // the modern era has no handshake to replay
+	}
+	giveUp := func() {
+		t.stop(s, watch.DefaultStopBudget*2/3, watch.DefaultStopBudget/3)
+		up(nil)
 	}
 	ans, err := t.call(s, mcp.MethodInitialize, t.initParams, t.r.StartTimeout)
 	var now *handshakeInfo
@@ -687,12 +709,14 @@ func (t *reloadTap) restart(ctx context.Context, r watch.Round) {
 		}
 		t.o.Warn(why + "; the client stays connected: save a watched file to try again")
 		t.note(why)
+		giveUp()
 		return
 	}
 	if why := incompatible(given, now, t.usedCapabilities()); why != "" {
 		msg := "the restarted server's handshake is not the one the client was given: " + why + "; ending the connection, as the server would"
 		t.o.Warn(msg)
 		t.note(msg)
+		giveUp()
 		t.finish()
 		return
 	}
@@ -709,6 +733,7 @@ func (t *reloadTap) restart(ctx context.Context, r watch.Round) {
 			t.note("the client's subscription to " + uri + " could not be replayed: " + err.Error())
 		}
 	}
+	up(s)
 	after, lerr := t.surfaceOf(s, now)
 	for _, l := range mcp.DiscoveryLists() {
 		if before != nil && sameItems(before.Lists[l.Method], after.Lists[l.Method]) && listedIn(before, l.Method) == listedIn(after, l.Method) {

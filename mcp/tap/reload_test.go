@@ -366,3 +366,43 @@ func TestReloadingTapReplaysSubscriptionsAndEndsOnAnotherHandshake(t *testing.T)
 		t.Errorf("the record: %d replayed subscriptions (want 1: the incompatible server gets none), ended %v", replayed, ended)
 	}
 }
+
+// A request the client sends while the server is being replaced is
+// answered at once with the restart's error, not lost on the way between
+// the two servers.
+func TestReloadingTapAnswersRequestsDuringARestart(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	delay := filepath.Join(dir, "delay")
+	for path, text := range map[string]string{tools: tapToolsV1, delay: "0"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The second start takes a second: the client's request comes meanwhile.
+	argv := []string{"sh", "-c", `sleep "$(cat "$1")"; exec env ` + mcptest.EnvVar + `=tools-file ` + mcptest.ToolsFileVar + `="$2" "$0"`, os.Args[0], delay, tools}
+	c, _ := reloadingTapOf(t, argv, &ReloadOptions{Watch: watch.Options{Paths: []string{tools}}})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test-client","version":"1"}}}`)
+	c.next("the initialize answer", hasID("1"))
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":"in-flight","method":"tools/call","params":{"name":"hang","arguments":{}}}`)
+	time.Sleep(100 * time.Millisecond)
+	if err := os.WriteFile(delay, []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tools, []byte(tapToolsV2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.next("the in-flight call's error", hasID(`"in-flight"`)) // the old server is gone
+	c.send(`{"jsonrpc":"2.0","id":"meanwhile","method":"tools/list"}`)
+	m, _ := c.next("the answer to the request sent during the restart", hasID(`"meanwhile"`))
+	if !strings.Contains(string(m["error"]), "being restarted") {
+		t.Fatalf("a request during the restart got %v", m)
+	}
+	c.next("notifications/tools/list_changed", isMethod(mcp.NotifyToolsListChanged))
+	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
+	m, _ = c.next("the new tools", hasID("5"))
+	if got := strings.Join(toolNames(t, m), ","); got != "echo,hang,reverse" {
+		t.Fatalf("tools after the restart %s", got)
+	}
+}
