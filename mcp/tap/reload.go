@@ -224,7 +224,7 @@ func (t *reloadTap) start() (*tappedServer, error) {
 	t.mu.Unlock()
 	s.drain.Add(2)
 	go func() { defer s.drain.Done(); t.readServer(s, stdout) }()
-	go func() { defer s.drain.Done(); t.copyStderr(stderr) }()
+	go func() { defer s.drain.Done(); copyStderr(stderr, t.o.Stderr, t.rec) }()
 	go t.wait(s)
 	return s, nil
 }
@@ -232,20 +232,7 @@ func (t *reloadTap) start() (*tappedServer, error) {
 // wait collects a server's exit and records it; a server that ends on
 // its own leaves the tap without a server until the next restart.
 func (t *reloadTap) wait(s *tappedServer) {
-	err := s.cmd.Wait()
-	exit := &mcp.ExitError{Code: -1}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		exit.Code = 0
-	case errors.As(err, &ee):
-		exit.Code = ee.ExitCode()
-		if sig := exitSignal(ee.ProcessState); sig != nil {
-			exit.Signal = signalName(sig)
-		}
-	default:
-		exit.Err = err
-	}
+	exit, _ := exitOf(s.cmd.Wait())
 	done := make(chan struct{})
 	go func() { s.drain.Wait(); close(done) }()
 	select {
@@ -293,21 +280,6 @@ func (t *reloadTap) stop(s *tappedServer, grace, termGrace time.Duration) {
 		}
 	}
 	<-s.exited
-}
-
-func (t *reloadTap) copyStderr(r *os.File) {
-	defer func() { _ = r.Close() }()
-	buf := make([]byte, 16<<10)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			_, _ = t.o.Stderr.Write(buf[:n])
-			t.rec.push(chunk{kind: chunkStderr, data: append([]byte(nil), buf[:n]...), at: time.Now()})
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // envelope is what the tap reads of a message: its id (raw), method, and

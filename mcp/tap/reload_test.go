@@ -224,8 +224,8 @@ func TestReloadingTapKeepsTheClientConnected(t *testing.T) {
 	}
 }
 
-// recordOf reads the one session file the tap wrote.
-func recordOf(t *testing.T) []record.Entry {
+// recordFile opens the one session file the tap wrote.
+func recordFile(t *testing.T) *os.File {
 	t.Helper()
 	dir := filepath.Join(os.Getenv("HOME"), ".local", "state", "mcpscope", "taps")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -236,8 +236,14 @@ func recordOf(t *testing.T) []record.Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = f.Close() }()
-	entries, err := record.Read(f)
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+// recordOf is the one session file the tap wrote, line by line.
+func recordOf(t *testing.T) []record.Entry {
+	t.Helper()
+	entries, err := record.Read(recordFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,17 +253,7 @@ func recordOf(t *testing.T) []record.Entry {
 // recordEvents are the events of the one session file the tap wrote.
 func recordEvents(t *testing.T) []mcp.Event {
 	t.Helper()
-	dir := filepath.Join(os.Getenv("HOME"), ".local", "state", "mcpscope", "taps")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("want one session file in %s, have %v", dir, files)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	rf, err := record.ReadEvents(f, true)
+	rf, err := record.ReadEvents(recordFile(t), true)
 	if err != nil {
 		t.Fatal(err)
 	}

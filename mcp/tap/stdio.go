@@ -118,19 +118,8 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 	}
 	signalGroup(cmd, sigKill) // whatever the server left behind
 
-	exit := &mcp.ExitError{Code: -1}
-	var ee *exec.ExitError
-	switch {
-	case waitErr == nil:
-		exit.Code = 0
-	case errors.As(waitErr, &ee):
-		exit.Code = ee.ExitCode()
-		if sig := exitSignal(ee.ProcessState); sig != nil {
-			out.Signal, exit.Signal = sig, signalName(sig)
-		}
-	default:
-		exit.Err = waitErr
-	}
+	exit, sig := exitOf(waitErr)
+	out.Signal = sig
 	t.mu.Lock()
 	exit.Forced, exit.Expected, exit.ClientSignal = t.forced, t.stopping, t.clientSignal
 	t.mu.Unlock()
@@ -264,19 +253,42 @@ func (t *stdioTap) copyOut(r *os.File) {
 }
 
 // copyStderr passes the server's stderr through and records its lines.
-func (t *stdioTap) copyStderr(r *os.File) {
+func (t *stdioTap) copyStderr(r *os.File) { copyStderr(r, t.o.Stderr, t.rec) }
+
+// copyStderr passes a server's stderr to w and records it.
+func copyStderr(r *os.File, w io.Writer, rec *recorder) {
 	defer func() { _ = r.Close() }()
 	buf := make([]byte, 16<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			_, _ = t.o.Stderr.Write(buf[:n])
-			t.rec.push(chunk{kind: chunkStderr, data: append([]byte(nil), buf[:n]...), at: time.Now()})
+			_, _ = w.Write(buf[:n])
+			rec.push(chunk{kind: chunkStderr, data: append([]byte(nil), buf[:n]...), at: time.Now()})
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// exitOf is how a server ended, from its Wait's error, and the signal
+// that killed it (nil when none did).
+func exitOf(waitErr error) (*mcp.ExitError, os.Signal) {
+	exit := &mcp.ExitError{Code: -1}
+	var sig os.Signal
+	var ee *exec.ExitError
+	switch {
+	case waitErr == nil:
+		exit.Code = 0
+	case errors.As(waitErr, &ee):
+		exit.Code = ee.ExitCode()
+		if sig = exitSignal(ee.ProcessState); sig != nil {
+			exit.Signal = signalName(sig)
+		}
+	default:
+		exit.Err = waitErr
+	}
+	return exit, sig
 }
 
 // shutdown follows the spec's order once the server's stdin is closed:
