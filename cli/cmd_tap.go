@@ -53,10 +53,17 @@ The HTTP tap is a local server and guards like one: a request whose Origin is
 not this machine's, or whose Host is not the tap's address (a web page, or a
 name rebound to 127.0.0.1), is refused with 403 and a line in the record;
 --allow-origin ORIGIN lets one through. A --listen address other machines can
-reach needs --listen-public.`,
+reach needs --listen-public.
+
+With --watch PATH (and --build CMD), a stdio tap restarts the server when a file
+under PATH changes while the client stays connected: the client's handshake and
+subscriptions are replayed to the new server, its requests in flight are
+answered with error -32000, and it is sent list_changed for each list that
+changed (see the README, "Hot reload").`,
 		Example: `  # in claude_desktop_config.json: "command": "mcpscope",
   #   "args": ["tap", "--name", "weather", "--", "node", "build/index.js"]
   mcpscope tap --name weather -- node build/index.js
+  mcpscope tap --name weather --watch src --build 'npm run build' -- node build/index.js
   mcpscope tap --name remote --listen 127.0.0.1:8808 https://example.com/mcp
   mcpscope taps                      # watch it`,
 		Args: cobra.ArbitraryArgs,

@@ -122,6 +122,7 @@ With no target it runs against its built-in demo server.`,
   mcpscope -- node build/index.js            # a stdio server
   mcpscope https://example.com/mcp           # a remote server (Streamable HTTP, SSE fallback)
   mcpscope --config ~/.cursor/mcp.json       # a server from a client's config file
+  mcpscope --watch src --build 'npm run build' -- node build/index.js   # restart on save
   mcpscope call --method tools/list -- uvx my-server`,
 		Version:       version,
 		SilenceUsage:  true,

@@ -132,7 +132,7 @@ func New(o Options) (*Watcher, error) {
 		info, err := os.Stat(abs)
 		if err != nil {
 			_ = fw.Close()
-			return nil, fmt.Errorf("--watch %s: %w", p, err)
+			return nil, fmt.Errorf("--watch %s: %w (name a file or directory that exists)", p, err)
 		}
 		if info.IsDir() {
 			w.dirs[abs] = true
