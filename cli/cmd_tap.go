@@ -59,7 +59,9 @@ With --watch PATH (and --build CMD), a stdio tap restarts the server when a file
 under PATH changes while the client stays connected: the client's handshake and
 subscriptions are replayed to the new server, its requests in flight are
 answered with error -32000, and it is sent list_changed for each list that
-changed (see the README, "Hot reload").`,
+changed. An HTTP tap runs no server: after --build (which replaces it) it opens
+the client's session again upstream and maps the client's Mcp-Session-Id to the
+new one (see the README, "Hot reload").`,
 		Example: `  # in claude_desktop_config.json: "command": "mcpscope",
   #   "args": ["tap", "--name", "weather", "--", "node", "build/index.js"]
   mcpscope tap --name weather -- node build/index.js
@@ -72,9 +74,6 @@ changed (see the README, "Hot reload").`,
 				return withCode(exitUsage, err)
 			}
 			if o.listen != "" {
-				if o.watch.on() {
-					return withCode(exitUsage, errors.New("tap --watch restarts a server the tap runs (tap --watch PATH -- CMD); an HTTP tap proxies a server it does not run"))
-				}
 				if len(args) != 1 {
 					return withCode(exitUsage, fmt.Errorf("tap --listen ADDR takes the server's URL: mcpscope tap --listen 127.0.0.1:8808 https://example.com/mcp"))
 				}
@@ -132,8 +131,12 @@ func runStdioTap(o tapOptions, args []string) {
 func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	tap.Lean()
 	stderr := cmd.ErrOrStderr()
+	var reload *tap.ReloadOptions
+	if o.watch.on() {
+		reload = &tap.ReloadOptions{Watch: watch.Options{Paths: o.watch.paths, Ignore: o.watch.ignore}, Build: o.watch.build}
+	}
 	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
-		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins,
+		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins, Reload: reload,
 		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
 			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
 		Ready: func(local string) {

@@ -7,8 +7,8 @@ import (
 )
 
 // The flags that only mean something with --watch say so without it, and
-// the HTTP tap, which runs no server, refuses --watch: each a usage error
-// that says what to do, before any terminal or server is touched.
+// a path that is not there is refused: each a usage error that says what
+// to do, before any terminal or server is touched.
 func TestWatchFlagsNeedWatch(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
 	for _, c := range []struct {
@@ -20,7 +20,7 @@ func TestWatchFlagsNeedWatch(t *testing.T) {
 		{[]string{"--rerun"}, "--rerun needs --watch PATH"},
 		{[]string{"--watch", missing}, "name a file or directory that exists"},
 		{[]string{"tap", "--build", "make", "--", "true"}, "--build needs --watch PATH"},
-		{[]string{"tap", "--listen", "127.0.0.1:0", "--watch", ".", "http://127.0.0.1:9/mcp"}, "an HTTP tap proxies a server it does not run"},
+		{[]string{"tap", "--listen", "127.0.0.1:0", "--watch", missing, "http://127.0.0.1:9/mcp"}, "name a file or directory that exists"},
 	} {
 		_, err, code := runCLI(t, c.args...)
 		if err == nil || code != exitUsage || !strings.Contains(err.Error(), c.want) {

@@ -38,6 +38,9 @@ type HTTPOptions struct {
 	// (--listen-public): other machines can then reach the server
 	// through the tap, and any Host is taken.
 	Public bool
+	// Reload, when set, reconnects upstream after each build when the
+	// watched files change (tap --watch; http_reload.go).
+	Reload *ReloadOptions
 	Recording
 }
 
@@ -79,6 +82,16 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 	info := &Info{Name: o.Name, Transport: "http", URL: o.Target, Listen: ln.Addr().String()}
 	cap := startCapture(info, nil, o.Recording)
 	h := &httpTap{target: target, rec: cap.rec, keepSecrets: o.KeepSecrets, guard: g}
+	if o.Reload != nil {
+		h.reload = newHTTPReload(h, o.Reload)
+		stop, err := runHTTPReload(ctx, h.reload)
+		if err != nil {
+			_ = ln.Close()
+			cap.close()
+			return err
+		}
+		defer stop()
+	}
 	h.proxy = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,
 		FlushInterval:  -1, // every write reaches the client at once: SSE event by event
@@ -115,6 +128,7 @@ type httpTap struct {
 	keepSecrets bool
 	guard       *guard
 	n           atomic.Int64
+	reload      *httpReload // nil without --watch
 }
 
 type ctxKey struct{}
@@ -127,6 +141,10 @@ type exchange struct {
 	host   string // the address the client reached the tap at
 	method string // the JSON-RPC method of the POSTed message
 	id     string
+	// body and header are an initialize's, kept for hot reload to open
+	// the session again after a restart (in memory only).
+	body   []byte
+	header http.Header
 }
 
 func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -151,6 +169,9 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.Unmarshal(body, &env)
 		x.method, x.id = env.Method, string(env.ID)
+		if h.reload != nil && env.Method == mcp.MethodInitialize {
+			x.body, x.header = body, r.Header.Clone()
+		}
 		if len(bytes.TrimSpace(body)) > 0 {
 			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now()})
 		}
@@ -185,6 +206,9 @@ func (h *httpTap) rewrite(pr *httputil.ProxyRequest) {
 		}
 	}
 	out.Host = h.target.Host
+	if h.reload != nil {
+		h.reload.toServer(out.Header)
+	}
 	// A tap is invisible: no X-Forwarded-* headers are added.
 }
 
@@ -231,6 +255,10 @@ func (h *httpTap) response(resp *http.Response) error {
 	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
 		Summary: fmt.Sprintf("%s %s → %s %s", resp.Request.Method, x.path, resp.Status[:3], ct),
 		Fields:  append(h.fields(resp.Request.Method, x.path, resp.Header), mcp.Field{Key: "status", Value: resp.Status})}})
+	if h.reload != nil {
+		h.reload.opened(x, resp)
+		h.reload.toClient(resp.Header)
+	}
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		// The proxy copies an upgraded connection both ways through the
 		// body; a WebSocket's messages are recorded on the way.
