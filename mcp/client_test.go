@@ -18,7 +18,9 @@ import (
 
 func TestMain(m *testing.M) {
 	mcptest.MaybeRunServer() // when re-executed as the fake or the demo server
-	goleak.VerifyTestMain(m)
+	// The child package's spawner lives as long as the process, on purpose
+	// (its thread's end would send SIGTERM to every server it started).
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/mcpscope/mcpscope/mcp/lib/child.spawn"))
 }
 
 // fake returns a transport that runs this test binary as the scripted

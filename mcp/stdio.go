@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/child"
 )
 
 // StdioTransport runs a server as a child process and speaks
@@ -70,7 +72,7 @@ func (t *StdioTransport) Start(ctx context.Context, sink Sink) (Conn, error) {
 		return nil, fmt.Errorf("stdio: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(cmd); err != nil {
 		closeAll(stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW)
 		return nil, startError(t.Command, err)
 	}

@@ -16,7 +16,9 @@ import (
 
 func TestMain(m *testing.M) {
 	mcptest.MaybeRunServer() // when re-executed as the demo server
-	goleak.VerifyTestMain(m)
+	// The child package's spawner lives as long as the process, on purpose
+	// (its thread's end would send SIGTERM to every server it started).
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/mcpscope/mcpscope/mcp/lib/child.spawn"))
 }
 
 // script is a scripted server: answer says what each request gets (a

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/child"
 )
 
 // StdioOptions configure a stdio tap: what a client's config runs instead
@@ -160,7 +161,7 @@ func startServer(command string, args []string) (*exec.Cmd, io.WriteCloser, *os.
 		return nil, nil, nil, nil, fmt.Errorf("cannot start %s: %w", command, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	if err := child.Start(cmd); err != nil {
 		closeFiles(inR, inW, outR, outW, errR, errW)
 		return nil, nil, nil, nil, fmt.Errorf("cannot start %s: %w", command, err)
 	}
