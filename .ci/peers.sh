@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures mcpscope's performance budgets (README, Performance), each row
+# Measures mcpscope's performance budgets (docs/performance.md), each row
 # beside its peers on this machine, and prints the table: call tools/list on
 # server-everything against a bare shell client; the TUI's first screen
 # after exec and its tools on screen after the tools/list answer; --version;

@@ -43,8 +43,8 @@ func procStatusKiB(t *testing.T, pid int, fields ...string) map[string]int {
 }
 
 // The TUI connected to the built-in demo server and left alone holds at
-// most 40 MiB of private memory (RssAnon): twice the budget of 20 (README,
-// Performance), so a loaded machine cannot fail it, while a leak or a
+// most 40 MiB of private memory (RssAnon): twice the budget of 20
+// (docs/performance.md), so a loaded machine cannot fail it, while a leak or a
 // cache that never empties would. The server, a process of its own, is not
 // counted, as in .ci/peers.sh's idle row, which measures the figure. Needs
 // tmux: MCPSCOPE_TMUX_TESTS=1.

@@ -23,7 +23,7 @@ import (
 var version = "0.1.0-dev"
 
 // Exit codes, shared by every headless command and documented in --help and
-// the README.
+// docs/commands.md.
 const (
 	exitOK          = 0
 	exitServerError = 1 // the server answered with an error

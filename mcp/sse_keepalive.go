@@ -66,8 +66,8 @@ const keepAliveUpdate = 250 * time.Millisecond
 
 // sseMaxKeepAlives bounds the keep-alive bytes a request's answer stream
 // may carry in a row before its answer: beyond it mcpscope stops reading
-// the stream and the request fails with ErrKeepAliveLimit (README,
-// "Limits"). A server that keeps a slow request's stream open sends one
+// the stream and the request fails with ErrKeepAliveLimit
+// (docs/limits.md). A server that keeps a slow request's stream open sends one
 // every few seconds; this many take a flood. A variable for the tests.
 var sseMaxKeepAlives int64 = 64 << 20
 

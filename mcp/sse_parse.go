@@ -79,7 +79,7 @@ type sseReader struct {
 	started  bool
 }
 
-// The documented limits of an SSE stream (README, "Limits"). Beyond them
+// The documented limits of an SSE stream (docs/limits.md). Beyond them
 // the event's data is cut, read to its end and dropped, and the frame says
 // so (a Problem): nothing within the limits is lost.
 const (

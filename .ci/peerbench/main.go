@@ -1,5 +1,5 @@
-// Command peerbench measures mcpscope's performance budgets (README,
-// Performance; DESIGN.md) on this machine, each beside what its peers do
+// Command peerbench measures mcpscope's performance budgets
+// (docs/performance.md) on this machine, each beside what its peers do
 // in the same minutes, and prints one table (.ci/peers.sh runs it; see
 // there for how the peers are installed). Runs of the tools compared
 // alternate, so that drift in the machine's load hits them alike; each
@@ -1134,8 +1134,8 @@ type row struct {
 	peers                        map[string]string
 }
 
-// table is the budget rows, printed as a Markdown table (README's
-// Performance section takes it as it is) and the notes under it.
+// table is the budget rows, printed as a Markdown table (the last runs
+// in docs/performance.md take it as it is) and the notes under it.
 type table struct {
 	peers []string
 	rows  []*row

@@ -13,7 +13,7 @@ import (
 type RuleInfo struct {
 	ID       string
 	Severity mcp.Severity
-	Summary  string // one line, for the README and check --list-rules
+	Summary  string // one line, for docs/doctor.md and check --list-rules
 	Why      string // why it matters: which clients break, and how
 	Fix      string // how to fix it
 	SpecRef  string // the spec section or quote it rests on
@@ -21,8 +21,8 @@ type RuleInfo struct {
 	Profile Profile
 }
 
-// Rules returns every rule, sorted by id. The README's rule table is
-// generated from it, and a test keeps the two in step.
+// Rules returns every rule, sorted by id. The rule table of docs/doctor.md
+// is generated from it, and a test keeps the two in step.
 func Rules() []RuleInfo {
 	out := slices.Clone(catalog)
 	slices.SortFunc(out, func(a, b RuleInfo) int { return strings.Compare(a.ID, b.ID) })

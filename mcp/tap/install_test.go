@@ -288,7 +288,7 @@ func TestUninstallTellsAnEmptyListFromNoneByTheBackup(t *testing.T) {
 	}
 }
 
-// A tap written by hand (README's step 1, flags, --name=) is recognised
+// A tap written by hand (docs/tap.md's step 1, flags, --name=) is recognised
 // by what it runs and undone without any backup, in each language.
 func TestUninstallATapWrittenByHand(t *testing.T) {
 	for _, tc := range []struct {

@@ -38,7 +38,7 @@ func (d *Decoder) Header() *Entry { return d.header }
 //
 // The first entry must be the session header, and its format must be one
 // this version reads (1 to FormatVersion). Unknown entry types and fields
-// are not errors: they are what later versions add (see the README).
+// are not errors: they are what later versions add (docs/session-files.md).
 func (d *Decoder) Next() (Entry, error) {
 	for {
 		chunk, err := d.r.ReadSlice('\n')

@@ -16,8 +16,8 @@ import (
 
 // The checked-in files were written by `mcpscope --record` (format 1)
 // against the demo server, on stdio and over Streamable HTTP. Every later
-// version must keep reading them: this is the format's contract (README,
-// "Session files").
+// version must keep reading them: this is the format's contract
+// (docs/session-files.md).
 var format1Files = []struct {
 	path      string
 	transport string

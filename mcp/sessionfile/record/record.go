@@ -1,7 +1,7 @@
 // Package record writes and reads mcpscope session files: every event of a
 // session, one JSON object per line, in the order the client saw them.
 // `mcpscope call --record FILE` writes them; replay and tap read the same
-// format. The format is documented in the README ("Session files").
+// format. The format is documented in docs/session-files.md.
 //
 // Frames keep their exact bytes: "raw" holds them as a JSON string when they
 // are valid UTF-8 (JSON escaping is lossless), "raw_base64" otherwise.

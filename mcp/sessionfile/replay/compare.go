@@ -45,7 +45,7 @@ var volatileKeys = map[string]bool{
 //     paths it matches.
 //
 // NewMatcher, Compare and Difference are a stable API: their signatures
-// and these rules change only with a note in the README.
+// and these rules change only with a note in docs/session-files.md.
 type Matcher struct {
 	patterns [][]string
 	strict   bool // no default volatile rules
