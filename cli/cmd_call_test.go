@@ -190,8 +190,8 @@ func TestCallMalformedPageIsReported(t *testing.T) {
 }
 
 // A tools/call with --tool-arg values lists the tools once: the same list
-// types the values and validates the arguments (it was listed twice,
-// issue 16).
+// types the values and validates the arguments (listing twice doubled
+// the call's cost on a big list).
 func TestCallToolsCallListsToolsOnce(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "s.jsonl")
 	out, err, code := runCLI(t, "call", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1.5", "--tool-arg", "b=2", "--record", rec)

@@ -41,7 +41,7 @@ func TestCallPolicyFlagsOnDemo(t *testing.T) {
 	}
 	t.Run("no policy gives the neutral answer and names the flag", func(t *testing.T) {
 		// mcpscope declares roots, so it answers: no roots, said on
-		// stderr with the flag that would offer some (issue 10).
+		// stderr with the flag that would offer some.
 		out, err, code := runCLI(t, "call", "--era", "modern", "--method", "tools/call", "--tool-name", "list_roots", "--", os.Args[0], "demo-server")
 		if code != exitOK || !strings.Contains(out, "roots/list: answered with no roots (use --root PATH") {
 			t.Fatalf("exit %d (%v); no neutral answer named on stderr:\n%s", code, err, out)

@@ -38,8 +38,8 @@ func killHTTP(srv *httptest.Server) {
 
 // An idle Streamable HTTP session whose server dies is lost within 5 s:
 // the standalone GET stream breaks and cannot be reopened, and the state
-// says so with the cause (issue 12: the header said ready while the log
-// showed "connection refused").
+// says so with the cause (not "ready" while the log shows "connection
+// refused").
 func TestHTTPServerKilledWhileIdleIsLost(t *testing.T) {
 	srv := httptest.NewServer(&scriptedHTTPServer{standaloneGET: true})
 	defer srv.Close()

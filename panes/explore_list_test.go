@@ -20,8 +20,8 @@ func runCmd(cmd tea.Cmd) tea.Msg {
 	return cmd()
 }
 
-// Issue 12: the prompts list moved only with ↑ and ↓ (its own cursor);
-// on panes/list g, G, pgup, pgdn and the wheel move it too, enter opens
+// The prompts list moves as every list does: on panes/list g, G, pgup,
+// pgdn and the wheel move it, not only ↑ and ↓, enter opens
 // the prompt under the cursor, and a long row can be wrapped or scrolled
 // sideways.
 func TestPromptsListScrolls(t *testing.T) {

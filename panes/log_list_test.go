@@ -40,8 +40,8 @@ func logBody(l *Log) []string {
 }
 
 // A row longer than the pane can be read whole: ←/→ scroll it sideways
-// and W wraps it, as in every other list. Before, the log cut it with no
-// way to see the rest (issue 12).
+// and W wraps it, as in every other list, instead of cutting it with no
+// way to see the rest.
 func TestLogScrollsSidewaysAndWraps(t *testing.T) {
 	for _, paired := range []bool{false, true} {
 		t.Run(fmt.Sprintf("paired=%t", paired), func(t *testing.T) {

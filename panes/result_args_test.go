@@ -43,8 +43,7 @@ func screenText(r *Result) string {
 	return b.String()
 }
 
-// The arguments sent are wrapped, never cut (issue 12: the result view cut
-// the arguments line at the pane's width).
+// The arguments sent are wrapped, never cut at the pane's width.
 func TestResultArgumentsAreWrappedNotCut(t *testing.T) {
 	for _, words := range []int{30, 300} { // in the header; at the end of the body
 		args, ws := argsOf(words)

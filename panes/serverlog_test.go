@@ -208,8 +208,8 @@ func TestServerLogReadsTheLogsStore(t *testing.T) {
 	}
 }
 
-// Issue 12 saw j, k, G, PgUp and the wheel do nothing in the Logs pane.
-// Each one on its own moves the cursor (TestServerLogScrollsAndOpens and
+// j, k, G, PgUp and the wheel each move the Logs pane's cursor on their
+// own (each was once seen doing nothing there) (TestServerLogScrollsAndOpens and
 // the root model's flow reach the first entry with g, which would pass
 // even if the others were dead).
 func TestServerLogEveryScrollKeyMoves(t *testing.T) {

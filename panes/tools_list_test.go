@@ -35,7 +35,7 @@ func selectedName(p *Tools) string {
 	return t.Name
 }
 
-// Issue 12: the tools list kept its own cursor with only ↑ and ↓; g, G,
+// The tools list once kept its own cursor with only ↑ and ↓; g, G,
 // PgUp, PgDn did nothing to it (PgDn scrolled the details) and the wheel
 // moved one row. On panes/list every scroll key moves it, and what is
 // selected is always on screen.
@@ -111,8 +111,8 @@ func longTool() []mcp.Tool {
 		"inputSchema":{"type":"object","properties":{"url":{"type":"string","description":"The address of the documentation page to fetch, for example https://example.com/docs/getting-started/installation"}}}}`)})
 }
 
-// Issue 12: the details column cut words in two ("Messag" / "e to echo",
-// "http://json-sc" / "hema.org"). Folded now at word boundaries: every
+// The details column must not cut words in two ("Messag" / "e to echo",
+// "http://json-sc" / "hema.org"). Folded at word boundaries, every
 // row ends at a space, a '-', '/' or ',', or the end of its line, and
 // nothing is lost.
 func TestToolsDetailsWrapAtWordBoundaries(t *testing.T) {

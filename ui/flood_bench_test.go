@@ -45,7 +45,7 @@ func floodThroughPump(p *Paced, evs []mcp.Event) (batches, builds int) {
 	return batches, p.builds
 }
 
-// BenchmarkFloodThroughUI is issue 16's flood: 50,000 notifications into
+// BenchmarkFloodThroughUI is the budget's flood: 50,000 notifications into
 // the real model, counting the batches (Updates) and the frames built
 // (Views that did work) they cost.
 func BenchmarkFloodThroughUI(b *testing.B) {

@@ -23,8 +23,8 @@ func headerLine(m *Model) string {
 }
 
 // A real Streamable HTTP server killed mid-session: the header says lost,
-// with the cause on the status line and r offered, within 5 s (issue 12:
-// it said "● ready" while the log showed "connection refused").
+// with the cause on the status line and r offered, within 5 s (never
+// "● ready" while the log shows "connection refused").
 func TestHeaderShowsALostHTTPServer(t *testing.T) {
 	srv := httptest.NewServer(demo.HTTPHandler())
 	defer srv.Close()

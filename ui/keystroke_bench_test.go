@@ -9,7 +9,7 @@ import (
 
 // A typed character must be on screen within a frame (16 ms) of Update
 // plus View at 120×35: in the sampling reply and in a tool's form field.
-// (Issue 12 saw 61 characters take about a second to appear.)
+// (61 characters once took about a second to appear.)
 
 func samplingAt120(tb testing.TB) *Model {
 	m := newTestModel("dark", 120, 35)
@@ -52,8 +52,8 @@ func BenchmarkToolFormKeystroke(b *testing.B) {
 	}
 }
 
-// The guard for the benchmarks above: 61 characters (the reply issue 12
-// typed), on screen well inside a frame each. The budget is the frame
+// The guard for the benchmarks above: 61 characters (a reply as long as
+// the one that was once slow), on screen well inside a frame each. The budget is the frame
 // itself; a keystroke takes about a tenth of it (see the benchmarks).
 func TestTypedCharacterIsOnScreenWithinAFrame(t *testing.T) {
 	for name, open := range map[string]func(testing.TB) *Model{"sampling reply": samplingAt120, "tool form field": toolFormAt120} {

@@ -38,7 +38,7 @@ func toolNames(t *testing.T) []string {
 	return names
 }
 
-// Issue 12: at 120 columns the tools list had about 50 columns and cut the
+// At 120 columns the tools list once had about 50 columns and cut the
 // names ("Trigger Long Running Operation Tool  t…") while the input schema
 // sat below the fold. Now the list is as wide as its names and badges, and
 // the selected tool's schema is beside it, at every size where both fit.

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 )
 
-// Issue 3 asks that mcpscope opens on the demo server, on server-everything
+// mcpscope opens on the demo server, on server-everything
 // and on a broken Python server, and shows the initialize request and its
 // result, notifications/initialized, the tools/list exchange, the
 // capabilities tree and the tools list within 1 s of the server answering.

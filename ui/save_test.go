@@ -66,7 +66,7 @@ func TestSavedFileNamesAreSanitisedAndPrivate(t *testing.T) {
 }
 
 // Saved files are named from the tool or resource and get an extension
-// from the mime type (issue 12: a blob was saved as ./mcpscope-2).
+// from the mime type (a blob is not saved as a bare ./mcpscope-2).
 func TestSaveNamesGetAnExtensionFromTheMimeType(t *testing.T) {
 	for _, c := range []struct {
 		msg  panes.SaveBlobMsg

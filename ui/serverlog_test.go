@@ -11,7 +11,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/session"
 )
 
-// The flow of issue 12: 1,000 server log messages arrive; the user goes
+// A person's flow: 1,000 server log messages arrive; the user goes
 // to the Logs pane, scrolls to the first and opens it; the detail shows
 // that message's frame. At every size the acceptance suite uses.
 func TestServerLogScrollToFirstAndOpen(t *testing.T) {

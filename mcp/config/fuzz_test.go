@@ -3,7 +3,7 @@ package config
 import "testing"
 
 // FuzzParse: any configuration file is parsed or refused with an error,
-// never a panic (issue 15, finding 10).
+// never a panic: a config file can be anyone's.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`{"mcpServers":{"a":{"command":"x","args":["${HOME}"],"env":{"K":"${env:K}"}}}}`,

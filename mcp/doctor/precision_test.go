@@ -1,7 +1,7 @@
 package doctor_test
 
 // Precision: each test here stages a case where the doctor once reported a
-// finding on a correct server (issue 10, "False findings seen"), and checks
+// finding on a correct server (a false finding seen in use), and checks
 // it no longer does, next to the case where the finding is right.
 
 import (

@@ -79,7 +79,7 @@ func BenchmarkFormKeystroke200(b *testing.B) {
 	}
 }
 
-// TestFormSpeed200 guards the budget of issue 4: opening a 200-field form
+// TestFormSpeed200 guards the form's budget: opening a 200-field form
 // and each keystroke take under 5 ms (measured by the benchmarks above:
 // about 2 ms and 1 ms on a quiet 2-core machine). The test allows three
 // times the budget, because `go test ./...` runs other packages' tests on

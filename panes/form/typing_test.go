@@ -9,8 +9,8 @@ import (
 	"github.com/mcpscope/mcpscope/themes"
 )
 
-// What issue 12 saw, each as a test: typing on a field that was not in
-// edit mode ran commands; Tab left the next field out of edit mode, so
+// What a person typing once saw go wrong, each as a test: typing on a
+// field that was not in edit mode ran commands; Tab left the next field out of edit mode, so
 // the key after it was dropped; Esc lost a half-filled form; enums could
 // not be filtered; the JSON field was one line; raw JSON errors had no
 // line or column.

@@ -40,7 +40,7 @@ func orderedMembers(t *testing.T, raw []byte) (keys []string, values []json.RawM
 	return keys, values
 }
 
-// serialise is the README's description of what is counted, written
+// serialise is docs/doctor.md's description of what is counted, written
 // again from it: the definition members, compacted, in the server's
 // order, in one JSON array.
 func serialise(t *testing.T, tools []json.RawMessage) string {
@@ -136,7 +136,7 @@ func liveTools(t *testing.T) []json.RawMessage {
 }
 
 // The list's count is the tokenizer library's count of the serialisation
-// the README describes, for server-everything's real list: captured, and
+// docs/doctor.md describes, for server-everything's real list: captured, and
 // live when node is there.
 func TestServerEverythingListCountIsTheLibrarys(t *testing.T) {
 	lib := codec.NewO200kBase()
@@ -151,7 +151,7 @@ func TestServerEverythingListCountIsTheLibrarys(t *testing.T) {
 			}
 			text := serialise(t, tools)
 			if got := string(tokens.ListText(tools)); got != text {
-				t.Fatalf("the serialisation differs from the README's:\n got %.300s\nwant %.300s", got, text)
+				t.Fatalf("the serialisation differs from docs/doctor.md's:\n got %.300s\nwant %.300s", got, text)
 			}
 			want, err := lib.Count(text)
 			if err != nil {

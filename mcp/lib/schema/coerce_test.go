@@ -59,7 +59,7 @@ func TestCoerceArgument(t *testing.T) {
 }
 
 // A type no KEY=VALUE can be gets a whole sentence, not "the inputSchema
-// wants " cut short (issue 10).
+// wants " cut short.
 func TestCoerceArgumentUnconvertibleType(t *testing.T) {
 	in := json.RawMessage(`{"type":"object","properties":{"z":{"type":"nope"},"n":{"type":"null"}}}`)
 	for _, name := range []string{"z", "n"} {

@@ -5,9 +5,9 @@ package schema_test
 // google/jsonschema-go (the validator the go-sdk uses, linked into
 // mcpscope by the built-in demo server).
 //
-// mcp/lib/schema is mcpscope's own validator since issue 16: the library it
-// used before (santhosh-tekuri/jsonschema/v6) compiled five drafts'
-// meta-schemas at package init, 6.3 ms of every start, and
+// mcp/lib/schema is mcpscope's own validator (docs/schema-validator.md):
+// the library it used before (santhosh-tekuri/jsonschema/v6) compiled
+// five drafts' meta-schemas at package init, 6.3 ms of every start, and
 // google/jsonschema-go ignores formats, refuses draft-04, -06 and 2019-09
 // and misses 5 of the 16 broken schemas below. This test pins mcp/lib/schema's
 // fidelity: every required case passes (except schemas that refer outside

@@ -9,7 +9,7 @@ import (
 
 // formatCases are the edge cases that matter to MCP servers' schemas and
 // results, each with why it is valid or not. Many are where
-// santhosh-tekuri/jsonschema/v6 (mcp/lib/schema's validator before issue 16)
+// santhosh-tekuri/jsonschema/v6 (mcp/lib/schema's validator before our own)
 // got it wrong, marked "library:"; the rest pin behaviour it got right.
 var formatCases = []struct {
 	format, value string

@@ -17,7 +17,7 @@ import (
 // JSON-Schema-Test-Suite, how many cases Check must pass at least: all of
 // them but ECMA-262's backreferences and lookbehinds, which Go's regexp
 // cannot run. The comment gives what santhosh-tekuri/jsonschema/v6
-// (mcp/lib/schema's validator before issue 16) passed; a drop below a pin
+// (mcp/lib/schema's validator before our own) passed; a drop below a pin
 // fails the test. A file missing from the table fails too,
 // so a suite update is looked at rather than skipped.
 var suiteMinimum = map[string]int{
