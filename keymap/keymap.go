@@ -92,10 +92,15 @@ type Tools struct {
 	SortCost   key.Binding
 }
 
-// JSONEdit keys drive the tool-arguments editor.
+// JSONEdit keys drive the tool-arguments editor. KeepDraft, Discard and
+// Back answer the question esc asks when the text was changed, as the
+// form's do.
 type JSONEdit struct {
-	Send  key.Binding // send; a second press sends arguments that do not validate
-	Close key.Binding
+	Send      key.Binding // send; a second press sends arguments that do not validate
+	Close     key.Binding // close; asks first when the text was changed
+	KeepDraft key.Binding // close, keeping the text for next time
+	Discard   key.Binding // close, throwing the changes away
+	Back      key.Binding // back to the editor
 }
 
 // Form keys drive the schema form (package panes/form). A text field is
@@ -277,8 +282,11 @@ func Default() KeyMap {
 		SortCost:   bind(k("$"), "$", "sort by tokens"),
 	}
 	m.JSONEdit = JSONEdit{
-		Send:  bind(k("ctrl+s"), "ctrl+s", "send"),
-		Close: bind(k("esc"), "esc", "close"),
+		Send:      bind(k("ctrl+s"), "ctrl+s", "send"),
+		Close:     bind(k("esc"), "esc", "close"),
+		KeepDraft: bind(k("k", "enter"), "k", "keep draft"),
+		Discard:   bind(k("d"), "d", "discard"),
+		Back:      bind(k("esc", "b"), "esc", "back to editor"),
 	}
 	m.Form = Form{
 		Next:        bind(k("tab", "down"), "tab/↓", "next field"),

@@ -143,9 +143,11 @@ func TestPromptDraftsAreKept(t *testing.T) {
 	}
 }
 
-// A tool whose inputSchema is not JSON gets the plain JSON editor; esc
-// there keeps the text too.
-func TestJSONEditorTextSurvivesEsc(t *testing.T) {
+// A tool whose inputSchema is not JSON gets the plain JSON editor. Esc
+// there asks as the form's does once the text was changed (it used to
+// close at once, keeping the text where nothing said so): keep draft,
+// discard, or back to the text; unchanged, it closes.
+func TestJSONEditorEscAsksAsTheFormDoes(t *testing.T) {
 	p := NewTools(themes.Dark(), keymap.Default())
 	p.SetSize(80, 24)
 	p.Focus()
@@ -154,14 +156,51 @@ func TestJSONEditorTextSurvivesEsc(t *testing.T) {
 	if p.Editor() == nil {
 		t.Fatal("no JSON editor for a schema that is not JSON")
 	}
-	p.Editor().SetValue(`{"typed": "by hand"}`)
+	initial := p.Editor().Value()
 	toolsDo(p, "esc")
 	if p.Editing() {
-		t.Fatal("esc did not close the editor")
+		t.Fatal("esc on an unchanged editor did not close it")
+	}
+
+	toolsDo(p, "enter")
+	p.Editor().SetValue(`{"typed": "by hand"}`)
+	toolsDo(p, "esc")
+	if p.Editor() == nil || !p.Editor().Confirming() {
+		t.Fatal("esc on a changed editor did not ask")
+	}
+	view := ansi.Strip(p.View())
+	if !strings.Contains(view, "unsent: k keep draft · d discard · esc back") {
+		t.Errorf("the question is not on screen:\n%s", view)
+	}
+	var help []string
+	for _, b := range p.ShortHelp() {
+		help = append(help, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got := strings.Join(help, " · "); got != "k/enter keep draft · d discard · esc back to editor" {
+		t.Errorf("help while asking: %q", got)
+	}
+	toolsDo(p, "x") // a key the question does not take types nothing
+	toolsDo(p, "esc")
+	if p.Editor() == nil || p.Editor().Confirming() || p.Editor().Value() != `{"typed": "by hand"}` {
+		t.Fatalf("esc, esc: not back to the text as it was (editing %v)", p.Editing())
+	}
+
+	toolsDo(p, "esc", "k")
+	if p.Editing() {
+		t.Fatal("keep draft did not close the editor")
 	}
 	toolsDo(p, "enter")
 	if p.Editor() == nil || p.Editor().Value() != `{"typed": "by hand"}` {
 		t.Fatalf("reopened with %q", p.Editor().Value())
+	}
+
+	toolsDo(p, "esc", "d")
+	if p.Editing() {
+		t.Fatal("discard did not close the editor")
+	}
+	toolsDo(p, "enter")
+	if p.Editor() == nil || p.Editor().Value() != initial {
+		t.Fatalf("after discard it reopened with %q, want %q", p.Editor().Value(), initial)
 	}
 }
 

@@ -36,10 +36,19 @@ type JSONEdit struct {
 	schemaErr error
 	optional  []string // optional top-level properties, listed as a hint
 
-	area      textarea.Model
-	validated string // the text the problems were computed for
-	problems  []argProblem
-	override  bool // ctrl+s was pressed once on invalid arguments
+	area       textarea.Model
+	initial    string // the text it opened with: esc asks only once it changed
+	validated  string // the text the problems were computed for
+	problems   []argProblem
+	override   bool // ctrl+s was pressed once on invalid arguments
+	confirming bool // esc asked: keep draft, discard or back
+}
+
+// editorClosedMsg says the editor e was closed without sending; keep when
+// the user chose to keep its text as a draft.
+type editorClosedMsg struct {
+	e    *JSONEdit
+	keep bool
 }
 
 // NewJSONEdit opens an editor for tool's arguments, prefilled with initial
@@ -67,6 +76,7 @@ func NewJSONEdit(t *themes.Theme, k keymap.KeyMap, tool mcp.Tool, initial json.R
 	}
 	e.area.SetValue(text)
 	e.area.MoveToBegin()
+	e.initial = e.area.Value()
 	e.revalidate()
 	return e
 }
@@ -169,21 +179,58 @@ func (e *JSONEdit) revalidate() {
 	e.override = false
 }
 
-// Update handles keys: ctrl+s sends, esc closes (CloseMsg), the rest edits.
+// Update handles keys: ctrl+s sends, esc closes (editorClosedMsg), asking
+// first when the text was changed, the rest edits.
 func (e *JSONEdit) Update(msg tea.Msg) tea.Cmd {
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		k := e.keys.JSONEdit
 		switch {
-		case key.Matches(kp, e.keys.JSONEdit.Send):
+		case e.confirming:
+			return e.confirmKey(kp)
+		case key.Matches(kp, k.Send):
 			return e.send()
-		case key.Matches(kp, e.keys.JSONEdit.Close):
-			return func() tea.Msg { return CloseMsg{} }
+		case key.Matches(kp, k.Close):
+			if e.area.Value() == e.initial {
+				return e.closed(false)
+			}
+			e.confirming = true
+			return nil
 		}
+	}
+	if e.confirming {
+		return nil // the question is on screen: nothing edits until it is answered
 	}
 	var cmd tea.Cmd
 	e.area, cmd = e.area.Update(msg)
 	e.revalidate()
 	return cmd
 }
+
+// confirmKey answers the question esc asked: keep the text as a draft,
+// discard it, or go back to editing.
+func (e *JSONEdit) confirmKey(kp tea.KeyPressMsg) tea.Cmd {
+	k := e.keys.JSONEdit
+	switch {
+	case key.Matches(kp, k.KeepDraft):
+		e.confirming = false
+		return e.closed(true)
+	case key.Matches(kp, k.Discard):
+		e.confirming = false
+		return e.closed(false)
+	case key.Matches(kp, k.Back):
+		e.confirming = false
+	}
+	return nil
+}
+
+func (e *JSONEdit) closed(keep bool) tea.Cmd {
+	msg := editorClosedMsg{e: e, keep: keep}
+	return func() tea.Msg { return msg }
+}
+
+// Confirming reports whether the editor is asking what to do with its
+// changes.
+func (e *JSONEdit) Confirming() bool { return e.confirming }
 
 // send returns the CallToolMsg, or arms the override when the arguments do
 // not validate.
@@ -210,7 +257,13 @@ func (e *JSONEdit) send() tea.Cmd {
 }
 
 func (e *JSONEdit) ShortHelp() []key.Binding {
-	return []key.Binding{e.keys.JSONEdit.Send, e.keys.JSONEdit.Close}
+	k := e.keys.JSONEdit
+	if e.confirming {
+		keep := k.KeepDraft
+		keep.SetHelp(strings.Join(keep.Keys(), "/"), keep.Help().Desc)
+		return []key.Binding{keep, k.Discard, k.Back}
+	}
+	return []key.Binding{k.Send, k.Close}
 }
 
 func (e *JSONEdit) FullHelp() [][]key.Binding { return [][]key.Binding{e.ShortHelp()} }
@@ -276,8 +329,12 @@ func (e *JSONEdit) footer(w int) []string {
 }
 
 func (e *JSONEdit) status() string {
-	send, esc := e.keys.JSONEdit.Send.Help().Key, e.keys.JSONEdit.Close.Help().Key
+	k := e.keys.JSONEdit
+	send, esc := k.Send.Help().Key, k.Close.Help().Key
 	switch {
+	case e.confirming:
+		return e.theme.Form.Warn.Render("? unsent: " + k.KeepDraft.Help().Key + " keep draft · " +
+			k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back")
 	case e.override:
 		return e.theme.Status.Error.Render(fmt.Sprintf("arguments do not validate (%d problems): %s again sends them anyway", len(e.problems), send))
 	case len(e.problems) > 0 && strings.HasPrefix(e.problems[0].Message, "not JSON"):

@@ -198,4 +198,18 @@ func TestJSONEditStatusNamesBoundKeys(t *testing.T) {
 	if v := ansi.Strip(e.View()); !strings.Contains(v, "ctrl+g again sends them anyway") {
 		t.Errorf("armed:\n%s", v)
 	}
+	k.JSONEdit.KeepDraft = key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "keep draft"))
+	k.JSONEdit.Discard = key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "discard"))
+	k.JSONEdit.Back = key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "back to editor"))
+	e = NewJSONEdit(themes.Default(true), k, mcp.Tool{Name: "register", InputSchema: json.RawMessage(nestedSchema)}, nil)
+	e.SetSize(80, 24)
+	e.SetValue(`{}`)
+	e.Update(tea.KeyPressMsg{Code: 'q', Mod: tea.ModCtrl})
+	if v := ansi.Strip(e.View()); !strings.Contains(v, "unsent: K keep draft · D discard · B back") {
+		t.Errorf("asking:\n%s", v)
+	}
+	e.Update(tea.KeyPressMsg{Code: 'B', Text: "B"})
+	if e.Confirming() {
+		t.Error("the bound back key did not go back")
+	}
 }

@@ -658,11 +658,16 @@ func (p *Tools) overDetails(m tea.Mouse) bool {
 
 func (p *Tools) updateEditor(msg tea.Msg) tea.Cmd {
 	kp, isKey := msg.(tea.KeyPressMsg)
+	closed, isClosed := msg.(editorClosedMsg)
 	switch {
-	case isKey && key.Matches(kp, p.keys.JSONEdit.Close):
+	case isClosed && closed.e == p.editor:
 		// The JSON editor (for a schema the form cannot read) keeps its
-		// text for the session too: esc never throws typing away.
-		p.editorDrafts[p.editor.Tool().Name] = p.editor
+		// text as a draft for the session when asked to, as the form does.
+		if closed.keep {
+			p.editorDrafts[p.editor.Tool().Name] = p.editor
+		} else {
+			delete(p.editorDrafts, p.editor.Tool().Name)
+		}
 		p.editor = nil
 		return nil
 	case isKey && key.Matches(kp, p.keys.JSONEdit.Send):
