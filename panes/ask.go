@@ -166,7 +166,7 @@ func (a *Ask) SetRequest(id int, method string, params json.RawMessage, inputKey
 	case mcp.MethodSamplingCreateMessage:
 		a.reply = textinput.New()
 		a.reply.Prompt = "reply: "
-		a.reply.Placeholder = "type the assistant's reply (ctrl+r: canned)"
+		a.reply.Placeholder = "type the assistant's reply (" + a.keys.Explore.Canned.Help().Key + ": canned)"
 		a.reply.SetStyles(a.theme.TextInput)
 		a.reply.SetWidth(max(a.w-14, 10))
 		a.reply.Focus()
@@ -309,10 +309,10 @@ func (a *Ask) Update(msg tea.Msg) tea.Cmd {
 			a.reply.CursorEnd()
 			a.canned = (a.canned + 1) % len(CannedReplies)
 			return nil
-		case km.String() == "pgup":
+		case key.Matches(km, a.keys.Form.PageUp):
 			a.off = max(a.off-5, 0)
 			return nil
-		case km.String() == "pgdown":
+		case key.Matches(km, a.keys.Form.PageDown):
 			a.off = min(a.off+5, max(len(a.context)-1, 0))
 			return nil
 		}
@@ -367,9 +367,9 @@ func (a *Ask) ShortHelp() []key.Binding {
 	accept := e.Submit
 	switch a.method {
 	case mcp.MethodElicitationCreate:
-		accept.SetHelp("ctrl+s", "accept")
+		accept.SetHelp(accept.Help().Key, "accept")
 		back := e.Back
-		back.SetHelp("esc", "cancel")
+		back.SetHelp(back.Help().Key, "cancel")
 		if a.URLMode() {
 			return []key.Binding{e.OpenURL, accept, e.Decline, back}
 		}
@@ -382,7 +382,7 @@ func (a *Ask) ShortHelp() []key.Binding {
 		no.SetHelp(no.Help().Key, "do not open")
 		return []key.Binding{open, no}
 	case mcp.MethodSamplingCreateMessage:
-		accept.SetHelp("ctrl+s", "send reply")
+		accept.SetHelp(accept.Help().Key, "send reply")
 		return []key.Binding{accept, e.Canned, e.StopReason, e.Decline}
 	}
 	return []key.Binding{e.Decline}
@@ -476,6 +476,7 @@ func (a *Ask) FullHelp() [][]key.Binding {
 
 func (a *Ask) View() string {
 	t := a.theme
+	e := a.keys.Explore
 	inner := a.w - 2
 	var body []string
 	switch a.method {
@@ -496,7 +497,8 @@ func (a *Ask) View() string {
 			if a.elicitationID != "" {
 				body = append(body, t.Form.Hint.Render("elicitation id "+termsafe.String(a.elicitationID)+"; mcpscope waits for notifications/elicitation/complete"))
 			}
-			body = append(body, "", t.Form.Hint.Render("ctrl+o opens it with xdg-open and accepts; ctrl+s accepts without opening; nothing is fetched before you choose"))
+			body = append(body, "", t.Form.Hint.Render(e.OpenURL.Help().Key+" opens it with xdg-open and accepts; "+e.Submit.Help().Key+
+				" accepts without opening; nothing is fetched before you choose"))
 		}
 	case OpenURLMethod:
 		host := openurl.Host(a.url)
@@ -509,18 +511,20 @@ func (a *Ask) View() string {
 		for _, l := range wrapRunes(termsafe.String(a.url), max(inner-2, 10)) {
 			body = append(body, "  "+t.Form.Value.Render(l))
 		}
-		body = append(body, "", t.Form.Hint.Render("ctrl+o opens it; esc or ctrl+d does not (the URL stays in the timeline to open yourself)"))
+		body = append(body, "", t.Form.Hint.Render(e.OpenURL.Help().Key+" opens it; "+e.Back.Help().Key+" or "+e.Decline.Help().Key+
+			" does not (the URL stays in the timeline to open yourself)"))
 	case mcp.MethodSamplingCreateMessage:
 		ctx := a.context
 		room := max(a.h-2-5, 1)
 		end := min(a.off+room, len(ctx))
 		body = append(body, ctx[min(a.off, end):end]...)
 		if len(ctx) > room {
-			body = append(body, t.Form.Hint.Render(fmt.Sprintf("(pgup/pgdn: %d-%d of %d lines)", a.off+1, end, len(ctx))))
+			body = append(body, t.Form.Hint.Render(fmt.Sprintf("(%s/%s: %d-%d of %d lines)",
+				a.keys.Form.PageUp.Help().Key, a.keys.Form.PageDown.Help().Key, a.off+1, end, len(ctx))))
 		}
 		body = append(body, "", termsafe.Rendered(a.reply.View()), t.Form.Label.Render("stop reason: ")+t.Form.Value.Render(StopReasons[a.stop]))
 	default:
-		body = append(body, t.Form.Warn.Render("mcpscope has no form for "+termsafe.String(a.method)+"; esc answers method-not-found"))
+		body = append(body, t.Form.Warn.Render("mcpscope has no form for "+termsafe.String(a.method)+"; "+e.Back.Help().Key+" answers method-not-found"))
 		body = append(body, highlightJSON(t, a.params, 2)...)
 	}
 	return Box(t, a.Title(), true, a.w, a.h, body)

@@ -3,10 +3,12 @@ package panes
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -290,5 +292,64 @@ func TestAskFormHelp(t *testing.T) {
 	}
 	if nested := keysOf(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"}}}}`); !strings.Contains(nested, "alt+a add item") {
 		t.Fatalf("a form with a free array lacks the array keys: %s", nested)
+	}
+}
+
+// Every hint in the Ask modal names its key as bound (it once wrote
+// ctrl+s, ctrl+o, ctrl+d, esc, ctrl+r and pgup/pgdn itself), on the
+// screen and in the help bar, and the rebound page keys scroll.
+func TestAskNamesBoundKeys(t *testing.T) {
+	k := keymap.Default()
+	rebind := func(b *key.Binding, keys string) {
+		*b = key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, b.Help().Desc))
+	}
+	rebind(&k.Explore.Submit, "alt+1")
+	rebind(&k.Explore.Decline, "alt+2")
+	rebind(&k.Explore.Back, "alt+3")
+	rebind(&k.Explore.OpenURL, "alt+4")
+	rebind(&k.Explore.Canned, "alt+5")
+	rebind(&k.Explore.StopReason, "alt+6")
+	rebind(&k.Form.PageUp, "alt+7")
+	rebind(&k.Form.PageDown, "alt+8")
+	// The elicitation form's send and close, named for what they do here.
+	rebind(&k.Form.Send, "alt+9")
+	rebind(&k.Form.Close, "alt+0")
+	rebind(&k.Form.Editor, "alt+x")
+	long := strings.Repeat(`{"role":"user","content":{"type":"text","text":"again"}},`, 40)
+	requests := map[string]struct {
+		method, params string
+	}{
+		"url elicitation": {"elicitation/create", `{"mode":"url","message":"sign in","url":"https://example.com/a","elicitationId":"e"}`},
+		"open url":        {OpenURLMethod, `{"url":"https://example.com/auth"}`},
+		"sampling":        {"sampling/createMessage", `{"messages":[` + long + `{"role":"user","content":{"type":"text","text":"meaning?"}}],"maxTokens":5}`},
+		"unknown":         {"x/unknown", `{}`},
+		"form":            {"elicitation/create", `{"message":"m","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}`},
+	}
+	defaults := regexp.MustCompile(`ctrl\+[sodr]\b|\besc\b|pgup|pgdn`)
+	for name, r := range requests {
+		a := NewAsk(themes.Dark(), k)
+		a.SetSize(100, 30)
+		a.Focus()
+		runAsk(t, a, a.SetRequest(1, r.method, json.RawMessage(r.params), ""))
+		var help []string
+		for _, b := range a.ShortHelp() {
+			if b.Help().Key != "" {
+				help = append(help, b.Help().Key+" "+b.Help().Desc)
+			}
+		}
+		screen := ansi.Strip(a.View()) + "\n" + strings.Join(help, " · ")
+		if got := defaults.FindAllString(screen, -1); len(got) > 0 {
+			t.Errorf("%s: names %q, keys it does not have:\n%s", name, got, screen)
+		}
+		if !strings.Contains(screen, "alt+") {
+			t.Errorf("%s: names none of the bound keys:\n%s", name, screen)
+		}
+	}
+	a := NewAsk(themes.Dark(), k)
+	a.SetSize(100, 30)
+	a.SetRequest(1, "sampling/createMessage", json.RawMessage(`{"messages":[`+long+`{"role":"user","content":{"type":"text","text":"x"}}]}`), "")
+	a.Update(tea.KeyPressMsg{Code: '8', Mod: tea.ModAlt})
+	if s := ansi.Strip(a.View()); !strings.Contains(s, "(alt+7/alt+8: 6-") {
+		t.Errorf("the bound page-down key did not scroll the request:\n%s", s)
 	}
 }
