@@ -26,6 +26,7 @@ type Content struct {
 	focused bool
 	title   string
 	lines   []string
+	lazy    *LazyLines // instead of lines: some coloured only when drawn
 	// body scrolls the lines (panes/list): paging, g/G, the wheel, W to
 	// wrap a resource's long lines, ←/→ to scroll them sideways.
 	body *list.Model
@@ -41,11 +42,11 @@ type Content struct {
 // NewContent makes an empty content view.
 func NewContent(t *themes.Theme, k keymap.KeyMap) *Content {
 	c := &Content{theme: t, keys: k}
-	c.body = list.New(resultScroll(k), func(i int) string { return c.shown()[i] })
+	c.body = list.New(resultScroll(k), c.line)
 	// A folded line's later rows sit under its first one's text, not at
 	// the edge (an indented description, a JSON member).
 	c.body.SetWrapFunc(func(i, w int) string {
-		l := c.shown()[i]
+		l := c.line(i)
 		return strings.Join(foldLine(l, w, hangOf(l, 0)), "\n")
 	})
 	return c
@@ -68,9 +69,17 @@ func (c *Content) Set(title string, lines []string) {
 		c.folded = false
 		c.body.SetWrap(c.wasWrapped)
 	}
-	c.title, c.lines, c.raw, c.showRaw = title, lines, nil, false
+	c.title, c.lines, c.lazy, c.raw, c.showRaw = title, lines, nil, nil, false
 	c.body.SetLen(len(lines))
 	c.body.Reset()
+}
+
+// SetLazy replaces what is shown with lines some of which are coloured
+// only when drawn (a big exchange opens at once).
+func (c *Content) SetLazy(title string, lines *LazyLines) {
+	c.Set(title, nil)
+	c.lazy = lines
+	c.body.SetLen(lines.Len())
 }
 
 // SetRaw gives the view the response frame it shows, for v to show it as
@@ -83,12 +92,27 @@ func (c *Content) SetRaw(frame []byte) {
 	c.raw = plainLines(c.theme, string(frame))
 }
 
-// shown is what the body draws: the lines, or the frame as sent.
-func (c *Content) shown() []string {
-	if c.showRaw {
-		return c.raw
+// count is how many lines the body draws: the lines, or the frame's as
+// sent.
+func (c *Content) count() int {
+	switch {
+	case c.showRaw:
+		return len(c.raw)
+	case c.lazy != nil:
+		return c.lazy.Len()
 	}
-	return c.lines
+	return len(c.lines)
+}
+
+// line is body line i.
+func (c *Content) line(i int) string {
+	switch {
+	case c.showRaw:
+		return c.raw[i]
+	case c.lazy != nil:
+		return c.lazy.Line(i)
+	}
+	return c.lines[i]
 }
 
 // SetFolded shows lines wrapped to the view (a failure's explanation,
@@ -100,7 +124,16 @@ func (c *Content) SetFolded(title string, lines []string) {
 }
 
 // Lines is the rendered body (for tests).
-func (c *Content) Lines() []string { return c.lines }
+func (c *Content) Lines() []string {
+	if c.lazy != nil {
+		out := make([]string, c.lazy.Len())
+		for i := range out {
+			out[i] = c.lazy.Line(i)
+		}
+		return out
+	}
+	return c.lines
+}
 
 func (c *Content) Title() string { return termsafe.String(c.title) }
 func (c *Content) SetSize(w, h int) {
@@ -119,7 +152,7 @@ func (c *Content) Update(msg tea.Msg) tea.Cmd {
 	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Raw) && c.raw != nil {
 		c.showRaw = !c.showRaw
-		c.body.SetLen(len(c.shown()))
+		c.body.SetLen(c.count())
 		c.body.Reset()
 		return nil
 	}
@@ -333,4 +366,52 @@ func BlockLines(t *themes.Theme, raw json.RawMessage) []string {
 		return out
 	}
 	return highlightJSON(t, raw, 2)
+}
+
+// LazyLines are a view's lines, some of which are a frame's JSON lines,
+// sanitised, and coloured only when first drawn: chroma colours about ten
+// thousand lines in a quarter of a second, and a view shows a screenful.
+type LazyLines struct {
+	theme *themes.Theme
+	text  []string
+	json  []bool         // text[i] is a JSON line still to colour
+	done  map[int]string // the JSON lines coloured so far (bounded)
+}
+
+// NewLazyLines starts an empty list of lines in theme t's colours.
+func NewLazyLines(t *themes.Theme) *LazyLines {
+	return &LazyLines{theme: t, done: map[int]string{}}
+}
+
+// Add appends lines drawn as they are.
+func (l *LazyLines) Add(lines ...string) {
+	l.text = append(l.text, lines...)
+	l.json = append(l.json, make([]bool, len(lines))...)
+}
+
+// AddJSON appends JSON lines already sanitised, to colour when drawn.
+func (l *LazyLines) AddJSON(lines ...string) {
+	l.text = append(l.text, lines...)
+	for range lines {
+		l.json = append(l.json, true)
+	}
+}
+
+// Len is the number of lines.
+func (l *LazyLines) Len() int { return len(l.text) }
+
+// Line is line i as drawn.
+func (l *LazyLines) Line(i int) string {
+	if !l.json[i] {
+		return l.text[i]
+	}
+	if s, ok := l.done[i]; ok {
+		return s
+	}
+	if len(l.done) > 4096 {
+		l.done = map[int]string{}
+	}
+	s := colorJSON(l.theme, l.text[i])
+	l.done[i] = s
+	return s
 }

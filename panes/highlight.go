@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
@@ -194,12 +195,17 @@ func colorJSON(t *themes.Theme, line string) string {
 	if style == nil {
 		return line
 	}
+	jsonLinesLexed.Add(1)
 	var b strings.Builder
 	if !format(&b, style, jsonLine(), line, highlightBudget) {
 		return line
 	}
 	return b.String()
 }
+
+// jsonLinesLexed counts the lines colorJSON has lexed: the tests read it
+// to check that a view colours what it draws, not a whole frame.
+var jsonLinesLexed atomic.Int64
 
 // fenceRe is a Markdown code fence's opening line: up to three spaces,
 // three or more backticks or tildes, and the block's language, if named.

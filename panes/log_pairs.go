@@ -264,7 +264,8 @@ const exchangePreview = syncFormatLimit
 
 // ExchangeLines shows an exchange in full: a line about the request, its
 // JSON, then a line about the answer (or the local error), and its JSON.
-func ExchangeLines(t *themes.Theme, msg OpenExchangeMsg) (string, []string) {
+// The JSON is coloured as it is drawn.
+func ExchangeLines(t *themes.Theme, msg OpenExchangeMsg) (string, *LazyLines) {
 	req := msg.Request
 	title := req.Method
 	if s := mcp.Subject(req); s != "" {
@@ -287,53 +288,56 @@ func ExchangeLines(t *themes.Theme, msg OpenExchangeMsg) (string, []string) {
 		title += " · ✓ " + fmtLatency(resp.Latency)
 	}
 	d := t.Detail
-	lines := []string{d.Title.Render(fmt.Sprintf("%s request", req.Dir.Arrow())) +
-		d.Label.Render(fmt.Sprintf("  frame #%d · %s · at %s", req.Seq, fmtSize(req.Size()), req.Time.Format("15:04:05.000")))}
-	lines = append(lines, frameLines(t, req)...)
-	lines = append(lines, "")
+	lines := NewLazyLines(t)
+	lines.Add(d.Title.Render(fmt.Sprintf("%s request", req.Dir.Arrow())) +
+		d.Label.Render(fmt.Sprintf("  frame #%d · %s · at %s", req.Seq, fmtSize(req.Size()), req.Time.Format("15:04:05.000"))))
+	frameLines(t, lines, req)
+	lines.Add("")
 	switch resp := msg.Response; {
 	case msg.Local != nil:
-		lines = append(lines, t.Log.BadgeLocalError.Render(" "+strings.ToUpper(msg.Local.Kind.String())+" ")+
+		lines.Add(t.Log.BadgeLocalError.Render(" "+strings.ToUpper(msg.Local.Kind.String())+" ") +
 			t.Log.LocalError.Render(" mcpscope gave up after "+fmtLatency(msg.Local.Elapsed)+" (local; the server sent no error)"))
 		if resp == nil {
 			break
 		}
-		lines = append(lines, "")
+		lines.Add("")
 		fallthrough
 	case resp != nil:
 		head := d.Title.Render(fmt.Sprintf("%s %s", resp.Dir.Arrow(), resp.Kind)) +
 			d.Label.Render(fmt.Sprintf("  frame #%d · %s · %s · at %s", resp.Seq, fmtSize(resp.Size()), fmtLatency(resp.Latency), resp.Time.Format("15:04:05.000")))
-		lines = append(lines, head)
+		lines.Add(head)
 		if resp.Kind == mcp.KindErrorResponse {
-			lines = append(lines, d.Problem.Render(fmt.Sprintf("server error %d: ", resp.ErrorCode))+d.Value.Render(termsafe.String(resp.ErrorMessage)))
+			lines.Add(d.Problem.Render(fmt.Sprintf("server error %d: ", resp.ErrorCode)) + d.Value.Render(termsafe.String(resp.ErrorMessage)))
 		}
-		lines = append(lines, frameLines(t, resp)...)
+		frameLines(t, lines, resp)
 	default:
-		lines = append(lines, d.Label.Render("no answer yet"))
+		lines.Add(d.Label.Render("no answer yet"))
 	}
 	return title, lines
 }
 
-// frameLines is a frame's JSON, indented and highlighted, or its raw
-// bytes when it is not JSON; beyond exchangePreview only the start.
-func frameLines(t *themes.Theme, f *mcp.Frame) []string {
+// frameLines adds a frame's JSON, indented, to be highlighted as it is
+// drawn, or its raw bytes when it is not JSON; beyond exchangePreview
+// only the start.
+func frameLines(t *themes.Theme, out *LazyLines, f *mcp.Frame) {
 	if len(f.Raw) > exchangePreview {
 		raw := string(f.Raw[:exchangePreview])
-		return []string{t.Detail.Hint.Render(fmt.Sprintf("%s: the first %s shown (x, then enter on the frame, shows all of it)", fmtSize(f.Size()), fmtSize(exchangePreview))),
-			t.Detail.Raw.Render(termsafe.String(cutBytes(raw, maxLineBytes)) + "…")}
+		out.Add(t.Detail.Hint.Render(fmt.Sprintf("%s: the first %s shown (x, then enter on the frame, shows all of it)", fmtSize(f.Size()), fmtSize(exchangePreview))),
+			t.Detail.Raw.Render(termsafe.String(cutBytes(raw, maxLineBytes))+"…"))
+		return
 	}
 	msg := formatFrame(f)
 	if !msg.ok {
-		return []string{t.Detail.Raw.Render(termsafe.String(string(f.Raw)))}
+		out.Add(t.Detail.Raw.Render(termsafe.String(string(f.Raw))))
+		return
 	}
-	out := make([]string, len(msg.pretty))
 	for i, line := range msg.pretty {
 		if len(line) > maxLineBytes {
 			line = cutBytes(line, maxLineBytes) + "…"
 		}
-		out[i] = colorJSON(t, termsafe.String(line))
+		msg.pretty[i] = termsafe.String(line)
 	}
-	return out
+	out.AddJSON(msg.pretty...)
 }
 
 // cutBytes is s cut to at most n bytes at a rune boundary.

@@ -202,7 +202,7 @@ func TestLogOpensExchange(t *testing.T) {
 		t.Fatalf("enter gave %#v", cmd())
 	}
 	title, lines := ExchangeLines(l.theme, msg)
-	text := ansi.Strip(strings.Join(lines, "\n"))
+	text := ansi.Strip(strings.Join(allLines(lines), "\n"))
 	if !strings.Contains(title, "resources/read file:///home/") || !strings.Contains(title, "#3 · ✗ error -32002 · 30ms") {
 		t.Errorf("title %q", title)
 	}
@@ -217,7 +217,7 @@ func TestLogOpensExchange(t *testing.T) {
 	l.SetFilter("id:7")
 	msg = l.Update(logKey("enter"))().(OpenExchangeMsg)
 	_, lines = ExchangeLines(l.theme, msg)
-	if text := ansi.Strip(strings.Join(lines, "\n")); !strings.Contains(text, "TIMEOUT") || !strings.Contains(text, "local; the server sent no error") {
+	if text := ansi.Strip(strings.Join(allLines(lines), "\n")); !strings.Contains(text, "TIMEOUT") || !strings.Contains(text, "local; the server sent no error") {
 		t.Errorf("a timed-out exchange:\n%s", text)
 	}
 	// A notification's row opens its frame, as in the frames view.

@@ -98,7 +98,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		}
 		m.openOver(modalContent)
 	case panes.OpenExchangeMsg:
-		m.content.Set(panes.ExchangeLines(m.theme, msg))
+		m.content.SetLazy(panes.ExchangeLines(m.theme, msg))
 		m.openOver(modalContent)
 	case panes.OpenFrameMsg:
 		cmd := m.detail.SetFrame(msg.Frame)
