@@ -23,6 +23,7 @@ work=$(mktemp -d)
 sock=mcpscope-shot-$$
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock" # kill-server leaves it
 	rm -rf "$work"
 }
 trap cleanup EXIT
