@@ -81,6 +81,17 @@ func gateLines(t *themes.Theme, g Gate, anywayKey string, w int) []string {
 	return out
 }
 
+// unlistedLines says why a list is not there and will not come, wrapped
+// to w cells: an absence never looks like an empty list, nor like one on
+// its way.
+func unlistedLines(t *themes.Theme, why string, w int) []string {
+	var out []string
+	for _, l := range wrapWords(why, w, 0) {
+		out = append(out, t.Form.Warn.Render(l))
+	}
+	return out
+}
+
 // selRow renders a list row, highlighted when selected.
 func selRow(t *themes.Theme, s string, w int, selected bool) string {
 	if selected {

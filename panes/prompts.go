@@ -3,6 +3,7 @@ package panes
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,6 +42,8 @@ type Prompts struct {
 	wantW int
 	// failed is the last failed prompts/list, nil once a page arrives.
 	failed *Failure
+	// unlisted says why no prompts/list will come, "" once a page does.
+	unlisted string
 }
 
 // NewPrompts makes the prompts pane.
@@ -68,7 +71,11 @@ func (p *Prompts) SetTheme(t *themes.Theme) {
 }
 
 func (p *Prompts) Title() string {
-	t := fmt.Sprintf("Prompts (%d)", len(p.prompts))
+	n := strconv.Itoa(len(p.prompts))
+	if len(p.prompts) == 0 && p.unlisted != "" {
+		n = "—" // 0 would say the server has none
+	}
+	t := "Prompts (" + n + ")"
 	if p.form == nil && len(p.prompts) > 0 && !(p.list.Top() == 0 && p.list.AtBottom() && p.list.Left() == 0 && !p.list.Wrapping()) {
 		t += " · " + p.list.Position()
 	}
@@ -125,10 +132,21 @@ func (p *Prompts) notice() []string {
 	if p.failed != nil {
 		out = append(out, failureLines(p.theme, *p.failed, p.w-2)...)
 	}
+	if p.unlisted != "" {
+		out = append(out, unlistedLines(p.theme, p.unlisted, p.w-2)...)
+	}
 	if len(out) > 0 {
 		out = append(out, "")
 	}
 	return out
+}
+
+// SetUnlisted says why no prompts/list will come (a recording in which the
+// client never asked; a connection that ended first), in place of the
+// list: never "no prompts listed".
+func (p *Prompts) SetUnlisted(why string) {
+	p.unlisted = why
+	p.sizeList()
 }
 
 // SetFailed shows a prompts/list that failed where the prompts would have
@@ -146,7 +164,7 @@ func (p *Prompts) Failed() *Failure { return p.failed }
 
 // SetPage applies a page of prompts/list.
 func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string) {
-	p.failed = nil
+	p.failed, p.unlisted = nil, ""
 	if first {
 		p.prompts = nil
 	}
@@ -398,7 +416,7 @@ func (p *Prompts) View() string {
 	}
 	t := p.theme
 	body := p.notice()
-	if len(p.prompts) == 0 && p.failed == nil {
+	if len(p.prompts) == 0 && p.failed == nil && p.unlisted == "" {
 		body = append(body, t.Log.Empty.Render("  no prompts listed"))
 	}
 	body = append(body, listRows(t, p.list, p.focused, p.w-2)...)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -41,6 +42,7 @@ type Resources struct {
 	formTmpl  string
 	drafts    map[string]*ArgsForm // kept template forms, by template
 	failed    map[string]*Failure  // the last failed listing, by list method
+	unlisted  map[string]string    // why a list will not come, by list method
 	status    string
 	lastBlob  []byte
 	lastURI   string
@@ -53,7 +55,7 @@ type Resources struct {
 
 // NewResources makes the resources pane.
 func NewResources(t *themes.Theme, k keymap.KeyMap) *Resources {
-	r := &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, failed: map[string]*Failure{}, gate: Gate{Why: "not connected yet"}}
+	r := &Resources{theme: t, keys: k, next: map[string]string{}, subs: map[string]bool{}, updates: map[string]int{}, failed: map[string]*Failure{}, unlisted: map[string]string{}, gate: Gate{Why: "not connected yet"}}
 	r.lists[0] = list.New(exploreListKeys(k), r.resourceRow)
 	r.lists[1] = list.New(exploreListKeys(k), r.templateRow)
 	for i, row := range []func(int) string{r.resourceRow, r.templateRow} {
@@ -70,7 +72,7 @@ func (r *Resources) SetTheme(t *themes.Theme) {
 	}
 }
 func (r *Resources) Title() string {
-	t := fmt.Sprintf("Resources (%d) · Templates (%d)", len(r.resources), len(r.templates))
+	t := fmt.Sprintf("Resources (%s) · Templates (%s)", r.countOf(mcp.MethodResourcesList, len(r.resources)), r.countOf(mcp.MethodResourceTemplatesList, len(r.templates)))
 	if l := r.lists[r.section]; r.form == nil && l.Len() > 0 && !(l.Top() == 0 && l.AtBottom() && l.Left() == 0 && !l.Wrapping()) {
 		t += " · " + l.Position()
 	}
@@ -135,6 +137,9 @@ func (r *Resources) notice(method string) []string {
 	if f := r.failed[method]; f != nil {
 		out = append(out, failureLines(r.theme, *f, r.w-2)...)
 	}
+	if why := r.unlisted[method]; why != "" {
+		out = append(out, unlistedLines(r.theme, why, r.w-2)...)
+	}
 	if len(out) > 0 {
 		out = append(out, "")
 	}
@@ -152,6 +157,23 @@ func (r *Resources) SetFailed(f Failure) {
 	r.sizeLists()
 }
 
+// SetUnlisted says why a list will not come (a recording in which the
+// client never asked; a connection that ended first), in place of the
+// list: never "nothing listed".
+func (r *Resources) SetUnlisted(method, why string) {
+	r.unlisted[method] = why
+	r.sizeLists()
+}
+
+// countOf is a section's count for the title, a dash when its list will
+// not come: 0 would say the server has none.
+func (r *Resources) countOf(method string, n int) string {
+	if n == 0 && r.unlisted[method] != "" {
+		return "—"
+	}
+	return strconv.Itoa(n)
+}
+
 // Failed is the failure shown for a list method, nil when none (tests).
 func (r *Resources) Failed(method string) *Failure { return r.failed[method] }
 
@@ -160,6 +182,7 @@ func (r *Resources) Failed(method string) *Failure { return r.failed[method] }
 func (r *Resources) SetPage(method string, items []json.RawMessage, first bool, nextCursor string) {
 	r.next[method] = nextCursor
 	delete(r.failed, method)
+	delete(r.unlisted, method)
 	switch method {
 	case mcp.MethodResourcesList:
 		if first {
@@ -475,7 +498,7 @@ func (r *Resources) View() string {
 	tabs[r.section] = t.Tabs.Active.Render(tabs[r.section])
 	tabs[1-r.section] = t.Tabs.Inactive.Render(tabs[1-r.section])
 	body = append(body, tabs[0]+"  "+tabs[1]+t.Form.Hint.Render("  (t switches)"))
-	if r.count() == 0 && r.failed[r.listMethod()] == nil {
+	if r.count() == 0 && r.failed[r.listMethod()] == nil && r.unlisted[r.listMethod()] == "" {
 		body = append(body, t.Log.Empty.Render("  nothing listed"))
 	}
 	body = append(body, listRows(t, r.lists[r.section], r.focused, r.w-2)...)

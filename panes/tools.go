@@ -42,6 +42,8 @@ type Tools struct {
 	gated bool
 	// failed is the last failed tools/list, nil once a list arrives.
 	failed *Failure
+	// unlisted says why no list will come (SetUnlisted), "" once one does.
+	unlisted string
 
 	// shown holds indexes into tools, in display order; matched holds the
 	// fuzzy-matched rune positions of each shown tool's row text.
@@ -193,7 +195,7 @@ func (p *Tools) SetTheme(t *themes.Theme) {
 // same name when it still exists. The Cmd counts what the list costs and
 // how each client presents it (a ToolViewsMsg back to the pane).
 func (p *Tools) SetTools(tools []mcp.Tool) tea.Cmd {
-	p.failed = nil
+	p.failed, p.unlisted = nil, ""
 	selected, hadSelection := p.Selected()
 	p.tools = tools
 	p.loaded = true
@@ -218,6 +220,11 @@ func (p *Tools) SetFailed(f Failure) {
 	}
 	p.failed = &f
 }
+
+// SetUnlisted says why no tools/list will come (a recording in which the
+// client never asked; a connection that ended first): shown instead of
+// waiting for one.
+func (p *Tools) SetUnlisted(why string) { p.unlisted = why }
 
 // SetSavedCalls gives the saved calls of the calls file; each tool lists
 // its own under it (a call whose tool is gone is in the list of all
@@ -451,6 +458,9 @@ func (p *Tools) Title() string {
 		return p.editor.Title()
 	case p.filterText != "":
 		return fmt.Sprintf("Tools%s · %d of %d", p.asTitle(), len(p.shown), len(p.tools)) + p.costTitle()
+	}
+	if !p.loaded {
+		return "Tools" + p.asTitle() // no count: there is no list yet
 	}
 	return fmt.Sprintf("Tools%s · %d", p.asTitle(), len(p.tools)) + p.costTitle()
 }
@@ -942,6 +952,8 @@ func (p *Tools) View() string {
 		body = append(body, failureLines(p.theme, *p.failed, inner)...)
 	case !p.loaded && p.gated:
 		body = append(body, gateLines(p.theme, p.gate, p.keys.Explore.Anyway.Help().Key, inner)...)
+	case !p.loaded && p.unlisted != "":
+		body = append(body, unlistedLines(p.theme, p.unlisted, inner)...)
 	case !p.loaded:
 		body = append(body, p.theme.Log.Empty.Render("waiting for tools/list…"))
 	case len(p.tools) == 0:

@@ -29,6 +29,7 @@ func (m *Model) connect() tea.Cmd {
 	m.src = src
 	m.connecting, m.ended = true, false
 	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
+	m.asked = map[string]bool{}
 	if m.noteReadOnly { // the old source's refusal says nothing of the new one
 		m.setNote("", false)
 	}

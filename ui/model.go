@@ -158,6 +158,9 @@ type Model struct {
 	now     time.Time
 	// lists are the lists as shown (the caps pane's and the tests').
 	lists map[string][]json.RawMessage
+	// asked are the methods the client requested on this connection
+	// (unlisted.go).
+	asked map[string]bool
 	// note is the last outcome of a UI action (ping, save, level...).
 	note   string
 	noteOK bool
@@ -215,6 +218,7 @@ func New(cfg Config) *Model {
 	m.asks = make(chan *pendingAsk, 16)
 	m.ops = map[session.OpID]*opView{}
 	m.lists = map[string][]json.RawMessage{}
+	m.asked = map[string]bool{}
 	m.help = help.New()
 	m.help.Styles = m.theme.Help
 	m.helpList = list.New(m.keys.Scroll, func(i int) string { return m.helpLines[i] })
@@ -461,6 +465,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		m.ended = true
 		m.log.Debug("Event stream ended", "gen", msg.gen)
 		m.explainFailure()
+		m.explainUnlisted()
 	}
 	return tea.Batch(cmds...)
 }
@@ -507,6 +512,10 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 			m.tools.SetClient(clients.For(c))
 		}
 		m.applyGates()
+	case mcp.FrameEvent:
+		if f := ev.Frame; !stale && f.Kind == mcp.KindRequest && f.Dir == mcp.Outbound {
+			m.asked[f.Method] = true
+		}
 	case mcp.ListEvent:
 		return m.applyList(ev.Method, ev.Items, ev.Err)
 	case mcp.ExitEvent:

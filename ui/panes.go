@@ -40,6 +40,8 @@ type toolsPane interface {
 	Tools() []mcp.Tool
 	// SetGate says whether the server offers tools at all, and why not.
 	SetGate(panes.Gate)
+	// SetUnlisted says why no tools/list will come.
+	SetUnlisted(why string)
 	// SetOrigin is where the pane is drawn: the mouse tells the list from
 	// the details by position.
 	SetOrigin(x, y int)

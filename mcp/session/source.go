@@ -75,6 +75,14 @@ type ReadOnly struct{ Why string }
 
 func (r ReadOnly) refuse(method string) error { return &ReadOnlyError{Method: method, Why: r.Why} }
 
+// Watching reports that the source shows what another client did: what
+// that client never asked for is not in it, and no one will ask now.
+func (ReadOnly) Watching() bool { return true }
+
+// Watcher is a source that shows what another client did (a recording, a
+// tap): every source that embeds ReadOnly.
+type Watcher interface{ Watching() bool }
+
 // CallTool refuses.
 func (r ReadOnly) CallTool(string, json.RawMessage) (Op, error) {
 	return Op{}, r.refuse(mcp.MethodToolsCall)
