@@ -812,8 +812,11 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 				}
 				seq, sent := c.sentAt(pd)
 				le := &LocalError{Kind: WriteFailed, Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent), Err: err}
-				if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				switch {
+				case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 					le.Kind = Cancelled
+				case failedKind(err) == SignInFailed:
+					le.Kind = SignInFailed
 				}
 				c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 				return nil, le
@@ -846,7 +849,7 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 				return c.call(ctx, method, params, co)
 			}
 			seq, sent := c.sentAt(pd)
-			le := &LocalError{Kind: ConnectionLost, Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent), Err: err}
+			le := &LocalError{Kind: failedKind(err), Method: method, ID: id, ReqSeq: seq, Elapsed: time.Since(sent), Err: err}
 			c.publish(LocalErrorEvent{Time: time.Now(), Err: le})
 			return nil, le
 		case <-timer.C:

@@ -23,6 +23,10 @@ const (
 	// matching no request came and nothing else followed (Err is an
 	// [*UnmatchedAnswerError] naming both ids).
 	Unmatched
+	// SignInFailed means the request's Authorizer failed (Err is an
+	// [*AuthorizationError]): a sign-in that did not work, credentials
+	// that could not be had. The server may be reachable and well.
+	SignInFailed
 )
 
 // UnmatchedAnswerError says which id mcpscope sent and which the server
@@ -49,6 +53,8 @@ func (k LocalErrorKind) String() string {
 		return "write failed"
 	case Unmatched:
 		return "unmatched answer"
+	case SignInFailed:
+		return "sign-in failed"
 	}
 	return "local error"
 }
@@ -179,6 +185,25 @@ func (e *HandshakeError) Error() string {
 }
 
 func (e *HandshakeError) Unwrap() error { return e.Err }
+
+// AuthorizationError is an error of the transport's Authorizer (getting
+// credentials, or the flow a 401 or 403 ran): the sign-in failed, not the
+// connection. Err says why (mcp/auth's *Failure names cause and fix).
+type AuthorizationError struct{ Err error }
+
+func (e *AuthorizationError) Error() string { return e.Err.Error() }
+
+func (e *AuthorizationError) Unwrap() error { return e.Err }
+
+// failedKind is how a request ends when the transport says its answer
+// will never come: a sign-in that failed, else a lost connection.
+func failedKind(err error) LocalErrorKind {
+	var ae *AuthorizationError
+	if errors.As(err, &ae) {
+		return SignInFailed
+	}
+	return ConnectionLost
+}
 
 // UnreachableError says the server could not be reached at all: an HTTP
 // request found nobody to answer it (connection refused, reset, a name

@@ -89,6 +89,8 @@ func handshakeCallError(transport, method string, err error) error {
 	switch {
 	case errors.As(err, &rpcErr):
 		return &HandshakeError{Reason: "the server answered " + method + " with an error", Err: rpcErr}
+	case errors.As(err, &le) && le.Kind == SignInFailed:
+		return &HandshakeError{Reason: "the sign-in failed during " + method, Err: le}
 	case errors.As(err, &le) && le.Kind == Unmatched:
 		return &HandshakeError{Reason: le.Err.Error(), Err: le}
 	case errors.As(err, &le) && le.Kind == Timeout:

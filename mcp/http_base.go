@@ -217,7 +217,7 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 		if auth != nil {
 			if err := auth.Authorize(ctx, req); err != nil {
 				b.event(TransportEvent{Kind: "http", Summary: method + " " + pathOf(req.URL) + ": no credentials", Fields: requestFields(req), Err: err})
-				return nil, fmt.Errorf("could not get credentials for %s: %w", redactURL(target), err)
+				return nil, &AuthorizationError{Err: fmt.Errorf("could not get credentials for %s: %w", redactURL(target), err)}
 			}
 		}
 		start := time.Now()
@@ -282,7 +282,11 @@ func (b *httpBase) send(ctx context.Context, method, target string, body []byte,
 		retry, err := auth.Challenge(ctx, resp, b.event)
 		if err != nil {
 			drainClose(resp)
-			return nil, fmt.Errorf("authorization for %s failed: %w", redactURL(target), err)
+			err = fmt.Errorf("authorization for %s failed: %w", redactURL(target), err)
+			if ctx.Err() != nil {
+				return nil, err // given up on, not failed
+			}
+			return nil, &AuthorizationError{Err: err}
 		}
 		if !retry {
 			return resp, nil

@@ -52,7 +52,7 @@ func (t *WebSocketTransport) Start(ctx context.Context, sink Sink) (Conn, error)
 			}
 			req.Header = hdr
 			if err := t.Authorizer.Authorize(ctx, req); err != nil {
-				return nil, fmt.Errorf("could not get credentials for %s: %w", redactURL(t.URL), err)
+				return nil, &AuthorizationError{Err: fmt.Errorf("could not get credentials for %s: %w", redactURL(t.URL), err)}
 			}
 			hdr = req.Header
 		}
@@ -77,7 +77,7 @@ func (t *WebSocketTransport) Start(ctx context.Context, sink Sink) (Conn, error)
 				if attempt < maxChallenges {
 					retry, cerr := t.Authorizer.Challenge(ctx, resp, b.event)
 					if cerr != nil {
-						return nil, fmt.Errorf("authorization for %s failed: %w", redactURL(t.URL), cerr)
+						return nil, &AuthorizationError{Err: fmt.Errorf("authorization for %s failed: %w", redactURL(t.URL), cerr)}
 					}
 					if retry {
 						continue

@@ -54,6 +54,8 @@ func (f Failure) Try() string {
 		return fmt.Sprintf("The server's own error %d: its message and data say why; the log (1) has the frame.", rpc.Code) + retry
 	case errors.As(f.Err, &local) && local.Kind == mcp.Timeout:
 		return "mcpscope gave up waiting (no answer from the server; --timeout sets how long)." + retry + " r reconnects."
+	case errors.As(f.Err, &local) && local.Kind == mcp.SignInFailed:
+		return "mcpscope could not sign in to the server (the log, 1, says why); r reconnects and signs in again."
 	case errors.As(f.Err, &local) && local.Kind == mcp.Cancelled:
 		return "Cancelled before the server answered." + retry
 	case errors.As(f.Err, &local):

@@ -1150,9 +1150,17 @@ func (l *Log) rowSegments(e *entryView) []segment {
 				segs = append(segs, segment{text: subj, style: t.LocalError.Bold(true), flex: true})
 			}
 		}
+		why := "no answer from the server after " + fmtLatency(le.Elapsed) + " (local)"
+		if le.Kind == mcp.SignInFailed {
+			// The server may be well: mcpscope could not sign in to it.
+			why = "the sign-in failed after " + fmtLatency(le.Elapsed) + " (local)"
+			if le.Err != nil { // a recording keeps the kind, not the cause
+				why += ": " + termsafe.String(le.Err.Error())
+			}
+		}
 		return append(segs,
 			segment{text: "#" + termsafe.String(le.ID.String()), style: t.ID},
-			segment{text: "no answer from the server after " + fmtLatency(le.Elapsed) + " (local)", style: t.LocalError, tail: true})
+			segment{text: why, style: t.LocalError, tail: true})
 	case entryExit:
 		text := termsafe.String(exitSummary(e.exit))
 		return append(segs, segment{text: "■", style: t.Exit}, segment{text: text, style: t.Exit})

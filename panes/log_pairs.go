@@ -295,8 +295,14 @@ func ExchangeLines(t *themes.Theme, msg OpenExchangeMsg) (string, *LazyLines) {
 	lines.Add("")
 	switch resp := msg.Response; {
 	case msg.Local != nil:
-		lines.Add(t.Log.BadgeLocalError.Render(" "+strings.ToUpper(msg.Local.Kind.String())+" ") +
-			t.Log.LocalError.Render(" mcpscope gave up after "+fmtLatency(msg.Local.Elapsed)+" (local; the server sent no error)"))
+		why := " mcpscope gave up after " + fmtLatency(msg.Local.Elapsed) + " (local; the server sent no error)"
+		if msg.Local.Kind == mcp.SignInFailed {
+			why = " the sign-in failed after " + fmtLatency(msg.Local.Elapsed) + " (local)"
+			if msg.Local.Err != nil {
+				why += ": " + termsafe.String(msg.Local.Err.Error())
+			}
+		}
+		lines.Add(t.Log.BadgeLocalError.Render(" "+strings.ToUpper(msg.Local.Kind.String())+" ") + t.Log.LocalError.Render(why))
 		if resp == nil {
 			break
 		}

@@ -1,10 +1,12 @@
 package panes
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -438,5 +440,39 @@ func TestNarrowLogKeepsTheSubject(t *testing.T) {
 		if strings.Contains(r, "… …") {
 			t.Errorf("a piece cut to a lone …: %q", r)
 		}
+	}
+}
+
+// A request ended by a failed sign-in says so in its row and its
+// exchange: it used to read "CONNECTION LOST … no answer from the server",
+// though the server was reachable and answered 401.
+func TestLogNamesAFailedSignIn(t *testing.T) {
+	req := &mcp.Frame{Seq: 1, Time: logAt(0), Dir: mcp.Outbound, Kind: mcp.KindRequest, Method: "initialize", ID: mcp.ID("1"),
+		Transport: "http", Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)}
+	le := &mcp.LocalError{Kind: mcp.SignInFailed, Method: "initialize", ID: "1", ReqSeq: 1, Elapsed: 40 * time.Millisecond,
+		Err: &mcp.AuthorizationError{Err: errors.New("the authorization server did not grant a scope the server requires: read")}}
+	for _, paired := range []bool{false, true} {
+		l := NewLog(themes.Default(true), keymap.Default())
+		l.SetSize(160, 10)
+		if paired {
+			l.TogglePaired()
+		}
+		l.Append(mcp.FrameEvent{Frame: req})
+		l.Append(mcp.LocalErrorEvent{Time: logAt(40), Err: le})
+		rows := strings.Join(logRowText(l), "\n")
+		if strings.Contains(rows, "CONNECTION LOST") || strings.Contains(rows, "no answer from the server") || strings.Contains(rows, "connection lost") {
+			t.Errorf("paired %v: the rows say the connection was lost:\n%s", paired, rows)
+		}
+		want := "the sign-in failed after 40ms (local): the authorization server did not grant"
+		if paired {
+			want = "sign-in failed (local)"
+		}
+		if !strings.Contains(rows, want) {
+			t.Errorf("paired %v: no row says %q:\n%s", paired, want, rows)
+		}
+	}
+	_, lines := ExchangeLines(themes.Default(true), OpenExchangeMsg{Request: req, Local: le})
+	if text := ansi.Strip(strings.Join(allLines(lines), "\n")); !strings.Contains(text, "SIGN-IN FAILED  the sign-in failed after 40ms") || strings.Contains(text, "gave up") {
+		t.Errorf("the exchange:\n%s", text)
 	}
 }

@@ -477,7 +477,7 @@ func parseSeverity(s string) mcp.Severity {
 }
 
 func parseLocalKind(s string) mcp.LocalErrorKind {
-	for k := mcp.Timeout; k <= mcp.Unmatched; k++ {
+	for k := mcp.Timeout; k <= mcp.SignInFailed; k++ {
 		if k.String() == s {
 			return k
 		}

@@ -99,3 +99,15 @@ func TestKeepAliveRunIsOneLine(t *testing.T) {
 		t.Errorf("read back as %+v, %q", r, te.Summary)
 	}
 }
+
+// Every kind of local error is read back as written (a failed sign-in
+// came back as a lost connection once the kinds grew).
+func TestLocalErrorKindsRoundTrip(t *testing.T) {
+	for k := mcp.Timeout; k <= mcp.SignInFailed; k++ {
+		e := FromEvent(mcp.LocalErrorEvent{Time: time.Now(), Err: &mcp.LocalError{Kind: k, Method: "initialize", ID: "1"}})
+		got, ok := NewRebuilder().Event(e).(mcp.LocalErrorEvent)
+		if !ok || got.Err.Kind != k {
+			t.Errorf("%v was read back as %+v", k, got)
+		}
+	}
+}
