@@ -334,7 +334,7 @@ func (p *Diagnostics) ShortHelp() []key.Binding {
 // FullHelp lists every key of the pane.
 func (p *Diagnostics) FullHelp() [][]key.Binding {
 	k := p.keys.Diag
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Expand, k.Collapse}, p.list.FullHelp(), {k.ExplainUp, k.ExplainDown}}
+	return helpOnce([]key.Binding{k.Up, k.Down, k.Open, k.Expand, k.Collapse}, p.list.FullHelp(), []key.Binding{k.ExplainUp, k.ExplainDown})
 }
 
 // View draws the list and the selected row's explanation in w×h cells.
@@ -346,13 +346,11 @@ func (p *Diagnostics) View() string {
 	t := p.theme
 	rows := p.rows()
 	if len(rows) == 0 {
-		body := []string{
-			t.Log.Empty.Render("no diagnostics: nothing wrong seen so far"),
-			"",
-			t.Detail.Hint.Render("The protocol doctor checks every frame, stderr line and exit"),
-			t.Detail.Hint.Render("as it arrives; what a server gets wrong shows here, and the"),
-			t.Detail.Hint.Render("frame carries an E, W or H badge in the log."),
-		}
+		// Folded to the pane, so a narrow terminal reads it whole: the
+		// empty pane offers no key to wrap or scroll it.
+		body := list.Fold(t.Log.Empty.Render("no diagnostics: nothing wrong seen so far"), inner, 0)
+		body = append(body, "")
+		body = append(body, list.Fold(t.Detail.Hint.Render("The protocol doctor checks every frame, stderr line and exit as it arrives; what a server gets wrong shows here, and the frame carries an E, W or H badge in the log."), inner, 0)...)
 		return Box(t, p.Title(), p.focused, p.w, p.h, body)
 	}
 	tail := ""

@@ -144,3 +144,18 @@ func TestDiagnosticsLongListScrolls(t *testing.T) {
 		t.Fatalf("W did not wrap the long message:\n%s", v)
 	}
 }
+
+// An empty pane has no key to wrap or scroll, so its explanation is folded
+// to the pane whole at a narrow width instead of cut.
+func TestEmptyDiagnosticsReadsWholeWhenNarrow(t *testing.T) {
+	p := NewDiagnostics(themes.Dark(), keymap.Default())
+	p.SetSize(40, 12)
+	v := ansi.Strip(p.View())
+	if strings.Contains(v, "…") {
+		t.Fatalf("the empty pane cut its text:\n%s", v)
+	}
+	words := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╰", " ", "─", " ", "╮", " ", "╯", " ").Replace(v)), " ")
+	if !strings.Contains(words, "E, W or H badge in the log.") {
+		t.Fatalf("the explanation is not there whole:\n%s", v)
+	}
+}

@@ -113,6 +113,32 @@ func TitleKeeping(title, tail string, w int) string { return box.TitleKeeping(ti
 // Fit cuts or pads a (possibly styled) line to exactly w cells.
 func Fit(line string, w int) string { return box.Fit(line, w) }
 
+// helpOnce is a full help whose groups list each key and its words once:
+// a pane's own keys and its list's share some (sideways, wrap, up and
+// down), and the overlay would show them twice. Later repeats are dropped,
+// and groups left empty with them.
+func helpOnce(groups ...[]key.Binding) [][]key.Binding {
+	seen := map[[2]string]bool{}
+	out := make([][]key.Binding, 0, len(groups))
+	for _, g := range groups {
+		var kept []key.Binding
+		for _, b := range g {
+			kd := [2]string{b.Help().Key, b.Help().Desc}
+			if b.Enabled() && seen[kd] {
+				continue
+			}
+			if b.Enabled() {
+				seen[kd] = true
+			}
+			kept = append(kept, b)
+		}
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
+}
+
 // enabledIf is bs, each disabled unless on (a key already disabled stays
 // so): a help bar offers only the keys that act on what the pane holds.
 func enabledIf(on bool, bs ...key.Binding) []key.Binding {

@@ -384,7 +384,7 @@ func (p *Prompts) FullHelp() [][]key.Binding {
 	if p.form != nil {
 		return p.form.FullHelp()
 	}
-	return [][]key.Binding{p.list.FullHelp(), p.ShortHelp()}
+	return helpOnce(p.list.FullHelp(), p.ShortHelp())
 }
 
 // row is prompt i as one line: name, title, how many arguments, a kept

@@ -485,7 +485,7 @@ func (r *Resources) FullHelp() [][]key.Binding {
 	if r.form != nil {
 		return r.form.FullHelp()
 	}
-	return [][]key.Binding{r.lists[r.section].FullHelp(), r.ShortHelp()}
+	return helpOnce(r.lists[r.section].FullHelp(), r.ShortHelp())
 }
 
 func (r *Resources) View() string {

@@ -125,3 +125,26 @@ func TestEveryHelpKeyWorks(t *testing.T) {
 		}
 	}
 }
+
+// The help overlay lists each pane's keys once: a key shown twice with the
+// same words (a pane's own binding and its list's for the same key) reads as
+// two keys. One key may be listed with different words where it does
+// different things on different rows (enter on a tool, a view, a saved call).
+func TestHelpListsEachPaneKeyOnce(t *testing.T) {
+	m := helpWalkModel(120, 35)
+	for f := focusLog; f <= focusDiagnostics; f++ {
+		seen := map[[2]string]bool{}
+		for _, group := range m.pane(f).FullHelp() {
+			for _, b := range group {
+				if !b.Enabled() {
+					continue
+				}
+				kd := [2]string{b.Help().Key, b.Help().Desc}
+				if seen[kd] {
+					t.Errorf("the %v pane's help lists %q (%s) twice", f, kd[0], kd[1])
+				}
+				seen[kd] = true
+			}
+		}
+	}
+}
