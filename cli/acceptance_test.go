@@ -415,7 +415,7 @@ func flowBookTripWithTabOnly(t *testing.T, a *accept) {
 	s.see("✓ valid")
 	s.keys("C-s")
 	scr := s.see("Result · book_trip")
-	for _, want := range []string{"Booked 1 leg(s) for Ada Lovelace.", "Paris -> Rome on 2027-05-01", "Paid by card ending 1111."} {
+	for _, want := range []string{"Booked 1 leg for Ada Lovelace.", "Paris -> Rome on 2027-05-01", "Paid by card ending 1111."} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the result lacks %q:\n%s", want, scr)
 		}

@@ -40,7 +40,7 @@ func TestCallNoValidateSendsAnyway(t *testing.T) {
 func TestCallValidArgsPass(t *testing.T) {
 	out, err, code := runCLI(t, "call", "--method", "tools/call", "--tool-name", "book_trip", "--tool-args-json",
 		`{"traveller": {"name": "Ada"}, "legs": [{"from": "LHR", "to": "CDG", "date": "2026-01-02"}], "payment": {"company": "ACME"}}`)
-	if code != exitOK || !strings.Contains(out, "Booked 1 leg(s) for Ada") {
+	if code != exitOK || !strings.Contains(out, "Booked 1 leg for Ada") {
 		t.Fatalf("exit %d: %v\n%s", code, err, out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
 	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/spf13/cobra"
@@ -191,9 +192,9 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	}
 	switch {
 	case rep.Summary.Errors > 0:
-		return withCode(exitServerError, fmt.Errorf("%d error(s) found", rep.Summary.Errors))
+		return withCode(exitServerError, fmt.Errorf("%s found", plural.S(rep.Summary.Errors, "error")))
 	case f.strict && rep.Summary.Warnings+rep.Summary.Hints > 0:
-		return withCode(exitServerError, fmt.Errorf("%d warning(s) and %d hint(s) found (--strict)", rep.Summary.Warnings, rep.Summary.Hints))
+		return withCode(exitServerError, fmt.Errorf("%s and %s found (--strict)", plural.S(rep.Summary.Warnings, "warning"), plural.S(rep.Summary.Hints, "hint")))
 	}
 	return nil
 }

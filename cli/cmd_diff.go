@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/surfacediff"
 	"github.com/spf13/cobra"
@@ -93,7 +94,7 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 		return withCode(exitUsage, err)
 	}
 	if r.Breaking > 0 {
-		return withCode(exitServerError, fmt.Errorf("%d breaking change(s)", r.Breaking))
+		return withCode(exitServerError, fmt.Errorf("%s", plural.S(r.Breaking, "breaking change")))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
@@ -162,7 +163,7 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	case err != nil:
 		return withCode(exitUsage, err)
 	case res.Differed > 0:
-		return withCode(exitServerError, fmt.Errorf("%d of %d exchange(s) differ", res.Differed, len(res.Exchanges)))
+		return withCode(exitServerError, fmt.Errorf("%d of %s differ", res.Differed, plural.S(len(res.Exchanges), "exchange")))
 	}
 	return nil
 }

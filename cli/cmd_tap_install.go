@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/config"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
 	"github.com/spf13/cobra"
@@ -211,20 +212,13 @@ func age(t time.Time) string {
 	case d < time.Minute:
 		ago = "written just now"
 	case d < time.Hour:
-		ago = plural(int(d/time.Minute), "minute") + " ago"
+		ago = plural.S(int(d/time.Minute), "minute") + " ago"
 	case d < 48*time.Hour:
-		ago = plural(int(d/time.Hour), "hour") + " ago"
+		ago = plural.S(int(d/time.Hour), "hour") + " ago"
 	default:
-		ago = plural(int(d/(24*time.Hour)), "day") + " ago"
+		ago = plural.S(int(d/(24*time.Hour)), "day") + " ago"
 	}
 	return ago + " (" + t.Local().Format("2006-01-02 15:04") + ")"
-}
-
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 var errChangedMeanwhile = errors.New("the file changed while it was being edited")

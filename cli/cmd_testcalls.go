@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/calls"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
 	"github.com/spf13/cobra"
@@ -165,7 +166,7 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		return withCode(exitUsage, err)
 	}
 	if report.Updated > 0 {
-		_, _ = fmt.Fprintf(stderr, "mcpscope: wrote %d new snapshot(s) to %s\n", report.Updated, f.calls)
+		_, _ = fmt.Fprintf(stderr, "mcpscope: wrote %s to %s\n", plural.Of(report.Updated, "new snapshot", "new snapshots"), f.calls)
 	}
 	switch {
 	case report.Interrupted != "":
@@ -209,9 +210,9 @@ func seedCalls(from, to string, stdout io.Writer) error {
 	if err := calls.Save(to, text); err != nil {
 		return withCode(exitUsage, err)
 	}
-	msg := fmt.Sprintf("wrote %d call(s) to %s, each with its recorded answer as its snapshot", len(cs), to)
+	msg := fmt.Sprintf("wrote %s to %s, each with its recorded answer as its snapshot", plural.S(len(cs), "call"), to)
 	if skipped > 0 {
-		msg += fmt.Sprintf(" (%d request(s) without an answer left out)", skipped)
+		msg += " (" + plural.S(skipped, "request") + " without an answer left out)"
 	}
 	_, err = fmt.Fprintln(stdout, msg)
 	return err

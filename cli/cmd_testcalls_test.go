@@ -46,7 +46,7 @@ func TestTestMinimalCallsPassOnTheDemo(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d (%v)\n%s", code, err, out)
 	}
-	for _, want := range []string{"✓ add small numbers (tools/call", "✓ echo (tools/call", "2 call(s): 2 passed, 0 failed"} {
+	for _, want := range []string{"✓ add small numbers (tools/call", "✓ echo (tools/call", "2 calls: 2 passed, 0 failed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
@@ -127,7 +127,7 @@ func TestTestUpdateThenPass(t *testing.T) {
 		t.Fatalf("before: exit %d (%v)\n%s", code, err, out)
 	}
 	out, err, code = runCLI(t, append([]string{"test", "--calls", path, "--update"}, changed...)...)
-	if code != exitOK || !strings.Contains(out, "snapshot updated") || !strings.Contains(out, "wrote 1 new snapshot(s)") {
+	if code != exitOK || !strings.Contains(out, "snapshot updated") || !strings.Contains(out, "wrote 1 new snapshot") {
 		t.Fatalf("update: exit %d (%v)\n%s", code, err, out)
 	}
 	out, err, code = runCLI(t, append([]string{"test", "--calls", path}, changed...)...)
@@ -177,7 +177,7 @@ func TestTestUsage(t *testing.T) {
 func TestTestOnlyRunsTheNamedCalls(t *testing.T) {
 	path := writeCalls(t, strings.Replace(minimalDemoCalls, `"/content/0/text": "hi"`, `"/content/0/text": "bye"`, 1))
 	out, err, code := runCLI(t, "test", "--calls", path, "--only", "add small numbers")
-	if code != exitOK || strings.Contains(out, "echo") || !strings.Contains(out, "1 call(s): 1 passed") {
+	if code != exitOK || strings.Contains(out, "echo") || !strings.Contains(out, "1 call: 1 passed") {
 		t.Errorf("exit %d (%v)\n%s", code, err, out)
 	}
 }
@@ -203,11 +203,11 @@ func TestTestExitCodesForConnectionAndTimeout(t *testing.T) {
 func TestTestFromRecording(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "seeded.calls.json")
 	out, err, code := runCLI(t, "test", "--from", demoRecording, "--calls", path)
-	if code != exitOK || !strings.Contains(out, "wrote 7 call(s) to "+path) {
+	if code != exitOK || !strings.Contains(out, "wrote 7 calls to "+path) {
 		t.Fatalf("exit %d (%v)\n%s", code, err, out)
 	}
 	out, err, code = runCLI(t, "test", "--calls", path)
-	if code != exitOK || !strings.Contains(out, "7 call(s): 7 passed") {
+	if code != exitOK || !strings.Contains(out, "7 calls: 7 passed") {
 		t.Fatalf("the seeded calls against the demo: exit %d (%v)\n%s", code, err, out)
 	}
 	out, err, code = runCLI(t, "test", "--calls", path, "-e", demo.AddOffsetEnv+"=1")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"io"
 	"mime"
 	"net/http"
@@ -576,8 +577,8 @@ func sseTransportEvent(stream string, ev *sseEvent) (TransportEvent, bool) {
 		fields = append(fields, Field{"comment", c})
 	}
 	if ev.CommentCount > len(ev.Comments) {
-		fields = append(fields, Field{"comments", fmt.Sprintf("%d lines, %d bytes (the first %d shown)", ev.CommentCount, ev.CommentBytes, len(ev.Comments))})
-		parts = append(parts, fmt.Sprintf("%d comment lines (%d bytes)", ev.CommentCount, ev.CommentBytes))
+		fields = append(fields, Field{"comments", fmt.Sprintf("%s, %s (the first %d shown)", plural.S(ev.CommentCount, "line"), plural.S(ev.CommentBytes, "byte"), len(ev.Comments))})
+		parts = append(parts, fmt.Sprintf("%s (%s)", plural.S(ev.CommentCount, "comment line"), plural.S(ev.CommentBytes, "byte")))
 	} else if len(ev.Comments) > 0 {
 		parts = append(parts, fmt.Sprintf("%q", strings.Join(ev.Comments, " ")))
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -274,7 +275,7 @@ func (a *Activity) open() tea.Cmd {
 			if o.Total > 0 {
 				p += fmt.Sprintf(" of %g", o.Total)
 			}
-			field("progress", fmt.Sprintf("%s (%d notifications)", p, o.Notes))
+			field("progress", p+" ("+plural.S(o.Notes, "notification")+")")
 			field("message", o.Message)
 		}
 		if o.Status == OpRunning {

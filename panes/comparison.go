@@ -3,6 +3,7 @@ package panes
 import (
 	"fmt"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -38,7 +39,7 @@ func ComparisonLines(t *themes.Theme, c *Comparison) []string {
 		return []string{head + t.Result.OK.Render("the same answer as before") +
 			t.Detail.Hint.Render(" (volatile values such as _meta and timestamps aside)")}
 	}
-	out := []string{head + t.Form.Warn.Render(plural(len(c.Differences), "difference", "differences")+" from the answer before")}
+	out := []string{head + t.Form.Warn.Render(plural.Of(len(c.Differences), "difference", "differences")+" from the answer before")}
 	for i, d := range c.Differences {
 		if i == maxComparisonRows {
 			out = append(out, t.Detail.Hint.Render(fmt.Sprintf("  … and %d more", len(c.Differences)-i)))

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -239,7 +240,7 @@ func (d *Detail) header() []string {
 	}
 	if d.diagsOf != nil {
 		if n := len(d.diagsOf(f)); n > 0 {
-			lines = append(lines, t.Problem.Render("the doctor found "+plural(n, "problem", "problems")+" in this frame")+t.Hint.Render(": explained below, before the frame itself"))
+			lines = append(lines, t.Problem.Render("the doctor found "+plural.Of(n, "problem", "problems")+" in this frame")+t.Hint.Render(": explained below, before the frame itself"))
 		}
 	}
 	if f.Kind == mcp.KindErrorResponse {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -134,16 +135,14 @@ func (p *Diagnostics) Len() int {
 // CountText is "3 errors · 2 warnings · 1 hint", or "" when there is none.
 func CountText(errors, warnings, hints int) string {
 	var parts []string
-	plural := func(n int, one, many string) {
-		if n == 1 {
-			parts = append(parts, "1 "+one)
-		} else if n > 1 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{errors, "error"}, {warnings, "warning"}, {hints, "hint"}} {
+		if c.n > 0 {
+			parts = append(parts, plural.S(c.n, c.noun))
 		}
 	}
-	plural(errors, "error", "errors")
-	plural(warnings, "warning", "warnings")
-	plural(hints, "hint", "hints")
 	return strings.Join(parts, " · ")
 }
 

@@ -126,7 +126,7 @@ func TestPromptDraftsAreKept(t *testing.T) {
 	if p.Form() != nil || !p.HasDraft("greet") {
 		t.Fatal("keep did not keep the prompt's draft")
 	}
-	if !strings.Contains(ansi.Strip(p.View()), "greet 2 arg(s) ✎ draft") {
+	if !strings.Contains(ansi.Strip(p.View()), "greet 2 args ✎ draft") {
 		t.Errorf("the list does not mark the prompt with a draft:\n%s", ansi.Strip(p.View()))
 	}
 	do(enter)

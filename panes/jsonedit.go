@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -336,7 +337,7 @@ func (e *JSONEdit) status() string {
 		return e.theme.Form.Warn.Render("? unsent: " + k.KeepDraft.Help().Key + " keep draft · " +
 			k.Discard.Help().Key + " discard · " + k.Back.Help().Key + " back")
 	case e.override:
-		return e.theme.Status.Error.Render(fmt.Sprintf("arguments do not validate (%d problems): %s again sends them anyway", len(e.problems), send))
+		return e.theme.Status.Error.Render("arguments do not validate (" + plural.S(len(e.problems), "problem") + "): " + send + " again sends them anyway")
 	case len(e.problems) > 0 && strings.HasPrefix(e.problems[0].Message, "not JSON"):
 		return e.theme.Form.Hint.Render("fix the JSON to send · " + esc + " close")
 	case len(e.problems) > 0:

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -283,7 +284,7 @@ func (l *Log) titleParts() (head, tail string) {
 		s += fmt.Sprintf("%d frames", l.frames)
 	}
 	if n := l.Hidden(); n > 0 {
-		s += " · " + plural(n, "row hidden", "rows hidden")
+		s += " · " + plural.Of(n, "row hidden", "rows hidden")
 	}
 	if l.follow {
 		s += " · following"

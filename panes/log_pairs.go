@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -235,7 +236,7 @@ func (l *Log) hiddenLine() string {
 	if l.hideTransport {
 		why = append(why, "transport (t)")
 	}
-	return line + t.Empty.Render(plural(l.Hidden(), "row hidden", "rows hidden")+": "+strings.Join(why, ", "))
+	return line + t.Empty.Render(plural.Of(l.Hidden(), "row hidden", "rows hidden")+": "+strings.Join(why, ", "))
 }
 
 // OpenExchangeMsg asks the root model to show an exchange: the request and

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -247,7 +248,7 @@ func TestLogHidesTransportRows(t *testing.T) {
 	if got := len(l.shown); got != total-transport {
 		t.Fatalf("t left %d rows, want %d", got, total-transport)
 	}
-	want := plural(transport, "row hidden", "rows hidden")
+	want := plural.Of(transport, "row hidden", "rows hidden")
 	if !strings.Contains(l.Title(), want) {
 		t.Errorf("title %q lacks %q", l.Title(), want)
 	}
@@ -267,7 +268,7 @@ func TestLogHidesTransportRows(t *testing.T) {
 			t.Errorf("-kind:http kept %q", r)
 		}
 	}
-	if v := ansi.Strip(l.View()); !strings.Contains(v, "/ -kind:http  "+plural(httpRows, "row hidden", "rows hidden")+": filter") {
+	if v := ansi.Strip(l.View()); !strings.Contains(v, "/ -kind:http  "+plural.Of(httpRows, "row hidden", "rows hidden")+": filter") {
 		t.Errorf("the filter line does not say what it hides:\n%s", v)
 	}
 	// Negation in general: -field:value leaves out what field:value finds.
@@ -301,13 +302,13 @@ func TestLogCountsAreRight(t *testing.T) {
 		}
 	}
 	l.Update(logKey("s"))
-	if want := fmt.Sprintf("Log · %d frames · %s · following", l.Frames(), plural(stderr, "row hidden", "rows hidden")); l.Title() != want {
+	if want := fmt.Sprintf("Log · %d frames · %s · following", l.Frames(), plural.Of(stderr, "row hidden", "rows hidden")); l.Title() != want {
 		t.Errorf("after s the title is %q, want %q", l.Title(), want)
 	}
 	// Paused, the position counts rows and says so: "8 frames · paused ·
 	// 4/11" once counted frames in one place and rows in the other.
 	l.Update(logKey("k"))
-	if want := fmt.Sprintf("Log · %d frames · %s · paused · row %d/%d", l.Frames(), plural(stderr, "row hidden", "rows hidden"), l.list.Cursor()+1, l.Shown()); l.Title() != want {
+	if want := fmt.Sprintf("Log · %d frames · %s · paused · row %d/%d", l.Frames(), plural.Of(stderr, "row hidden", "rows hidden"), l.list.Cursor()+1, l.Shown()); l.Title() != want {
 		t.Errorf("paused, the title is %q, want %q", l.Title(), want)
 	}
 	for _, paired := range []bool{false, true} {

@@ -1,11 +1,10 @@
 package panes
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -85,7 +84,7 @@ func (p *Picker) Update(msg tea.Msg) tea.Cmd {
 // View lists the servers, two lines each, scrolled to keep the cursor shown.
 func (p *Picker) View() string {
 	inner := p.h - 2
-	body := []string{p.theme.Detail.Hint.Render(fmt.Sprintf("%d servers: choose one to debug", len(p.items))), ""}
+	body := []string{p.theme.Detail.Hint.Render(plural.S(len(p.items), "server") + ": choose one to debug"), ""}
 	rows := (inner - len(body)) / 2
 	if rows < 1 {
 		rows = 1

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -179,7 +180,7 @@ func (p *Prompts) SetPage(items []json.RawMessage, first bool, nextCursor string
 	p.sizeList()
 	p.wantW = 0
 	for _, pr := range p.prompts {
-		w := 2 + ansi.StringWidth(termsafe.String(pr.Name)) + len(" 99 arg(s) ✎ draft")
+		w := 2 + ansi.StringWidth(termsafe.String(pr.Name)) + len(" 99 args ✎ draft")
 		if pr.Title != "" {
 			w += 1 + ansi.StringWidth(termsafe.String(pr.Title))
 		}
@@ -400,7 +401,7 @@ func (p *Prompts) row(i int) string {
 	if pr.Title != "" {
 		s += " " + t.Tools.Title.Render(termsafe.String(pr.Title))
 	}
-	s += " " + t.Tools.Badge.Render(fmt.Sprintf("%d arg(s)", len(pr.Arguments)))
+	s += " " + t.Tools.Badge.Render(plural.S(len(pr.Arguments), "arg"))
 	if p.HasDraft(pr.Name) {
 		s += " " + t.Tools.Badge.Render("✎ draft")
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
@@ -701,7 +702,7 @@ func (r *Result) parseResult(summary string) {
 	if res.IsError {
 		status = th.Result.Error.Render("tool error") + th.Detail.Hint.Render("  isError: true — the tool ran and reported a failure")
 	}
-	r.header = append(r.header, summary+th.Detail.Label.Render(" · ")+status+th.Detail.Label.Render(" · "+plural(len(res.Content), "content block", "content blocks")))
+	r.header = append(r.header, summary+th.Detail.Label.Render(" · ")+status+th.Detail.Label.Render(" · "+plural.Of(len(res.Content), "content block", "content blocks")))
 	if line := r.outputCheck(res); line != "" {
 		r.header = append(r.header, line)
 	}
@@ -878,7 +879,7 @@ func byteSize(n int) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KB (%d bytes)", float64(n)/(1<<10), n)
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return plural.S(n, "byte")
 }
 
 // layout turns the blocks into lines at the current width. Small text is

@@ -1,12 +1,11 @@
 package panes
 
 import (
-	"strconv"
-
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/panes/list"
@@ -175,7 +174,7 @@ func (r *Roots) View() string {
 		foot = append(foot, "", termsafe.Rendered(r.input.View()))
 	}
 	if r.asked > 0 {
-		foot = append(foot, "", t.Status.OK.Render(plural(r.asked, "roots/list request answered", "roots/list requests answered")))
+		foot = append(foot, "", t.Status.OK.Render(plural.Of(r.asked, "roots/list request answered", "roots/list requests answered")))
 	}
 	if r.note != "" {
 		for _, l := range wrapWords(termsafe.String(r.note), r.w-2, 0) {
@@ -198,11 +197,4 @@ func (r *Roots) View() string {
 		tail = " · " + p
 	}
 	return Box(t, TitleKeeping(r.Title(), tail, r.w), r.focused, r.w, r.h, body)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

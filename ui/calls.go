@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/calls"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -248,7 +249,7 @@ func (m *Model) savedCallDone(name string, ev session.OpDoneEvent) {
 				passed++
 			}
 		}
-		m.setNote(fmt.Sprintf("%d saved call(s): %d passed, %d failed (%s lists them)", len(m.calls.batch), passed,
+		m.setNote(fmt.Sprintf("%s: %d passed, %d failed (%s lists them)", plural.S(len(m.calls.batch), "saved call"), passed,
 			len(m.calls.batch)-passed, m.keys.Calls.List.Help().Key), passed == len(m.calls.batch))
 	}
 	m.pushCalls()

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -65,7 +66,7 @@ func (m *Model) applySession(ev mcp.Event, stale bool) (cmd tea.Cmd, ok bool) {
 		switch {
 		case ev.Err != nil:
 		case !ev.Known:
-			m.logPane.AppendNote(ev.Time, fmt.Sprintf("%s after list_changed: %d item(s)", ev.Method, len(ev.Items)))
+			m.logPane.AppendNote(ev.Time, ev.Method+" after list_changed: "+plural.S(len(ev.Items), "item"))
 		case !ev.Diff.Empty():
 			m.logPane.AppendNote(ev.Time, ev.Method+" changed: "+ev.Diff.String())
 		default:

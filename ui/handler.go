@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -79,7 +80,7 @@ func (m *Model) handleAsk(a *pendingAsk) tea.Cmd {
 	if a.req.Method == mcp.MethodRootsList {
 		a.reply <- askReply{result: policy.RootsResult(m.roots.List())}
 		m.roots.Asked()
-		m.setNote(fmt.Sprintf("answered roots/list with %d root(s)", len(m.roots.List())), true)
+		m.setNote("answered roots/list with "+plural.S(len(m.roots.List()), "root"), true)
 		return next
 	}
 	m.queue = append(m.queue, a)

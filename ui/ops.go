@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -317,7 +318,7 @@ func (m *Model) applyPage(p *session.Page) tea.Cmd {
 		m.lists[p.Method] = p.Items
 		m.caps.SetList(p.Method, p.Items)
 	}
-	n := fmt.Sprintf("%s: %d item(s)", p.Method, len(p.Items))
+	n := p.Method + ": " + plural.S(len(p.Items), "item")
 	if p.Next != "" {
 		n += "; more on the server (m loads the next page)"
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -27,7 +28,7 @@ func saveBlob(dir string, msg panes.SaveBlobMsg) tea.Cmd {
 		if dir == "" {
 			name = "./" + name
 		}
-		return notedMsg{text: fmt.Sprintf("saved %d bytes of %s to %s (mode 0600)", len(msg.Data), termsafe.String(msg.URI), termsafe.String(name)), ok: true}
+		return notedMsg{text: fmt.Sprintf("saved %s of %s to %s (mode 0600)", plural.S(len(msg.Data), "byte"), termsafe.String(msg.URI), termsafe.String(name)), ok: true}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
 // purposeKey carries what an OAuth request is for through its context:
@@ -211,7 +212,7 @@ func redactBody(h http.Header, body []byte) string {
 	if said := pageMessage(h, body); said != "" {
 		return said
 	}
-	return fmt.Sprintf("(%d bytes of %s)", len(body), orNone(mt))
+	return fmt.Sprintf("(%s of %s)", plural.S(len(body), "byte"), orNone(mt))
 }
 
 // redactQuery is a URL with the secrets of its query (an authorization
@@ -234,7 +235,7 @@ func redactQuery(raw string) string {
 func redactJSON(raw []byte) string {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return fmt.Sprintf("(%d bytes, not JSON)", len(raw))
+		return "(" + plural.S(len(raw), "byte") + ", not JSON)"
 	}
 	if m, ok := v.(map[string]any); ok {
 		for _, k := range secretParams {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
 // Outcome is how one call went.
@@ -176,7 +177,7 @@ func Run(ctx context.Context, c *mcp.Client, f *File, o Options) (*Report, error
 			for _, rest := range sel[i+1:] {
 				r.add(Outcome{Name: rest.Name, Method: rest.Method, Line: rest.Line, Error: "not sent: the connection was lost"})
 			}
-			return r, fmt.Errorf("the connection was lost after %d call(s): %w", i+1, c.Err())
+			return r, fmt.Errorf("the connection was lost after %s: %w", plural.S(i+1, "call"), c.Err())
 		}
 		if ctx.Err() != nil {
 			return r, ctx.Err()

@@ -102,7 +102,7 @@ func TestRunReportsWhatDiffers(t *testing.T) {
 	if err := Write(&text, "text", r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"✗ add small numbers", "equals /content/0/text", `expected "4"`, `actual   "{\"sum\":3}"`, "1 call(s): 0 passed, 1 failed"} {
+	for _, want := range []string{"✗ add small numbers", "equals /content/0/text", `expected "4"`, `actual   "{\"sum\":3}"`, "1 call: 0 passed, 1 failed"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, text.String())
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 
@@ -30,9 +31,9 @@ func Write(w io.Writer, format string, r *Report) error {
 
 // Summary is the run's outcome in one line.
 func (r *Report) Summary() string {
-	s := fmt.Sprintf("%d call(s): %d passed, %d failed", len(r.Outcomes), r.Passed, r.Failed)
+	s := fmt.Sprintf("%s: %d passed, %d failed", plural.S(len(r.Outcomes), "call"), r.Passed, r.Failed)
 	if r.Updated > 0 {
-		s += fmt.Sprintf(", %d snapshot(s) updated", r.Updated)
+		s += ", " + plural.S(r.Updated, "snapshot") + " updated"
 	}
 	return s
 }

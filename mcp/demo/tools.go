@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -146,7 +147,7 @@ type bookTripIn struct {
 
 func bookTrip(_ context.Context, _ *sdkmcp.CallToolRequest, in bookTripIn) (*sdkmcp.CallToolResult, any, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Booked %d leg(s) for %s", len(in.Legs), in.Traveller.Name)
+	fmt.Fprintf(&b, "Booked %s for %s", plural.S(len(in.Legs), "leg"), in.Traveller.Name)
 	if in.Traveller.Email != "" {
 		fmt.Fprintf(&b, " <%s>", in.Traveller.Email)
 	}
@@ -262,8 +263,8 @@ func logBurst(ctx context.Context, req *sdkmcp.CallToolRequest, in logBurstIn) (
 			return nil, nil, fmt.Errorf("sending log message %d: %w", i, err)
 		}
 	}
-	return textResult("offered %d %s log message(s); the client receives those at or above its log level "+
-		"(logging/setLevel, or _meta logLevel in the modern era) and none if it set no level", in.Count, in.Level), nil, nil
+	return textResult("offered %s; the client receives those at or above its log level "+
+		"(logging/setLevel, or _meta logLevel in the modern era) and none if it set no level", plural.S(in.Count, in.Level+" log message")), nil, nil
 }
 
 // --- ask_user (elicitation) ---
@@ -373,7 +374,7 @@ func (d *demo) listRoots(_ context.Context, req *sdkmcp.CallToolRequest, _ struc
 		return textResult("the client has no roots"), nil, nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d root(s):", len(lr.Roots))
+	b.WriteString(plural.S(len(lr.Roots), "root") + ":")
 	for _, r := range lr.Roots {
 		fmt.Fprintf(&b, "\n%s", r.URI)
 		if r.Name != "" {

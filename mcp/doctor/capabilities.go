@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
 // methodCapability is the server capability that gates each client method.
@@ -61,7 +62,7 @@ func (l *Linter) undeclaredText(how, method, capability string, res map[string]j
 	if key := mcp.ListItemsKey(method); key != "" {
 		var items []json.RawMessage
 		_ = json.Unmarshal(res[key], &items)
-		return fmt.Sprintf("The server %s %s with %d item(s) but did not declare the %s capability, so clients will never ask for them.", how, method, len(items), capability)
+		return fmt.Sprintf("The server %s %s with %s but did not declare the %s capability, so clients will never ask for them.", how, method, plural.S(len(items), "item"), capability)
 	}
 	return fmt.Sprintf("The server %s %s successfully but did not declare the %s capability, so clients will never ask for it.", how, method, capability)
 }

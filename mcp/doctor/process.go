@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
 // Thresholds of the timing rules.
@@ -116,7 +117,7 @@ func (l *Linter) observeExit(e mcp.ExitEvent) {
 		if x.Code < 0 && x.Signal != "" {
 			status = "was killed by " + x.Signal
 		}
-		msg := fmt.Sprintf("The server process %s while %s was in flight (%d request(s) left unanswered).", status, strings.Join(l.strandedMethods, ", "), l.stranded)
+		msg := fmt.Sprintf("The server process %s while %s was in flight (%s left unanswered).", status, strings.Join(l.strandedMethods, ", "), plural.S(l.stranded, "request"))
 		if tail := lastLines(x.LastStderr, 3); tail != "" {
 			msg += " Its last stderr lines: " + tail
 		} else {

@@ -46,6 +46,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -441,7 +442,7 @@ func (f *Form) submit(force bool) tea.Cmd {
 	}
 	v, issues := f.Value()
 	if len(issues) > 0 && !force {
-		f.setFlash(fmt.Sprintf("not sent: %s · %s sends anyway", plural(len(issues), "problem"), f.keys.Form.SendAnyway.Help().Key), true)
+		f.setFlash(fmt.Sprintf("not sent: %s · %s sends anyway", plural.S(len(issues), "problem"), f.keys.Form.SendAnyway.Help().Key), true)
 		return nil
 	}
 	msg := SubmitMsg{Value: v, Forced: len(issues) > 0}
@@ -449,13 +450,6 @@ func (f *Form) submit(force bool) tea.Cmd {
 }
 
 func cancel() tea.Msg { return CancelMsg{} }
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
 
 // ShortHelp lists the keys that work now: every command the focused row
 // answers to.

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/box"
@@ -266,7 +267,7 @@ func (f *Form) renderValue(r row, vw int) string {
 		}
 		if first, _, several := strings.Cut(n.text, "\n"); several {
 			// One line here; the cursor opens it on all of them.
-			return t.Value.Render(termsafe.String(first)) + t.Hint.Render(" (+"+plural(strings.Count(n.text, "\n"), "line")+")")
+			return t.Value.Render(termsafe.String(first)) + t.Hint.Render(" (+"+plural.S(strings.Count(n.text, "\n"), "line")+")")
 		}
 		return t.Value.Render(termsafe.String(n.text))
 	case kindNumber, kindInteger:
@@ -282,7 +283,7 @@ func (f *Form) renderValue(r row, vw int) string {
 	case kindEnum:
 		var s string
 		if n.sel < 0 {
-			s = t.Group.Render("‹ ") + t.Omitted.Render("choose") + t.Group.Render(" ›") + t.Hint.Render(fmt.Sprintf(" %d values", len(n.options)))
+			s = t.Group.Render("‹ ") + t.Omitted.Render("choose") + t.Group.Render(" ›") + t.Hint.Render(" "+plural.S(len(n.options), "value"))
 		} else {
 			s = t.Group.Render("‹ ") + t.Value.Render(termsafe.String(n.options[n.sel].label)) + t.Group.Render(" ›")
 			if len(n.options) > 1 {
@@ -307,11 +308,11 @@ func (f *Form) renderValue(r row, vw int) string {
 			return t.Hint.Render("{} — nothing to fill in; " + f.keys.Form.Send.Help().Key + " sends")
 		}
 		if n.collapsed {
-			return t.Group.Render(fold) + t.Hint.Render(plural(len(n.props)+len(n.entries), "field")+" (collapsed)")
+			return t.Group.Render(fold) + t.Hint.Render(plural.S(len(n.props)+len(n.entries), "field")+" (collapsed)")
 		}
-		return t.Group.Render(fold) + t.Hint.Render(plural(len(n.props)+len(n.entries), "field"))
+		return t.Group.Render(fold) + t.Hint.Render(plural.S(len(n.props)+len(n.entries), "field"))
 	case kindArray:
-		s := t.Group.Render(fold) + t.Hint.Render(plural(len(n.items), "item"))
+		s := t.Group.Render(fold) + t.Hint.Render(plural.S(len(n.items), "item"))
 		if lo, hi := minItems(n.sch), maxItems(n.sch); lo > 0 || hi >= 0 {
 			s += t.Hint.Render(" · " + itemBounds(lo, hi))
 		}
@@ -543,7 +544,7 @@ func (f *Form) statusLine(iw int) string {
 		if len(f.rootIssues) > 0 {
 			first = "(root) " + f.rootIssues[0]
 		}
-		s = t.Error.Render(fmt.Sprintf("✗ %s", plural(len(issues), "problem"))) +
+		s = t.Error.Render(fmt.Sprintf("✗ %s", plural.S(len(issues), "problem"))) +
 			t.Hint.Render(" · "+f.keys.Form.SendAnyway.Help().Key+" sends anyway · ") + t.Error.Render(termsafe.String(first))
 	}
 	if len(f.history) > 0 {

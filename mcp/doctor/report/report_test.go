@@ -54,7 +54,7 @@ func TestWriteTextGroupsErrorsFirst(t *testing.T) {
 	if e < 0 || w < 0 || e > w {
 		t.Errorf("want the error group before the warning group:\n%s", out)
 	}
-	if !strings.Contains(out, "frames: #3 ← result tools/list, #9 ← result tools/list") || !strings.Contains(out, "1 error(s), 1 warning(s), 0 hint(s)") {
+	if !strings.Contains(out, "frames: #3 ← result tools/list, #9 ← result tools/list") || !strings.Contains(out, "1 error, 1 warning, 0 hints") {
 		t.Errorf("text report:\n%s", out)
 	}
 }

@@ -8,13 +8,14 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 
 // resultTokens says what a result costs: "1234 tokens", with its media
 // and whether the count is partial.
 func resultTokens(c tokens.ResultCost) string {
-	s := fmt.Sprintf("%d tokens", c.Tokens)
+	s := plural.S(c.Tokens, "token")
 	if c.Partial {
 		s = fmt.Sprintf("≈ %d tokens (%d in its first 4 MiB)", c.Estimated, c.Tokens)
 	}
@@ -65,7 +66,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintf(&b, "server: %s %s, protocol %s (%s era)\n", safe(rep.Server.Name), safe(rep.Server.Version), safe(rep.ProtocolVersion), rep.Era)
 	}
 	for _, l := range rep.Lists {
-		state := fmt.Sprintf("%d item(s) in %d page(s)", l.Items, l.Pages)
+		state := plural.S(l.Items, "item") + " in " + plural.S(l.Pages, "page")
 		switch {
 		case l.Probe && l.ErrorCode == mcp.CodeMethodNotFound:
 			// What a server that does not offer the list should answer.
@@ -125,7 +126,7 @@ func WriteText(w io.Writer, rep *Report) error {
 	if s.Errors+s.Warnings+s.Hints == 0 {
 		b.WriteString("No problems found.\n")
 	} else {
-		fmt.Fprintf(&b, "%d error(s), %d warning(s), %d hint(s)\n", s.Errors, s.Warnings, s.Hints)
+		fmt.Fprintf(&b, "%s, %s, %s\n", plural.S(s.Errors, "error"), plural.S(s.Warnings, "warning"), plural.S(s.Hints, "hint"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

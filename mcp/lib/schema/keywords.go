@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema/format"
 )
 
@@ -143,7 +144,7 @@ func (v *validator) array(n *node, arr []any, out *[]Issue, ev *evaluated) bool 
 	}
 	if n.items != nil && len(arr) > prefix {
 		if n.items.isBool && !n.items.boolVal && n.itemsAreAdditional {
-			v.issue(out, "has %d item(s) more than allowed", len(arr)-prefix)
+			v.issue(out, "has %s more than allowed", plural.S(len(arr)-prefix, "item"))
 			if fail() {
 				return false
 			}

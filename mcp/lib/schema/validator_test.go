@@ -38,7 +38,7 @@ func TestIssueSentences(t *testing.T) {
 		{`{"contains":{"type":"string"},"minContains":2}`, `["a"]`, []string{"(root) has fewer than minContains (2) matching items"}},
 		{`{"contains":{"type":"string"},"maxContains":1}`, `["a","b"]`, []string{"(root) has more than maxContains (1) matching items"}},
 		{`{"prefixItems":[{"type":"string"}],"items":false}`, `["a",1,2]`, []string{"/1 is not allowed", "/2 is not allowed"}},
-		{`{` + d2019 + `"items":[{"type":"string"}],"additionalItems":false}`, `["a",1,2]`, []string{"(root) has 2 item(s) more than allowed"}},
+		{`{` + d2019 + `"items":[{"type":"string"}],"additionalItems":false}`, `["a",1,2]`, []string{"(root) has 2 items more than allowed"}},
 		{`{"oneOf":[{"type":"number"},{"type":"integer"}]}`, `1`, []string{"(root) matches more than one oneOf branch (0, 1)"}},
 		{`{"anyOf":[{"required":["a","b"]},{"required":["c"]}]}`, `{}`, []string{"/c is required"}},
 		{`{"if":{"required":["a"]},"then":{"required":["b"]},"else":{"required":["c"]}}`, `{"a":1}`, []string{"/b is required"}},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 )
 
@@ -166,11 +167,11 @@ func (s *Session) row(it *Item) row {
 		case reading.Retry:
 			r.Label += fmt.Sprintf(" (sent again: frame %d)", it.RetryOf.Request.Seq)
 		}
-		r.Parts = append(r.Parts, part{Title: fmt.Sprintf("request, frame %d, %d bytes", f.Seq, f.Size()), Body: pretty(f.Raw)})
+		r.Parts = append(r.Parts, part{Title: fmt.Sprintf("request, frame %d, %s", f.Seq, plural.S(f.Size(), "byte")), Body: pretty(f.Raw)})
 		switch {
 		case it.Response != nil:
 			resp := it.Response
-			r.Parts = append(r.Parts, part{Title: fmt.Sprintf("answer, frame %d, %d bytes", resp.Seq, resp.Size()), Body: pretty(resp.Raw)})
+			r.Parts = append(r.Parts, part{Title: fmt.Sprintf("answer, frame %d, %s", resp.Seq, plural.S(resp.Size(), "byte")), Body: pretty(resp.Raw)})
 			if resp.Latency > 0 {
 				r.Latency = resp.Latency.Round(time.Microsecond).String()
 			}
@@ -195,7 +196,7 @@ func (s *Session) row(it *Item) row {
 			r.Label = "invalid frame"
 			r.Status, r.StatusClass = f.Problem, "bad"
 		}
-		r.Parts = append(r.Parts, part{Title: fmt.Sprintf("%s, frame %d, %d bytes", f.Kind, f.Seq, f.Size()), Body: pretty(f.Raw)})
+		r.Parts = append(r.Parts, part{Title: fmt.Sprintf("%s, frame %d, %s", f.Kind, f.Seq, plural.S(f.Size(), "byte")), Body: pretty(f.Raw)})
 	}
 	return r
 }
@@ -212,7 +213,7 @@ func diagSummary(ds []*mcp.Diagnostic) string {
 	if len(ds) == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("%d error(s), %d warning(s), %d hint(s)", n[mcp.SeverityError], n[mcp.SeverityWarning], n[mcp.SeverityHint])
+	return plural.S(n[mcp.SeverityError], "error") + ", " + plural.S(n[mcp.SeverityWarning], "warning") + ", " + plural.S(n[mcp.SeverityHint], "hint")
 }
 
 // outcome is the session's outcome in a line: its requests and how it

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
@@ -240,7 +241,7 @@ func (o Outcome) String() string {
 	if !o.Handshake {
 		b.WriteString("no handshake completed; ")
 	}
-	fmt.Fprintf(&b, "%d request(s), %d answered", o.Requests, o.Answered)
+	fmt.Fprintf(&b, "%s, %d answered", plural.S(o.Requests, "request"), o.Answered)
 	if o.Errors > 0 {
 		fmt.Fprintf(&b, " (%d with an error)", o.Errors)
 	}

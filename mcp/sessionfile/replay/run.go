@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
 // Options narrow and tune a replay.
@@ -117,7 +118,7 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 					r.Unsent++
 				}
 			}
-			return r, &ConnectError{Err: fmt.Errorf("the connection was lost after %d exchange(s): %w", len(r.Exchanges), c.Err())}
+			return r, &ConnectError{Err: fmt.Errorf("the connection was lost after %s: %w", plural.S(len(r.Exchanges), "exchange"), c.Err())}
 		}
 		if ctx.Err() != nil {
 			return r, ctx.Err()

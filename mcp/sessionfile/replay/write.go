@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 
@@ -30,7 +31,7 @@ func Write(w io.Writer, format string, r *Result) error {
 
 // Summary is the one-line outcome.
 func (r *Result) Summary() string {
-	s := fmt.Sprintf("%d exchange(s): %d match, %d differ", len(r.Exchanges), r.Matched, r.Differed)
+	s := fmt.Sprintf("%s: %d match, %d differ", plural.S(len(r.Exchanges), "exchange"), r.Matched, r.Differed)
 	if r.Unsent > 0 {
 		s += fmt.Sprintf(", %d not sent (the connection was lost)", r.Unsent)
 	}
@@ -106,7 +107,7 @@ func writeJUnit(w io.Writer, r *Result) error {
 			for _, d := range ex.Differences {
 				fmt.Fprintf(&body, "%s\n  recorded: %s\n  replayed: %s\n", d.Path, d.Recorded, d.Replayed)
 			}
-			c.Failure = &junitMessage{Message: fmt.Sprintf("%d difference(s)", len(ex.Differences)), Body: body.String()}
+			c.Failure = &junitMessage{Message: plural.S(len(ex.Differences), "difference"), Body: body.String()}
 			s.Failures++
 		}
 		s.Cases = append(s.Cases, c)

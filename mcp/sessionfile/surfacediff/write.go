@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 
@@ -69,7 +70,7 @@ func notListedLines(r *Report) []string {
 		if n.ListedBy == "B" {
 			other = "A"
 		}
-		out = append(out, fmt.Sprintf("not compared: %s was listed only by %s (%d item(s)); %s's client never listed it", n.Method, n.ListedBy, n.Count, other))
+		out = append(out, fmt.Sprintf("not compared: %s was listed only by %s (%s); %s's client never listed it", n.Method, n.ListedBy, plural.S(n.Count, "item"), other))
 	}
 	return out
 }
@@ -78,7 +79,7 @@ func summary(r *Report) string {
 	if len(r.Changes) == 0 {
 		return "no differences in what a client sees"
 	}
-	return fmt.Sprintf("%d breaking, %d compatible, %d other change(s)", r.Breaking, r.Compatible, len(r.Changes)-r.Breaking-r.Compatible)
+	return fmt.Sprintf("%d breaking, %d compatible, %s", r.Breaking, r.Compatible, plural.Of(len(r.Changes)-r.Breaking-r.Compatible, "other change", "other changes"))
 }
 
 // Server strings (names, descriptions, URIs) reach a terminal here, so
