@@ -1,8 +1,10 @@
 package tap
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,8 +91,7 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 		if err := ensurePrivateDir(dir); err != nil {
 			warn("not recording this conversation: " + err.Error())
 		} else {
-			info.File = filepath.Join(dir, info.ID+".jsonl")
-			w, err := record.Create(info.File, sess)
+			w, err := createCapture(dir, info, sess)
 			if err != nil {
 				warn("not recording this conversation: " + err.Error())
 				info.File = ""
@@ -141,4 +142,20 @@ func (c *capture) close() {
 	}
 	_ = c.w.Close()
 	c.live.release()
+}
+
+// createCapture creates the tap's session file under a name no other
+// capture has: the ID names the second and the process, and two taps in
+// one process (or a process number used again within the second) get a
+// counter rather than one replacing the other's record.
+func createCapture(dir string, info *Info, sess record.Session) (*record.Writer, error) {
+	id := info.ID
+	for n := 2; ; n++ {
+		info.File = filepath.Join(dir, info.ID+".jsonl")
+		w, err := record.CreateNew(info.File, sess)
+		if !errors.Is(err, fs.ErrExist) || n > 100 {
+			return w, err
+		}
+		info.ID = fmt.Sprintf("%s-%d", id, n)
+	}
 }

@@ -208,6 +208,16 @@ func Create(path string, s Session) (*Writer, error) {
 	return NewWriter(f, s), nil
 }
 
+// CreateNew is Create for a file that must not exist yet: it fails
+// with an error wrapping fs.ErrExist rather than replace one.
+func CreateNew(path string, s Session) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return NewWriter(f, s), nil
+}
+
 // NewWriter writes a session to w, which Close closes.
 func NewWriter(w io.WriteCloser, s Session) *Writer {
 	bw := bufio.NewWriterSize(w, 64<<10)
