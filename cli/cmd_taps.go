@@ -208,20 +208,26 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions, profile doctor.P
 	if !l.Live {
 		target = "recorded tap " + l.Label()
 	}
+	watched := false
 	m := ui.New(ui.Config{
 		NewSource: func() session.Source {
 			s := tap.NewSource(l)
+			if watched { // the reconnect key: the tap again, or its server's next one
+				s = tap.NewNextSource(l)
+			}
+			watched = true
 			s.Profile = profile
 			return s
 		},
 		// An ended capture reads the same again; the live-session key is
 		// the way to talk to its server.
-		NoReconnect: !l.Live,
-		Target:      target,
-		Theme:       o.theme,
-		NoColor:     os.Getenv("NO_COLOR") != "",
-		Logger:      logger,
-		Context:     ctx,
+		NoReconnect:   !l.Live,
+		ReconnectHelp: "reattach / next tap",
+		Target:        target,
+		Theme:         o.theme,
+		NoColor:       os.Getenv("NO_COLOR") != "",
+		Logger:        logger,
+		Context:       ctx,
 		LiveSession: func() tea.ExecCommand {
 			cmd, err := liveSessionCommand(l, o.theme)
 			if err != nil {

@@ -140,6 +140,9 @@ func (m *Model) FullHelp() [][]key.Binding {
 func (m *Model) reconnectKey() key.Binding {
 	b := m.keys.Global.Reconnect
 	b.SetEnabled(!m.cfg.NoReconnect)
+	if m.cfg.ReconnectHelp != "" {
+		b.SetHelp(b.Help().Key, m.cfg.ReconnectHelp)
+	}
 	if _, ok := m.reloads(); ok {
 		b.SetHelp(b.Help().Key, "rebuild & restart")
 	}

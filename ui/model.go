@@ -70,6 +70,10 @@ type Config struct {
 	// (a recording that has ended and names no server to start): the
 	// reconnect key is neither offered nor taken.
 	NoReconnect bool
+	// ReconnectHelp, when set, is what the reconnect key is said to do in
+	// the help and the status line, instead of reconnecting or restarting
+	// (a tap's viewer follows the server's next tap).
+	ReconnectHelp string
 	// SaveDir is where saved results, media and blobs go (--save-dir);
 	// the working directory when empty.
 	SaveDir string

@@ -50,3 +50,36 @@ func TestEndedRecordingOffersNoReconnect(t *testing.T) {
 		t.Errorf("r started source %d (reconnecting %v)", n, m.reconnecting)
 	}
 }
+
+// A live tap's view says what r does there once the tap has ended (take
+// up the server's next tap), not that it restarts a server the view never
+// started; r asks the factory for a new source.
+func TestTapViewSaysRFollowsTheNextTap(t *testing.T) {
+	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: &mcp.ExitError{Code: 0}})
+	n := 0
+	m := New(Config{Target: "tap demo", Theme: "dark", ReconnectHelp: "reattach / next tap",
+		NewSource: func() session.Source {
+			n++
+			return session.NewReplay(evs, "stdio tap", readOnlyWhy)
+		}})
+	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
+	p.run(m.Init())
+	p.until("the tap's end", func() bool { return m.ended && m.exit != nil })
+	status := ansi.Strip(m.renderStatus())
+	if strings.Contains(status, "restart") || !strings.Contains(status, "(r: reattach / next tap)") {
+		t.Errorf("the status line after the tap's end: %q", status)
+	}
+	offered := false
+	for _, b := range m.ShortHelp() {
+		if b.Enabled() && b.Help().Key == "r" {
+			offered = b.Help().Desc == "reattach / next tap"
+		}
+	}
+	if !offered {
+		t.Error("the help bar does not offer r as reattach / next tap")
+	}
+	p.keys("r")
+	p.until("a new source", func() bool { return n == 2 })
+}

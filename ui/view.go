@@ -308,6 +308,8 @@ func (m *Model) tabAt(x int) (focus, bool) {
 // key where r is not offered (an ended recording), or nothing.
 func (m *Model) wayOut(r string) string {
 	switch {
+	case !m.cfg.NoReconnect && m.cfg.ReconnectHelp != "":
+		return "  (" + m.keys.Global.Reconnect.Help().Key + ": " + m.cfg.ReconnectHelp + ")"
 	case !m.cfg.NoReconnect:
 		return r
 	case m.cfg.LiveSession != nil:

@@ -34,6 +34,9 @@ type Source struct {
 	running func() bool
 	// ended is set once the record said how the conversation ended.
 	endSeen bool
+	// after, when set, is the tap this source was made to watch again
+	// (NewNextSource).
+	after *Listed
 
 	q      *mcp.EventStream
 	start  sync.Once
@@ -54,13 +57,28 @@ var _ session.Source = (*Source)(nil)
 
 // NewSource watches one listed tap (see List).
 func NewSource(l Listed) *Source {
-	who := l.Label()
-	why := "this is " + who + "'s conversation with its real client, watched through a tap: nothing can be sent into it"
+	s := &Source{q: mcp.NewEventStream(), done: make(chan struct{}), ended: make(chan struct{})}
+	s.watch(l)
+	return s
+}
+
+// NewNextSource watches l again (the viewer's reconnect): l itself while
+// it runs, else its server's next tap (Successor), looked for when the
+// source starts. With neither, the stream says so and ends, rather than
+// read l's finished record a second time.
+func NewNextSource(l Listed) *Source {
+	s := NewSource(l)
+	s.after = &l
+	return s
+}
+
+// watch points the source at one listed tap.
+func (s *Source) watch(l Listed) {
+	s.Why = "this is " + l.Label() + "'s conversation with its real client, watched through a tap: nothing can be sent into it"
 	if !l.Live {
-		why = "this is a recorded tap (" + filepath.Base(l.File) + "): nothing can be sent"
+		s.Why = "this is a recorded tap (" + filepath.Base(l.File) + "): nothing can be sent"
 	}
-	s := &Source{ReadOnly: session.ReadOnly{Why: why}, file: l.File, transport: l.Transport,
-		q: mcp.NewEventStream(), done: make(chan struct{}), ended: make(chan struct{})}
+	s.file, s.transport, s.sock = l.File, l.Transport, ""
 	if l.Live {
 		s.sock = l.Socket
 	}
@@ -68,7 +86,6 @@ func NewSource(l Listed) *Source {
 	if s.transport == "" {
 		s.transport = "stdio"
 	}
-	return s
 }
 
 // Events is the ordered stream of the conversation.
@@ -78,6 +95,20 @@ func (s *Source) Events() <-chan mcp.Event { return s.q.Channel() }
 func (s *Source) Start(ctx context.Context) error {
 	var err error
 	s.start.Do(func() {
+		if s.after != nil && !s.running() {
+			next, ok := Successor(*s.after)
+			if !ok {
+				s.q.Push(mcp.StateEvent{Time: time.Now(), State: mcp.StateClosed,
+					Detail: "the tap of " + s.after.Label() + " has ended and no newer tap of that server runs; its client starts one when it starts the server again"})
+				s.q.Close()
+				close(s.ended)
+				return
+			}
+			s.watch(next)
+			// Stamped when that tap started, so its record's times follow.
+			s.q.Push(mcp.StateEvent{Time: next.Started, State: mcp.StateConnecting,
+				Detail: fmt.Sprintf("following the server's next tap (pid %d, started %s)", next.PID, next.Started.Local().Format(time.TimeOnly))})
+		}
 		var f *os.File
 		f, err = os.Open(s.file)
 		if err != nil {
