@@ -365,13 +365,10 @@ func (p *Calls) FullHelp() [][]key.Binding {
 	}
 }
 
-// View draws the file line, the list and the selected call's details.
-func (p *Calls) View() string {
-	if p.w <= 0 || p.h <= 0 {
-		return ""
-	}
+// head is the line above the list, folded to width: the file, or a note
+// or the file's problem in its place.
+func (p *Calls) head(width int) []string {
 	t := p.theme
-	inner := max(p.w-2, 0)
 	head := t.Detail.Label.Render(termsafe.String(p.file))
 	switch {
 	case p.note != "":
@@ -379,7 +376,26 @@ func (p *Calls) View() string {
 	case p.problem != "":
 		head = t.Detail.Problem.Render(termsafe.String(p.problem))
 	}
-	body := foldLine(head, inner, 2)
+	return foldLine(head, width, 2)
+}
+
+// ClickRow selects the call drawn on row y of the pane (0 is the top
+// border), as the keys would.
+func (p *Calls) ClickRow(y int) {
+	if i := p.list.ItemAt(y - 1 - len(p.head(max(p.w-2, 0)))); i >= 0 {
+		p.list.Select(i)
+		p.syncDetails()
+	}
+}
+
+// View draws the file line, the list and the selected call's details.
+func (p *Calls) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	t := p.theme
+	inner := max(p.w-2, 0)
+	body := p.head(inner)
 	if len(p.calls) == 0 && p.problem == "" {
 		body = append(body, t.Log.Empty.Render("no saved calls yet: "+p.keys.Calls.Save.Help().Key+" on a tool's result saves the call"))
 	}

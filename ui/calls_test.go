@@ -154,3 +154,36 @@ func TestBrokenCallsFileIsLeftAlone(t *testing.T) {
 		t.Errorf("note = %q", p.m.note)
 	}
 }
+
+// A click on a saved call in the list of all calls selects it, and its
+// details follow, as the arrow keys would.
+func TestSavedCallsListTakesAClick(t *testing.T) {
+	path := filepath.Join(t.TempDir(), calls.DefaultPath)
+	text := `{"calls": [
+  {"name": "first", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "one"}}},
+  {"name": "second", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "two"}}},
+  {"name": "third", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "three"}}}
+]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := callsProgram(t, path)
+	p.keys("C")
+	p.until("the list of calls", func() bool { return p.m.modal == modalCalls && len(p.m.calls.file.Calls) == 3 })
+	x, y := -1, -1
+	for i, line := range strings.Split(screenOf(p.m), "\n") {
+		if j := strings.Index(line, "· third"); j >= 0 {
+			x, y = ansi.StringWidth(line[:j])+2, i
+		}
+	}
+	if y < 0 {
+		t.Fatalf("the list does not show the third call:\n%s", screenOf(p.m))
+	}
+	p.send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+	if c, ok := p.m.callsPane.Selected(); !ok || c.Name != "third" {
+		t.Fatalf("the click selected %+v:\n%s", c, screenOf(p.m))
+	}
+	if s := screenOf(p.m); p.m.modal != modalCalls || !strings.Contains(s, `"three"`) {
+		t.Errorf("the details are not the clicked call's:\n%s", s)
+	}
+}

@@ -25,6 +25,10 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		if click, ok := msg.(tea.MouseClickMsg); ok && pt.In(l.modal) && m.modal == modalAsk {
 			return m.ask.Update(inModal(click, l.modal))
 		}
+		if click, ok := msg.(tea.MouseClickMsg); ok && pt.In(l.modal) && m.modal == modalCalls && click.Button == tea.MouseLeft {
+			m.callsPane.ClickRow(click.Y - l.modal.Min.Y)
+			return nil
+		}
 		// A click outside closes a modal that only shows something. A
 		// server's ask (elicitation, sampling, URL elicitation) closes
 		// only by an answer: closing it on a stray click would lose the
