@@ -15,7 +15,7 @@ sock=mcpscope-flood-$$
 stamp=$(mktemp)
 rm -f "$stamp"
 tmux -L "$sock" new-session -d -s f -x 120 -y 35 "FLOOD_N=$FLOOD_N FLOOD_STAMP=$stamp $bin -- python3 $server"
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "$stamp"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -f "$stamp"' EXIT
 python3 - "$sock" "$(basename "$bin")" "$FLOOD_N" "$stamp" <<'PY'
 import os, re, subprocess, sys, time
 sock, name, N, stamp = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]

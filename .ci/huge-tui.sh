@@ -18,7 +18,7 @@ rm -f "$stamp"
 env=(HUGE_MB="$mb" HUGE_STAMP="$stamp")
 [ "$json" = --json ] && env+=(HUGE_JSON=1)
 tmux -L "$sock" new-session -d -s h -x 120 -y 35 "${env[*]} $bin --theme dark -- python3 $server"
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "$stamp"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -f "$stamp"' EXIT
 python3 - "$sock" "$(basename "$bin")" "$stamp" "$json" <<'PY'
 import os, subprocess, sys, time
 sock, name, stamp, js = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]

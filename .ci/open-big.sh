@@ -12,7 +12,7 @@ frames=${2:-500000}
 check=${3:-}
 dir=$(mktemp -d)
 sock=mcpscope-open-$$
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$dir"' EXIT
 python3 - "$dir/big.jsonl" "$frames" <<'PY'
 import json, sys
 path, n = sys.argv[1], int(sys.argv[2])

@@ -12,7 +12,7 @@ set -euo pipefail
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(mktemp -d)
 sock=mcpscope-quit-$$
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$dir"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$dir"' EXIT
 # The fake server lives in the cli package's test binary.
 (cd "$(dirname "$0")/.." && go test -c -o "$dir/fake.test" ./cli)
 for how in q ctrl+c SIGTERM SIGINT; do

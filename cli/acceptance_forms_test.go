@@ -43,7 +43,7 @@ func nodeServer(t *testing.T, script string, args ...string) []string {
 func (s *screen) paste(text string) {
 	s.t.Helper()
 	buf := fmt.Sprintf("p%s", s.name)
-	load := exec.Command("tmux", "-L", s.a.sock, "load-buffer", "-b", buf, "-")
+	load := exec.Command("tmux", "-S", s.a.sock, "load-buffer", "-b", buf, "-")
 	load.Stdin = strings.NewReader(text)
 	if out, err := load.CombinedOutput(); err != nil {
 		s.t.Fatalf("tmux load-buffer: %v\n%s", err, out)

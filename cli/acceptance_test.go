@@ -30,10 +30,7 @@ import (
 func TestAcceptance(t *testing.T) {
 	a := acceptance(t)
 	started := time.Now()
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "-L", a.sock, "kill-server").Run()
-		t.Logf("acceptance suite: %s", time.Since(started).Round(100*time.Millisecond))
-	})
+	t.Cleanup(func() { t.Logf("acceptance suite: %s", time.Since(started).Round(100*time.Millisecond)) })
 	for _, f := range []struct {
 		name string
 		run  func(*testing.T, *accept)
@@ -83,14 +80,16 @@ func acceptance(t *testing.T) *accept {
 		t.Fatalf("MCPSCOPE_TMUX_TESTS is set but tmux is missing: %v", err)
 	}
 	acceptOnce.Do(func() {
-		a := &accept{sock: fmt.Sprintf("mcpscope-accept-%d", os.Getpid())}
+		// A socket of its own path: tmux leaves a -L socket behind when
+		// its server exits, and stopAcceptance removes this one.
+		a := &accept{sock: filepath.Join(os.TempDir(), fmt.Sprintf("mcpscope-accept-%d.sock", os.Getpid()))}
 		if a.bin, acceptErr = realBinary(); acceptErr != nil {
 			return
 		}
 		// One server for every session, started before the flows run in
 		// parallel (sessions created at once on a server that is still
 		// starting fail), held up by a session of its own.
-		if out, err := exec.Command("tmux", "-L", a.sock, "-f", "/dev/null", "new-session", "-d", "-s", "hold", "cat").CombinedOutput(); err != nil {
+		if out, err := exec.Command("tmux", "-S", a.sock, "-f", "/dev/null", "new-session", "-d", "-s", "hold", "cat").CombinedOutput(); err != nil {
 			acceptErr = fmt.Errorf("tmux: %v\n%s", err, out)
 			return
 		}
@@ -100,6 +99,16 @@ func acceptance(t *testing.T) *accept {
 		t.Fatal(acceptErr)
 	}
 	return acceptEnv
+}
+
+// stopAcceptance stops the suite's tmux server, if a test started it,
+// and removes its socket (TestMain, after every test).
+func stopAcceptance() {
+	if acceptEnv == nil {
+		return
+	}
+	_ = exec.Command("tmux", "-S", acceptEnv.sock, "kill-server").Run()
+	_ = os.Remove(acceptEnv.sock)
 }
 
 // screen is one tmux session running mcpscope at a fixed size.
@@ -138,14 +147,14 @@ func (a *accept) startWith(t *testing.T, w, h int, env []string, args ...string)
 		if t.Failed() {
 			t.Logf("last screen of %s (%dx%d):\n%s", name, w, h, s.capture())
 		}
-		_ = exec.Command("tmux", "-L", a.sock, "kill-session", "-t", name).Run()
+		_ = exec.Command("tmux", "-S", a.sock, "kill-session", "-t", name).Run()
 	})
 	return s
 }
 
 func (s *screen) tmux(args ...string) string {
 	s.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", s.a.sock}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", s.a.sock}, args...)...).CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -154,7 +163,7 @@ func (s *screen) tmux(args ...string) string {
 
 // capture is what the terminal shows, one string per row.
 func (s *screen) capture() string {
-	out, err := exec.Command("tmux", "-L", s.a.sock, "capture-pane", "-p", "-t", s.name).Output()
+	out, err := exec.Command("tmux", "-S", s.a.sock, "capture-pane", "-p", "-t", s.name).Output()
 	if err != nil {
 		return fmt.Sprintf("(capture failed: %v)", err)
 	}

@@ -24,7 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCLIVar) == "1" {
 		os.Exit(Main("")) // the tests that send signals run mcpscope as a process
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopAcceptance()
+	os.Exit(code)
 }
 
 // runCLI runs mcpscope in-process and returns stdout, the error and the

@@ -486,18 +486,22 @@ func startScreen(argv []string, env []string, w, h int) (*screen, error) {
 	}
 	defer os.RemoveAll(dir)
 	stamp := filepath.Join(dir, "exec")
-	s := &screen{sock: fmt.Sprintf("peerbench-%d-%d", os.Getpid(), time.Now().UnixNano()), updated: make(chan struct{}, 1)}
+	// A socket of its own path, which stop removes: tmux leaves a -L
+	// socket behind when its server exits.
+	sock := filepath.Join(os.TempDir(), fmt.Sprintf("peerbench-%d-%d.sock", os.Getpid(), time.Now().UnixNano()))
+	s := &screen{sock: sock, updated: make(chan struct{}, 1)}
 	script := "read _ && : >" + quote(stamp) + " && exec"
 	for _, a := range argv {
 		script += " " + quote(a)
 	}
-	cmd := exec.Command("tmux", "-L", s.sock, "new-session", "-d", "-s", "p", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), script,
+	cmd := exec.Command("tmux", "-S", s.sock, "new-session", "-d", "-s", "p", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), script,
 		";", "set-option", "-g", "window-size", "manual")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
+		_ = os.Remove(s.sock)
 		return nil, fmt.Errorf("tmux: %v: %s", err, out)
 	}
-	s.ctl = exec.Command("tmux", "-L", s.sock, "-C", "attach", "-t", "p")
+	s.ctl = exec.Command("tmux", "-S", s.sock, "-C", "attach", "-t", "p")
 	s.ctl.Env = env
 	s.ctlIn, _ = s.ctl.StdinPipe()
 	out, _ := s.ctl.StdoutPipe()
@@ -551,13 +555,17 @@ func startScreen(argv []string, env []string, w, h int) (*screen, error) {
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (s *screen) tmux(args ...string) string {
-	out, _ := exec.Command("tmux", append([]string{"-L", s.sock}, args...)...).Output()
+	out, _ := exec.Command("tmux", append([]string{"-S", s.sock}, args...)...).Output()
 	return string(out)
 }
 
-func (s *screen) keys(k ...string)      { s.tmux(append([]string{"send-keys", "-t", "p"}, k...)...) }
-func (s *screen) capture() string       { return s.tmux("capture-pane", "-t", "p", "-p") }
-func (s *screen) stop()                 { _ = exec.Command("tmux", "-L", s.sock, "kill-server").Run(); s.wait() }
+func (s *screen) keys(k ...string) { s.tmux(append([]string{"send-keys", "-t", "p"}, k...)...) }
+func (s *screen) capture() string  { return s.tmux("capture-pane", "-t", "p", "-p") }
+func (s *screen) stop() {
+	_ = exec.Command("tmux", "-S", s.sock, "kill-server").Run()
+	s.wait()
+	_ = os.Remove(s.sock)
+}
 func (s *screen) lastUpdate() time.Time { return time.Unix(0, s.last.Load()) }
 
 func (s *screen) wait() {
