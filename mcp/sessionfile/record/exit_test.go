@@ -3,6 +3,7 @@ package record
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -40,5 +41,21 @@ func TestRebuiltExitFindsTheStderrLinesAnOldCaptureLeftOut(t *testing.T) {
 	// The second process wrote nothing: its exit says so.
 	if got := exits[1].LastStderr; len(got) != 0 {
 		t.Errorf("the second exit took the first's stderr: %q", got)
+	}
+}
+
+// How the server was stopped survives the record: a SIGKILL sent in
+// mcpscope's own hurry, after it asked the server to stop, reads back as
+// such (the doctor, run again on a recording, reports stdio/forced-exit
+// only for a SIGKILL that was not hurried).
+func TestExitKeepsHowTheServerWasStopped(t *testing.T) {
+	in := &mcp.ExitError{Code: -1, Signal: "SIGKILL", Forced: "SIGKILL", Hurried: true, Expected: true, LastStderr: []string{"bye"}}
+	e := FromEvent(mcp.ExitEvent{Time: time.Now(), Exit: in})
+	got, ok := NewRebuilder().Event(e).(mcp.ExitEvent)
+	if !ok {
+		t.Fatalf("read back as %T", got)
+	}
+	if x := got.Exit; !x.Hurried || !x.Expected || x.Forced != "SIGKILL" || x.Signal != "SIGKILL" {
+		t.Errorf("read back %+v, wrote %+v", x, in)
 	}
 }

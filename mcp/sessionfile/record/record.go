@@ -98,6 +98,10 @@ type Entry struct {
 	LastStderr []string `json:"lastStderr,omitempty"`
 	// ClientSignal: a tap's client sent it, and the tap passed it on.
 	ClientSignal string `json:"clientSignal,omitempty"`
+	// Hurried: the SIGKILL came before SIGTERM's grace was over;
+	// Expected: mcpscope had asked the server to stop (mcp.ExitError).
+	Hurried  bool `json:"hurried,omitempty"`
+	Expected bool `json:"expected,omitempty"`
 
 	// transport (HTTP, SSE, reconnect, OAuth steps)
 	TransportKind string      `json:"transportKind,omitempty"`
@@ -389,7 +393,8 @@ func FromEvent(ev mcp.Event) *Entry {
 	case mcp.ExitEvent:
 		x := e.Exit
 		code := x.Code
-		out := &Entry{Type: "exit", Time: e.Time, Code: &code, Signal: x.Signal, Forced: x.Forced, LastStderr: x.LastStderr, ClientSignal: x.ClientSignal}
+		out := &Entry{Type: "exit", Time: e.Time, Code: &code, Signal: x.Signal, Forced: x.Forced, LastStderr: x.LastStderr,
+			ClientSignal: x.ClientSignal, Hurried: x.Hurried, Expected: x.Expected}
 		if x.Err != nil {
 			out.Error = x.Err.Error()
 		}
