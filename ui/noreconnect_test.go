@@ -15,19 +15,10 @@ import (
 // help bar and the status line leave r out (the live-session key is the
 // way to the server, when there is one), and r starts nothing.
 func TestEndedRecordingOffersNoReconnect(t *testing.T) {
-	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: &mcp.ExitError{Code: -1, Signal: "SIGTERM", ClientSignal: "SIGTERM"}})
-	n := 0
-	m := New(Config{Target: "capture.jsonl", Theme: "dark", NoReconnect: true,
-		LiveSession: func() tea.ExecCommand { return nil },
-		NewSource: func() session.Source {
-			n++
-			return session.NewReplay(evs, "stdio", readOnlyWhy)
-		}})
-	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
-	t.Cleanup(m.Close)
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
-	p.run(m.Init())
-	p.until("the replayed session", func() bool { return m.ended && m.exit != nil })
+	exit := &mcp.ExitError{Code: -1, Signal: "SIGTERM", ClientSignal: "SIGTERM"}
+	p, n := endedReplay(t, Config{Target: "capture.jsonl", NoReconnect: true,
+		LiveSession: func() tea.ExecCommand { return nil }}, "stdio", exit)
+	m := p.m
 	status := ansi.Strip(m.renderStatus())
 	if strings.Contains(status, "r to") || !strings.Contains(status, "L for a live session") {
 		t.Errorf("the status line after the end: %q", status)
@@ -46,8 +37,8 @@ func TestEndedRecordingOffersNoReconnect(t *testing.T) {
 	}
 	p.keys("r")
 	p.settle()
-	if n != 1 || m.reconnecting {
-		t.Errorf("r started source %d (reconnecting %v)", n, m.reconnecting)
+	if *n != 1 || m.reconnecting {
+		t.Errorf("r started source %d (reconnecting %v)", *n, m.reconnecting)
 	}
 }
 
@@ -55,18 +46,8 @@ func TestEndedRecordingOffersNoReconnect(t *testing.T) {
 // up the server's next tap), not that it restarts a server the view never
 // started; r asks the factory for a new source.
 func TestTapViewSaysRFollowsTheNextTap(t *testing.T) {
-	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: &mcp.ExitError{Code: 0}})
-	n := 0
-	m := New(Config{Target: "tap demo", Theme: "dark", ReconnectHelp: "reattach / next tap",
-		NewSource: func() session.Source {
-			n++
-			return session.NewReplay(evs, "stdio tap", readOnlyWhy)
-		}})
-	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
-	t.Cleanup(m.Close)
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
-	p.run(m.Init())
-	p.until("the tap's end", func() bool { return m.ended && m.exit != nil })
+	p, n := endedReplay(t, Config{Target: "tap demo", ReconnectHelp: "reattach / next tap"}, "stdio tap", &mcp.ExitError{Code: 0})
+	m := p.m
 	status := ansi.Strip(m.renderStatus())
 	if strings.Contains(status, "restart") || !strings.Contains(status, "(r: reattach / next tap)") {
 		t.Errorf("the status line after the tap's end: %q", status)
@@ -81,5 +62,27 @@ func TestTapViewSaysRFollowsTheNextTap(t *testing.T) {
 		t.Error("the help bar does not offer r as reattach / next tap")
 	}
 	p.keys("r")
-	p.until("a new source", func() bool { return n == 2 })
+	p.until("a new source", func() bool { return *n == 2 })
+}
+
+// endedReplay runs a model made from cfg on a replay of a session that
+// ends with exit (a new replay each time it asks for a source), at
+// 200×35, until the replayed session has ended. sources counts the
+// replays it asked for.
+func endedReplay(t *testing.T, cfg Config, transport string, exit *mcp.ExitError) (p *program, sources *int) {
+	t.Helper()
+	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: exit})
+	n := 0
+	cfg.Theme = "dark"
+	cfg.NewSource = func() session.Source {
+		n++
+		return session.NewReplay(evs, transport, readOnlyWhy)
+	}
+	m := New(cfg)
+	p = &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
+	p.run(m.Init())
+	p.until("the replayed session", func() bool { return m.ended && m.exit != nil })
+	return p, &n
 }

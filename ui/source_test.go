@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -69,24 +68,15 @@ func TestReadOnlySourceExplainsEverySendKey(t *testing.T) {
 // line shows; a send key's refusal is shown over it (it answers the key
 // just pressed), and a new source clears it.
 func TestReadOnlyRefusalShowsOverTheRecordedExit(t *testing.T) {
-	evs := append(sessionEvents(), mcp.ExitEvent{Time: time.Now(), Exit: &mcp.ExitError{Code: 0}})
-	n := 0
-	m := New(Config{Target: "run.jsonl", Theme: "dark", NewSource: func() session.Source {
-		n++
-		return session.NewReplay(evs, "stdio", readOnlyWhy)
-	}})
-	p := &program{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
-	t.Cleanup(m.Close)
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 35})
-	p.run(m.Init())
-	p.until("the replayed session", func() bool { return m.ended && m.exit != nil })
+	p, n := endedReplay(t, Config{Target: "run.jsonl"}, "stdio", &mcp.ExitError{Code: 0})
+	m := p.m
 	p.keys("P")
 	p.settle()
 	if s := ansi.Strip(m.renderStatus()); !strings.Contains(s, readOnlyWhy) {
 		t.Fatalf("the status line hides why nothing was sent: %q", s)
 	}
 	p.keys("r")
-	p.until("the second source", func() bool { return n == 2 })
+	p.until("the second source", func() bool { return *n == 2 })
 	if m.note != "" {
 		t.Errorf("the old refusal is still the note after a new source: %q", m.note)
 	}
