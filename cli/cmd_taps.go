@@ -69,23 +69,40 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 		printTaps(out, taps)
 		return nil
 	}
-	if len(taps) == 0 {
-		printTaps(out, taps)
-		return nil
+	// The list is kept up to date while it is shown: a client starts its
+	// servers (and their taps) when it starts, and ends them when it ends.
+	dir, _ := tap.StateDir()
+	empty := "No taps yet: waiting for one. Put `mcpscope tap --name NAME --` before a server's command in a client's config (or run `mcpscope tap install`) and start the client; its conversations are recorded in " + dir + "."
+	load := func() ([]panes.PickerItem, error) {
+		taps, err := tap.List()
+		return tapItems(taps), err
 	}
+	it, ok, err := ui.PickLive(ctx, "Taps (live first, then recent captures)", empty, tapItems(taps), load, o.theme, os.Getenv("NO_COLOR") != "")
+	if err != nil || !ok {
+		return err
+	}
+	// Listed again: the tap chosen may have ended since the list was drawn.
+	if taps, err = tap.List(); err != nil {
+		return withCode(exitUsage, err)
+	}
+	l, err := findTap(taps, it.Key)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	return watchTap(ctx, l, o, "")
+}
+
+// tapItems are the picker's rows for the listed taps, each keyed by its ID.
+func tapItems(taps []tap.Listed) []panes.PickerItem {
 	items := make([]panes.PickerItem, len(taps))
 	for i, l := range taps {
 		kind := "ended"
 		if l.Live {
 			kind = "live"
 		}
-		items[i] = panes.PickerItem{Name: l.Label(), Kind: kind, Detail: tapDetail(l)}
+		items[i] = panes.PickerItem{Name: l.Label(), Kind: kind, Detail: tapDetail(l), Key: l.ID}
 	}
-	i, err := ui.PickServer(ctx, "Taps (live first, then recent captures)", items, o.theme, os.Getenv("NO_COLOR") != "")
-	if err != nil || i < 0 {
-		return err
-	}
-	return watchTap(ctx, taps[i], o, "")
+	return items
 }
 
 func findTap(taps []tap.Listed, key string) (tap.Listed, error) {
