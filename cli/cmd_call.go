@@ -76,7 +76,7 @@ are followed to the last page and printed as one list.
 }
 
 func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []string, stdout io.Writer) (err error) {
-	stdout = terminalSafe(stdout, false)
+	stdout = terminalOutput(stdout, formJSON)
 	if f.method == "" {
 		return withCode(exitUsage, errors.New("--method is required (e.g. --method tools/list)"))
 	}

@@ -114,11 +114,9 @@ func (l *eventLog) all() []mcp.Event {
 }
 
 func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []string, stdout, stderr io.Writer) error {
-	if f.format != "text" {
-		// The text report escapes through termsafe.String; JSON, SARIF
-		// and JUnit escape what a terminal would act on as \u / &#x.
-		stdout = terminalSafe(stdout, f.format == "junit")
-	}
+	// JSON, SARIF and JUnit escape what a terminal would act on as \u /
+	// &#x, and stay valid.
+	stdout = terminalOutput(stdout, formOf(f.format))
 	if f.listRules {
 		return report.WriteRules(stdout)
 	}

@@ -90,7 +90,7 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 		return err
 	}
 	r := surfacediff.Compare(a, b)
-	if err := surfacediff.Write(stdout, f.format, r); err != nil {
+	if err := surfacediff.Write(terminalOutput(stdout, formOf(f.format)), f.format, r); err != nil {
 		return withCode(exitUsage, err)
 	}
 	if r.Breaking > 0 {

@@ -81,7 +81,7 @@ func runExport(_ context.Context, f *exportFlags, path string, stdout io.Writer)
 	events := export.WithDoctor(sf.Events, doctor.New(doctor.Options{Profile: profile}))
 	s := export.FromEvents(filepath.Base(path), sf.Header, events)
 
-	out := stdout
+	out := terminalOutput(stdout, formOf(f.format))
 	if f.output != "" {
 		file, err := os.OpenFile(f.output, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 		if err != nil {

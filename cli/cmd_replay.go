@@ -153,7 +153,7 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	}
 	early.stop()
 	res.Source, res.Target = path, t.description
-	if werr := replay.Write(stdout, f.format, res); werr != nil {
+	if werr := replay.Write(terminalOutput(stdout, formOf(f.format)), f.format, res); werr != nil {
 		return withCode(exitUsage, werr)
 	}
 	_, _ = fmt.Fprintf(stderr, "mcpscope: the replay was recorded in %s\n", out)

@@ -116,7 +116,7 @@ func runStdioTap(o tapOptions, args []string) {
 	}
 	out, err := tap.RunStdio(context.Background(), so)
 	if err != nil {
-		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+err.Error())
+		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+termsafe.Block(err.Error()))
 		os.Exit(exitUsage)
 	}
 	signal.Stop(sigs)

@@ -158,11 +158,7 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 			return withCode(exitUsage, fmt.Errorf("the new snapshots were not written: %w", err))
 		}
 	}
-	out := stdout
-	if f.format != "text" {
-		out = terminalSafe(stdout, f.format == "junit")
-	}
-	if err := calls.Write(out, f.format, report); err != nil {
+	if err := calls.Write(terminalOutput(stdout, formOf(f.format)), f.format, report); err != nil {
 		return withCode(exitUsage, err)
 	}
 	if report.Updated > 0 {

@@ -128,6 +128,9 @@ With no target it runs against its built-in demo server.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
+		// Every command's stdout and stderr, on a terminal, let no
+		// control sequence through (terminal_out.go).
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) { wrapTerminals(cmd) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cf.pick, cf.tui, cf.confirmOpen = tui.pickServer, true, &openConfirmer{}
 			target, err := cf.target(cmd, args)

@@ -3,6 +3,7 @@ package termsafe
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,34 @@ func TestEscapeJSONKeepsTheData(t *testing.T) {
 	}
 	if x := string(EscapeXML([]byte("<a>x\u202ey</a>"))); x != "<a>x&#x202e;y</a>" {
 		t.Errorf("EscapeXML = %q", x)
+	}
+}
+
+// What a terminal acts on never passes any of the stream writers: ESC
+// (OSC 52, OSC 0, OSC 8, CSI), other C0 controls, CR, DEL, C1, bidi and
+// zero-width characters, invalid bytes; line feeds and tabs pass. Each
+// shows what was there.
+func TestStreamWritersLetNoControlThrough(t *testing.T) {
+	hostile := "a\x1b]52;c;cHduZWQ=\x07b\x1b]0;title\x07\x1b]8;;http://x\x1b\\l\x1b[2J\r\x00\x7f\u009b2J\u202e\u200b\u2066\xff\tz\n"
+	for _, tc := range []struct {
+		name string
+		w    func(*bytes.Buffer) io.Writer
+		want string
+	}{
+		{"text", func(b *bytes.Buffer) io.Writer { return NewTextWriter(b) }, `a\x1b]52;c;cHduZWQ=\x07b\x1b]0;title\x07\x1b]8;;http://x\x1b\l\x1b[2J\r\x00\x7f\u009b2J\u202e\u200b\u2066\xff` + "\tz\n"},
+		{"json", func(b *bytes.Buffer) io.Writer { return NewMachineWriter(b, false) }, `a\u001b]52;c;cHduZWQ=\u0007b\u001b]0;title\u0007\u001b]8;;http://x\u001b\l\u001b[2J\u000d\u0000\u007f\u009b2J\u202e\u200b\u2066\ufffd` + "\tz\n"},
+		{"xml", func(b *bytes.Buffer) io.Writer { return NewMachineWriter(b, true) }, `a&#x001b;]52;c;cHduZWQ=&#x0007;b&#x001b;]0;title&#x0007;&#x001b;]8;;http://x&#x001b;\l&#x001b;[2J&#x000d;&#x0000;&#x007f;&#x009b;2J&#x202e;&#x200b;&#x2066;&#xfffd;` + "\tz\n"},
+	} {
+		var buf bytes.Buffer
+		w := tc.w(&buf)
+		// Byte by byte: every rune is split across writes.
+		for i := 0; i < len(hostile); i++ {
+			if _, err := w.Write([]byte{hostile[i]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := buf.String(); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -10,21 +10,47 @@ import (
 // what it means: DEL, C1 controls, line separators, bidi and zero-width
 // characters become \uXXXX escapes (they can only be inside strings in
 // valid JSON, where the escape is the same character). encoding/json
-// already escapes the C0 controls. Invalid UTF-8 bytes, which a JSON
+// already escapes the C0 controls; one that is there all the same (a
+// document that is not JSON) is escaped too, CR included, which JSON
+// writers do not put between tokens. Invalid UTF-8 bytes, which a JSON
 // document may not hold and some terminals read as 8-bit controls, become
 // \ufffd.
-func EscapeJSON(b []byte) []byte { return escapeMachine(b, false) }
+func EscapeJSON(b []byte) []byte { return escapeStream(b, modeJSON) }
 
-// EscapeXML is EscapeJSON for XML (JUnit reports): the same characters
-// become character references (&#x202e;), which XML 1.0 allows for all of
-// them.
-func EscapeXML(b []byte) []byte { return escapeMachine(b, true) }
+// EscapeXML is EscapeJSON for XML and HTML (JUnit reports, an HTML
+// export): the same characters become character references (&#x202e;),
+// which XML 1.0 allows for all but the C0 controls (and those may not be
+// in an XML document at all).
+func EscapeXML(b []byte) []byte { return escapeStream(b, modeXML) }
 
-func escapeMachine(b []byte, xml bool) []byte {
+// EscapeText is [Block] for a stream of text on its way to a terminal (a
+// Markdown report, a text listing): line feeds and tabs stay (a terminal
+// only moves the cursor forward for them), everything else Block escapes
+// is escaped the same way (a CR, even before a line feed, is shown as \r:
+// the output is for reading what was sent).
+func EscapeText(b []byte) []byte { return escapeStream(b, modeText) }
+
+// escape modes: how an unsafe character is written.
+const (
+	modeJSON = iota // \uXXXX
+	modeXML         // &#xXXXX;
+	modeText        // as Block writes it: \x1b, \r, \u202e, \xff
+)
+
+// streamSafe reports whether the ASCII byte c passes as it is: printable
+// characters, line feeds and tabs.
+func streamSafe(c byte) bool {
+	if c >= 0x20 {
+		return c != 0x7f
+	}
+	return c == '\n' || c == '\t'
+}
+
+func escapeStream(b []byte, mode int) []byte {
 	clean := true
 	for i := 0; i < len(b); {
 		if b[i] < utf8.RuneSelf {
-			if b[i] == 0x7f {
+			if !streamSafe(b[i]) {
 				clean = false
 				break
 			}
@@ -44,22 +70,29 @@ func escapeMachine(b []byte, xml bool) []byte {
 	var out strings.Builder
 	out.Grow(len(b) + 32)
 	esc := func(r rune) {
-		if xml {
+		switch mode {
+		case modeXML:
 			out.WriteString("&#x")
 			for shift := 12; shift >= 0; shift -= 4 {
 				out.WriteByte(hexDigits[(r>>shift)&0xf])
 			}
 			out.WriteByte(';')
-			return
+		case modeText:
+			if r < utf8.RuneSelf {
+				writeASCIIEscape(&out, byte(r))
+				return
+			}
+			writeUEscape(&out, r)
+		default:
+			writeUEscape(&out, r)
 		}
-		writeUEscape(&out, r)
 	}
 	for i := 0; i < len(b); {
 		if b[i] < utf8.RuneSelf {
-			if b[i] == 0x7f {
-				esc(0x7f)
-			} else {
+			if streamSafe(b[i]) {
 				out.WriteByte(b[i])
+			} else {
+				esc(rune(b[i]))
 			}
 			i++
 			continue
@@ -67,7 +100,11 @@ func escapeMachine(b []byte, xml bool) []byte {
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			esc(utf8.RuneError)
+			if mode == modeText {
+				writeByteEscape(&out, b[i])
+			} else {
+				esc(utf8.RuneError)
+			}
 		case unsafeRune(r):
 			esc(r)
 		default:
@@ -78,19 +115,29 @@ func escapeMachine(b []byte, xml bool) []byte {
 	return []byte(out.String())
 }
 
-// machineWriter applies EscapeJSON or EscapeXML to everything written.
-type machineWriter struct {
+// streamWriter applies escapeStream to everything written.
+type streamWriter struct {
 	w    io.Writer
-	xml  bool
+	mode int
 	tail []byte // an incomplete UTF-8 sequence at the end of the last Write
 }
 
 // NewMachineWriter wraps w (a terminal) so that JSON (or, with xml, XML)
 // written to it is escaped as EscapeJSON (EscapeXML) does. Write reports
 // len(p) on success, whatever it wrote.
-func NewMachineWriter(w io.Writer, xml bool) io.Writer { return &machineWriter{w: w, xml: xml} }
+func NewMachineWriter(w io.Writer, xml bool) io.Writer {
+	if xml {
+		return &streamWriter{w: w, mode: modeXML}
+	}
+	return &streamWriter{w: w, mode: modeJSON}
+}
 
-func (m *machineWriter) Write(p []byte) (int, error) {
+// NewTextWriter wraps w (a terminal) so that text written to it is
+// escaped as EscapeText does. Write reports len(p) on success, whatever it
+// wrote.
+func NewTextWriter(w io.Writer) io.Writer { return &streamWriter{w: w, mode: modeText} }
+
+func (m *streamWriter) Write(p []byte) (int, error) {
 	buf := append(m.tail, p...)
 	m.tail = nil
 	// Keep an incomplete rune for the next Write (at most 3 bytes).
@@ -107,7 +154,7 @@ func (m *machineWriter) Write(p []byte) (int, error) {
 			break
 		}
 	}
-	if _, err := m.w.Write(escapeMachine(buf, m.xml)); err != nil {
+	if _, err := m.w.Write(escapeStream(buf, m.mode)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -18,7 +18,8 @@
 //
 // The same set is escaped in editors and text inputs ([Rendered]) and, as
 // JSON \u escapes or XML character references, in machine output written
-// to a terminal ([NewMachineWriter]).
+// to a terminal ([NewMachineWriter]), and in text streamed to a terminal
+// ([NewTextWriter]: a report, a listing, an error).
 //
 // A backslash is not escaped: the output is for reading, not for parsing
 // back, and escaping it would make every JSON body and Windows path noisy.
