@@ -282,8 +282,6 @@ func (s *screen) openTool(name string) {
 	s.see("Call " + name)
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 func quoteAll(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {

@@ -121,3 +121,70 @@ func runCLIOn(t *testing.T, tty bool, args ...string) (string, error, int) {
 	err := root.ExecuteContext(context.Background())
 	return out.String(), err, exitCode(err)
 }
+
+// writeRecordedCommand writes a session file of the demo recording's
+// frames whose header names command as its server.
+func writeRecordedCommand(t *testing.T, path string, command []string) {
+	t.Helper()
+	b, err := os.ReadFile(demoRecording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	var h map[string]any
+	if err := json.Unmarshal([]byte(first), &h); err != nil {
+		t.Fatal(err)
+	}
+	h["target"], h["command"], h["cwd"] = strings.Join(command, " "), command, filepath.Dir(path)
+	head, _ := json.Marshal(h)
+	if err := os.WriteFile(path, append(append(head, '\n'), rest...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A session file never starts anything by itself: replay without a
+// server after the file, not on a terminal, starts nothing, exits 2 and
+// says which command the file names and how to run it.
+func TestReplayStartsNothingAFileNames(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "PWNED")
+	file := filepath.Join(dir, "s.jsonl")
+	writeRecordedCommand(t, file, []string{"sh", "-c", "echo pwned > " + marker + "\x1b]0;title\x07"})
+	out, err, code := runCLI(t, "replay", "--record", filepath.Join(dir, "r.jsonl"), file)
+	if _, serr := os.Stat(marker); serr == nil {
+		t.Fatal("replay ran the command the session file names")
+	}
+	if code != exitUsage || err == nil {
+		t.Fatalf("exit %d (%v), want %d:\n%s", code, err, exitUsage, out)
+	}
+	msg := err.Error()
+	for _, want := range []string{"sh -c 'echo pwned > " + marker + `\x1b]0;title\x07'`, "mcpscope replay " + file + " -- sh -c", "never starts a server by itself"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.ContainsAny(msg, "\x1b\x07") {
+		t.Errorf("the error quotes the command raw: %q", msg)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "r.jsonl")); serr == nil {
+		t.Error("a record was written for a replay that never ran")
+	}
+
+	// A recorded URL is not reached either.
+	h := mcptest.StartHostile(t, &mcptest.Hostile{}, false)
+	writeRecordedCommand(t, file, nil)
+	b, _ := os.ReadFile(file)
+	b = []byte(strings.Replace(string(b), `"target":""`, `"target":"`+h.URL()+`"`, 1))
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err, code = runCLI(t, "replay", "--record", filepath.Join(dir, "r.jsonl"), file)
+	if code != exitUsage || err == nil || !strings.Contains(err.Error(), h.URL()) || len(h.Requests()) != 0 {
+		t.Fatalf("a recorded URL: exit %d (%v), %d requests reached it", code, err, len(h.Requests()))
+	}
+
+	// The built-in demo server is mcpscope's own: replayed without asking.
+	if _, err, code := runCLI(t, "replay", "--record", filepath.Join(dir, "demo.jsonl"), demoRecording); code != exitOK {
+		t.Fatalf("the demo recording: exit %d (%v)", code, err)
+	}
+}

@@ -35,10 +35,9 @@ func newReplayCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE [-- CMD [ARGS...] | URL]",
 		Short: "Run a recorded session's requests again and compare the answers",
-		Long: `Runs the client side of a session file again against a server (by default the
-recorded one): the same handshake (era, protocol version, capabilities), the same requests
-in the same order, the server's own requests (sampling, elicitation, roots) answered as they
-were answered in the recording. Each answer is compared with the recorded one as JSON.
+		Long: `Runs the client side of a session file again against a server: the same handshake
+(era, protocol version, capabilities), the same requests in the same order, the server's own
+requests (sampling, elicitation, roots) answered as they were answered in the recording. Each answer is compared with the recorded one as JSON.
 
 Values that change from run to run are ignored: the JSON-RPC id, _meta, progress tokens,
 session and task ids, timestamps (keys such as createdAt, and any two RFC 3339 strings).
@@ -46,15 +45,23 @@ session and task ids, timestamps (keys such as createdAt, and any two RFC 3339 s
 pattern (result.content.*.text, **.version; * is one segment, ** any number). --strict
 compares the volatile values too. --only narrows the replay to some methods.
 
-The replay is written as a new session file (--record; by default FILE.replay.jsonl).
+The server is the one given after the file (-- CMD, or a URL). Without one, replay shows the
+server the file was recorded against (its command, directory and the environment values the
+file sets, or its URL) and starts it only when you answer yes on a terminal: a session file
+never starts anything by itself. Not on a terminal, that is an error (exit 2) that names the
+recorded server and how to give it. A recording of the built-in demo server replays against
+it without asking.
+
+The replay is written as a new session file (--record; by default FILE.replay.jsonl), never
+over the file it replays.
 
 Exit codes:
   0  every answer matches
   1  some answers differ
   2  usage or invalid input
   3  connection or handshake failure (or the connection was lost)`,
-		Example: `  mcpscope replay known-good.jsonl
-  mcpscope replay known-good.jsonl -- node build/index.js
+		Example: `  mcpscope replay known-good.jsonl -- node build/index.js
+  mcpscope replay known-good.jsonl             # asks before it starts the recorded server
   mcpscope replay --only tools/call --ignore '**.text' known-good.jsonl https://example.com/mcp
   mcpscope replay --format junit known-good.jsonl -- ./server > replay.xml`,
 		Args: cobra.MinimumNArgs(1),
@@ -104,7 +111,14 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 		t, err = f.connect.targetAt(cmd, args[1:], -1)
 	case len(args) > 2:
 		err = fmt.Errorf("unexpected argument %q; put the server command after --", args[2])
+	case f.connect.configPath != "":
+		t, err = f.connect.targetAt(cmd, nil, -1)
 	default:
+		// A session file is handed around; what it names is started only
+		// when the person says so (-- CMD, a URL, or yes on a terminal).
+		if err := consentToRecorded(cmd.InOrStdin(), stderr, "mcpscope replay", path, &sf.Header); err != nil {
+			return err
+		}
 		t, err = recordedTarget(cmd, &f.connect, &sf.Header, stderr)
 	}
 	if err != nil {

@@ -153,7 +153,7 @@ func TestReplayServerEverything(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	out, err, code := runCLI(t, "replay", "--format", "json", "--record", filepath.Join(dir, "again.jsonl"), path)
+	out, err, code := runCLI(t, "replay", "--format", "json", "--record", filepath.Join(dir, "again.jsonl"), path, "--", "node", se)
 	if code != exitOK {
 		t.Fatalf("exit %d (%v)\n%s", code, err, out)
 	}
