@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/spf13/cobra"
 )
 
 // Finding 2: `check --call-tools` on a tool whose schema asks for a
@@ -186,5 +188,34 @@ func TestReplayStartsNothingAFileNames(t *testing.T) {
 	// The built-in demo server is mcpscope's own: replayed without asking.
 	if _, err, code := runCLI(t, "replay", "--record", filepath.Join(dir, "demo.jsonl"), demoRecording); code != exitOK {
 		t.Fatalf("the demo recording: exit %d (%v)", code, err)
+	}
+}
+
+// open's r starts a live session on what the person gave after the file,
+// a recorded URL or the demo server, never on a command the file names.
+func TestOpenStartsNoCommandAFileNames(t *testing.T) {
+	cmd := &cobra.Command{}
+	var f openFlags
+	f.connect.register(cmd.Flags())
+	evil := &record.Entry{Type: "session", Target: "sh -c evil", Command: []string{"sh", "-c", "touch PWNED"}}
+	if tg, err := openLiveTarget(cmd, &f.connect, nil, evil); !errors.Is(err, errRecordedCommand) || tg != nil {
+		t.Errorf("a recorded command: %v, %v", tg, err)
+	}
+	tg, err := openLiveTarget(cmd, &f.connect, []string{"--", "my-server", "--flag"}, evil)
+	if err != nil || tg.description != "my-server --flag" {
+		t.Errorf("a command given after --: %+v, %v", tg, err)
+	}
+	tg, err = openLiveTarget(cmd, &f.connect, nil, &record.Entry{Type: "session", Target: "https://mcp.example/mcp"})
+	if err != nil || !strings.Contains(tg.description, "https://mcp.example/mcp") {
+		t.Errorf("a recorded URL: %+v, %v", tg, err)
+	}
+	tg, err = openLiveTarget(cmd, &f.connect, nil, &record.Entry{Type: "session", Target: "built-in demo server", Command: []string{"/elsewhere/mcpscope", "demo-server"}})
+	if err != nil || !tg.demo {
+		t.Errorf("the demo server: %+v, %v", tg, err)
+	}
+	for _, args := range [][]string{{"open", demoRecording, "extra"}, {"open", "--", "x"}, {"open", demoRecording, "--"}} {
+		if _, err, code := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%q: exit %d (%v)", args, code, err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/tap"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/cobra"
@@ -31,22 +33,26 @@ type openFlags struct {
 func newOpenCommand() *cobra.Command {
 	var f openFlags
 	cmd := &cobra.Command{
-		Use:   "open FILE",
+		Use:   "open FILE [-- CMD [ARGS...] | URL]",
 		Short: "Look at a session file in the debugger (read-only)",
 		Long: `Opens a session file (written by --record or a tap) in the terminal UI: every pane as in
 a live session, each frame at its recorded time, and the protocol doctor run again with
 today's rules (--client-profile chooses the client). Nothing can be sent; the send keys say
-so, and r starts a live session on the recorded target (the recording stays in the log
-above it). A file that is still being written is followed as it grows.
+so, and r starts a live session (the recording stays in the log above it) on the server
+given after the file (-- CMD, or a URL), or else on the recorded URL or the built-in demo
+server. A command the file names is never started by r: a session file never starts a server
+by itself; give it after --. A file that is still being written is followed as it grows.
 
 A tap's capture is shown as ` + "`mcpscope taps`" + ` shows it: the client that spoke in the
 header and the handshake view, the doctor with that client's profile (unless
---client-profile is given), and L, not r, for a live session on its server.`,
+--client-profile is given), and L, not r, for a live session on its server (the same
+rule: a recorded command only when given after --).`,
 		Example: `  mcpscope open session.jsonl
+  mcpscope open session.jsonl -- node build/index.js   # r starts this server
   mcpscope open --client-profile claude session.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runOpen(cmd.Context(), cmd, &f, args[0], cmd.ErrOrStderr())
+			return runOpen(cmd.Context(), cmd, &f, args, cmd.ErrOrStderr())
 		},
 	}
 	fs := cmd.Flags()
@@ -58,7 +64,18 @@ header and the handshake view, the doctor with that client's profile (unless
 	return cmd
 }
 
-func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string, stderr io.Writer) error {
+func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []string, stderr io.Writer) error {
+	path, given := args[0], args[1:]
+	switch dash := cmd.ArgsLenAtDash(); {
+	case dash == 0:
+		return withCode(exitUsage, errors.New("the session file comes before --"))
+	case dash < 0 && len(given) > 1, dash < 0 && len(given) == 1 && !isURLTarget(given[0]):
+		return withCode(exitUsage, fmt.Errorf("unexpected argument %q; put the server command after --", given[0]))
+	case dash > 0 && len(given) == 0:
+		return withCode(exitUsage, errors.New("no command after --"))
+	case dash > 0:
+		given = append([]string{"--"}, given...)
+	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50) // as runTUI: the whole session is kept in memory
 	}
@@ -79,7 +96,7 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string,
 		if !cmd.Flags().Changed("client-profile") {
 			profile = ""
 		}
-		return watchTap(ctx, l, tapsOptions{theme: f.theme, logFile: f.logFile}, profile)
+		return watchTap(ctx, l, tapsOptions{theme: f.theme, logFile: f.logFile, fromFile: true, live: given}, profile)
 	}
 	logger, closeLog, err := openDebugLog(f.logFile)
 	if err != nil {
@@ -95,11 +112,14 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string,
 	}
 	header := src.Header()
 	_ = src.Close()
-	live, liveErr := recordedTarget(cmd, &f.connect, &header, io.Discard)
+	live, liveErr := openLiveTarget(cmd, &f.connect, given, &header)
 	why := fmt.Sprintf("%s is a recording, read-only", filepath.Base(path))
-	if liveErr == nil {
+	switch {
+	case liveErr == nil:
 		why += "; r starts a live session"
-	} else {
+	case errors.Is(liveErr, errRecordedCommand):
+		why += "; r starts no command a file names: give it after -- (mcpscope open FILE -- CMD)"
+	default:
 		why += " (and it does not say how to start its server)"
 	}
 
@@ -139,4 +159,25 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, path string,
 		return fmt.Errorf("terminal UI: %w", err)
 	}
 	return nil
+}
+
+// errRecordedCommand says a live session would run the command a session
+// file names, which only a person may ask for (after --).
+var errRecordedCommand = errors.New("the recording names a command to start")
+
+// openLiveTarget is where r starts a live session: the server given after
+// the file (-- CMD or a URL) or by --config; else the recorded URL or the
+// built-in demo server. A command the file names is never started.
+func openLiveTarget(cmd *cobra.Command, cf *connectFlags, given []string, h *record.Entry) (*target, error) {
+	switch {
+	case len(given) > 0 && given[0] == "--":
+		return cf.targetAt(cmd, given[1:], 0)
+	case len(given) > 0:
+		return cf.targetAt(cmd, given, -1)
+	case cf.configPath != "":
+		return cf.targetAt(cmd, nil, -1)
+	case !recordedDemo(h) && len(h.Command) > 0:
+		return nil, errRecordedCommand
+	}
+	return recordedTarget(cmd, cf, h, io.Discard)
 }

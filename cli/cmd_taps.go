@@ -24,6 +24,12 @@ type tapsOptions struct {
 	list    bool
 	theme   string
 	logFile string
+	// fromFile: the capture was named by a path (mcpscope open), not
+	// found among this machine's taps. Its live-session key runs live (the
+	// target given after the file: "--" and a command, or a URL) or the
+	// recorded URL, never a command the file names.
+	fromFile bool
+	live     []string
 }
 
 func newTapsCommand() *cobra.Command {
@@ -169,16 +175,22 @@ func printTaps(out io.Writer, taps []tap.Listed) {
 // tap watches (the viewer's live-session key): the same command, run
 // where the tap ran it, or the same URL. It runs with the viewer's
 // environment: the client's environment values are not recorded.
-func liveSessionCommand(l tap.Listed, theme string) (*exec.Cmd, error) {
-	target, dir, err := tap.LiveTarget(l)
-	if err != nil {
-		return nil, err
+func liveSessionCommand(l tap.Listed, o tapsOptions) (*exec.Cmd, error) {
+	target, dir, err := o.live, "", error(nil)
+	switch {
+	case len(target) > 0:
+	case o.fromFile && l.URL == "":
+		return nil, fmt.Errorf("a session file never starts a server by itself: give it after the file (mcpscope open FILE -- %s)", shellLine(l.Command))
+	default:
+		if target, dir, err = tap.LiveTarget(l); err != nil {
+			return nil, err
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("no mcpscope to run: %w", err)
 	}
-	cmd := exec.Command(exe, append([]string{"--theme", theme}, target...)...)
+	cmd := exec.Command(exe, append([]string{"--theme", o.theme}, target...)...)
 	cmd.Dir = dir
 	return cmd, nil
 }
@@ -246,7 +258,7 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions, profile doctor.P
 		Logger:        logger,
 		Context:       ctx,
 		LiveSession: func() tea.ExecCommand {
-			cmd, err := liveSessionCommand(l, o.theme)
+			cmd, err := liveSessionCommand(l, o)
 			if err != nil {
 				logger.Debug("No live session", "err", err)
 				return failedExec{err}

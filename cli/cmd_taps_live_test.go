@@ -55,7 +55,7 @@ func TestLiveSessionFromATapReachesTheSameServer(t *testing.T) {
 
 	live := func(l tap.Listed) (args []string, dir string) {
 		t.Helper()
-		cmd, err := liveSessionCommand(l, "dark")
+		cmd, err := liveSessionCommand(l, tapsOptions{theme: "dark"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,22 @@ func TestLiveSessionFromATapReachesTheSameServer(t *testing.T) {
 	}
 
 	redacted := tap.Listed{Info: tap.Info{Command: []string{"server", "--url", "https://x.example/?token=[redacted]"}, File: l.File}}
-	if _, err := liveSessionCommand(redacted, "dark"); err == nil || !strings.Contains(err.Error(), "redacted") {
+	if _, err := liveSessionCommand(redacted, tapsOptions{theme: "dark"}); err == nil || !strings.Contains(err.Error(), "redacted") {
 		t.Errorf("a command with redacted values gave %v", err)
+	}
+
+	// A capture opened by its path (mcpscope open FILE) is a file someone
+	// may have handed over: its command is not run, its URL is, and a
+	// server given after the file is.
+	fromFile := tapsOptions{theme: "dark", fromFile: true}
+	if _, err := liveSessionCommand(l, fromFile); err == nil || !strings.Contains(err.Error(), "mcpscope open FILE -- env") {
+		t.Errorf("the command of a capture opened as a file: %v", err)
+	}
+	if cmd, err := liveSessionCommand(tap.Listed{Info: tap.Info{URL: srv.URL + "/mcp", Transport: "http", File: l.File}}, fromFile); err != nil || cmd.Args[len(cmd.Args)-1] != srv.URL+"/mcp" {
+		t.Errorf("the URL of a capture opened as a file: %v", err)
+	}
+	fromFile.live = []string{"--", "my-server"}
+	if cmd, err := liveSessionCommand(l, fromFile); err != nil || strings.Join(cmd.Args[3:], " ") != "-- my-server" || cmd.Dir != "" {
+		t.Errorf("a server given after the file: %v", err)
 	}
 }
