@@ -92,6 +92,9 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 	if err := f.policy.apply(&opts, cmd.ErrOrStderr()); err != nil {
 		return err
 	}
+	if err := refuseOverwrite([]namedFile{{"--record", f.record}}, connectInputs(&f.connect)...); err != nil {
+		return err
+	}
 	if f.record != "" {
 		rec, err := createRecord(f.record, t, f.keepSecrets)
 		if err != nil {

@@ -68,6 +68,9 @@ func runExport(_ context.Context, f *exportFlags, path string, stdout io.Writer)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
 	}
+	if err := refuseOverwrite([]namedFile{{"-o", f.output}}, namedFile{"the session file", path}); err != nil {
+		return err
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return withCode(exitUsage, err)

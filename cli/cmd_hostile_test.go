@@ -213,9 +213,75 @@ func TestOpenStartsNoCommandAFileNames(t *testing.T) {
 	if err != nil || !tg.demo {
 		t.Errorf("the demo server: %+v, %v", tg, err)
 	}
-	for _, args := range [][]string{{"open", demoRecording, "extra"}, {"open", "--", "x"}, {"open", demoRecording, "--"}} {
+	for _, args := range [][]string{{"open", demoRecording, "extra"}, {"open", "--", "x"}, {"open", demoRecording, "--"}, {"open", demoRecording, "extra", "--", "x"}} {
 		if _, err, code := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%q: exit %d (%v)", args, code, err)
 		}
+	}
+}
+
+// No command writes over a file it reads, by its path, a symbolic link or
+// a hard link: each refuses with a usage error and the input is kept
+// byte for byte. (export same.jsonl -o same.jsonl and replay x.jsonl
+// --record x.jsonl used to destroy their input.)
+func TestNoCommandWritesOverItsInput(t *testing.T) {
+	dir := t.TempDir()
+	session := filepath.Join(dir, "s.jsonl")
+	demo, _ := os.ReadFile(demoRecording)
+	callsFile := filepath.Join(dir, "c.calls.json")
+	callsText := []byte(`{"calls": [{"name": "ping", "method": "ping"}]}` + "\n")
+	config := filepath.Join(dir, "mcp.json")
+	configText := []byte(`{"mcpServers": {"demo": {"command": "` + os.Args[0] + `", "args": ["demo-server"]}}}` + "\n")
+	restore := func() {
+		for _, f := range []struct {
+			path string
+			b    []byte
+		}{{session, demo}, {callsFile, callsText}, {config, configText}} {
+			if err := os.WriteFile(f.path, f.b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	restore()
+	symlink, hardlink := filepath.Join(dir, "sym.jsonl"), filepath.Join(dir, "hard.jsonl")
+	if err := os.Symlink(session, symlink); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(session, hardlink); err != nil {
+		t.Fatal(err)
+	}
+	cases := [][]string{
+		{"export", session, "-o", session},
+		{"export", session, "--format", "md", "-o", symlink},
+		{"export", symlink, "--format", "har", "-o", hardlink},
+		{"replay", session, "--record", session},
+		{"replay", session, "--record", hardlink, "--", os.Args[0], "demo-server"},
+		{"replay", "--config", config, "--record", config, session},
+		{"test", "--calls", callsFile, "--record", callsFile, "--", os.Args[0], "demo-server"},
+		{"test", "--from", session, "--calls", hardlink},
+		{"call", "--method", "ping", "--config", config, "--record", config},
+		{"open", session, "--log-file", symlink},
+		{"--config", config, "--record", config},
+		{"--calls", callsFile, "--log-file", callsFile, "--", os.Args[0], "demo-server"},
+		{"--record", filepath.Join(dir, "x.jsonl"), "--log-file", filepath.Join(dir, "x.jsonl"), "--", os.Args[0], "demo-server"},
+	}
+	for _, args := range cases {
+		out, err, code := runCLI(t, args...)
+		if code != exitUsage || err == nil || !strings.Contains(err.Error(), "never writes over a file it reads") {
+			t.Errorf("%q: exit %d (%v), want %d and a refusal:\n%s", args, code, err, exitUsage, out)
+		}
+		for _, f := range []struct {
+			path string
+			b    []byte
+		}{{session, demo}, {callsFile, callsText}, {config, configText}} {
+			if got, _ := os.ReadFile(f.path); !bytes.Equal(got, f.b) {
+				t.Errorf("%q changed %s", args, f.path)
+			}
+		}
+		restore()
+	}
+	// A different file is written as before.
+	if _, err, code := runCLI(t, "export", session, "-o", filepath.Join(dir, "out.html")); code != exitOK {
+		t.Errorf("export to another file: exit %d (%v)", code, err)
 	}
 }

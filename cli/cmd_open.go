@@ -69,7 +69,7 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 	switch dash := cmd.ArgsLenAtDash(); {
 	case dash == 0:
 		return withCode(exitUsage, errors.New("the session file comes before --"))
-	case dash < 0 && len(given) > 1, dash < 0 && len(given) == 1 && !isURLTarget(given[0]):
+	case dash > 1, dash < 0 && len(given) > 1, dash < 0 && len(given) == 1 && !isURLTarget(given[0]):
 		return withCode(exitUsage, fmt.Errorf("unexpected argument %q; put the server command after --", given[0]))
 	case dash > 0 && len(given) == 0:
 		return withCode(exitUsage, errors.New("no command after --"))
@@ -87,6 +87,9 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 	profile, err := doctor.ParseProfile(f.profile)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("--client-profile: %w", err))
+	}
+	if err := refuseOverwrite([]namedFile{{"--log-file", f.logFile}}, append(connectInputs(&f.connect), namedFile{"the session file", path})...); err != nil {
+		return err
 	}
 	if l, ok := tap.Capture(path); ok {
 		// A tap's capture is shown as `mcpscope taps` shows it: its

@@ -94,6 +94,13 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	if dash == 0 {
 		return withCode(exitUsage, errors.New("the session file comes before --"))
 	}
+	out := f.record
+	if out == "" {
+		out = strings.TrimSuffix(path, ".jsonl") + ".replay.jsonl"
+	}
+	if err := refuseOverwrite([]namedFile{{"--record", out}}, append(connectInputs(&f.connect), namedFile{"the session file", path})...); err != nil {
+		return err
+	}
 	sf, err := reading.ReadFile(path, true)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -125,10 +132,6 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 		return withCode(exitUsage, err)
 	}
 
-	out := f.record
-	if out == "" {
-		out = strings.TrimSuffix(path, ".jsonl") + ".replay.jsonl"
-	}
 	// The record sits beside the file it replays (often a capture in the
 	// taps directory); its header says it is a replay, so that it is never
 	// listed as a capture.

@@ -93,10 +93,16 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		return withCode(exitUsage, fmt.Errorf("--format %q: expected text, json or junit", f.format))
 	}
 	if f.from != "" {
+		if err := refuseOverwrite([]namedFile{{"--calls", f.calls}}, namedFile{"--from", f.from}); err != nil {
+			return err
+		}
 		if len(args) > 0 || f.update || len(f.only) > 0 {
 			return withCode(exitUsage, errors.New("--from writes a calls file and connects to nothing: give it alone (with --calls)"))
 		}
 		return seedCalls(f.from, f.calls, stdout)
+	}
+	if err := refuseOverwrite([]namedFile{{"--record", f.record}}, append(connectInputs(&f.connect), namedFile{"--calls", f.calls})...); err != nil {
+		return err
 	}
 	file, err := calls.Load(f.calls)
 	switch {

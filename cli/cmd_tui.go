@@ -76,6 +76,9 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 			return withCode(exitUsage, fmt.Errorf("--save-dir %q: not a directory (create it first)", o.saveDir))
 		}
 	}
+	if err := refuseOverwrite([]namedFile{{"--record", o.record}, {"--log-file", o.logFile}}, append(connectInputs(cf), namedFile{"--calls", o.calls})...); err != nil {
+		return err
+	}
 	logger, closeLog, err := openDebugLog(o.logFile)
 	if err != nil {
 		return withCode(exitUsage, err)
