@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +86,16 @@ func endedReplay(t *testing.T, cfg Config, transport string, exit *mcp.ExitError
 	p.run(m.Init())
 	p.until("the replayed session", func() bool { return m.ended && m.exit != nil })
 	return p, &n
+}
+
+// A live session that cannot start on an ended recording says why on the
+// status line, above the recording's exit (it used to be hidden there).
+func TestEndedRecordingShowsWhyNoLiveSession(t *testing.T) {
+	p, _ := endedReplay(t, Config{Target: "capture.jsonl", NoReconnect: true,
+		LiveSession: func() tea.ExecCommand { return nil }}, "stdio", &mcp.ExitError{Code: 1})
+	m := p.m
+	m.liveSessionDone(liveSessionDoneMsg{err: errors.New("give the server after the file")})
+	if status := ansi.Strip(m.renderStatus()); !strings.Contains(status, "the live session: give the server after the file") {
+		t.Errorf("the status line: %q", status)
+	}
 }
