@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/spf13/cobra"
@@ -283,5 +284,31 @@ func TestNoCommandWritesOverItsInput(t *testing.T) {
 	// A different file is written as before.
 	if _, err, code := runCLI(t, "export", session, "-o", filepath.Join(dir, "out.html")); code != exitOK {
 		t.Errorf("export to another file: exit %d (%v)", code, err)
+	}
+}
+
+// A recording of the built-in demo server replays against mcpscope's own
+// demo without asking, and so with nothing the file sets: an environment
+// value recorded with --record-secrets (here one that changes the demo's
+// add tool; LD_PRELOAD would run anything) is not given to it.
+func TestReplayGivesTheDemoNothingTheFileSets(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(demoRecording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	var h map[string]any
+	if err := json.Unmarshal([]byte(first), &h); err != nil {
+		t.Fatal(err)
+	}
+	h["env"] = map[string]string{demo.AddOffsetEnv: "7"}
+	head, _ := json.Marshal(h)
+	file := filepath.Join(dir, "demo.jsonl")
+	if err := os.WriteFile(file, append(append(head, '\n'), rest...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err, code := runCLI(t, "replay", file); code != exitOK {
+		t.Fatalf("exit %d (%v): the file's environment reached the demo server:\n%s", code, err, out)
 	}
 }

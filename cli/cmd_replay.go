@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
@@ -190,7 +191,13 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 // The server runs with the current environment (and -e); recorded values
 // are redacted, so the person is told which recorded variables the
 // current environment lacks, to give with -e if the server needs them.
+// The demo server is this mcpscope's own and gets nothing the file sets
+// (values recorded with --record-secrets, such as LD_PRELOAD, would run
+// what the file says in it).
 func recordedTarget(cmd *cobra.Command, cf *connectFlags, h *record.Entry, stderr io.Writer) (*target, error) {
+	if recordedDemo(h) {
+		return cf.targetAt(cmd, nil, -1)
+	}
 	if cf.cwd == "" {
 		cf.cwd = h.Cwd
 	}
@@ -203,7 +210,7 @@ func recordedTarget(cmd *cobra.Command, cf *connectFlags, h *record.Entry, stder
 			cf.env = append(cf.env, k+"="+v)
 			continue
 		}
-		missing = append(missing, k)
+		missing = append(missing, termsafe.String(k))
 	}
 	sort.Strings(missing)
 	if len(missing) > 0 {
@@ -211,8 +218,6 @@ func recordedTarget(cmd *cobra.Command, cf *connectFlags, h *record.Entry, stder
 			len(missing), strings.Join(missing, "=... -e "))
 	}
 	switch {
-	case h.Target == "built-in demo server":
-		return cf.targetAt(cmd, nil, -1)
 	case len(h.Command) > 0:
 		return cf.targetAt(cmd, h.Command, 0)
 	case isURLTarget(h.Target):
