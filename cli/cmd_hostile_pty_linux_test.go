@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
 // terminalActs names the first thing in out that a terminal would act on
@@ -162,4 +165,42 @@ func TestReplayStartsTheRecordedCommandAfterAYes(t *testing.T) {
 	if code != exitConnection {
 		t.Errorf("exit %d, want %d (no MCP server):\n%s", code, exitConnection, out)
 	}
+}
+
+// The commands that talk to a live server (call, check, diff against a
+// URL) on a real pseudo-terminal, against a server whose tool names,
+// descriptions and results carry the hostile payload: nothing reaches the
+// terminal as a control.
+func TestHostileServerThroughLiveCommandsOnATerminal(t *testing.T) {
+	tool, _ := json.Marshal([]any{map[string]any{"name": "t" + hostilePayload, "description": hostilePayload,
+		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"p" + hostilePayload: map[string]any{"type": "string"}}}}})
+	result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": hostilePayload}}, "isError": true})
+	h := mcptest.StartHostile(t, &mcptest.Hostile{Tools: string(tool), Result: string(result)}, false)
+	dir := t.TempDir()
+	runs := [][]string{
+		{"call", "--no-oauth", "--method", "tools/list", h.URL()},
+		{"call", "--no-oauth", "--method", "tools/call", "--tool-name", "t" + hostilePayload, h.URL()},
+		{"check", "--no-oauth", h.URL()},
+		{"check", "--no-oauth", "--call-tools", "--format", "json", h.URL()},
+		{"check", "--no-oauth", "--format", "junit", h.URL()},
+		{"diff", demoRecordingAbs(t), h.URL()},
+	}
+	for _, args := range runs {
+		out, code := runOnPTY(t, dir, nil, "", args...)
+		if what := terminalActs(out); what != "" {
+			t.Errorf("mcpscope %q (exit %d): %s reached the terminal:\n%q", args, code, what, out)
+		}
+		if !strings.Contains(string(out), "2J") {
+			t.Errorf("mcpscope %q (exit %d) does not show the server's strings:\n%s", args, code, out)
+		}
+	}
+}
+
+func demoRecordingAbs(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(demoRecording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
