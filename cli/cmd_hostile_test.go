@@ -214,8 +214,10 @@ func TestOpenStartsNoCommandAFileNames(t *testing.T) {
 	if err != nil || !tg.demo {
 		t.Errorf("the demo server: %+v, %v", tg, err)
 	}
-	for _, args := range [][]string{{"open", demoRecording, "extra"}, {"open", "--", "x"}, {"open", demoRecording, "--"}, {"open", demoRecording, "extra", "--", "x"}} {
-		if _, err, code := runCLI(t, args...); code != exitUsage {
+	for _, args := range [][]string{{"open", demoRecording, "extra"}, {"open", "--", "x"}, {"open", demoRecording, "--"}, {"open", demoRecording, "extra", "--", "x"}, {"open", "--era", "nope", demoRecording, "--", "x"}} {
+		// Refused before the UI starts (which, with no terminal here,
+		// would fail with an error of its own).
+		if _, err, code := runCLI(t, args...); code != exitUsage || err == nil || strings.Contains(err.Error(), "terminal UI") {
 			t.Errorf("%q: exit %d (%v)", args, code, err)
 		}
 	}

@@ -116,6 +116,9 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 	header := src.Header()
 	_ = src.Close()
 	live, liveErr := openLiveTarget(cmd, &f.connect, given, &header)
+	if liveErr != nil && (len(given) > 0 || f.connect.configPath != "") {
+		return withCode(exitUsage, liveErr) // the server the person gave is wrong
+	}
 	why := fmt.Sprintf("%s is a recording, read-only", filepath.Base(path))
 	switch {
 	case liveErr == nil:
