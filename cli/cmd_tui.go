@@ -13,9 +13,9 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/calls"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/lib/resident"
 	"github.com/mcpscope/mcpscope/mcp/session"
-	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/pflag"
@@ -193,15 +193,15 @@ func (o *tuiFlags) pickServer(ctx context.Context, title string, items []panes.P
 }
 
 // redactLogAttr keeps URL query secrets (?api_key=..., see
-// record.RedactQuerySecrets) out of the debug log: the target, errors and
+// redact.URLs) out of the debug log: the target, errors and
 // messages may all carry the server's URL.
 func redactLogAttr(_ []string, a slog.Attr) slog.Attr {
 	switch a.Value.Kind() {
 	case slog.KindString:
-		a.Value = slog.StringValue(record.RedactQuerySecrets(a.Value.String()))
+		a.Value = slog.StringValue(redact.URLs(a.Value.String()))
 	case slog.KindAny:
 		if err, ok := a.Value.Any().(error); ok {
-			a.Value = slog.StringValue(record.RedactQuerySecrets(err.Error()))
+			a.Value = slog.StringValue(redact.URLs(err.Error()))
 		}
 	}
 	return a

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -123,7 +124,7 @@ func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*t
 	}
 	return &target{
 		transport:   &mcp.StdioTransport{Command: args[0], Args: args[1:], Env: f.env, Dir: f.cwd},
-		description: strings.Join(args, " "),
+		description: strings.Join(redact.Args(args), " "), // shown and recorded: no --api-key value
 	}, nil
 }
 
@@ -208,7 +209,7 @@ func (f *connectFlags) urlTarget(cmd *cobra.Command, raw string) (*target, error
 		return nil, err
 	}
 	secure := u.Scheme == "https" || u.Scheme == "wss"
-	desc := u.Redacted()
+	desc := redact.URLs(u.Redacted()) // shown and recorded: no ?api_key value
 	if f.insecure && secure {
 		_, _ = fmt.Fprintln(cmd.ErrOrStderr(), "mcpscope: WARNING: --insecure: the server's TLS certificate is NOT verified."+
 			" Anyone on the network path can read and change this session, credentials included. Use --ca FILE to trust a private CA instead.")

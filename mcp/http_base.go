@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"io"
 	"mime"
 	"net/http"
@@ -14,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
 
 // ErrSessionExpired means the server answered 404 to a request carrying its
@@ -439,22 +441,14 @@ func pathOf(u *url.URL) string {
 	return p
 }
 
-// redactURL hides a password in the URL's user info.
+// redactURL hides a password in the URL's user info and the values of
+// its secret query parameters (?api_key=...): a URL shown on the screen,
+// in an error or in the timeline never carries a credential.
 func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return s
+	if u, err := url.Parse(s); err == nil {
+		s = u.Redacted()
 	}
-	return u.Redacted()
-}
-
-// redactAuthorization keeps the scheme of an Authorization value and hides
-// the credentials: "Bearer [redacted]".
-func redactAuthorization(v string) string {
-	if scheme, _, ok := strings.Cut(strings.TrimSpace(v), " "); ok && scheme != "" {
-		return scheme + " [redacted]"
-	}
-	return "[redacted]"
+	return redact.URLs(s)
 }
 
 // Request headers worth showing, in display order.
@@ -464,14 +458,14 @@ var shownRequestHeaders = []string{"Mcp-Session-Id", "MCP-Protocol-Version", "Mc
 var shownResponseHeaders = []string{"Content-Type", "Mcp-Session-Id", "WWW-Authenticate", "Retry-After", "Location"}
 
 func requestFields(req *http.Request) []Field {
-	fields := []Field{{"method", req.Method}, {"url", req.URL.Redacted()}}
+	fields := []Field{{"method", req.Method}, {"url", redactURL(req.URL.String())}}
 	for _, h := range shownRequestHeaders {
 		if v := req.Header.Get(h); v != "" {
 			fields = append(fields, Field{h, v})
 		}
 	}
 	if v := req.Header.Get("Authorization"); v != "" {
-		fields = append(fields, Field{"Authorization", redactAuthorization(v)})
+		fields = append(fields, Field{"Authorization", redact.Authorization(v)})
 	}
 	return fields
 }
@@ -482,7 +476,7 @@ func exchangeEvent(req *http.Request, resp *http.Response, elapsed time.Duration
 	ev := TransportEvent{Kind: "http", Fields: requestFields(req), Err: err}
 	ms := roundElapsed(elapsed)
 	if resp == nil {
-		ev.Summary = fmt.Sprintf("%s %s → failed %s", req.Method, pathOf(req.URL), ms)
+		ev.Summary = fmt.Sprintf("%s %s → failed %s", req.Method, redact.URLs(pathOf(req.URL)), ms)
 		return ev
 	}
 	ev.Fields = append(ev.Fields, Field{"status", resp.Status})
@@ -492,7 +486,7 @@ func exchangeEvent(req *http.Request, resp *http.Response, elapsed time.Duration
 			if h == "Mcp-Session-Id" {
 				key = "response Mcp-Session-Id"
 			}
-			ev.Fields = append(ev.Fields, Field{key, v})
+			ev.Fields = append(ev.Fields, Field{key, redact.Header(h, v)})
 		}
 	}
 	ev.Fields = append(ev.Fields, Field{"elapsed", ms.String()})
@@ -500,7 +494,7 @@ func exchangeEvent(req *http.Request, resp *http.Response, elapsed time.Duration
 	if ct != "" {
 		ct = " " + ct
 	}
-	ev.Summary = fmt.Sprintf("%s %s → %d%s %s", req.Method, pathOf(req.URL), resp.StatusCode, ct, ms)
+	ev.Summary = fmt.Sprintf("%s %s → %d%s %s", req.Method, redact.URLs(pathOf(req.URL)), resp.StatusCode, ct, ms)
 	return ev
 }
 

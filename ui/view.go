@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -135,7 +136,7 @@ func (m *Model) serverName() string {
 	if m.handshake != nil && m.handshake.ServerInfo.Name != "" {
 		return m.handshake.ServerInfo.Name
 	}
-	return m.cfg.Target
+	return redact.Command(m.cfg.Target)
 }
 
 // renderHeader is one line: server name and version, transport, era,
@@ -361,7 +362,7 @@ func (m *Model) renderStatus() string {
 	case m.stateDetail != "":
 		line = s.Info.Render(termsafe.String(m.stateDetail))
 	case m.cfg.Target != "":
-		line = s.Info.Render(termsafe.String(m.cfg.Target))
+		line = s.Info.Render(termsafe.String(redact.Command(m.cfg.Target)))
 	}
 	return panes.Fit(" "+line, m.w)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
 
 // noteFunc reports OAuth steps to the transport's timeline. Callers build
@@ -11,7 +12,7 @@ import (
 // "[redacted]".
 type noteFunc func(mcp.TransportEvent)
 
-const redacted = "[redacted]"
+const redacted = redact.Marker
 
 func (n noteFunc) step(summary string, fields ...mcp.Field) {
 	if n == nil {

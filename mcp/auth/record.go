@@ -16,6 +16,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
 
 // purposeKey carries what an OAuth request is for through its context:
@@ -102,12 +104,6 @@ func roundMillis(d time.Duration) string {
 	return d.Round(time.Millisecond).String()
 }
 
-// secretParams are the request parameters and answer members never shown.
-var secretParams = []string{
-	"code", "code_verifier", "refresh_token", "access_token", "id_token", "client_secret",
-	"client_assertion", "assertion", "subject_token", "actor_token", "registration_access_token", "password",
-}
-
 // sentBody is the request's form, its secrets redacted, as k=v pairs
 // (grant_type first), or a JSON body as sent (a registration request
 // carries no secret).
@@ -144,7 +140,7 @@ func sentBody(req *http.Request) string {
 	var parts []string
 	for _, k := range keys {
 		v := strings.Join(form[k], ",")
-		if slices.Contains(secretParams, k) && v != "" {
+		if redact.IsSecretField(k) && v != "" {
 			v = redacted
 		}
 		parts = append(parts, k+"="+v)
@@ -196,14 +192,9 @@ func redactBody(h http.Header, body []byte) string {
 	}
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
 	if mt == "application/x-www-form-urlencoded" {
-		form, err := url.ParseQuery(string(body))
-		if err == nil {
-			for _, k := range secretParams {
-				if form.Has(k) {
-					form.Set(k, redacted)
-				}
-			}
-			return form.Encode()
+		if _, err := url.ParseQuery(string(body)); err == nil {
+			out, _ := redact.Form(body)
+			return string(out)
 		}
 	}
 	if json.Valid(body) {
@@ -223,8 +214,8 @@ func redactQuery(raw string) string {
 		return "(not a URL)"
 	}
 	q := u.Query()
-	for _, k := range secretParams {
-		if q.Get(k) != "" {
+	for k := range q {
+		if redact.IsSecretField(k) && q.Get(k) != "" {
 			q.Set(k, redacted)
 		}
 	}
@@ -232,20 +223,18 @@ func redactQuery(raw string) string {
 	return strings.ReplaceAll(u.Redacted(), url.QueryEscape(redacted), redacted)
 }
 
+// redactJSON is a JSON body compacted, its secret members (at any depth)
+// redacted.
 func redactJSON(raw []byte) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if !json.Valid(raw) {
 		return "(" + plural.S(len(raw), "byte") + ", not JSON)"
 	}
-	if m, ok := v.(map[string]any); ok {
-		for _, k := range secretParams {
-			if s, ok := m[k].(string); ok && s != "" {
-				m[k] = redacted
-			}
-		}
+	out, _ := redact.JSON(raw)
+	var b bytes.Buffer
+	if json.Compact(&b, out) != nil {
+		return string(out)
 	}
-	out, _ := json.Marshal(v)
-	return string(out)
+	return b.String()
 }
 
 // oauthError reads an OAuth error answer (RFC 6749 §5.2): JSON, or a form.

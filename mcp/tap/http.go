@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
 
 // HTTPOptions configure an HTTP tap: a reverse proxy on a local address in
@@ -173,7 +173,7 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			x.body, x.header = body, r.Header.Clone()
 		}
 		if len(bytes.TrimSpace(body)) > 0 {
-			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now()})
+			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now(), redact: true})
 		}
 	}
 	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
@@ -212,8 +212,11 @@ func (h *httpTap) rewrite(pr *httputil.ProxyRequest) {
 	// A tap is invisible: no X-Forwarded-* headers are added.
 }
 
-// recordedHeaders are the headers that matter to MCP over HTTP.
-var recordedHeaders = []string{"Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID", "Authorization", "WWW-Authenticate", "Location"}
+// recordedHeaders are the headers that matter to MCP over HTTP, and
+// those that carry credentials (recorded to show they were sent, their
+// values redacted).
+var recordedHeaders = []string{"Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID",
+	"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "WWW-Authenticate", "Location"}
 
 func (h *httpTap) fields(method, path string, hd http.Header) []mcp.Field {
 	out := []mcp.Field{{Key: "method", Value: method}, {Key: "path", Value: h.redactURL(path)}}
@@ -222,8 +225,13 @@ func (h *httpTap) fields(method, path string, hd http.Header) []mcp.Field {
 		if v == "" {
 			continue
 		}
-		if k == "Authorization" {
-			v = redactAuthorization(v)
+		switch {
+		case redact.IsSecretHeader(k):
+			// The tap never records a credential, whatever
+			// --record-secrets says: it is the client's, not the user's.
+			v = redact.Header(k, v)
+		case k == "Location":
+			v = h.redactURL(v)
 		}
 		out = append(out, mcp.Field{Key: k, Value: v})
 	}
@@ -234,16 +242,7 @@ func (h *httpTap) redactURL(s string) string {
 	if h.keepSecrets {
 		return s
 	}
-	return record.RedactQuerySecrets(s)
-}
-
-// redactAuthorization keeps the scheme and hides the credentials: the tap
-// never records a token, whatever --record-secrets says.
-func redactAuthorization(v string) string {
-	if scheme, _, ok := strings.Cut(v, " "); ok {
-		return scheme + " " + record.Redacted
-	}
-	return record.Redacted
+	return redact.URLs(s)
 }
 
 func (h *httpTap) response(resp *http.Response) error {
@@ -377,7 +376,7 @@ func (t *teeBody) finish() {
 	}
 	t.done = true
 	if t.json && len(bytes.TrimSpace(t.buf)) > 0 {
-		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream})
+		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream, redact: true})
 	}
 	if t.sse != nil {
 		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, at: time.Now(), stream: t.stream}) // no data: the end

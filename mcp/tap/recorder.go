@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
@@ -38,6 +40,9 @@ type chunk struct {
 	problem string
 	sse     *mcp.SSEWatch // chunkSSE: the stream's reader
 	byTap   bool          // chunkFrame: a message the tap wrote itself (Frame.ByTap)
+	// redact: an HTTP body, recorded with the secrets of a body that is
+	// not JSON-RPC (an OAuth token request or answer) redacted.
+	redact bool
 }
 
 // recorder turns the copied bytes into frames and session-file entries. It
@@ -217,7 +222,16 @@ func (r *recorder) handle(c *chunk) {
 	case chunkExit:
 		r.exited(c.ev.(mcp.ExitEvent))
 	case chunkFrame:
-		r.framesBy(c.dir, c.data, c.problem, c.stream, c.at, c.byTap)
+		data, redacted := c.data, []string(nil)
+		if c.redact {
+			data, redacted = redactBody(data)
+		}
+		r.framesBy(c.dir, data, c.problem, c.stream, c.at, c.byTap)
+		if len(redacted) > 0 {
+			r.w.Event(mcp.TransportEvent{Time: c.at, Kind: "tap",
+				Summary: "the tap redacted secrets in the body above before recording it (the client and the server got it as sent): " + strings.Join(redacted, ", "),
+				Fields:  []mcp.Field{{Key: "redacted", Value: strings.Join(redacted, ", ")}}})
+		}
 	case chunkSSE:
 		emit := func(it mcp.SSEItem) {
 			if it.Row != nil {
@@ -282,7 +296,7 @@ func (r *recorder) framesBy(dir mcp.Direction, raw []byte, problem, stream strin
 		}
 		stream := f.Stream
 		if stream != "" && !r.keepSecrets {
-			stream = record.RedactQuerySecrets(stream)
+			stream = redact.URLs(stream)
 		}
 		r.line = appendFrameEntry(r.line[:0], f, stream)
 		r.w.Line(r.line)
@@ -337,4 +351,21 @@ func (r *recorder) exited(ev mcp.ExitEvent) {
 		st = mcp.StateFailed
 	}
 	r.w.Event(mcp.StateEvent{Time: ev.Time, State: st, Detail: x.Error()})
+}
+
+// redactBody is an HTTP body as the tap records it: a JSON-RPC message
+// (or batch) exactly as it crossed; anything else (an OAuth token request,
+// a token answer, a client registration) with the values of its secret
+// fields redacted (redact.Body), and the names of those fields. The
+// credentials are the client's: they never reach a capture, whatever
+// --record-secrets says, as Authorization values do not.
+func redactBody(b []byte) ([]byte, []string) {
+	t := bytes.TrimSpace(b)
+	if len(t) > 0 && t[0] == '[' {
+		return b, nil
+	}
+	if _, ok := jsonview.Member(t, "jsonrpc"); ok {
+		return b, nil
+	}
+	return redact.Body(b)
 }

@@ -10,10 +10,12 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
@@ -46,6 +48,7 @@ type Item = reading.Exchange
 
 // FromEvents gathers a session's events.
 func FromEvents(source string, header record.Entry, events []mcp.Event) *Session {
+	events = redactBodies(events)
 	rs := reading.FromEvents(source, header, events)
 	s := &Session{Source: source, Header: redactHeader(header), frames: map[int64]*mcp.Frame{},
 		Timeline: rs.Exchanges(), Outcome: rs.Outcome}
@@ -65,13 +68,13 @@ func FromEvents(source string, header record.Entry, events []mcp.Event) *Session
 		case mcp.TransportEvent:
 			if e.Kind == "http" {
 				e.Fields = redactFields(e.Fields)
-				e.Summary = record.RedactQuerySecrets(e.Summary)
+				e.Summary = redact.URLs(e.Summary)
 				s.HTTP = append(s.HTTP, e)
 			}
 		case mcp.StderrEvent:
 			s.Stderr = append(s.Stderr, e.Line)
 		case mcp.StateEvent:
-			e.Detail = record.RedactQuerySecrets(e.Detail)
+			e.Detail = redact.URLs(e.Detail)
 			s.States = append(s.States, e)
 		case mcp.LocalErrorEvent:
 			s.LocalErrors = append(s.LocalErrors, e.Err)
@@ -92,20 +95,44 @@ func (s *Session) ServerName() string {
 	return strings.TrimSpace(h.Name + " " + h.Version)
 }
 
-// secretHeaders are the header names whose values never leave a session.
-var secretHeaders = map[string]bool{"authorization": true, "proxy-authorization": true, "cookie": true, "set-cookie": true, "x-api-key": true}
-
 func redactFields(in []mcp.Field) []mcp.Field {
 	out := make([]mcp.Field, len(in))
 	for i, f := range in {
 		name := strings.ToLower(strings.TrimPrefix(f.Key, "response "))
-		switch {
-		case secretHeaders[name]:
-			f.Value = record.Redacted
-		case name == "url" || name == "location":
-			f.Value = record.RedactQuerySecrets(f.Value)
+		if redact.IsSecretHeader(name) {
+			f.Value = record.Redacted // whatever --record-secrets kept
+		} else {
+			f.Value = redact.Header(name, f.Value)
 		}
 		out[i] = f
+	}
+	return out
+}
+
+// redactBodies redacts the secrets of what is not a JSON-RPC message (an
+// OAuth token request or answer that an older tap recorded as it was);
+// JSON-RPC frames are shown as they crossed. events is not changed.
+func redactBodies(events []mcp.Event) []mcp.Event {
+	var out []mcp.Event
+	for i, ev := range events {
+		fe, ok := ev.(mcp.FrameEvent)
+		if !ok || fe.Frame.Kind != mcp.KindInvalid {
+			continue
+		}
+		raw, names := redact.Body(fe.Frame.Raw)
+		if len(names) == 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(events)
+		}
+		f := *fe.Frame
+		f.Raw = raw
+		fe.Frame = &f
+		out[i] = fe
+	}
+	if out == nil {
+		return events
 	}
 	return out
 }
@@ -120,14 +147,7 @@ func redactHeader(h record.Entry) record.Entry {
 		}
 		h.Env = env
 	}
-	h.Target = record.RedactQuerySecrets(h.Target)
-	if h.Command != nil {
-		cmd := make([]string, len(h.Command))
-		for i, a := range h.Command {
-			cmd[i] = record.RedactQuerySecrets(a)
-		}
-		h.Command = cmd
-	}
+	h.Target, h.Command, h.URL = redact.Command(h.Target), redact.Args(h.Command), redact.URLs(h.URL)
 	return h
 }
 

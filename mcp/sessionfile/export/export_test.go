@@ -61,9 +61,16 @@ func TestHTMLEscapesAndRedacts(t *testing.T) {
 		mcp.HandshakeEvent{Time: now, Handshake: hs},
 		mcp.TransportEvent{Time: now, Kind: "http", Summary: "POST /mcp → 200", Fields: []mcp.Field{
 			{Key: "method", Value: "POST"}, {Key: "url", Value: "https://x.example/mcp?api_key=s3cret"},
-			{Key: "Authorization", Value: "Bearer s3cret"}, {Key: "status", Value: "200 OK"}}},
+			{Key: "Authorization", Value: "Bearer s3cret"}, {Key: "Cookie", Value: "sid=s3cret"}, {Key: "status", Value: "200 OK"}}},
+		// A capture made before the tap redacted bodies: an OAuth token
+		// request and its answer, recorded as frames.
+		mcp.FrameEvent{Frame: &mcp.Frame{Seq: 1, Time: now, Dir: mcp.Outbound, Kind: mcp.KindInvalid, Problem: "not JSON",
+			Raw: []byte("grant_type=authorization_code&code=s3cret&code_verifier=s3cret&client_secret=s3cret")}},
+		mcp.FrameEvent{Frame: &mcp.Frame{Seq: 2, Time: now, Dir: mcp.Inbound, Kind: mcp.KindInvalid, Problem: "not JSON-RPC",
+			Raw: []byte(`{"access_token":"s3cret","refresh_token":"s3cret","id_token":"s3cret","token_type":"Bearer"}`)}},
 	}
-	header := record.Entry{Type: "session", Target: "https://x.example/mcp?api_key=s3cret", Env: map[string]string{"TOKEN": "s3cret"}}
+	header := record.Entry{Type: "session", Target: "srv --api-key s3cret https://x.example/mcp?api_key=s3cret", Env: map[string]string{"TOKEN": "s3cret"},
+		Command: []string{"srv", "--api-key", "s3cret", "--token=s3cret", "GITHUB_TOKEN=s3cret"}, URL: "https://x.example/mcp?api_key=s3cret"}
 	s := FromEvents("x.jsonl", header, events)
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"html": func(b *bytes.Buffer) error { return HTML(b, s) },
@@ -76,6 +83,9 @@ func TestHTMLEscapesAndRedacts(t *testing.T) {
 		}
 		if strings.Contains(buf.String(), "s3cret") {
 			t.Errorf("%s: a secret reached the export:\n%s", name, buf.String())
+		}
+		if name == "html" && (!strings.Contains(buf.String(), "token_type") || !strings.Contains(buf.String(), "--api-key")) {
+			t.Errorf("html: the redacted frame or command is missing:\n%s", buf.String())
 		}
 		if name == "html" && strings.Contains(buf.String(), "<script>alert") {
 			t.Errorf("html: a server string became markup")

@@ -21,13 +21,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
 
 // FormatVersion is written in the session header; bump it on breaking changes.
 const FormatVersion = 1
 
 // Redacted replaces secret values.
-const Redacted = "[redacted]"
+const Redacted = redact.Marker
 
 // Entry is one line of a session file. Type says which fields are set.
 type Entry struct {
@@ -172,7 +173,7 @@ type Writer struct {
 	enc *json.Encoder
 	err error
 	// keepSecrets leaves URL query secrets in transport events (see
-	// RedactQuerySecrets); frames are always written byte for byte.
+	// redact.URLs); frames are always written byte for byte.
 	keepSecrets bool
 	// stopFlush ends the FlushEvery goroutine; flushed says it has.
 	stopFlush chan struct{}
@@ -238,20 +239,11 @@ func NewWriter(w io.WriteCloser, s Session) *Writer {
 	if len(env) == 0 {
 		env = nil
 	}
-	target, command := s.Target, s.Command
+	target, command, url := s.Target, s.Command, s.URL
 	if !s.KeepSecrets {
-		target = RedactQuerySecrets(target)
-		command = make([]string, len(s.Command))
-		for i, a := range s.Command {
-			command[i] = RedactQuerySecrets(a)
-		}
-		if s.Command == nil {
-			command = nil
-		}
-	}
-	url := s.URL
-	if !s.KeepSecrets {
-		url = RedactQuerySecrets(url)
+		// The command's secrets (--api-key X, GITHUB_TOKEN=X) and a
+		// URL's (?api_key=X) are redacted like the environment's values.
+		target, command, url = redact.Command(target), redact.Args(s.Command), redact.URLs(url)
 	}
 	rw.keepSecrets = s.KeepSecrets
 	rw.write(&Entry{Type: "session", Time: time.Now(), Format: FormatVersion, Mcpscope: mcp.ClientVersion,
@@ -301,22 +293,22 @@ func (w *Writer) Event(ev mcp.Event) {
 	}
 	e := FromEvent(ev)
 	if !w.keepSecrets && e.Type == "transport" {
-		// Timeline rows name URLs (requests, redirects, OAuth steps):
-		// their secret query parameters are redacted. Frames are wire
-		// bytes and stay exact.
-		e.Summary = RedactQuerySecrets(e.Summary)
-		e.Error = RedactQuerySecrets(e.Error)
+		// Timeline rows name URLs (requests, redirects, OAuth steps) and
+		// headers: their secret query parameters and credentials are
+		// redacted. Frames are wire bytes and stay exact.
+		e.Summary = redact.URLs(e.Summary)
+		e.Error = redact.URLs(e.Error)
 		fields := make([]mcp.Field, len(e.Fields))
 		for i, f := range e.Fields {
-			fields[i] = mcp.Field{Key: f.Key, Value: RedactQuerySecrets(f.Value)}
+			fields[i] = mcp.Field{Key: f.Key, Value: redact.Header(f.Key, f.Value)}
 		}
 		e.Fields = fields
 	}
 	if !w.keepSecrets && e.Type == "frame" {
-		e.Stream = RedactQuerySecrets(e.Stream) // the stream's name, not the frame's bytes
+		e.Stream = redact.URLs(e.Stream) // the stream's name, not the frame's bytes
 	}
 	if !w.keepSecrets && (e.Type == "local_error" || e.Type == "state" || e.Type == "list" || e.Type == "exit") {
-		e.Error, e.Detail = RedactQuerySecrets(e.Error), RedactQuerySecrets(e.Detail)
+		e.Error, e.Detail = redact.URLs(e.Error), redact.URLs(e.Detail)
 	}
 	w.write(e)
 }
