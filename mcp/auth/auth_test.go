@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -626,5 +627,55 @@ func TestClear(t *testing.T) {
 	}
 	if rec, _ := store.Find(context.Background(), f.mcpURL()); rec != nil {
 		t.Fatal("Clear kept the stored record")
+	}
+}
+
+// A request to the callback without this sign-in's state (a stray tab, a
+// scan, another page) is answered 400 and ignored: the flow keeps waiting,
+// and the real redirect that follows still finds the listener.
+func TestLoopbackBrowserIgnoresWrongState(t *testing.T) {
+	var out strings.Builder
+	b := &LoopbackBrowser{Out: &out, Wait: 10 * time.Second}
+	ctx := context.Background()
+	redirect, err := b.RedirectURI(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray := make(chan error, 1)
+	go func() {
+		// What the person's browser does once the server redirects.
+		get := func(query string) (int, error) {
+			resp, err := http.Get(redirect + query)
+			if err != nil {
+				return 0, err
+			}
+			_ = resp.Body.Close()
+			return resp.StatusCode, nil
+		}
+		for _, q := range []string{"?code=evil1", "?code=evil2&state=wrong", "?error=access_denied&state=wrong"} {
+			if code, err := get(q); err != nil || code != http.StatusBadRequest {
+				stray <- fmt.Errorf("%s: %d %v, want 400", q, code, err)
+				return
+			}
+		}
+		code, err := get("?code=abc&state=s1")
+		if err == nil && code != http.StatusOK {
+			err = fmt.Errorf("the real redirect got %d", code)
+		}
+		stray <- err
+	}()
+	var ev events
+	q, err := b.Visit(ctx, "https://as.example/authorize?x=1&state=s1", ev.note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-stray; err != nil {
+		t.Fatal(err)
+	}
+	if q.Get("code") != "abc" || q.Get("state") != "s1" {
+		t.Fatalf("callback %v: a stray request ended the wait", q)
+	}
+	if n := strings.Count(ev.text(), "ignored a request to the OAuth callback"); n != 3 {
+		t.Errorf("%d stray requests noted, want 3:\n%s", n, ev.text())
 	}
 }

@@ -110,6 +110,17 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 	if out == nil {
 		out = os.Stderr
 	}
+	// The handler notes a stray request on a goroutine of the server's.
+	var noteMu sync.Mutex
+	note = lockedNote(&noteMu, note)
+	// The redirect that ends the sign-in carries the request's state; any
+	// other request to the callback (another page, a scan, a stale tab) is
+	// answered and ignored, so that the real redirect still finds the
+	// listener.
+	want := ""
+	if u, err := url.Parse(authURL); err == nil {
+		want = u.Query().Get("state")
+	}
 	if _, err := openurl.Check(authURL); err != nil {
 		err = fmt.Errorf("not opening the authorization URL: %w", err)
 		noteFunc(note).fail("authorization URL refused", err)
@@ -154,6 +165,18 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if got := r.URL.Query().Get("state"); want != "" && got != want {
+			why := "its state does not match this sign-in's"
+			if got == "" {
+				why = "it carries no state"
+			}
+			noteFunc(note).step("ignored a request to the OAuth callback ("+why+": not the authorization server's redirect for this sign-in); still waiting",
+				field("from", r.RemoteAddr), field("state", got), field("answer", "400 Bad Request"))
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>This is not the answer to mcpscope's sign-in ("+
+				html.EscapeString(why)+"). mcpscope keeps waiting for the authorization server's redirect.</p>")
+			return
+		}
 		if e := r.URL.Query().Get("error"); e != "" {
 			_, _ = io.WriteString(w, "<!doctype html><title>mcpscope</title><p>The authorization server refused: "+
 				html.EscapeString(e+" "+r.URL.Query().Get("error_description"))+". You can close this window; mcpscope shows the details.</p>")
@@ -176,6 +199,18 @@ func (b *LoopbackBrowser) Visit(ctx context.Context, authURL string, note func(m
 			return nil, fmt.Errorf("stopped waiting for the redirect on %s: %w", ln.Addr(), parent.Err())
 		}
 		return nil, fmt.Errorf("%w within %s", errNoRedirect, wait)
+	}
+}
+
+// lockedNote is note called under mu, from whichever goroutine.
+func lockedNote(mu *sync.Mutex, note func(mcp.TransportEvent)) func(mcp.TransportEvent) {
+	if note == nil {
+		return nil
+	}
+	return func(ev mcp.TransportEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		note(ev)
 	}
 }
 
