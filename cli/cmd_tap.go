@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/signal"
 
@@ -21,6 +23,7 @@ type tapOptions struct {
 	listen        string // --listen: an HTTP tap on this address
 	listenPublic  bool
 	allowOrigins  []string
+	token         string     // --token: what the HTTP tap's clients must send ("generate": one made up)
 	watch         watchFlags // --watch, --build, --watch-ignore (stdio taps)
 }
 
@@ -50,10 +53,15 @@ legacy server's absolute endpoint URL (its SSE endpoint event) is rewritten to
 the tap's address so the client's messages come through it; the record says so.
 
 The HTTP tap is a local server and guards like one: a request whose Origin is
-not this machine's, or whose Host is not the tap's address (a web page, or a
-name rebound to 127.0.0.1), is refused with 403 and a line in the record;
---allow-origin ORIGIN lets one through. A --listen address other machines can
-reach needs --listen-public.
+not the tap's own (a web page, of any site or local port), or whose Host is not
+the tap's address (a name rebound to 127.0.0.1), is refused with 403 and a line
+in the record; a client that sends no Origin passes. --allow-origin ORIGIN lets
+an origin through. With --token T (or --token generate, which makes one up and
+prints it) every request must carry T, in the header Mcpscope-Tap-Token or as
+?mcpscope_tap_token=T in the URL the client is given; others get 401 (the OAuth
+metadata under /.well-known/ excepted). The tap takes the token off before it
+forwards and records. A --listen address other machines can reach needs
+--listen-public.
 
 With --watch PATH (and --build CMD), a stdio tap restarts the server when a file
 under PATH changes while the client stays connected: the client's handshake and
@@ -67,11 +75,15 @@ new one (see the README, "Hot reload").`,
   mcpscope tap --name weather -- node build/index.js
   mcpscope tap --name weather --watch src --build 'npm run build' -- node build/index.js
   mcpscope tap --name remote --listen 127.0.0.1:8808 https://example.com/mcp
+  mcpscope tap --listen 127.0.0.1:8808 --token generate https://example.com/mcp
   mcpscope taps                      # watch it`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.watch.check(); err != nil {
 				return withCode(exitUsage, err)
+			}
+			if o.token != "" && o.listen == "" {
+				return withCode(exitUsage, errors.New("tap: --token guards an HTTP tap: use it with --listen ADDR URL"))
 			}
 			if o.listen != "" {
 				if len(args) != 1 {
@@ -94,7 +106,8 @@ new one (see the README, "Hot reload").`,
 	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
 	f.BoolVar(&o.listenPublic, "listen-public", false, "allow a --listen address other machines can reach (e.g. 0.0.0.0:8808); a warning says so")
 	o.watch.register(f)
-	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides this machine's (repeatable)")
+	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides the tap's own (repeatable)")
+	f.StringVar(&o.token, "token", "", "the HTTP tap takes only requests that carry this token (header "+tap.TokenHeader+" or ?"+tap.TokenParam+"= in the URL); \"generate\" makes one up and prints it")
 	return cmd
 }
 
@@ -135,12 +148,21 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	if o.watch.on() {
 		reload = &tap.ReloadOptions{Watch: watch.Options{Paths: o.watch.paths, Ignore: o.watch.ignore}, Build: o.watch.build}
 	}
+	token := o.token
+	if token == "generate" {
+		token = rand.Text()
+	}
 	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
-		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins, Reload: reload,
+		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins, Token: token, Reload: reload,
 		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
 			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
 		Ready: func(local string) {
-			_, _ = fmt.Fprintf(stderr, "mcpscope tap: point the client at %s (it reaches %s through the tap); Ctrl+C stops\n", local, termsafe.String(target))
+			if token == "" {
+				_, _ = fmt.Fprintf(stderr, "mcpscope tap: point the client at %s (it reaches %s through the tap); Ctrl+C stops\n", local, termsafe.String(target))
+				return
+			}
+			_, _ = fmt.Fprintf(stderr, "mcpscope tap: point the client at %s?%s=%s, or at %s with the header \"%s: %s\" (it reaches %s through the tap); Ctrl+C stops\n",
+				local, tap.TokenParam, url.QueryEscape(token), local, tap.TokenHeader, termsafe.String(token), termsafe.String(target))
 		},
 	})
 	if err != nil {

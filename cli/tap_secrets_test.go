@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/tap"
 )
@@ -223,5 +224,61 @@ func TestArgvSecretsLeaveNoTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("the "+format+" export", b)
+	}
+}
+
+// tap --listen --token generate makes up a token, prints the URL that
+// carries it, and takes only requests that do.
+func TestTapTokenGenerate(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // where taps record
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	}))
+	defer upstream.Close()
+	root := newRootCommand()
+	var out lockedBuffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs([]string{"tap", "--no-live", "--listen", "127.0.0.1:0", "--token", "generate", upstream.URL + "/mcp"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	var printed string
+	for deadline := time.Now().Add(10 * time.Second); printed == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, rest, ok := strings.Cut(out.String(), "point the client at "); ok {
+			printed, _, _ = strings.Cut(rest, ",")
+		}
+	}
+	u, err := url.Parse(printed)
+	if err != nil || u.Query().Get(tap.TokenParam) == "" {
+		t.Fatalf("no URL with a token printed: %q (%v)", out.String(), err)
+	}
+	token := u.Query().Get(tap.TokenParam)
+	if len(token) < 20 || !strings.Contains(out.String(), tap.TokenHeader+": "+token) {
+		t.Errorf("the token %q or its header is not printed: %q", token, out.String())
+	}
+	ping := func(to string) int {
+		t.Helper()
+		resp, err := http.Post(to, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := ping(printed); code != http.StatusOK {
+		t.Errorf("the printed URL: %d", code)
+	}
+	bare := *u
+	bare.RawQuery = ""
+	if code := ping(bare.String()); code != http.StatusUnauthorized {
+		t.Errorf("without the token: %d, want 401", code)
 	}
 }

@@ -1,6 +1,7 @@
 package tap
 
 import (
+	"crypto/subtle"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
 
 // guard keeps the HTTP tap a local server, as the spec asks of local
@@ -21,12 +23,21 @@ type guard struct {
 	public  bool         // --listen-public: any Host names this machine
 	origins map[string]bool
 	hosts   map[string]bool // the hosts of the allowed origins
+	token   string          // --token: what every request must carry ("" for none)
 	warn    func(string)
 	warned  sync.Map // what has been said once on stderr
 }
 
-func newGuard(listen *net.TCPAddr, public bool, allow []string, warn func(string)) (*guard, error) {
-	g := &guard{listen: listen, public: public, origins: map[string]bool{}, hosts: map[string]bool{}, warn: warn}
+// TokenHeader and TokenParam carry the tap's --token: a header the
+// client's config adds, or a parameter of the URL it is given. The tap
+// removes both before it forwards a request.
+const (
+	TokenHeader = "Mcpscope-Tap-Token"
+	TokenParam  = "mcpscope_tap_token"
+)
+
+func newGuard(listen *net.TCPAddr, public bool, allow []string, token string, warn func(string)) (*guard, error) {
+	g := &guard{listen: listen, public: public, origins: map[string]bool{}, hosts: map[string]bool{}, token: token, warn: warn}
 	for _, o := range allow {
 		u, err := url.Parse(o)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
@@ -49,26 +60,75 @@ func isLoopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// refusal says why a request is refused; "" lets it through.
-func (g *guard) refusal(r *http.Request) string {
-	if o := r.Header.Get("Origin"); o != "" && !g.originAllowed(o) {
-		return fmt.Sprintf("its Origin %s is not this machine (a web page's request?); mcpscope tap --allow-origin %s lets it through", o, o)
-	}
+// refusal says why a request is refused ("" lets it through) and with
+// which status.
+func (g *guard) refusal(r *http.Request) (why string, status int) {
 	if !g.hostAllowed(r.Host) {
-		return fmt.Sprintf("its Host %q is not the tap's address %s (a name rebound to this machine?); mcpscope tap --allow-origin lets an origin's host through", r.Host, g.listen)
+		return fmt.Sprintf("its Host %q is not the tap's address %s (a name rebound to this machine?); mcpscope tap --allow-origin lets an origin's host through", r.Host, g.listen), http.StatusForbidden
+	}
+	if o := r.Header.Get("Origin"); o != "" && !g.originAllowed(o, r.Host) {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Sprintf("its Origin %s is not the tap's own (a sandboxed page or a file?)", o), http.StatusForbidden
+		}
+		return fmt.Sprintf("its Origin %s is not the tap's own (a web page's request?); mcpscope tap --allow-origin %s lets it through", o, o), http.StatusForbidden
+	}
+	if g.token != "" && !g.tokenGiven(r) {
+		return "it does not carry the tap's token (the " + TokenHeader + " header, or ?" + TokenParam + "= in the URL the client was given)", http.StatusUnauthorized
+	}
+	return "", 0
+}
+
+// originAllowed: a client that is not a browser sends no Origin (the spec
+// lets a server take that); a browser's request passes only from the
+// tap's own origin (a page the tap's address served) or one the user
+// allowed. Another local port is another program: a page of any local
+// web server would otherwise reach the tapped server through the tap.
+func (g *guard) originAllowed(o, host string) bool {
+	return g.origins[strings.ToLower(o)] || strings.EqualFold(o, "http://"+host)
+}
+
+// tokenGiven says whether r carries the tap's token. A GET of the OAuth
+// metadata (/.well-known/...) needs none: a client fetches it without
+// the headers of its config, and it is public.
+func (g *guard) tokenGiven(r *http.Request) bool {
+	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/.well-known/") {
+		return true
+	}
+	given := r.Header.Get(TokenHeader)
+	if given == "" {
+		given = queryParam(r.URL.RawQuery, TokenParam)
+	}
+	return subtle.ConstantTimeCompare([]byte(given), []byte(g.token)) == 1
+}
+
+// queryParam is the first value of name in a raw query ("" when absent).
+func queryParam(raw, name string) string {
+	for _, kv := range strings.Split(raw, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == name {
+			v, _ = url.QueryUnescape(v)
+			return v
+		}
 	}
 	return ""
 }
 
-func (g *guard) originAllowed(o string) bool {
-	if g.origins[strings.ToLower(o)] {
-		return true
+// withoutToken removes the tap's token from a request before it is
+// recorded or forwarded: the token is the tap's, not the server's. The
+// rest of the query is kept byte for byte.
+func withoutToken(r *http.Request) {
+	r.Header.Del(TokenHeader)
+	if !strings.Contains(r.URL.RawQuery, TokenParam) {
+		return
 	}
-	u, err := url.Parse(o)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return false // "null" (a sandboxed page, a file) included
+	var kept []string
+	for _, kv := range strings.Split(r.URL.RawQuery, "&") {
+		if k, _, _ := strings.Cut(kv, "="); k != TokenParam {
+			kept = append(kept, kv)
+		}
 	}
-	return isLoopbackHost(u.Hostname())
+	r.URL.RawQuery = strings.Join(kept, "&")
+	r.RequestURI = r.URL.RequestURI()
 }
 
 func (g *guard) hostAllowed(hostport string) bool {
@@ -88,20 +148,23 @@ func (g *guard) hostAllowed(hostport string) bool {
 	return isLoopbackHost(host)
 }
 
-// check refuses a request the tap must not forward: 403, a row in the
-// record, and a line on stderr the first time for each cause.
+// check refuses a request the tap must not forward (403, or 401 without
+// the token), with a row in the record and a line on stderr the first
+// time for each cause; a request it lets through loses the tap's token.
 func (g *guard) check(w http.ResponseWriter, r *http.Request, rec *recorder) bool {
-	why := g.refusal(r)
+	why, status := g.refusal(r)
+	withoutToken(r)
 	if why == "" {
 		return true
 	}
-	summary := fmt.Sprintf("refused %s %s: %s", r.Method, pathOf(r.URL), why)
+	statusText := fmt.Sprintf("%d %s", status, http.StatusText(status))
+	summary := fmt.Sprintf("refused %s %s: %s", r.Method, redact.URLs(pathOf(r.URL)), why)
 	rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "tap", Summary: summary,
-		Fields: []mcp.Field{{Key: "Host", Value: r.Host}, {Key: "Origin", Value: r.Header.Get("Origin")}, {Key: "status", Value: "403 Forbidden"}},
+		Fields: []mcp.Field{{Key: "Host", Value: r.Host}, {Key: "Origin", Value: r.Header.Get("Origin")}, {Key: "status", Value: statusText}},
 		Err:    fmt.Errorf("the tap refused a request: %s", why)}})
 	if _, said := g.warned.LoadOrStore(why, true); !said && g.warn != nil {
 		g.warn(summary)
 	}
-	http.Error(w, "mcpscope tap: refused: "+why, http.StatusForbidden)
+	http.Error(w, "mcpscope tap: refused: "+why, status)
 	return false
 }

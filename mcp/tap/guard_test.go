@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -36,7 +37,8 @@ func startGuardedTap(t *testing.T, o HTTPOptions) (local string, reached *atomic
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- RunHTTP(ctx, HTTPOptions{Name: "guarded", Listen: o.Listen, Target: o.Target, AllowOrigins: o.AllowOrigins, Public: o.Public, Recording: o.Recording, Ready: func(u string) { ready <- u }})
+		done <- RunHTTP(ctx, HTTPOptions{Name: "guarded", Listen: o.Listen, Target: o.Target, AllowOrigins: o.AllowOrigins, Public: o.Public, Token: o.Token,
+			Recording: o.Recording, Ready: func(u string) { ready <- u }})
 	}()
 	select {
 	case local = <-ready:
@@ -87,9 +89,10 @@ func post(t *testing.T, u string, hdr map[string]string) int {
 	return resp.StatusCode
 }
 
-// A web page's request (another Origin) and a rebound name (another Host)
-// are refused at the tap and never reach the server; this machine's own
-// clients, and the origins the user allows, pass.
+// A web page's request (another Origin, a local port's included) and a
+// rebound name (another Host) are refused at the tap and never reach the
+// server; clients that send no Origin, the tap's own origin, and the
+// origins the user allows, pass.
 func TestHTTPTapRefusesOtherOriginsAndHosts(t *testing.T) {
 	local, reached, warnings, stop := startGuardedTap(t, HTTPOptions{AllowOrigins: []string{"https://app.example.com"}})
 	port := strings.TrimSuffix(local[strings.LastIndex(local, ":")+1:], "/")
@@ -105,7 +108,10 @@ func TestHTTPTapRefusesOtherOriginsAndHosts(t *testing.T) {
 		{"loopback, another port", map[string]string{"Host": "127.0.0.1:1"}, http.StatusForbidden},
 		{"a plain client", nil, http.StatusOK},
 		{"localhost", map[string]string{"Host": "localhost:" + port}, http.StatusOK},
-		{"a local page (the Inspector)", map[string]string{"Origin": "http://localhost:6274"}, http.StatusOK},
+		{"a page of another local port (any local program)", map[string]string{"Origin": "http://localhost:6274"}, http.StatusForbidden},
+		{"this machine on another port", map[string]string{"Origin": "http://127.0.0.1:" + port + "1"}, http.StatusForbidden},
+		{"the tap's own origin", map[string]string{"Origin": "http://127.0.0.1:" + port}, http.StatusOK},
+		{"the tap's own origin by name", map[string]string{"Host": "localhost:" + port, "Origin": "http://localhost:" + port}, http.StatusOK},
 		{"an allowed origin", map[string]string{"Origin": "https://app.example.com"}, http.StatusOK},
 	} {
 		before := reached.Load()
@@ -123,8 +129,8 @@ func TestHTTPTapRefusesOtherOriginsAndHosts(t *testing.T) {
 			refused++
 		}
 	}
-	if refused != 5 {
-		t.Errorf("%d refusals in the record, want 5: %q", refused, rows)
+	if refused != 7 {
+		t.Errorf("%d refusals in the record, want 7: %q", refused, rows)
 	}
 	if w := warnings(); len(w) == 0 || !strings.Contains(strings.Join(w, "\n"), "evil.example") {
 		t.Errorf("nothing said on stderr about the refusals: %q", w)
@@ -150,5 +156,73 @@ func TestHTTPTapNeedsListenPublicBeyondLoopback(t *testing.T) {
 	stop()
 	if w := warnings(); len(w) == 0 || !strings.Contains(w[0], "other machines can reach") {
 		t.Errorf("no warning for a public tap: %q", w)
+	}
+}
+
+// With --token, a request passes only with the token (header or URL
+// parameter), which the tap takes off before it forwards and records;
+// the OAuth metadata stays readable without it.
+func TestHTTPTapToken(t *testing.T) {
+	const token = "TAP-TOKEN-7f3a"
+	var mu sync.Mutex
+	var seen []string // what reached the server: the URL and the header
+	dir := privateDirs(t)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.String()+" "+r.Header.Get(TokenHeader))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	}))
+	t.Cleanup(upstream.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunHTTP(ctx, HTTPOptions{Name: "tokened", Listen: "127.0.0.1:0", Target: upstream.URL + "/mcp?tenant=a", Token: token,
+			Ready: func(u string) { ready <- u }})
+	}()
+	local := <-ready
+	get := func(u string) int {
+		t.Helper()
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		name string
+		code func() int
+		want int
+	}{
+		{"no token", func() int { return post(t, local, nil) }, http.StatusUnauthorized},
+		{"a wrong token", func() int { return post(t, local, map[string]string{TokenHeader: "nope"}) }, http.StatusUnauthorized},
+		{"the token in the header", func() int { return post(t, local, map[string]string{TokenHeader: token}) }, http.StatusOK},
+		{"the token in the URL", func() int { return post(t, local+"?"+TokenParam+"="+token, nil) }, http.StatusOK},
+		{"the token and a parameter", func() int { return post(t, local+"x?page=2&"+TokenParam+"="+token, nil) }, http.StatusOK},
+		{"the OAuth metadata", func() int { return get(local + ".well-known/oauth-protected-resource") }, http.StatusOK},
+		{"another GET", func() int { return get(local) }, http.StatusUnauthorized},
+	} {
+		if got := c.code(); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"/mcp?tenant=a ", "/mcp?tenant=a ", "/x?page=2 ", "/.well-known/oauth-protected-resource "}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("the server got %q, want %q (the token taken off)", seen, want)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), token) {
+			t.Errorf("the capture holds the tap's token")
+		}
 	}
 }

@@ -34,6 +34,9 @@ type HTTPOptions struct {
 	// pass besides this machine's own (--allow-origin); their hosts pass
 	// as Host too.
 	AllowOrigins []string
+	// Token, when set, is what every request must carry (TokenHeader, or
+	// TokenParam in the URL): others get 401 (--token).
+	Token string
 	// Public allows a Listen address that is not loopback
 	// (--listen-public): other machines can then reach the server
 	// through the tap, and any Host is taken.
@@ -73,7 +76,7 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 			o.Warn(fmt.Sprintf("warning: listening on %s, which other machines can reach: whoever reaches it reaches %s through this machine (--listen-public)", ln.Addr(), o.Target))
 		}
 	}
-	g, err := newGuard(addr, o.Public, o.AllowOrigins, o.Warn)
+	g, err := newGuard(addr, o.Public, o.AllowOrigins, o.Token, o.Warn)
 	if err != nil {
 		_ = ln.Close()
 		return err
