@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/mcp/tap"
@@ -131,9 +132,11 @@ func findTap(taps []tap.Listed, key string) (tap.Listed, error) {
 }
 
 func tapDetail(l tap.Listed) string {
-	what := strings.Join(l.Command, " ")
+	// A live tap's command and URL come from its live file, as the client
+	// gave them: shown, their secrets are redacted as in the capture.
+	what := strings.Join(redact.Args(l.Command), " ")
 	if l.URL != "" {
-		what = l.URL
+		what = redact.URLs(l.URL)
 	}
 	when := l.Started.Local().Format("Jan 2 15:04:05")
 	if l.Started.IsZero() {

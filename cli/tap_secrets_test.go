@@ -282,3 +282,17 @@ func TestTapTokenGenerate(t *testing.T) {
 		t.Errorf("without the token: %d, want 401", code)
 	}
 }
+
+// taps --list (and the picker) show a live tap's command and URL, which
+// its live file keeps as the client gave them, without their secrets.
+func TestTapDetailRedactsSecrets(t *testing.T) {
+	for _, l := range []tap.Listed{
+		{Info: tap.Info{Command: []string{"node", "srv.js", "--api-key", "LIST-SECRET"}}},
+		{Info: tap.Info{URL: "https://h.example/mcp?api_key=LIST-SECRET"}},
+	} {
+		d := tapDetail(l)
+		if strings.Contains(d, "LIST-SECRET") || !strings.Contains(d, "[redacted]") {
+			t.Errorf("tapDetail = %q", d)
+		}
+	}
+}
