@@ -145,7 +145,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	opts.Handler = neutralAnswers(stderr)
 	client := mcp.NewClient(t.transport, opts)
 	log := logEvents(client)
-	rep := &report.Report{Target: t.description, Profile: string(profile)}
+	rep := &report.Report{Target: t.shown(), Profile: string(profile)}
 
 	hs, err := client.Connect(ctx)
 	if err != nil {
@@ -156,7 +156,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		if f.format != "text" {
 			_ = report.Write(stdout, f.format, rep)
 		}
-		_, _ = fmt.Fprintf(stderr, "mcpscope check: cannot connect to %s\ncause: %s\nfix:   %s\n", t.description, termsafe.Block(rep.Cause), termsafe.Block(rep.Fix))
+		_, _ = fmt.Fprintf(stderr, "mcpscope check: cannot connect to %s\ncause: %s\nfix:   %s\n", t.shown(), termsafe.Block(rep.Cause), termsafe.Block(rep.Fix))
 		return withCode(exitConnection, &connectFailure{err: err})
 	}
 	rep.Connected = true

@@ -143,14 +143,14 @@ func liveSurface(ctx context.Context, cmd *cobra.Command, cf *connectFlags, args
 		shutdown(client)
 		<-drained
 	}()
-	s, err := surfacediff.Live(ctx, t.description, client)
+	s, err := surfacediff.Live(ctx, t.shown(), client)
 	if err != nil && s == nil {
 		shutdown(client)
 		<-drained
 		return nil, connectionError(explainConnect(err, early.events))
 	}
 	if err != nil {
-		return nil, withCode(exitConnection, fmt.Errorf("%s: listing failed, so the comparison would be wrong: %w", t.description, err))
+		return nil, withCode(exitConnection, fmt.Errorf("%s: listing failed, so the comparison would be wrong: %w", t.shown(), err))
 	}
 	return s, nil
 }

@@ -170,7 +170,7 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 		return withCode(exitUsage, err)
 	}
 	early.stop()
-	res.Source, res.Target = path, t.description
+	res.Source, res.Target = path, t.shown()
 	if werr := replay.Write(terminalOutput(stdout, formOf(f.format)), f.format, res); werr != nil {
 		return withCode(exitUsage, werr)
 	}

@@ -154,7 +154,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		SaveDir:        o.saveDir,
 		CallsFile:      o.calls,
 		NewClient:      newClient,
-		Target:         t.description,
+		Target:         t.shown(),
 		Theme:          o.theme,
 		NoColor:        os.Getenv("NO_COLOR") != "",
 		Logger:         logger,
@@ -167,7 +167,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		cf.confirmOpen.set(m.ConfirmOpen)
 		defer cf.confirmOpen.set(nil)
 	}
-	logger.Info("Starting the TUI", "target", t.description)
+	logger.Info("Starting the TUI", "target", t.shown())
 	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx), tea.WithFilter(touchOnInput(idle))).Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal UI: %w", err)
 	}

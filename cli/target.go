@@ -67,9 +67,15 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 // target describes the server to connect to.
 type target struct {
 	transport   mcp.Transport
-	description string // for the header and error messages
+	description string // for the header and error messages: shown through shown()
 	demo        bool   // the built-in demo server
 }
+
+// shown is the description as it is shown (a header, a report, an error,
+// a log): without the secrets of its URL (?api_key=) or command
+// (--api-key X). A session file gets the description itself, which the
+// recorder redacts unless --record-secrets.
+func (t *target) shown() string { return redact.Command(t.description) }
 
 // target builds the transport from the arguments after "--" (or, with none,
 // mcpscope's own demo server, spawned as a subprocess so it is debugged over
@@ -124,7 +130,7 @@ func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*t
 	}
 	return &target{
 		transport:   &mcp.StdioTransport{Command: args[0], Args: args[1:], Env: f.env, Dir: f.cwd},
-		description: strings.Join(redact.Args(args), " "), // shown and recorded: no --api-key value
+		description: strings.Join(args, " "),
 	}, nil
 }
 
@@ -209,7 +215,7 @@ func (f *connectFlags) urlTarget(cmd *cobra.Command, raw string) (*target, error
 		return nil, err
 	}
 	secure := u.Scheme == "https" || u.Scheme == "wss"
-	desc := redact.URLs(u.Redacted()) // shown and recorded: no ?api_key value
+	desc := u.Redacted()
 	if f.insecure && secure {
 		_, _ = fmt.Fprintln(cmd.ErrOrStderr(), "mcpscope: WARNING: --insecure: the server's TLS certificate is NOT verified."+
 			" Anyone on the network path can read and change this session, credentials included. Use --ca FILE to trust a private CA instead.")

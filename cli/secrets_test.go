@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/tap"
 )
 
@@ -293,6 +294,37 @@ func TestTapDetailRedactsSecrets(t *testing.T) {
 		d := tapDetail(l)
 		if strings.Contains(d, "LIST-SECRET") || !strings.Contains(d, "[redacted]") {
 			t.Errorf("tapDetail = %q", d)
+		}
+	}
+}
+
+// A URL target's secret parameter is shown nowhere (the check report,
+// its errors) and recorded redacted, unless --record-secrets, which
+// keeps it for replay.
+func TestURLTargetSecretShownRedacted(t *testing.T) {
+	upstream := httptest.NewServer(demo.HTTPHandler())
+	defer upstream.Close()
+	target := upstream.URL + "/mcp?api_key=URL-SECRET-1"
+	out, err, code := runCLI(t, "check", "--format", "json", target)
+	if code == exitUsage || strings.Contains(out, "URL-SECRET-1") || !strings.Contains(out, "api_key=[redacted]") {
+		t.Errorf("check (%d %v) shows the secret, or not the target:\n%s", code, err, out)
+	}
+	for _, keep := range []bool{false, true} {
+		rec := filepath.Join(t.TempDir(), "url.jsonl")
+		args := []string{"call", "--method", "ping", "--record", rec}
+		if keep {
+			args = append(args, "--record-secrets")
+		}
+		if out, err, code := runCLI(t, append(args, target)...); code != exitOK {
+			t.Fatalf("call: %d %v\n%s", code, err, out)
+		}
+		b, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := bytes.Cut(b, []byte("\n"))
+		if bytes.Contains(head, []byte("URL-SECRET-1")) != keep {
+			t.Errorf("record-secrets=%v: the header is %s", keep, head)
 		}
 	}
 }
