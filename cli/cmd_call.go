@@ -70,7 +70,7 @@ are followed to the last page and printed as one list.
 	fs.StringArrayVar(&f.promptArgs, "prompt-args", nil, "prompt argument KEY=VALUE (repeatable)")
 	fs.StringVar(&f.connect.logLevel, "log-level", "", "logging level: the level for logging/setLevel, or the per-request level in the modern era")
 	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines (docs/session-files.md)")
-	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets (api_key=, token=...) and the command's secret arguments (--api-key X) in the --record file's header instead of redacting them")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "tools/call: send the arguments even when they do not match the tool's inputSchema")
 	return cmd
 }

@@ -76,7 +76,7 @@ Exit codes:
 	fs.StringArrayVar(&f.only, "only", nil, "replay only the requests of METHOD (repeatable)")
 	fs.BoolVar(&f.strict, "strict", false, "compare the volatile values too (ids in results, _meta, timestamps...)")
 	fs.StringVar(&f.record, "record", "", "write the replay's session to FILE (default: the input's name with .replay.jsonl)")
-	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values in the --record file instead of redacting them")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and the command's secret arguments in the --record file instead of redacting them")
 	f.connect.register(fs)
 	return cmd
 }

@@ -101,7 +101,7 @@ new one (see the README, "Hot reload").`,
 	cmd.AddCommand(newTapInstallCommands()...)
 	f := cmd.Flags()
 	f.StringVar(&o.name, "name", "", "name the tap in mcpscope taps (e.g. the server's name in the client's config)")
-	f.BoolVar(&o.recordSecrets, "record-secrets", false, "record environment values as they are instead of redacting them")
+	f.BoolVar(&o.recordSecrets, "record-secrets", false, "record environment values and the command's secret arguments (--api-key X) as they are instead of redacting them (credentials a client sends are redacted whatever this says)")
 	f.BoolVar(&o.noHub, "no-live", false, "record only: open no socket for a live viewer")
 	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
 	f.BoolVar(&o.listenPublic, "listen-public", false, "allow a --listen address other machines can reach (e.g. 0.0.0.0:8808); a warning says so")

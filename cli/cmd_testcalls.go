@@ -80,7 +80,7 @@ comments and layout elsewhere are kept.
 	fs.BoolVar(&f.update, "update", false, "take the current answers as the new snapshots, and write them to the calls file")
 	fs.StringVar(&f.from, "from", "", "write a new calls file from a session file's requests (their answers as snapshots) and stop")
 	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines")
-	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets in the --record file instead of redacting them")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets and the command's secret arguments in the --record file's header instead of redacting them")
 	f.connect.register(fs)
 	f.policy.register(fs)
 	return cmd
