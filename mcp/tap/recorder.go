@@ -2,6 +2,7 @@ package tap
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -364,7 +365,12 @@ func redactBody(b []byte) ([]byte, []string) {
 	if len(t) > 0 && t[0] == '[' {
 		return b, nil
 	}
-	if _, ok := jsonview.Member(t, "jsonrpc"); ok {
+	rpc := false
+	jsonview.Each(t, func(k []byte, _ json.RawMessage) bool {
+		rpc = string(k) == "jsonrpc"
+		return !rpc // "jsonrpc" comes first in what every SDK writes: a big result is not scanned
+	})
+	if rpc {
 		return b, nil
 	}
 	return redact.Body(b)
