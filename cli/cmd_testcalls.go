@@ -158,7 +158,7 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 	if report == nil {
 		return withCode(exitUsage, runErr)
 	}
-	report.Target = t.description
+	report.Target = t.shown()
 	if snaps := report.Snapshots(); len(snaps) > 0 {
 		if _, err := calls.Edit(f.calls, func(cur *calls.File) ([]byte, error) { return cur.WithSnapshots(snaps) }); err != nil {
 			return withCode(exitUsage, fmt.Errorf("the new snapshots were not written: %w", err))
