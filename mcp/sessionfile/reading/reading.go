@@ -38,6 +38,9 @@ type Session struct {
 	// (or a second initialize in a tap's capture) starts the next.
 	Connections []*Connection
 	Outcome     Outcome
+	// Cut, when set, says the file ends mid-line (its writer stopped
+	// there): everything above is from its complete lines.
+	Cut *record.CutError
 }
 
 // Role says what an exchange was in the conversation.
@@ -278,7 +281,18 @@ func Read(source string, r io.Reader, skipDiagnostics bool) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	return FromEvents(source, sf.Header, sf.Events), nil
+	s := FromEvents(source, sf.Header, sf.Events)
+	s.Cut = sf.Cut
+	return s, nil
+}
+
+// CutNote is the one line a reader says of a file that ends mid-line
+// ("" for a whole file): what was read and that the rest is missing.
+func (s *Session) CutNote() string {
+	if s.Cut == nil {
+		return ""
+	}
+	return s.Source + ": " + s.Cut.Error()
 }
 
 // FromEvents reads a session's events (rebuilt from a file, or as they

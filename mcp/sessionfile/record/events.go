@@ -69,16 +69,42 @@ func (d *Decoder) Next() (Entry, error) {
 	}
 }
 
+// CutError says that a session file ends in the middle of a line: its
+// writer stopped there (a full disk, a killed process). The lines before
+// it are whole and were read; readers keep them and say the file was cut.
+type CutError struct {
+	// Lines is how many complete lines came before the cut one.
+	Lines int
+	// Bytes is the length of the cut line.
+	Bytes int
+	// Err is why the cut line does not parse.
+	Err error
+}
+
+func (e *CutError) Error() string {
+	return fmt.Sprintf("the file ends mid-line after %d lines (%d bytes of a line that was never finished); showing what parses",
+		e.Lines, e.Bytes)
+}
+
+func (e *CutError) Unwrap() error { return e.Err }
+
 // Finish parses a last line that never got its newline (a file whose
-// writer was killed); io.EOF when there is none.
+// writer was killed); io.EOF when there is none. A last line that does
+// not parse is one its writer never finished: Finish returns a *CutError
+// for it (after a complete header; a file cut within its header is not a
+// session file yet).
 func (d *Decoder) Finish() (Entry, error) {
 	if len(d.partial) == 0 {
 		return Entry{}, io.EOF
 	}
 	line := d.partial
 	d.partial = nil
+	complete := d.line
 	e, err := d.parse(line)
 	if err != nil {
+		if d.header != nil {
+			return Entry{}, &CutError{Lines: complete, Bytes: len(line), Err: err}
+		}
 		return Entry{}, err
 	}
 	if e == nil {
@@ -491,9 +517,14 @@ func parseLocalKind(s string) mcp.LocalErrorKind {
 type File struct {
 	Header Entry
 	Events []mcp.Event
+	// Cut, when set, says the file ends mid-line: Events are those of its
+	// complete lines, and the reader says the file was cut.
+	Cut *CutError
 }
 
-// ReadEvents reads a whole session file and rebuilds its events.
+// ReadEvents reads a whole session file and rebuilds its events. A file
+// that ends mid-line is read up to its last complete line (File.Cut says
+// so); a line that does not parse before the last is an error.
 func ReadEvents(r io.Reader, skipDiagnostics bool) (*File, error) {
 	d := NewDecoder(r)
 	b := NewRebuilder()
@@ -504,6 +535,10 @@ func ReadEvents(r io.Reader, skipDiagnostics bool) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			e, err = d.Finish()
 			if errors.Is(err, io.EOF) {
+				break
+			}
+			if cut := (*CutError)(nil); errors.As(err, &cut) {
+				out.Cut = cut
 				break
 			}
 		}

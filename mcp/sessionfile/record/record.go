@@ -171,7 +171,11 @@ type Writer struct {
 	f   io.WriteCloser
 	w   *bufio.Writer
 	enc *json.Encoder
+	// err is the first write error: nothing is written after it, so the
+	// file ends where that write failed (readers keep its whole lines).
 	err error
+	// onFail, when set, is told of err once, when it happens.
+	onFail func(error)
 	// keepSecrets leaves URL query secrets in transport events (see
 	// redact.URLs); frames are always written byte for byte.
 	keepSecrets bool
@@ -195,10 +199,12 @@ func (w *Writer) FlushEvery(d time.Duration) {
 				return
 			case <-t.C:
 				w.mu.Lock()
+				var failed error
 				if w.err == nil && w.w.Buffered() > 0 {
-					w.err = w.w.Flush()
+					failed = w.failLocked(w.w.Flush())
 				}
 				w.mu.Unlock()
+				w.tell(failed)
 			}
 		}
 	}()
@@ -260,13 +266,66 @@ func cut(kv string) (string, string, bool) {
 	return kv, "", false
 }
 
-func (w *Writer) write(e *Entry) {
+// OnFail has f told, once and at once, when a write to the file fails
+// (a full disk): a recording that goes on for long (the TUI's, a tap's)
+// says so while it runs, not only when it is closed. f runs on the
+// writing goroutine and must not call the Writer. Call it before the
+// first event.
+func (w *Writer) OnFail(f func(error)) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.err != nil {
+	w.onFail = f
+}
+
+// Err is the first write error (nil while every write succeeded), in the
+// words Close and Flush report it with.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.wrapped(w.err)
+}
+
+// failLocked keeps err as the first write error; it returns what to tell
+// onFail (nil when nothing new failed). The caller holds mu.
+func (w *Writer) failLocked(err error) error {
+	if err == nil || w.err != nil {
+		return nil
+	}
+	w.err = err
+	if w.onFail == nil {
+		return nil
+	}
+	return w.wrapped(err)
+}
+
+// tell hands a new failure to onFail, outside the lock.
+func (w *Writer) tell(failed error) {
+	if failed == nil {
 		return
 	}
-	w.err = w.enc.Encode(e)
+	w.mu.Lock()
+	f := w.onFail
+	w.mu.Unlock()
+	f(failed)
+}
+
+// wrapped says what a write error means for the file.
+func (w *Writer) wrapped(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("record: the session file is incomplete, it ends where this write failed: %w", err)
+}
+
+func (w *Writer) write(e *Entry) {
+	w.mu.Lock()
+	if w.err != nil {
+		w.mu.Unlock()
+		return
+	}
+	failed := w.failLocked(w.enc.Encode(e))
+	w.mu.Unlock()
+	w.tell(failed)
 }
 
 // Line appends one entry its caller encoded itself (a tap encodes frames
@@ -274,15 +333,17 @@ func (w *Writer) write(e *Entry) {
 // decodes as an Entry, without the newline.
 func (w *Writer) Line(line []byte) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.err != nil {
+		w.mu.Unlock()
 		return
 	}
-	if _, err := w.w.Write(line); err != nil {
-		w.err = err
-		return
+	_, err := w.w.Write(line)
+	if err == nil {
+		err = w.w.WriteByte('\n')
 	}
-	w.err = w.w.WriteByte('\n')
+	failed := w.failLocked(err)
+	w.mu.Unlock()
+	w.tell(failed)
 }
 
 // Event records one event. Of a run of SSE keep-alives only the report
@@ -317,17 +378,19 @@ func (w *Writer) Event(ev mcp.Event) {
 // the file (a tap's viewer) sees it. It reports the first write error.
 func (w *Writer) Flush() error {
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	var failed error
 	if w.err == nil {
-		w.err = w.w.Flush()
+		failed = w.failLocked(w.w.Flush())
 	}
-	if w.err != nil {
-		return fmt.Errorf("record: %w", w.err)
-	}
-	return nil
+	err := w.wrapped(w.err)
+	w.mu.Unlock()
+	w.tell(failed)
+	return err
 }
 
-// Close flushes and closes the file, reporting the first write error.
+// Close flushes the file, syncs it to the disk and closes it, reporting
+// the first error of any write, the sync or the close: a file system
+// that takes writes and fails later (quotas, NFS) says so there.
 func (w *Writer) Close() error {
 	if w.stopFlush != nil {
 		close(w.stopFlush)
@@ -335,18 +398,35 @@ func (w *Writer) Close() error {
 		w.stopFlush = nil
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	err := w.err
-	if ferr := w.w.Flush(); err == nil {
-		err = ferr
+	var failed error
+	if w.err == nil {
+		failed = w.failLocked(w.w.Flush())
 	}
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
+	if w.err == nil {
+		failed = w.failLocked(syncFile(w.f))
 	}
-	if err != nil {
-		return fmt.Errorf("record: %w", err)
+	cerr := w.f.Close()
+	if w.err == nil {
+		failed = w.failLocked(cerr)
 	}
-	return nil
+	err := w.wrapped(w.err)
+	w.mu.Unlock()
+	w.tell(failed)
+	return err
+}
+
+// syncFile makes a regular file's writes durable, so that an error the
+// file system holds back until then is seen; pipes and devices are left
+// alone (they cannot be synced).
+func syncFile(w io.WriteCloser) error {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return f.Sync()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
