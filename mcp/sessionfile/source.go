@@ -119,6 +119,17 @@ func (s *Source) run() {
 	var evs []mcp.Event
 	for {
 		e, err := s.fl.Next(s.ctx, s.opts.Follow)
+		if cut := (*record.CutError)(nil); errors.As(err, &cut) {
+			// The complete lines are shown; the reader is told why the
+			// rest is missing. A followed file may still grow.
+			if !s.send(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "the session file is cut: " + cut.Error()}) {
+				return
+			}
+			if s.opts.Follow {
+				continue
+			}
+			return
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) && s.ctx.Err() == nil {
 				s.mu.Lock()

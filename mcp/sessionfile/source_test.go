@@ -201,3 +201,47 @@ func TestListsComeFromTheFrames(t *testing.T) {
 		}
 	}
 }
+
+// A file cut mid-line (its writer's disk filled up) shows every complete
+// line, then a failed state that says it was cut; followed, once the half
+// line has stayed record.CutAfter.
+func TestCutFileShowsWhatParsesAndSaysSo(t *testing.T) {
+	cut := header + body + `{"type":"frame","time":"2026-01-01T00:00:02Z","seq":2,"dir":"in","kind":"notif`
+	for _, follow := range []bool{false, true} {
+		s, err := Open(write(t, cut), Options{Follow: follow, Poll: 20 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = s.Start(t.Context())
+		frames := 0
+		var note string
+		timeout := time.After(10 * time.Second)
+	read:
+		for {
+			select {
+			case ev, ok := <-s.Events():
+				if !ok {
+					break read
+				}
+				switch e := ev.(type) {
+				case mcp.FrameEvent:
+					frames++
+				case mcp.StateEvent:
+					if e.State == mcp.StateFailed {
+						note = e.Detail
+						break read
+					}
+				}
+			case <-timeout:
+				t.Fatalf("follow=%v: no note after %d frames", follow, frames)
+			}
+		}
+		_ = s.Close()
+		if frames != 1 || !strings.Contains(note, "ends mid-line after 3 lines") {
+			t.Errorf("follow=%v: %d frames, note %q; want the frame, then the cut said", follow, frames, note)
+		}
+		if s.Err() != nil {
+			t.Errorf("follow=%v: Err = %v; a cut file is read, not failed", follow, s.Err())
+		}
+	}
+}
