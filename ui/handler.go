@@ -156,3 +156,21 @@ func (m *Model) ConfirmOpen(ctx context.Context, rawURL string) (bool, error) {
 		return false, ctx.Err()
 	}
 }
+
+// noticeMsg brings one of Config.Notices into Update.
+type noticeMsg struct{ ev mcp.TransportEvent }
+
+// waitForNotice is the notices' pump (nil: there are none); it ends when
+// the channel closes.
+func waitForNotice(ch <-chan mcp.TransportEvent) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return noticeMsg{ev: ev}
+	}
+}

@@ -81,6 +81,10 @@ type Config struct {
 	// to (--calls; mcpscope.calls.json in the working directory). Empty:
 	// no saved calls.
 	CallsFile string
+	// Notices, when set, brings rows of mcpscope's own that belong to no
+	// server's stream (the --record file could not be written): each is a
+	// row of the log and the status line's note, whatever the source.
+	Notices <-chan mcp.TransportEvent
 }
 
 // Model is the root model. Use it through a pointer.
@@ -246,7 +250,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls())
+	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls(), waitForNotice(m.cfg.Notices))
 	return tea.Batch(cmds...)
 }
 

@@ -57,6 +57,14 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return tea.SetClipboard(msg.Text)
 	case askMsg:
 		return m.handleAsk(msg.ask)
+	case noticeMsg:
+		m.logPane.Append(msg.ev)
+		note := msg.ev.Summary
+		if msg.ev.Err != nil {
+			note += ": " + msg.ev.Err.Error()
+		}
+		m.setNote(note, false)
+		return waitForNotice(m.cfg.Notices)
 	case panes.AnswerMsg:
 		return m.answerAsk(msg)
 	case panes.OpenURLMsg:
