@@ -96,16 +96,14 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		return err
 	}
 	if f.record != "" {
-		rec, err := createRecord(f.record, t, f.keepSecrets)
-		if err != nil {
-			return withCode(exitUsage, err)
+		rec, rerr := createRecord(f.record, t, f.keepSecrets)
+		if rerr != nil {
+			return withCode(exitUsage, rerr)
 		}
 		opts.OnEvent = rec.Event
-		defer func() {
-			if cerr := rec.Close(); cerr != nil && err == nil {
-				err = withCode(exitUsage, cerr)
-			}
-		}()
+		// After the shutdown below (deferred later, run first): the
+		// record holds the server's end, and its close is checked.
+		defer closeRecord(rec, &err, cmd.ErrOrStderr())
 	}
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		// The answer is printed before shutdown starts, so waiting long

@@ -48,7 +48,7 @@ Exit codes:
   mcpscope diff --format markdown v1.jsonl https://example.com/mcp`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDiff(cmd.Context(), cmd, &f, args, cmd.OutOrStdout())
+			return runDiff(cmd.Context(), cmd, &f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&f.format, "format", "text", "output: text, json or markdown")
@@ -56,7 +56,7 @@ Exit codes:
 	return cmd
 }
 
-func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []string, stdout io.Writer) error {
+func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []string, stdout, stderr io.Writer) error {
 	switch f.format {
 	case "text", "json", "markdown", "md":
 	default:
@@ -67,7 +67,7 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 	var err error
 	switch {
 	case dash == 1:
-		if a, err = fileSurface(args[0]); err != nil {
+		if a, err = fileSurface(args[0], stderr); err != nil {
 			return err
 		}
 		if len(args) == 1 {
@@ -75,13 +75,13 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 		}
 		b, err = liveSurface(ctx, cmd, &f.connect, args[1:], 0, a)
 	case dash < 0 && len(args) == 2:
-		if a, err = fileSurface(args[0]); err != nil {
+		if a, err = fileSurface(args[0], stderr); err != nil {
 			return err
 		}
 		if isURLTarget(args[1]) {
 			b, err = liveSurface(ctx, cmd, &f.connect, args[1:2], -1, a)
 		} else {
-			b, err = fileSurface(args[1])
+			b, err = fileSurface(args[1], stderr)
 		}
 	default:
 		return withCode(exitUsage, errors.New("expected two session files, FILE -- CMD, or FILE URL"))
@@ -100,12 +100,14 @@ func runDiff(ctx context.Context, cmd *cobra.Command, f *diffFlags, args []strin
 }
 
 // fileSurface reads a session file's surface; a file that cannot be read
-// is a usage error.
-func fileSurface(path string) (*surfacediff.Surface, error) {
+// is a usage error; one cut mid-line is read to its last complete line,
+// and stderr says so.
+func fileSurface(path string, stderr io.Writer) (*surfacediff.Surface, error) {
 	sf, err := reading.ReadFile(path, true)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
+	sayCut(stderr, sf.CutNote())
 	s, err := surfacediff.FromSession(sf)
 	if err != nil {
 		return nil, withCode(exitUsage, err)

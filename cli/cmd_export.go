@@ -42,7 +42,7 @@ even in a file recorded with --record-secrets.`,
   mcpscope export session.jsonl --format har -o session.har`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(cmd.Context(), &f, args[0], cmd.OutOrStdout())
+			return runExport(cmd.Context(), &f, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fs := cmd.Flags()
@@ -52,7 +52,7 @@ even in a file recorded with --record-secrets.`,
 	return cmd
 }
 
-func runExport(_ context.Context, f *exportFlags, path string, stdout io.Writer) (err error) {
+func runExport(_ context.Context, f *exportFlags, path string, stdout, stderr io.Writer) (err error) {
 	var write func(io.Writer, *export.Session) error
 	switch f.format {
 	case "html":
@@ -79,6 +79,9 @@ func runExport(_ context.Context, f *exportFlags, path string, stdout io.Writer)
 	_ = fh.Close()
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
+	}
+	if sf.Cut != nil {
+		sayCut(stderr, path+": "+sf.Cut.Error())
 	}
 	// Today's doctor, as in mcpscope open.
 	events := export.WithDoctor(sf.Events, doctor.New(doctor.Options{Profile: profile}))

@@ -59,7 +59,7 @@ over the file it replays.
 Exit codes:
   0  every answer matches
   1  some answers differ
-  2  usage or invalid input
+  2  usage or invalid input, or a --record file that could not be written whole
   3  connection or handshake failure (or the connection was lost)`,
 		Example: `  mcpscope replay known-good.jsonl -- node build/index.js
   mcpscope replay known-good.jsonl             # asks before it starts the recorded server
@@ -106,6 +106,7 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	sayCut(stderr, sf.CutNote())
 	script, err := replay.FromSession(sf)
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("%s: %w", path, err))
@@ -142,11 +143,7 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	defer func() {
-		if cerr := rec.Close(); cerr != nil && err == nil {
-			err = withCode(exitUsage, cerr)
-		}
-	}()
+	defer closeRecord(rec, &err, stderr)
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		st.Grace = 10 * time.Millisecond
 	}

@@ -37,7 +37,8 @@ type testFlags struct {
 const testExitCodes = `Exit codes:
   0  every call passed
   1  some calls failed
-  2  usage, or a calls file that does not parse (its file, line and column are named)
+  2  usage, a calls file that does not parse (its file, line and column are named), or a
+     --record file that could not be written whole (a full disk)
   3  connection or handshake failure (or the connection was lost)
   4  a call timed out`
 
@@ -99,7 +100,7 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		if len(args) > 0 || f.update || len(f.only) > 0 {
 			return withCode(exitUsage, errors.New("--from writes a calls file and connects to nothing: give it alone (with --calls)"))
 		}
-		return seedCalls(f.from, f.calls, stdout)
+		return seedCalls(f.from, f.calls, stdout, stderr)
 	}
 	if err := refuseOverwrite([]namedFile{{"--record", f.record}}, append(connectInputs(&f.connect), namedFile{"--calls", f.calls})...); err != nil {
 		return err
@@ -126,16 +127,12 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		return err
 	}
 	if f.record != "" {
-		rec, err := createRecord(f.record, t, f.keepSecrets)
-		if err != nil {
-			return withCode(exitUsage, err)
+		rec, rerr := createRecord(f.record, t, f.keepSecrets)
+		if rerr != nil {
+			return withCode(exitUsage, rerr)
 		}
 		copts.OnEvent = rec.Event
-		defer func() {
-			if cerr := rec.Close(); cerr != nil && err == nil {
-				err = withCode(exitUsage, cerr)
-			}
-		}()
+		defer closeRecord(rec, &err, stderr)
 	}
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		st.Grace = 10 * time.Millisecond // the report is written before shutdown starts
@@ -184,7 +181,7 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 }
 
 // seedCalls writes a new calls file from a recording's requests.
-func seedCalls(from, to string, stdout io.Writer) error {
+func seedCalls(from, to string, stdout, stderr io.Writer) error {
 	fh, err := os.Open(from)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -193,6 +190,9 @@ func seedCalls(from, to string, stdout io.Writer) error {
 	_ = fh.Close()
 	if err != nil {
 		return withCode(exitUsage, fmt.Errorf("%s: %w", from, err))
+	}
+	if sf.Cut != nil {
+		sayCut(stderr, from+": "+sf.Cut.Error())
 	}
 	script, err := replay.FromEvents(sf.Events)
 	if err != nil {

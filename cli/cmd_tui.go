@@ -95,11 +95,19 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	go idle.Run(trimCtx)
 	onEvent := func(mcp.Event) { idle.Touch() }
 	var record func(mcp.Event)
+	var notices chan mcp.TransportEvent
 	if o.record != "" {
-		rec, err := createRecord(o.record, t, o.keepSecrets)
-		if err != nil {
-			return withCode(exitUsage, err)
+		rec, rerr := createRecord(o.record, t, o.keepSecrets)
+		if rerr != nil {
+			return withCode(exitUsage, rerr)
 		}
+		// A write that fails (a full disk) is a row of the log and the
+		// status line at once; the exit says it again.
+		notices = make(chan mcp.TransportEvent, 1)
+		rec.OnFail(func(err error) {
+			notices <- mcp.TransportEvent{Time: time.Now(), Kind: "record",
+				Summary: "recording to " + o.record + " stopped: the rest of this session is not in the file", Err: err}
+		})
 		// One file for the whole run: each reconnect's events follow the
 		// previous session's (its state events mark where).
 		onEvent = func(ev mcp.Event) {
@@ -107,11 +115,8 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 			rec.Event(ev)
 		}
 		record = rec.Event
-		defer func() {
-			if cerr := rec.Close(); cerr != nil && err == nil {
-				err = cerr
-			}
-		}()
+		// Printed after the UI has ended, with a non-zero exit.
+		defer closeRecord(rec, &err, os.Stderr)
 	}
 	newClient := func() *mcp.Client {
 		opts := cf.clientOptions()
@@ -153,6 +158,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		RequestTimeout: cf.timeout,
 		SaveDir:        o.saveDir,
 		CallsFile:      o.calls,
+		Notices:        notices,
 		NewClient:      newClient,
 		Target:         t.shown(),
 		Theme:          o.theme,
