@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -105,8 +107,12 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		// status line at once; the exit says it again.
 		notices = make(chan mcp.TransportEvent, 1)
 		rec.OnFail(func(err error) {
+			cause := err.Error()
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				cause = pe.Err.Error()
+			}
 			notices <- mcp.TransportEvent{Time: time.Now(), Kind: "record",
-				Summary: "recording to " + o.record + " stopped: the rest of this session is not in the file", Err: err}
+				Summary: "recording stopped (" + cause + "): " + o.record + " ends here", Err: err}
 		})
 		// One file for the whole run: each reconnect's events follow the
 		// previous session's (its state events mark where).

@@ -17,7 +17,7 @@ func TestNoticeIsALogRowAndTheStatusLine(t *testing.T) {
 	ch := make(chan mcp.TransportEvent, 1)
 	m := New(Config{Target: "test server", Notices: ch})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
-	ch <- mcp.TransportEvent{Time: time.Now(), Kind: "record", Summary: "recording to s.jsonl stopped",
+	ch <- mcp.TransportEvent{Time: time.Now(), Kind: "record", Summary: "recording stopped (no space left on device): s.jsonl ends here",
 		Err: errors.New("write s.jsonl: no space left on device")}
 	msg := waitForNotice(m.cfg.Notices)()
 	_, next := m.Update(msg)
@@ -25,7 +25,7 @@ func TestNoticeIsALogRowAndTheStatusLine(t *testing.T) {
 		t.Error("the notices' pump was not re-armed")
 	}
 	screen := screenOf(m)
-	if !strings.Contains(screen, "recording to s.jsonl stopped") {
+	if !strings.Contains(screen, "⇄ record recording stopped") {
 		t.Fatalf("no row says the recording stopped:\n%s", screen)
 	}
 	lines := strings.Split(screen, "\n")

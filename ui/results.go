@@ -58,12 +58,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case askMsg:
 		return m.handleAsk(msg.ask)
 	case noticeMsg:
+		// The row holds the whole error; the status line its summary.
 		m.logPane.Append(msg.ev)
-		note := msg.ev.Summary
-		if msg.ev.Err != nil {
-			note += ": " + msg.ev.Err.Error()
-		}
-		m.setNote(note, false)
+		m.setNote(msg.ev.Summary, false)
 		return waitForNotice(m.cfg.Notices)
 	case panes.AnswerMsg:
 		return m.answerAsk(msg)
