@@ -104,8 +104,11 @@ func tapItems(taps []tap.Listed) []panes.PickerItem {
 	items := make([]panes.PickerItem, len(taps))
 	for i, l := range taps {
 		kind := "ended"
-		if l.Live {
+		switch {
+		case l.Live:
 			kind = "live"
+		case l.Cut != "":
+			kind = "cut"
 		}
 		items[i] = panes.PickerItem{Name: l.Label(), Kind: kind, Detail: tapDetail(l), Key: l.ID}
 	}
@@ -146,6 +149,9 @@ func tapDetail(l tap.Listed) string {
 	if l.Live {
 		d = fmt.Sprintf("pid %d · %s", l.PID, d)
 	}
+	if l.Cut != "" {
+		d = "capture incomplete: " + l.Cut + " · " + d
+	}
 	return d
 }
 
@@ -167,8 +173,11 @@ func printTaps(out io.Writer, taps []tap.Listed) {
 	}
 	for _, l := range taps {
 		state := "ended"
-		if l.Live {
+		switch {
+		case l.Live:
 			state = "LIVE "
+		case l.Cut != "":
+			state = "CUT  " // an ended capture that is not whole
 		}
 		_, _ = fmt.Fprintf(out, "%s  %-24s  %s\n        id %s  %s\n", state, termsafe.String(l.Label()), termsafe.String(tapDetail(l)), l.ID, filepath.Base(l.File))
 	}

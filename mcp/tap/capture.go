@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
@@ -25,6 +27,9 @@ type Recording struct {
 	// Warn receives the one line said when recording or the hub fails; the
 	// tap goes on copying either way.
 	Warn func(string)
+	// wrapFile, when set, stands between the recorder and its file
+	// (tests: a disk that fills up).
+	wrapFile func(io.WriteCloser) io.WriteCloser
 }
 
 // capture is one tapped conversation's recorder, file, live file and hub.
@@ -34,6 +39,49 @@ type capture struct {
 	w    *record.Writer
 	hub  *hub
 	live *liveFile
+	warn func(string)
+	// cut is why the capture stops short ("" while it is whole); set
+	// once, by failed.
+	cutOnce sync.Once
+	cut     atomic.Pointer[string]
+}
+
+// maxCutReason bounds the reason a cut mark keeps (it must fit the live
+// file's room).
+const maxCutReason = 400
+
+// failed marks the capture cut when a write to it fails: one line on the
+// tap's stderr, and the reason in the live file, so that `taps --list`
+// and a viewer say the capture is incomplete. The copy between client
+// and server goes on untouched; the recorder's writes are dropped from
+// here.
+func (c *capture) failed(err error) {
+	c.cutOnce.Do(func() {
+		// The file is named beside the reason wherever it is shown: the
+		// reason is the failed operation and its cause.
+		reason := err.Error()
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			reason = "the " + pe.Op + " failed: " + pe.Err.Error()
+		}
+		if len(reason) > maxCutReason {
+			reason = reason[:maxCutReason] + "…"
+		}
+		c.cut.Store(&reason)
+		c.warn("the capture " + c.info.File + " stops here (" + reason + "); the conversation goes on through the tap, unrecorded")
+		mark := *c.info
+		mark.CaptureError = reason
+		if c.live == nil || c.live.markCut(&mark) != nil {
+			_ = writeCut(c.info.File, &mark)
+		}
+	})
+}
+
+// cutReason is why the capture stops short, "" while it is whole.
+func (c *capture) cutReason() string {
+	if r := c.cut.Load(); r != nil {
+		return *r
+	}
+	return ""
 }
 
 type discardCloser struct{}
@@ -75,7 +123,7 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 	if n := safeName(label); n != "" {
 		info.ID += "-" + n
 	}
-	c := &capture{info: info}
+	c := &capture{info: info, warn: warn}
 	dir := opt.Dir
 	if dir == "" {
 		d, err := StateDir()
@@ -91,12 +139,13 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 		if err := ensurePrivateDir(dir); err != nil {
 			warn("not recording this conversation: " + err.Error())
 		} else {
-			w, err := createCapture(dir, info, sess)
+			w, err := createCapture(dir, info, sess, opt.wrapFile)
 			if err != nil {
 				warn("not recording this conversation: " + err.Error())
 				info.File = ""
 			} else {
 				c.w = w
+				w.OnFail(c.failed)
 			}
 		}
 	}
@@ -140,21 +189,36 @@ func (c *capture) close() {
 	if c.hub != nil {
 		c.hub.close()
 	}
-	_ = c.w.Close()
-	c.live.release()
+	_ = c.w.Close() // a failed sync or close is a cut too (failed)
+	if c.cutReason() == "" {
+		c.live.release()
+		return
+	}
+	if c.live != nil && c.live.keepAsCut(c.info.File) != nil {
+		mark := *c.info
+		mark.CaptureError = c.cutReason()
+		_ = writeCut(c.info.File, &mark)
+	}
 }
 
 // createCapture creates the tap's session file under a name no other
 // capture has: the ID names the second and the process, and two taps in
 // one process (or a process number used again within the second) get a
 // counter rather than one replacing the other's record.
-func createCapture(dir string, info *Info, sess record.Session) (*record.Writer, error) {
+func createCapture(dir string, info *Info, sess record.Session, wrap func(io.WriteCloser) io.WriteCloser) (*record.Writer, error) {
 	id := info.ID
 	for n := 2; ; n++ {
 		info.File = filepath.Join(dir, info.ID+".jsonl")
-		w, err := record.CreateNew(info.File, sess)
+		f, err := os.OpenFile(info.File, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			var file io.WriteCloser = f
+			if wrap != nil {
+				file = wrap(f)
+			}
+			return record.NewWriter(file, sess), nil
+		}
 		if !errors.Is(err, fs.ErrExist) || n > 100 {
-			return w, err
+			return nil, fmt.Errorf("record: %w", err)
 		}
 		info.ID = fmt.Sprintf("%s-%d", id, n)
 	}

@@ -29,6 +29,10 @@ type Info struct {
 	File      string    `json:"sessionFile"`
 	Socket    string    `json:"socket,omitempty"`
 	Started   time.Time `json:"started"`
+	// CaptureError, when set, says why the capture stops short: a write
+	// to it failed (a full disk) and the tap went on passing the
+	// conversation, unrecorded from there.
+	CaptureError string `json:"captureError,omitempty"`
 }
 
 // Label is how the tap is named in lists: its name, or its command.
@@ -186,6 +190,9 @@ type Listed struct {
 	Size int64
 	// Modified is when the session file last changed.
 	Modified time.Time
+	// Cut, when set, says the capture is incomplete and why: its tap
+	// could not write the rest (CaptureError), or it ends mid-line.
+	Cut string
 }
 
 // maxRecent bounds the recent captures listed.
@@ -208,12 +215,16 @@ func List() ([]Listed, error) {
 			}
 			file := strings.TrimSuffix(p, liveSuffix) + ".jsonl"
 			if !running {
-				_ = os.Remove(p)
+				// A tap that died after its capture failed leaves the
+				// reason as the capture's cut mark.
+				if info.CaptureError == "" || os.Rename(p, cutPath(file)) != nil {
+					_ = os.Remove(p)
+				}
 				removeStaleSocket(info.Socket)
 				continue
 			}
 			info.File = file // where it is, whatever path the tap saw
-			l := Listed{Info: info, Live: true, Socket: info.Socket}
+			l := Listed{Info: info, Live: true, Socket: info.Socket, Cut: info.CaptureError}
 			if fi, err := os.Stat(file); err == nil {
 				l.Size, l.Modified = fi.Size(), fi.ModTime()
 			}
@@ -276,6 +287,7 @@ func describe(l *Listed) bool {
 		return false
 	}
 	l.Name, l.Command, l.Started, l.URL = e.Target, e.Command, e.Time, e.URL
+	l.Cut = endedCut(l.File)
 	if l.URL == "" && len(e.Command) == 0 && strings.Contains(e.Target, "://") {
 		l.URL = e.Target
 	}

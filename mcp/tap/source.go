@@ -32,6 +32,10 @@ type Source struct {
 	transport  string
 	// running says whether the tap that writes file still runs.
 	running func() bool
+	// cutReason says why the capture stops short ("" while whole);
+	// cutSaid, that the stream has said so.
+	cutReason func() string
+	cutSaid   bool
 	// ended is set once the record said how the conversation ended.
 	endSeen bool
 	// after, when set, is the tap this source was made to watch again
@@ -83,6 +87,7 @@ func (s *Source) watch(l Listed) {
 		s.sock = l.Socket
 	}
 	s.running = l.Running
+	s.cutReason = l.CutReason
 	if s.transport == "" {
 		s.transport = "stdio"
 	}
@@ -201,6 +206,16 @@ func (s *Source) follow(f *os.File) {
 			s.finish(r)
 			return
 		}
+		if !s.cutSaid {
+			if why := s.cutReason(); why != "" {
+				// The tap goes on passing the conversation; the viewer
+				// is told why nothing more arrives.
+				s.cutSaid = true
+				s.q.Push(mcp.TransportEvent{Time: time.Now(), Kind: "tap",
+					Summary: "the capture stops here: the tap could not write the rest (it goes on passing the conversation, unrecorded)",
+					Err:     errors.New(why)})
+			}
+		}
 		select {
 		case _, ok := <-wake:
 			if !ok {
@@ -219,6 +234,20 @@ func (s *Source) finish(r *reader) {
 	e, err := r.dec.Finish()
 	if err == nil {
 		s.deliver(r, &e)
+	}
+	why := s.cutReason()
+	if cut := (*record.CutError)(nil); errors.As(err, &cut) && why == "" {
+		why = cut.Error()
+	}
+	if why != "" {
+		// Whatever the record says last, it is not all there was.
+		at := time.Now()
+		if fi, err := os.Stat(s.file); err == nil {
+			at = fi.ModTime()
+		}
+		s.q.Push(mcp.StateEvent{Time: at, State: mcp.StateFailed,
+			Detail: "the capture is incomplete, what it holds is shown: " + why})
+		return
 	}
 	if !s.endSeen {
 		// Killed, or its machine stopped: the record ends mid-conversation,
