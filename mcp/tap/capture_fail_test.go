@@ -161,3 +161,47 @@ func TestStdioTapOnAFullTmpfs(t *testing.T) {
 	}
 	checkCutCapture(t, dir, r.out.File, "no space left on device")
 }
+
+// While the tap still runs, its capture is listed live and cut, and a
+// viewer attached to it is told why nothing more arrives; the client
+// goes on being answered.
+func TestLiveTapWithACutCaptureSaysSo(t *testing.T) {
+	privateDirs(t)
+	name, args := demoCmd()
+	lt := startLiveTap(t, StdioOptions{Name: "demo", Command: name, Args: args, Recording: Recording{
+		wrapFile: func(f io.WriteCloser) io.WriteCloser { return &diskFillsAfterHeader{f: f, room: 600} },
+	}})
+	lt.say(clientScript[0] + clientScript[1] + clientScript[2])
+	lt.waitLines(t, 2)
+	var l Listed
+	deadline := time.Now().Add(10 * time.Second)
+	for l.Cut == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the live tap is never listed cut: %+v", l)
+		}
+		l = listLive(t, 1)[0]
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(l.Cut, "no space left on device") {
+		t.Errorf("Cut = %q", l.Cut)
+	}
+	src := NewSource(l)
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = src.Close() }()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-src.Events():
+			if te, ok := ev.(mcp.TransportEvent); ok && strings.Contains(te.Summary, "the capture stops here") && te.Err != nil {
+				lt.say(clientScript[3])
+				lt.waitLines(t, 3) // still answered through the tap
+				lt.end(t)
+				return
+			}
+		case <-timeout:
+			t.Fatal("the viewer of the live tap was not told that its capture stopped")
+		}
+	}
+}
