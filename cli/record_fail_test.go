@@ -127,9 +127,9 @@ func TestReadersKeepWhatParsesOfACutFile(t *testing.T) {
 				}
 			case "replay":
 				// The handshake was recorded whole and replays; the
-				// request whose answer was cut off is sent and shown
-				// with no recorded answer.
-				if code == exitUsage || !strings.Contains(stdout, "1 match") {
+				// request whose answer was cut off is sent, and its
+				// recorded side says the file was cut there.
+				if code == exitUsage || !strings.Contains(stdout, "1 match") || !strings.Contains(stdout, "the file was cut before the answer") {
 					t.Errorf("exit %d (%v)\n%s", code, err, stdout)
 				}
 			case "diff":

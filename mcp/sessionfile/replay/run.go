@@ -36,6 +36,8 @@ type Exchange struct {
 	// Error is set when the replayed request got no answer (a timeout, a
 	// lost connection): mcpscope's doing, not the server's.
 	Error string `json:"error,omitempty"`
+	// pastCut: the recording was cut before the answer (Request.PastCut).
+	pastCut bool
 }
 
 // Match reports whether the exchange replayed as recorded.
@@ -101,7 +103,7 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 		if len(o.Only) > 0 && !slices.Contains(o.Only, req.Method) {
 			continue
 		}
-		ex := Exchange{Label: req.Label, Method: req.Method, RecordedSeq: req.Seq, Params: req.Params, Recorded: req.Answer}
+		ex := Exchange{Label: req.Label, Method: req.Method, RecordedSeq: req.Seq, Params: req.Params, Recorded: req.Answer, pastCut: req.PastCut}
 		resp, err := c.Call(ctx, req.Method, req.Params)
 		switch {
 		case resp != nil && resp.Frame != nil:
@@ -131,6 +133,8 @@ func Run(ctx context.Context, c *mcp.Client, s *Script, o Options) (*Result, err
 func (e *Exchange) compare(m *Matcher) {
 	switch {
 	case e.Error != "":
+	case e.Recorded == nil && e.pastCut:
+		e.Differences = []Difference{{Path: "/", Recorded: "(the file was cut before the answer)", Replayed: text(raw(e.Replayed))}}
 	case e.Recorded == nil:
 		e.Differences = []Difference{{Path: "/", Recorded: "(no answer was recorded)", Replayed: text(raw(e.Replayed))}}
 	default:

@@ -63,6 +63,9 @@ type Request struct {
 	Answer json.RawMessage
 	// Label names the request for people: "tools/call add".
 	Label string
+	// PastCut says the file was cut (it ends mid-line) before the
+	// request's answer: none is recorded, and none is known to be missing.
+	PastCut bool
 }
 
 // FromSession builds the script of a recorded session's first
@@ -88,8 +91,9 @@ func FromSession(rs *reading.Session) (*Script, error) {
 			Answer: x.Answer(), Label: "probe " + x.Label()})
 	}
 	for _, x := range c.Requests() {
+		f := x.Final()
 		s.Requests = append(s.Requests, Request{Seq: x.Request.Seq, Method: x.Request.Method, Params: x.Params(),
-			Answer: x.Final().Answer(), Label: x.Label()})
+			Answer: f.Answer(), Label: x.Label(), PastCut: rs.Cut != nil && f.Response == nil && f.Local == nil})
 	}
 	for _, x := range c.ServerRequests() {
 		if x.Response != nil {
