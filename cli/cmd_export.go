@@ -86,6 +86,9 @@ func runExport(_ context.Context, f *exportFlags, path string, stdout, stderr io
 	// Today's doctor, as in mcpscope open.
 	events := export.WithDoctor(sf.Events, doctor.New(doctor.Options{Profile: profile}))
 	s := export.FromEvents(filepath.Base(path), sf.Header, events)
+	if sf.Cut != nil {
+		s.Cut = sf.Cut.Error()
+	}
 
 	out := terminalOutput(stdout, formOf(f.format))
 	if f.output != "" {

@@ -122,8 +122,17 @@ func TestReadersKeepWhatParsesOfACutFile(t *testing.T) {
 			}
 			switch args[0] {
 			case "export":
+				// The export itself says so too: it is handed to others.
 				if code != exitOK {
 					t.Errorf("exit %d (%v)", code, err)
+				}
+				doc := stdout
+				if args[2] == "html" {
+					b, _ := os.ReadFile(args[4])
+					doc = string(b)
+				}
+				if !strings.Contains(doc, "(incomplete: the file ends mid-line") {
+					t.Errorf("the %s export does not say the session is incomplete:\n%s", args[2], doc)
 				}
 			case "replay":
 				// The handshake was recorded whole and replays; the

@@ -38,8 +38,11 @@ type Session struct {
 	States      []mcp.StateEvent
 	LocalErrors []*mcp.LocalError
 	Start       time.Time
-	frames      map[int64]*mcp.Frame
-	frameCount  int
+	// Cut, when set, says the file ends mid-line (record.CutError): the
+	// export shows it up to its last complete line, and says so.
+	Cut        string
+	frames     map[int64]*mcp.Frame
+	frameCount int
 }
 
 // Item is one line of the timeline: a request and its answer, or a lone

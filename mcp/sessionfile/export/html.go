@@ -218,4 +218,9 @@ func diagSummary(ds []*mcp.Diagnostic) string {
 
 // outcome is the session's outcome in a line: its requests and how it
 // ended.
-func outcome(s *Session) string { return s.Outcome.String() }
+func outcome(s *Session) string {
+	if s.Cut != "" {
+		return s.Outcome.String() + " (incomplete: " + s.Cut + ")"
+	}
+	return s.Outcome.String()
+}
