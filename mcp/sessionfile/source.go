@@ -117,12 +117,18 @@ func (s *Source) run() {
 	b := record.NewRebuilder()
 	b.SkipDiagnostics = s.opts.Analyzer != nil
 	var evs []mcp.Event
+	var last time.Time // the last entry's
 	for {
 		e, err := s.fl.Next(s.ctx, s.opts.Follow)
 		if cut := (*record.CutError)(nil); errors.As(err, &cut) {
 			// The complete lines are shown; the reader is told why the
 			// rest is missing. A followed file may still grow.
-			if !s.send(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "the session file is cut: " + cut.Error()}) {
+			// Dated with the last entry: the log's times follow the file.
+			at := last
+			if at.IsZero() {
+				at = time.Now()
+			}
+			if !s.send(mcp.StateEvent{Time: at, State: mcp.StateFailed, Detail: cut.Error()}) {
 				return
 			}
 			if s.opts.Follow {
@@ -139,6 +145,9 @@ func (s *Source) run() {
 				s.send(mcp.StateEvent{Time: time.Now(), State: mcp.StateFailed, Detail: "the session file could not be read further: " + err.Error()})
 			}
 			return
+		}
+		if !e.Time.IsZero() {
+			last = e.Time
 		}
 		evs = b.Events(evs[:0], &e)
 		for _, ev := range evs {

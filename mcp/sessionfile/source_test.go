@@ -215,6 +215,7 @@ func TestCutFileShowsWhatParsesAndSaysSo(t *testing.T) {
 		_ = s.Start(t.Context())
 		frames := 0
 		var note string
+		var noteAt time.Time
 		timeout := time.After(10 * time.Second)
 	read:
 		for {
@@ -228,7 +229,7 @@ func TestCutFileShowsWhatParsesAndSaysSo(t *testing.T) {
 					frames++
 				case mcp.StateEvent:
 					if e.State == mcp.StateFailed {
-						note = e.Detail
+						note, noteAt = e.Detail, e.Time
 						break read
 					}
 				}
@@ -237,8 +238,8 @@ func TestCutFileShowsWhatParsesAndSaysSo(t *testing.T) {
 			}
 		}
 		_ = s.Close()
-		if frames != 1 || !strings.Contains(note, "ends mid-line after 3 lines") {
-			t.Errorf("follow=%v: %d frames, note %q; want the frame, then the cut said", follow, frames, note)
+		if frames != 1 || !strings.Contains(note, "ends mid-line after 3 lines") || !noteAt.Equal(time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)) {
+			t.Errorf("follow=%v: %d frames, note %q at %v; want the frame, then the cut said at the last entry's time", follow, frames, note, noteAt)
 		}
 		if s.Err() != nil {
 			t.Errorf("follow=%v: Err = %v; a cut file is read, not failed", follow, s.Err())
