@@ -15,19 +15,28 @@ import (
 // .ci/run sets it, and they fail rather than skip when the mount fails.
 const tmpfsVar = "MCPSCOPE_TMPFS_TESTS"
 
-// A recording that cannot be written is the command's failure: call
-// exits non-zero and says the file is incomplete (it exited 0 with
-// nothing on stderr). /dev/full fails every write as a full disk does.
-func TestCallRecordOnAFullDeviceFails(t *testing.T) {
+// A recording that cannot be written is the command's failure: call,
+// test and replay exit non-zero and say the file is incomplete (call
+// and test exited 0 with nothing on stderr). /dev/full fails every write
+// as a full disk does.
+func TestRecordOnAFullDeviceFails(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full here; TestWriterReportsAFullDisk (mcp/sessionfile/record) injects the same failure")
 	}
-	_, stderr, err, code := runCLISplit("call", "--method", "tools/list", "--record", "/dev/full")
-	if code == exitOK {
-		t.Fatalf("call --record /dev/full exited 0; stderr %q", stderr)
-	}
-	if err == nil || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), "incomplete") {
-		t.Fatalf("error %v; want one that says the session file is incomplete and why", err)
+	for _, args := range [][]string{
+		{"call", "--method", "tools/list", "--record", "/dev/full"},
+		{"test", "--calls", writeCalls(t, minimalDemoCalls), "--record", "/dev/full"},
+		{"replay", "--record", "/dev/full", demoRecording, "--", os.Args[0], "demo-server"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			_, stderr, err, code := runCLISplit(args...)
+			if code == exitOK {
+				t.Fatalf("%s --record /dev/full exited 0; stderr %q", args[0], stderr)
+			}
+			if err == nil || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), "incomplete") {
+				t.Fatalf("error %v; want one that says the session file is incomplete and why", err)
+			}
+		})
 	}
 }
 
