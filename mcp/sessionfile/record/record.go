@@ -402,18 +402,39 @@ func (w *Writer) Close() error {
 	if w.err == nil {
 		failed = w.failLocked(w.w.Flush())
 	}
-	if w.err == nil {
-		failed = w.failLocked(syncFile(w.f))
+	// The sync and the close run aside: a disk slow to write back what
+	// the system holds does not hold up the command's exit past
+	// syncBudget (the system finishes the writeback); an error that
+	// comes within it is reported.
+	flushed := w.err == nil
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		if flushed {
+			err = syncFile(w.f)
+		}
+		if cerr := w.f.Close(); err == nil {
+			err = cerr
+		}
+		done <- err
+	}()
+	t := time.NewTimer(syncBudget)
+	select {
+	case err := <-done:
+		if w.err == nil {
+			failed = w.failLocked(err)
+		}
+	case <-t.C:
 	}
-	cerr := w.f.Close()
-	if w.err == nil {
-		failed = w.failLocked(cerr)
-	}
+	t.Stop()
 	err := w.wrapped(w.err)
 	w.mu.Unlock()
 	w.tell(failed)
 	return err
 }
+
+// syncBudget bounds how long Close waits for the file's sync and close.
+const syncBudget = time.Second
 
 // syncFile makes a regular file's writes durable, so that an error the
 // file system holds back until then is seen; pipes and devices are left

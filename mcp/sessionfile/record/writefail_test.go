@@ -200,3 +200,28 @@ func TestFollowerSaysACutFileIsCut(t *testing.T) {
 		n++
 	}
 }
+
+// slowClose takes every write and closes slowly, as a disk with much to
+// write back syncs.
+type slowClose struct {
+	bytes.Buffer
+	closed chan struct{}
+}
+
+func (s *slowClose) Close() error { time.Sleep(syncBudget + 300*time.Millisecond); close(s.closed); return nil }
+
+// A slow final sync does not hold up the command's exit past the
+// budget; the file is still closed (by the system's writeback, later).
+func TestWriterCloseWaitsForTheSyncAtMostItsBudget(t *testing.T) {
+	s := &slowClose{closed: make(chan struct{})}
+	w := NewWriter(s, Session{Target: "x"})
+	manyFrames(w, 3)
+	start := time.Now()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > syncBudget+250*time.Millisecond || d < syncBudget {
+		t.Errorf("Close took %v; want the sync budget, %v", d, syncBudget)
+	}
+	<-s.closed
+}
