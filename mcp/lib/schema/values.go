@@ -67,6 +67,12 @@ func typeOf(v any) uint8 {
 	return 0
 }
 
+// Equal is JSON equality of decoded values (Decode's): numbers by value
+// (3 and 3.0 are one number, compared exactly, however long their text),
+// objects regardless of key order. Every comparison of two JSON values
+// that a person reads as "the same" goes through it.
+func Equal(a, b any) bool { return equal(a, b) }
+
 // equal is JSON equality: numbers by value, objects regardless of key
 // order.
 func equal(a, b any) bool {

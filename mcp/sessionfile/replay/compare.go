@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
 // Difference is one place where the replayed answer differs.
@@ -39,8 +42,10 @@ var volatileKeys = map[string]bool{
 //     sessionId, session_id, timestamp, createdAt, updatedAt,
 //     lastUpdatedAt, requestId, taskId, requestState) are ignored wherever
 //     they appear, and so is the difference between two RFC 3339 strings;
+//   - numbers are equal by value (3 and 3.0 are one number);
 //   - JSON text inside a string (a tool's text fallback) is compared as
-//     JSON, under the same rules;
+//     JSON, under the same rules, and a difference inside it is named by
+//     its path continued into the text (/result/content/0/text/sum);
 //   - each ignore pattern (see NewMatcher) leaves out the values at the
 //     paths it matches.
 //
@@ -205,16 +210,28 @@ func (m *Matcher) walk(path []string, a, b any, out *[]Difference) {
 			return
 		}
 		// JSON text inside a string (a tool's text fallback) is compared as
-		// JSON, so that its volatile values are ignored too.
+		// JSON, so that its volatile values are ignored too, and a
+		// difference inside it is named by its path continued into the
+		// text (/result/content/0/text/sum), as --ignore names it. Texts
+		// whose top levels differ in kind are shown whole.
 		if bs, ok := b.(string); ok && av != bs && looksLikeJSON(av) && looksLikeJSON(bs) {
 			var x, y any
 			if decode(json.RawMessage(av), &x) == nil && decode(json.RawMessage(bs), &y) == nil {
 				var inner []Difference
 				m.walk(path, x, y, &inner)
-				if len(inner) == 0 {
+				here := pointer(path)
+				if !slices.ContainsFunc(inner, func(d Difference) bool { return d.Path == here }) {
+					*out = append(*out, inner...)
 					return
 				}
 			}
+		}
+	case json.Number:
+		// Numbers are equal by value, as JSON reads them: 3 and 3.0 are
+		// one number (the equals expectation and the schema validator
+		// agree).
+		if bn, ok := b.(json.Number); ok && schema.Equal(av, bn) {
+			return
 		}
 	}
 	if !reflect.DeepEqual(a, b) {

@@ -73,3 +73,43 @@ func TestCompareFunction(t *testing.T) {
 		t.Error("an empty pattern was accepted")
 	}
 }
+
+// A difference inside JSON text in a string is named by its inner path,
+// with the inner values, not by the whole string; texts whose top levels
+// differ in kind are shown whole.
+func TestCompareNamesThePathInsideJSONText(t *testing.T) {
+	m, _ := NewMatcher(nil, false)
+	a := json.RawMessage(`{"result":{"content":[{"type":"text","text":"{\"sum\":3,\"items\":[1,2],\"same\":\"x\"}"}]}}`)
+	b := json.RawMessage(`{"result":{"content":[{"type":"text","text":"{\"sum\":4,\"items\":[1,5],\"same\":\"x\"}"}]}}`)
+	d := m.Compare(a, b)
+	if got := paths(d); got != "/result/content/0/text/items/1,/result/content/0/text/sum" {
+		t.Fatalf("differences at %s", got)
+	}
+	if d[1].Recorded != "3" || d[1].Replayed != "4" {
+		t.Errorf("the inner difference shows %q and %q, want the numbers", d[1].Recorded, d[1].Replayed)
+	}
+	// The path reported is one --ignore takes.
+	ig, _ := NewMatcher([]string{"/result/content/0/text/sum", "/result/content/0/text/items/1"}, false)
+	if got := ig.Compare(a, b); len(got) != 0 {
+		t.Errorf("ignoring the reported paths left %s", paths(got))
+	}
+	kind := m.Compare(json.RawMessage(`{"result":{"t":"{\"a\":1}"}}`), json.RawMessage(`{"result":{"t":"[1]"}}`))
+	if len(kind) != 1 || kind[0].Path != "/result/t" || kind[0].Recorded != `"{\"a\":1}"` {
+		t.Errorf("an object text against an array text: %+v", kind)
+	}
+}
+
+// Numbers are equal by value, as JSON reads them and as a calls file's
+// equals compares them: 3 and 3.0, 1e2 and 100.
+func TestCompareNumbersByValue(t *testing.T) {
+	m, _ := NewMatcher(nil, true)
+	if d := m.Compare(json.RawMessage(`{"result":{"n":3,"m":[1e2],"t":"{\"x\":0.50}"}}`), json.RawMessage(`{"result":{"n":3.0,"m":[100],"t":"{\"x\":0.5}"}}`)); len(d) != 0 {
+		t.Errorf("equal numbers differ at %s", paths(d))
+	}
+	if d := m.Compare(json.RawMessage(`{"result":{"n":3}}`), json.RawMessage(`{"result":{"n":3.0000000000000001}}`)); paths(d) != "/result/n" {
+		t.Errorf("3 and 3.0000000000000001 (one float64, two numbers): %s", paths(d))
+	}
+	if d := m.Compare(json.RawMessage(`{"result":{"n":1e999999999}}`), json.RawMessage(`{"result":{"n":1e999999998}}`)); paths(d) != "/result/n" {
+		t.Errorf("huge exponents: %s", paths(d))
+	}
+}
