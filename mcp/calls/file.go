@@ -21,7 +21,7 @@
 // a value or a regular expression), schema ("output" for the tool's own
 // outputSchema, or a schema), snapshot (the whole answer, {"result": ...}
 // or {"error": ...}, compared as mcpscope replay compares, with the same
-// ignore paths), and maxMs. The file is edited in place, byte ranges only,
+// ignore paths; {} or null until --update fills it), and maxMs. The file is edited in place, byte ranges only,
 // so a person's comments and layout survive a save or an --update.
 package calls
 
@@ -354,8 +354,8 @@ func (p *parser) expect(m config.Member, call, method string) (Expect, error) {
 			}
 			x.Schema = compact(v)
 		case "snapshot":
-			if !isAnswer(v) {
-				return x, bad(`the whole answer: {"result": ...} or {"error": ...}`)
+			if !isAnswer(v) && !IsPlaceholder(v) {
+				return x, bad(`the whole answer: {"result": ...} or {"error": ...}; {} or null for one --update is to take`)
 			}
 			x.Snapshot = compact(v)
 		case "ignore":
@@ -423,6 +423,14 @@ func answerPath(path string) error {
 		return nil
 	}
 	return fmt.Errorf("expect.ignore %q: paths start at the answer, as replay's --ignore: /result/... or /error/... (or result.content.*.text, **.version)", path)
+}
+
+// IsPlaceholder reports whether a snapshot is one written to be filled:
+// {} or null. It fails until mcpscope test --update takes the answer as it,
+// as a golden file that does not exist yet does.
+func IsPlaceholder(snapshot []byte) bool {
+	v := compact(snapshot)
+	return string(v) == "{}" || string(v) == "null"
 }
 
 // isAnswer reports whether v is {"result": ...} or {"error": ...}.

@@ -111,7 +111,9 @@ func (x Expect) Describe() []string {
 	case len(x.Schema) > 0:
 		out = append(out, "schema "+text(x.Schema))
 	}
-	if len(x.Snapshot) > 0 {
+	if IsPlaceholder(x.Snapshot) && len(x.Snapshot) > 0 {
+		out = append(out, "snapshot: none taken yet (mcpscope test --update takes it)")
+	} else if len(x.Snapshot) > 0 {
 		s := "snapshot: the whole answer as saved"
 		if len(x.Ignore) > 0 {
 			s += ", ignoring " + strings.Join(x.Ignore, ", ")

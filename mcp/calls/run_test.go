@@ -140,6 +140,39 @@ func TestUpdateThenPass(t *testing.T) {
 	}
 }
 
+// A placeholder snapshot ({} or null, written by hand to be filled) is
+// filled by --update, in place, and the next run passes.
+func TestUpdateFillsAPlaceholderSnapshot(t *testing.T) {
+	t.Parallel()
+	src := `{"calls": [
+  {"name": "add", "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
+   "expect": {"snapshot": {}}},
+  // filled next
+  {"name": "ping", "method": "ping", "expect": {"snapshot": null}}
+]}`
+	f := mustParse(t, src)
+	c := onDemo(t)
+	r, err := Run(context.Background(), c, f, Options{})
+	if err != nil || r.Failed != 2 || !strings.Contains(r.Outcomes[0].Reason(), "--update") {
+		t.Fatalf("before: %v, %s %+v", err, r.Summary(), r.Outcomes)
+	}
+	r, err = Run(context.Background(), c, f, Options{Update: true})
+	if err != nil || r.Failed != 0 || r.Updated != 2 {
+		t.Fatalf("update: %v, %s %+v", err, r.Summary(), r.Outcomes)
+	}
+	text, err := f.WithSnapshots(r.Snapshots())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"sum": 3`) || !strings.Contains(string(text), "// filled next") {
+		t.Errorf("the filled file:\n%s", text)
+	}
+	r, err = Run(context.Background(), c, mustParse(t, string(text)), Options{})
+	if err != nil || r.Failed != 0 {
+		t.Fatalf("after: %v, %s\n%s", err, r.Summary(), text)
+	}
+}
+
 func TestRunOnly(t *testing.T) {
 	t.Parallel()
 	f := mustParse(t, demoCalls)
