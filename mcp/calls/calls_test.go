@@ -428,3 +428,33 @@ func TestFromRecording(t *testing.T) {
 		t.Errorf("the recorded answer fails its own snapshot: %v", fs)
 	}
 }
+
+// A call is written as a person reads it: the escapes Go's encoders write
+// for HTML (a form's value, a Go server's answer) are the characters, and
+// the value is the same; other escapes, and a backslash before "u003c",
+// stay.
+func TestCallsFileWritesHTMLCharactersPlainly(t *testing.T) {
+	t.Parallel()
+	args := json.RawMessage(`{"q":"\u003cb\u003e \u0026 \\u003c \u2028 \"x\""}`)
+	answer := result(`{"content":[{"type":"text","text":"\u003cb\u003eTom \u0026amp; Jerry\u003c/b\u003e"}]}`)
+	c := Saved("html", "tools/call", ToolParams("echo", args), answer, true, false)
+	text, err := Empty("f.json").WithCall(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"q": "<b> & \\u003c \u2028 \"x\""`, `"text": "<b>Tom &amp; Jerry</b>"`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("the file lacks %s:\n%s", want, text)
+		}
+	}
+	f := mustParse(t, string(text))
+	var before, after any
+	_ = json.Unmarshal(args, &before)
+	_ = json.Unmarshal(f.Calls[0].Arguments(), &after)
+	if before.(map[string]any)["q"] != after.(map[string]any)["q"] {
+		t.Errorf("the value changed: %q, was %q", after, before)
+	}
+	if fs := Check(f.Calls[0], answer, nil); len(fs) != 0 {
+		t.Errorf("the answer no longer matches its snapshot: %v", fs)
+	}
+}

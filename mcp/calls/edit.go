@@ -349,7 +349,54 @@ func encodeValue(v any, indent string) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return htmlUnescaped(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// htmlUnescaped is JSON text with the escapes Go's encoders write for
+// HTML's sake (\u003c, \u003e, \u0026: a Go server's answer, a form's
+// value) written as the characters they stand for. The value is the same;
+// a person reading the calls file reads <b>, not \u003cb\u003e. Other
+// escapes stay as they are.
+func htmlUnescaped(text []byte) []byte {
+	if !bytes.Contains(text, []byte(`\u00`)) {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	inString := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '"':
+			inString = !inString
+		case c == '\\' && inString && i+1 < len(text):
+			if i+5 < len(text) && text[i+1] == 'u' {
+				if r, ok := htmlEscape(text[i+2 : i+6]); ok {
+					out = append(out, r)
+					i += 5
+					continue
+				}
+			}
+			out = append(out, c, text[i+1])
+			i++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// htmlEscape is the character of the four hex digits of a \u escape, when
+// it is one of those written for HTML's sake.
+func htmlEscape(hex []byte) (byte, bool) {
+	switch strings.ToLower(string(hex)) {
+	case "003c":
+		return '<', true
+	case "003e":
+		return '>', true
+	case "0026":
+		return '&', true
+	}
+	return 0, false
 }
 
 func marshalNoEscape(s string) ([]byte, error) {
