@@ -172,8 +172,13 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		return withCode(exitConnection, runErr)
 	case runErr != nil && ctx.Err() != nil:
 		return withCode(exitConnection, runErr)
+	case report.TimedOut() && f.format == "text":
+		return withCode(exitTimeout, errors.New("a call timed out (--timeout gives more time)"))
 	case report.TimedOut():
 		return withCode(exitTimeout, fmt.Errorf("%s; a call timed out (--timeout gives more time)", report.Summary()))
+	case report.Failed > 0 && f.format == "text":
+		// The report ends with the summary: stderr would repeat it.
+		return withCodeShown(exitServerError, errors.New(report.Summary()))
 	case report.Failed > 0:
 		return withCode(exitServerError, errors.New(report.Summary()))
 	}

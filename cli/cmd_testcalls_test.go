@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -218,5 +219,58 @@ func TestTestFromRecording(t *testing.T) {
 	_, err, code = runCLI(t, "test", "--from", demoRecording, "--calls", path)
 	if after, _ := os.ReadFile(path); code != exitUsage || string(after) != string(before) || !strings.Contains(err.Error(), "exists") {
 		t.Errorf("seeding over an existing file: exit %d, %v", code, err)
+	}
+}
+
+// On a terminal stdout and stderr are one screen: the summary line is
+// written once, whatever the outcome (the text report ends with it).
+func TestTestSummaryShownOnce(t *testing.T) {
+	path := writeCalls(t, strings.Replace(minimalDemoCalls, `"/content/0/text": "hi"`, `"/content/0/text": "bye"`, 1))
+	slow := writeCalls(t, `{"calls": [{"name": "slow", "method": "tools/call", "params": {"name": "slow_count", "arguments": {"steps": 1, "delay_ms": 3000}}}]}`)
+	for _, args := range [][]string{{"test", "--calls", path}, {"test", "--calls", slow, "--timeout", "300ms"}} {
+		out, err, code := runCLI(t, args...)
+		if code == exitOK {
+			t.Fatalf("%v: exit 0\n%s", args, out)
+		}
+		var screen bytes.Buffer
+		screen.WriteString(out)
+		printError(&screen, err) // what Main adds on stderr
+		if n := strings.Count(screen.String(), "passed, "); n != 1 {
+			t.Errorf("%v: the summary shows %d times:\n%s", args, n, screen.String())
+		}
+	}
+	// A machine format keeps its one human line on stderr.
+	out, err, _ := runCLI(t, "test", "--calls", path, "--format", "json")
+	var screen bytes.Buffer
+	printError(&screen, err)
+	if !strings.Contains(screen.String(), "1 passed, 1 failed") || strings.Contains(out, "1 passed, 1 failed") {
+		t.Errorf("json: stderr %q", screen.String())
+	}
+}
+
+// --update fills a placeholder snapshot ({} or null) written by hand, in
+// place, and the next run passes.
+func TestTestUpdateFillsPlaceholders(t *testing.T) {
+	path := writeCalls(t, `{
+  "calls": [
+    {"name": "add", "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}, "expect": {"snapshot": {}}},
+    {"name": "echo", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "<b>"}}, "expect": {"snapshot": null}}
+  ]
+}
+`)
+	out, err, code := runCLI(t, "test", "--calls", path)
+	if code != exitServerError || !strings.Contains(out, "none taken yet") {
+		t.Fatalf("before: exit %d (%v)\n%s", code, err, out)
+	}
+	out, err, code = runCLI(t, "test", "--calls", path, "--update")
+	if code != exitOK || !strings.Contains(out, "wrote 2 new snapshots") {
+		t.Fatalf("update: exit %d (%v)\n%s", code, err, out)
+	}
+	after, _ := os.ReadFile(path)
+	if !strings.Contains(string(after), `"sum": 3`) || !strings.Contains(string(after), `"text": "<b>"`) {
+		t.Errorf("the filled file:\n%s", after)
+	}
+	if out, err, code = runCLI(t, "test", "--calls", path); code != exitOK {
+		t.Fatalf("after: exit %d (%v)\n%s", code, err, out)
 	}
 }

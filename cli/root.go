@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -43,12 +44,31 @@ const exitCodesHelp = `Exit codes:
 type exitError struct {
 	code int
 	err  error
+	// shown is set when the command's own output already said it (a
+	// report's summary line): Main prints nothing more.
+	shown bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// withCodeShown is withCode for an error the command's output has already
+// shown: printed again on stderr, a terminal would show it twice.
+func withCodeShown(code int, err error) error {
+	return &exitError{code: code, err: err, shown: true}
+}
+
+// printError writes a command's error as Main does: once, unless its
+// output already showed it.
+func printError(w io.Writer, err error) {
+	var ee *exitError
+	if err == nil || (errors.As(err, &ee) && ee.shown) {
+		return
+	}
+	_, _ = fmt.Fprintln(w, "mcpscope: "+termsafe.Block(err.Error()))
+}
 
 // shutdownBudget bounds how long a command spends stopping the server once
 // it is done (or interrupted): SIGTERM or ctrl+c must end any command
@@ -89,7 +109,7 @@ func Main(v string) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "mcpscope: "+termsafe.Block(err.Error()))
+	printError(os.Stderr, err)
 	return exitCode(err)
 }
 
