@@ -287,6 +287,59 @@ func TestResultSavesTheCall(t *testing.T) {
 	}
 }
 
+// The suggested name is shown selected: the first key typed replaces it
+// (typing does not append to it), a paste too, backspace clears it, and a
+// key that moves the cursor keeps it to edit.
+func TestResultSaveNameSuggestionIsReplacedByTyping(t *testing.T) {
+	open := func() *Result {
+		r := NewResult(themes.Dark(), keymap.Default())
+		r.SetSize(100, 22)
+		r.SetCalls("my.calls.json", nil)
+		r.SetResult(resultWithResponse())
+		r.Focus()
+		r.Update(press("S"))
+		return r
+	}
+	name := func(r *Result) string { return r.saveQ.name.Value() }
+	r := open()
+	if s := ansi.Strip(r.View()); !strings.Contains(s, "name  add a=2 b=2  typing replaces it") {
+		t.Errorf("the suggestion is not shown as replaceable:\n%s", s)
+	}
+	for _, c := range "sum" {
+		r.Update(press(string(c)))
+	}
+	if name(r) != "sum" {
+		t.Errorf("typing made %q, want %q", name(r), "sum")
+	}
+	if s := ansi.Strip(r.View()); strings.Contains(s, "typing replaces it") {
+		t.Errorf("the hint stays once typed:\n%s", s)
+	}
+	r = open()
+	r.Update(press("end"))
+	r.Update(press("space"))
+	r.Update(press("x"))
+	if name(r) != "add a=2 b=2 x" {
+		t.Errorf("end then typing made %q", name(r))
+	}
+	r = open()
+	r.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	if name(r) != "" {
+		t.Errorf("backspace left %q", name(r))
+	}
+	r = open()
+	r.Update(tea.PasteMsg{Content: "pasted"})
+	if name(r) != "pasted" {
+		t.Errorf("a paste made %q", name(r))
+	}
+	// esc keeps what was typed: it is not selected again.
+	r.Update(press("esc"))
+	r.Update(press("S"))
+	r.Update(press("!"))
+	if name(r) != "pasted!" {
+		t.Errorf("after esc and S, typing made %q", name(r))
+	}
+}
+
 func TestToolsWithSavedCallsGoldens(t *testing.T) {
 	for _, dark := range []bool{true, false} {
 		for _, sz := range paneSizes {

@@ -325,6 +325,9 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		r.sizeBody()
 		return cmd
 	}
+	if p, ok := msg.(tea.PasteMsg); ok && r.saveQ.open {
+		return r.pasteIntoSave(p)
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(kp, r.keys.Calls.Save) && r.canSave():

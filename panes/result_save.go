@@ -33,7 +33,11 @@ type saveQuestion struct {
 	name     textinput.Model
 	snapshot bool
 	typed    bool // the person changed the suggested name (kept across esc)
-	forMsg   *ToolResultMsg
+	// fresh is set while the name is the suggestion, untouched: it is
+	// shown selected, and the first thing typed replaces it (a key that
+	// moves the cursor keeps it, to edit).
+	fresh  bool
+	forMsg *ToolResultMsg
 }
 
 // SetCalls tells the result view where calls are saved and which names the
@@ -68,6 +72,7 @@ func (r *Result) openSave() tea.Cmd {
 		in.SetValue(calls.SuggestName(r.msg.Name, r.msg.Args, r.callNames))
 		q.name, q.snapshot, q.typed, q.forMsg = in, false, false, r.msg
 	}
+	q.fresh = !q.typed
 	q.name.SetWidth(max(r.w-10, 8))
 	q.name.CursorEnd()
 	q.open = true
@@ -98,13 +103,47 @@ func (r *Result) updateSave(kp tea.KeyPressMsg) tea.Cmd {
 			OutputSchema: len(m.OutputSchema) > 0, Snapshot: q.snapshot}
 		return func() tea.Msg { return msg }
 	}
+	if q.fresh {
+		q.fresh = false
+		switch {
+		case kp.Code == tea.KeyBackspace || kp.Code == tea.KeyDelete:
+			// Deletes the selection, as in any text field.
+			q.name.SetValue("")
+			q.typed = true
+			return nil
+		case typedText(kp):
+			q.name.SetValue("")
+		}
+	}
+	return q.edit(kp)
+}
+
+// edit hands a key or a paste to the name field.
+func (q *saveQuestion) edit(msg tea.Msg) tea.Cmd {
 	before := q.name.Value()
 	var cmd tea.Cmd
-	q.name, cmd = q.name.Update(kp)
+	q.name, cmd = q.name.Update(msg)
 	if q.name.Value() != before {
 		q.typed = true
 	}
 	return cmd
+}
+
+// pasteIntoSave pastes into the name: a paste replaces an untouched
+// suggestion, as typing does.
+func (r *Result) pasteIntoSave(p tea.PasteMsg) tea.Cmd {
+	q := &r.saveQ
+	if q.fresh {
+		q.fresh = false
+		q.name.SetValue("")
+	}
+	return q.edit(p)
+}
+
+// typedText reports whether a key types text (not a key that moves the
+// cursor, deletes or is a shortcut).
+func typedText(kp tea.KeyPressMsg) bool {
+	return kp.Text != "" && kp.Mod&^tea.ModShift == 0
 }
 
 // saveLines are the save question's rows, at the foot of the view.
@@ -122,7 +161,7 @@ func (r *Result) saveLines(w int) []string {
 	rule := "── save this call to " + termsafe.String(file) + " "
 	lines := []string{
 		t.Detail.Title.Render(Fit(rule+strings.Repeat("─", max(w-ansi.StringWidth(rule), 0)), w)),
-		t.Detail.Label.Render("name  ") + termsafe.Rendered(q.name.View()),
+		r.saveNameLine(w),
 	}
 	name := strings.TrimSpace(q.name.Value())
 	switch {
@@ -136,4 +175,21 @@ func (r *Result) saveLines(w int) []string {
 	c := calls.Saved(name, mcp.MethodToolsCall, nil, a, q.snapshot, len(r.msg.OutputSchema) > 0)
 	lines = append(lines, foldLine(t.Detail.Label.Render("expects ")+t.Detail.Value.Render(termsafe.String(strings.Join(c.Expect.Describe(), " · "))), w, 8)...)
 	return lines
+}
+
+// saveNameLine is the name field's row: an untouched suggestion shown
+// selected, with what a key does to it when there is room to say.
+func (r *Result) saveNameLine(w int) string {
+	t := r.theme
+	q := &r.saveQ
+	label := t.Detail.Label.Render("name  ")
+	if !q.fresh {
+		return label + termsafe.Rendered(q.name.View())
+	}
+	line := label + t.Log.Selected.Render(termsafe.String(q.name.Value()))
+	hint := t.Detail.Hint.Render("  typing replaces it · → edits it")
+	if ansi.StringWidth(line+hint) <= w {
+		line += hint
+	}
+	return Fit(line, w)
 }

@@ -48,7 +48,7 @@ func TestSavedCallFlow(t *testing.T) {
 	if !p.m.result.Saving() || !strings.Contains(screenOf(p.m), "name  add a=1 b=2") {
 		t.Fatalf("S did not ask for a name:\n%s", screenOf(p.m))
 	}
-	p.keys("q") // typed into the name, not quitting
+	p.keys("right", "q") // typed into the name (after it), not quitting
 	p.keys("backspace", "tab", "enter")
 	p.until("the call saved", func() bool { return len(p.m.calls.file.Calls) == 1 })
 	f, err := calls.Load(path)

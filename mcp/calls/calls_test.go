@@ -377,8 +377,21 @@ func TestSavedCall(t *testing.T) {
 	if n := f.SuggestName("add small numbers", nil); n != "add small numbers #2" {
 		t.Errorf("a taken name = %q", n)
 	}
-	if n := f.SuggestName("echo", json.RawMessage(`{"message":"`+strings.Repeat("x", 80)+`"}`)); len([]rune(n)) != maxNameRunes {
+	if n := f.SuggestName("echo", json.RawMessage(`{"message":"`+strings.Repeat("x", 80)+`"}`)); len([]rune(n)) != maxNameRunes || strings.Contains(n, "…") {
 		t.Errorf("a long name = %q", n)
+	}
+	// A name a person keeps as it is: no "…" for a structure or for what
+	// did not fit.
+	for args, want := range map[string]string{
+		`{"traveller":{"name":"Ann"},"legs":[{"from":"PAR"}],"class":"economy","seats":2}`: "book_trip class=economy seats=2",
+		`{"traveller":{"name":"Ann"},"legs":[]}`:                                           "book_trip",
+		`{"note":"two
+lines  here","seats":2,"city":"a very long city name that is long"}`: "book_trip note=two lines here seats=2",
+		`{"note":"many words in a note that goes on past the end of the name"}`: "book_trip note=many words in a note",
+	} {
+		if n := SuggestName("book_trip", json.RawMessage(args), nil); n != want {
+			t.Errorf("%s: name %q, want %q", args, n, want)
+		}
 	}
 	good := result(`{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}`)
 	c := Saved("n", "tools/call", params, good, false, true)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
@@ -55,8 +56,8 @@ func Saved(name, method string, params json.RawMessage, a Answer, withSnapshot, 
 const maxNameRunes = 40
 
 // SuggestName is a name for a new call of tool with args: the tool and
-// its scalar arguments ("add a=1 b=2"), cut to a reasonable length, and
-// made unique among the file's calls.
+// its scalar arguments ("add a=1 b=2"), as many as fit a reasonable
+// length, made unique among the file's calls.
 func (f *File) SuggestName(tool string, args json.RawMessage) string {
 	taken := map[string]bool{}
 	for _, c := range f.Calls {
@@ -65,29 +66,51 @@ func (f *File) SuggestName(tool string, args json.RawMessage) string {
 	return SuggestName(tool, args, taken)
 }
 
-// SuggestName is File.SuggestName for the names in taken.
+// SuggestName is File.SuggestName for the names in taken. The name is
+// one a person can keep as it is: objects and arrays are left out rather
+// than drawn as "…", an argument that does not fit is left out with the
+// rest, and nothing ends in an ellipsis (only a first value too long for
+// the whole is cut, at a space when it has one).
 func SuggestName(tool string, args json.RawMessage, taken map[string]bool) string {
-	var parts []string
-	parts = append(parts, tool)
+	name := tool
+	room := func() int { return maxNameRunes - utf8.RuneCountInString(name) - 1 }
 	jsonview.Each(args, func(k []byte, v json.RawMessage) bool {
 		v = bytes.TrimSpace(v)
+		var value string
 		switch {
-		case len(v) == 0:
-		case v[0] == '{' || v[0] == '[':
-			parts = append(parts, jsonview.Key(k)+"=…")
+		case len(v) == 0 || v[0] == '{' || v[0] == '[':
+			return true // a structure names nothing in a line
 		case v[0] == '"':
 			s, _ := jsonview.String(v)
-			parts = append(parts, fmt.Sprintf("%s=%s", jsonview.Key(k), s))
+			value = strings.Join(strings.Fields(s), " ") // one line
 		default:
-			parts = append(parts, jsonview.Key(k)+"="+string(v))
+			value = string(v)
 		}
+		part := jsonview.Key(k) + "=" + value
+		if n := utf8.RuneCountInString(part); n > room() {
+			if name == tool && room() > len(k)+4 {
+				name += " " + cutAtSpace(part, room())
+			}
+			return false
+		}
+		name += " " + part
 		return true
 	})
-	name := strings.Join(parts, " ")
-	if r := []rune(name); len(r) > maxNameRunes {
-		name = string(r[:maxNameRunes-1]) + "…"
-	}
 	return UniqueName(name, taken)
+}
+
+// cutAtSpace is s cut to at most n runes, at its last space when that
+// keeps most of it.
+func cutAtSpace(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ")
 }
 
 // Describe says what the expectations ask, one line each, for people.
