@@ -58,6 +58,10 @@ or fails with the difference. Save calls from the TUI (S on a result) or write t
               "params": {"name": "add", "arguments": {"a": 1, "b": 2}},
               "expect": {"isError": false, "equals": {"/structuredContent/sum": 3}}}]}
 
+A call saved from the TUI names its server ("server": its serverInfo.name): one calls file
+serves every server started in a folder, so the calls saved for another server are skipped,
+and the report names them (--only runs one anyway). A call without "server" is for any.
+
 --update takes the current answers as the new snapshots (only calls that have one), as
 golden files are updated. --from SESSION.jsonl writes a calls file from a recording: one call
 per request the client sent, its recorded answer as the snapshot. The file is edited in place:
@@ -144,12 +148,14 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		shutdown(client)
 		<-drained
 	}()
-	if _, err := client.Connect(ctx); err != nil {
+	hs, err := client.Connect(ctx)
+	if err != nil {
 		shutdown(client)
 		<-drained
 		return connectionError(explainConnect(err, early.events))
 	}
 	early.stop()
+	opts.Server = hs.ServerInfo.Name
 
 	report, runErr := calls.Run(ctx, client, file, opts)
 	if report == nil {
@@ -163,6 +169,9 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 	}
 	if err := calls.Write(terminalOutput(stdout, formOf(f.format)), f.format, report); err != nil {
 		return withCode(exitUsage, err)
+	}
+	if len(report.Outcomes) == 0 && len(report.Skipped) > 0 {
+		return withCode(exitUsage, fmt.Errorf("%s holds no call for the server %q: each was saved for another server (--only NAME runs one anyway)", f.calls, opts.Server))
 	}
 	if report.Updated > 0 {
 		_, _ = fmt.Fprintf(stderr, "mcpscope: wrote %s to %s\n", plural.Of(report.Updated, "new snapshot", "new snapshots"), f.calls)

@@ -274,3 +274,27 @@ func TestTestUpdateFillsPlaceholders(t *testing.T) {
 		t.Fatalf("after: exit %d (%v)\n%s", code, err, out)
 	}
 }
+
+// mcpscope test runs the calls of the server it tests, and names the ones
+// it skipped; a file with none for it is an error, not a pass.
+func TestTestRunsOnlyTheCallsOfItsServer(t *testing.T) {
+	path := writeCalls(t, `{"calls": [
+  {"name": "echo", "server": "mcpscope-demo", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}},
+  {"name": "book", "server": "travel", "method": "tools/call", "params": {"name": "book_trip", "arguments": {}}},
+  {"name": "ping", "method": "ping"}
+]}`)
+	out, err, code := runCLI(t, "test", "--calls", path)
+	if code != exitOK {
+		t.Fatalf("exit %d (%v)\n%s", code, err, out)
+	}
+	for _, want := range []string{`skipped 1 call saved for other servers, not for "mcpscope-demo": "book" (server "travel")`, "✓ echo", "✓ ping", "2 calls: 2 passed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	other := writeCalls(t, `{"calls": [{"name": "book", "server": "travel", "method": "tools/call", "params": {"name": "book_trip"}}]}`)
+	out, err, code = runCLI(t, "test", "--calls", other)
+	if code != exitUsage || err == nil || !strings.Contains(err.Error(), `no call for the server "mcpscope-demo"`) {
+		t.Errorf("only another server's calls: exit %d (%v)\n%s", code, err, out)
+	}
+}

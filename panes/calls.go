@@ -43,6 +43,10 @@ type SavedCall struct {
 	// Stale says why the call may no longer fit the server (its tool is
 	// gone, its arguments are refused): the call is kept and marked.
 	Stale string
+	// OtherServer is the server the call was saved for, when it is not
+	// this one: it is listed apart, after this server's calls, not as
+	// lost.
+	OtherServer string
 }
 
 // Reason is why the call last failed, "" when it did not.
@@ -114,6 +118,9 @@ func savedCallDetails(t *themes.Theme, k keymap.KeyMap, c SavedCall) []detailLin
 	}
 	if c.Where != "" {
 		field("saved", c.Where)
+	}
+	if c.OtherServer != "" {
+		field("server", fmt.Sprintf("saved for %q, not this server (%s runs it here anyway)", c.OtherServer, k.Calls.Run.Help().Key))
 	}
 	state := callStateText(c)
 	if c.State == CallNotRun {
@@ -219,11 +226,26 @@ func (p *Calls) Title() string {
 			failed++
 		}
 	}
-	t := fmt.Sprintf("Saved calls · %d", len(p.calls))
+	others := p.others()
+	t := fmt.Sprintf("Saved calls · %d", len(p.calls)-others)
 	if passed+failed > 0 {
 		t += fmt.Sprintf(" · %d passed, %d failed", passed, failed)
 	}
+	if others > 0 {
+		t += fmt.Sprintf(" · %d for other servers", others)
+	}
 	return t
+}
+
+// others counts the calls saved for other servers (listed last).
+func (p *Calls) others() int {
+	n := 0
+	for _, c := range p.calls {
+		if c.OtherServer != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (p *Calls) SetSize(w, h int) {
@@ -290,6 +312,8 @@ func (p *Calls) row(i int) string {
 		s += "  " + t.Log.Latency.Render(c.Took)
 	case c.Stale != "":
 		s += "  " + t.Form.Warn.Render(termsafe.String(c.Stale))
+	case c.OtherServer != "":
+		s += "  " + t.Caps.Missing.Render("for "+termsafe.String(c.OtherServer))
 	}
 	s = Fit(s, w)
 	if i == p.list.Cursor() {

@@ -68,16 +68,30 @@ func (m *Model) loadCalls() tea.Cmd {
 	}
 }
 
+// callsServer is the name the server gave itself, which a saved call
+// records and the calls file is sorted by ("" before the handshake, or
+// from a server that gave none: every call is for it).
+func (m *Model) callsServer() string {
+	if m.handshake == nil {
+		return ""
+	}
+	return m.handshake.ServerInfo.Name
+}
+
 // staleCalls works out, off the UI goroutine, which calls the current tool
-// list no longer fits (schemas are compiled for it).
+// list no longer fits (schemas are compiled for it). A call saved for
+// another server is not this server's to fit.
 func (m *Model) staleCalls() tea.Cmd {
-	f, tools := m.calls.file, m.tools.Tools()
+	f, tools, server := m.calls.file, m.tools.Tools(), m.callsServer()
 	if f == nil || len(f.Calls) == 0 || tools == nil {
 		return nil
 	}
 	return func() tea.Msg {
 		stale := map[string]string{}
 		for _, c := range f.Calls {
+			if !c.For(server) {
+				continue
+			}
 			if s := calls.Stale(c, tools); s != "" {
 				stale[c.Name] = s
 			}
@@ -158,6 +172,7 @@ func (m *Model) saveCall(msg panes.SaveCallMsg) tea.Cmd {
 	}
 	call := calls.Saved(msg.Name, mcp.MethodToolsCall, calls.ToolParams(msg.Tool, msg.Args),
 		calls.AnswerOf(msg.Response.Raw, msg.Latency), msg.Snapshot, msg.OutputSchema)
+	call.Server = m.callsServer()
 	return func() tea.Msg {
 		replaced := false
 		f, err := calls.Edit(path, func(cur *calls.File) ([]byte, error) {
@@ -177,7 +192,19 @@ func (m *Model) runCalls(names []string) tea.Cmd {
 		return nil
 	}
 	if len(names) == 0 {
-		names = m.calls.file.Names()
+		// Every call of this server: the others' are shown apart, and
+		// run only one by one.
+		server := m.callsServer()
+		for _, c := range m.calls.file.Calls {
+			if c.For(server) {
+				names = append(names, c.Name)
+			}
+		}
+		if len(names) == 0 && len(m.calls.file.Calls) > 0 {
+			m.setNote(fmt.Sprintf("no saved calls for %q: the %s in the file were saved for other servers (%s lists them)",
+				server, plural.S(len(m.calls.file.Calls), "call"), m.keys.Calls.List.Help().Key), false)
+			return nil
+		}
 	}
 	if len(names) == 0 {
 		m.setNote("no saved calls yet: "+m.keys.Calls.Save.Help().Key+" on a tool's result saves one", false)
@@ -293,6 +320,9 @@ func (m *Model) savedCall(name string) (panes.SavedCall, bool) {
 func (m *Model) toSaved(c calls.Call) panes.SavedCall {
 	s := panes.SavedCall{Name: c.Name, Method: c.Method, Subject: c.Subject(), Tool: c.Tool(), Args: c.Arguments(),
 		Params: string(c.Params), Expects: c.Expect.Describe(), Stale: m.calls.stale[c.Name]}
+	if !c.For(m.callsServer()) {
+		s.OtherServer, s.Stale = c.Server, ""
+	}
 	if c.Line > 0 {
 		s.Where = fmt.Sprintf("%s:%d", m.calls.file.Path, c.Line)
 	}
@@ -314,14 +344,21 @@ func (m *Model) toSaved(c calls.Call) panes.SavedCall {
 	return s
 }
 
-// pushCalls gives the panes the calls as they now stand.
+// pushCalls gives the panes the calls as they now stand: the tools pane
+// this server's, the list of all calls this server's and then, apart,
+// those saved for other servers.
 func (m *Model) pushCalls() {
 	f := m.calls.file
-	list := make([]panes.SavedCall, 0, len(f.Calls))
+	mine := make([]panes.SavedCall, 0, len(f.Calls))
+	var others []panes.SavedCall
 	for _, c := range f.Calls {
-		list = append(list, m.toSaved(c))
+		if s := m.toSaved(c); s.OtherServer != "" {
+			others = append(others, s)
+		} else {
+			mine = append(mine, s)
+		}
 	}
-	m.tools.SetSavedCalls(list)
-	m.callsPane.SetCalls(f.Path, m.calls.problem, list)
+	m.tools.SetSavedCalls(mine)
+	m.callsPane.SetCalls(f.Path, m.calls.problem, append(slices.Clip(mine), others...))
 	m.result.SetCalls(f.Path, f.Names())
 }

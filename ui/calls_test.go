@@ -111,7 +111,7 @@ func TestSavedCallsMarkedNotDropped(t *testing.T) {
 	}
 	p := callsProgram(t, path)
 	p.until("the stale marks", func() bool { return len(p.m.calls.stale) == 2 })
-	if !strings.Contains(p.m.calls.stale["gone"], `no longer lists a tool "subtract"`) || !strings.Contains(p.m.calls.stale["refused"], "refuses") {
+	if !strings.Contains(p.m.calls.stale["gone"], `lists no tool "subtract"`) || !strings.Contains(p.m.calls.stale["refused"], "refuses") {
 		t.Errorf("stale = %v", p.m.calls.stale)
 	}
 	p.keys("C")
@@ -185,5 +185,52 @@ func TestSavedCallsListTakesAClick(t *testing.T) {
 	}
 	if s := screenOf(p.m); p.m.modal != modalCalls || !strings.Contains(s, `"three"`) {
 		t.Errorf("the details are not the clicked call's:\n%s", s)
+	}
+}
+
+// One calls file serves every server started in its folder: a call saved
+// for another server is listed apart in C (not marked as lost), is not
+// under this server's tools, and T leaves it out; a call saved here
+// records this server.
+func TestSavedCallsOfOtherServersShownApart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), calls.DefaultPath)
+	text := `{"calls": [
+  {"name": "book", "server": "travel", "method": "tools/call", "params": {"name": "book_trip", "arguments": {"legs": []}}},
+  {"name": "hi", "server": "mcpscope-demo", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}}
+]}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := callsProgram(t, path)
+	p.until("the calls read", func() bool { return len(p.m.calls.file.Calls) == 2 && p.m.calls.stale != nil })
+	if s, ok := p.m.calls.stale["book"]; ok {
+		t.Errorf("another server's call is marked: %q", s)
+	}
+	p.keys("C")
+	p.until("the list of calls", func() bool { return p.m.modal == modalCalls })
+	s := screenOf(p.m)
+	for _, want := range []string{"Saved calls · 1 · 1 for other servers", "· book  tools/call book_trip  for travel"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the list lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "lists no tool") || strings.Contains(s, "⚠") {
+		t.Errorf("another server's call shows as lost:\n%s", s)
+	}
+	if strings.Index(s, "· hi ") > strings.Index(s, "· book ") {
+		t.Errorf("this server's call is not first:\n%s", s)
+	}
+	p.keys("T")
+	p.until("the run", func() bool { return len(p.m.calls.runs) == 1 && len(p.m.calls.running) == 0 })
+	if _, ran := p.m.calls.runs["book"]; ran || !p.m.calls.runs["hi"].Pass {
+		t.Errorf("runs = %+v", p.m.calls.runs)
+	}
+	p.keys("esc")
+	p.send(panes.CallToolMsg{Name: "add", Args: json.RawMessage(`{"a":1,"b":2}`)})
+	p.until("the result", func() bool { return p.m.modal == modalResult && p.m.result.Lines() > 0 })
+	p.keys("S", "enter")
+	p.until("the call saved", func() bool { return len(p.m.calls.file.Calls) == 3 })
+	if c, _ := p.m.calls.file.Find("add a=1 b=2"); c.Server != "mcpscope-demo" {
+		t.Errorf("saved for %q", c.Server)
 	}
 }

@@ -515,6 +515,7 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 		m.caps.SetHandshake(ev.Handshake)
 		m.hsPane.SetHandshake(ev.Handshake)
 		m.tools.SetServer(ev.Handshake.ServerInfo)
+		m.pushCalls() // which saved calls are this server's
 		if c := ev.Handshake.ClientInfo; c.Name != "" && c.Name != "mcpscope" {
 			// A tap: the list starts as the client that spoke presents it.
 			m.tools.SetClient(clients.For(c))

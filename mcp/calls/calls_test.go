@@ -197,7 +197,7 @@ func TestStale(t *testing.T) {
 	if s := Stale(c, nil); s != "" {
 		t.Errorf("with no tool list: %q", s)
 	}
-	if s := Stale(c, []mcp.Tool{{Name: "echo"}}); !strings.Contains(s, `no longer lists a tool "add"`) {
+	if s := Stale(c, []mcp.Tool{{Name: "echo"}}); !strings.Contains(s, `lists no tool "add"`) {
 		t.Errorf("tool gone: %q", s)
 	}
 	strict := mcp.Tool{Name: "add", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)}
@@ -469,5 +469,26 @@ func TestCallsFileWritesHTMLCharactersPlainly(t *testing.T) {
 	}
 	if fs := Check(f.Calls[0], answer, nil); len(fs) != 0 {
 		t.Errorf("the answer no longer matches its snapshot: %v", fs)
+	}
+}
+
+// A saved call names its server after its name, and reads back.
+func TestSavedCallKeepsItsServer(t *testing.T) {
+	t.Parallel()
+	c := Saved("book", "tools/call", ToolParams("book_trip", nil), result(`{"content":[]}`), false, false)
+	c.Server = "travel"
+	text, err := Empty("f.json").WithCall(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"name": "book",
+      "server": "travel",`) {
+		t.Errorf("the file:\n%s", text)
+	}
+	if got := mustParse(t, string(text)).Calls[0]; got.Server != "travel" || !got.For("travel") || got.For("demo") || !got.For("") {
+		t.Errorf("read back: %+v", got)
+	}
+	if _, err := Parse("f.json", []byte(`{"calls": [{"name": "a", "server": 1, "method": "ping"}]}`)); err == nil || !strings.Contains(err.Error(), `"server" is the name`) {
+		t.Errorf("a server that is not a string: %v", err)
 	}
 }

@@ -242,6 +242,10 @@ func Stale(c Call, tools []mcp.Tool) string {
 		}
 		return fmt.Sprintf("the inputSchema of %q now refuses these arguments: %s", name, issues[0].String())
 	}
+	if c.Server == "" {
+		// Saved without its server: it may be another server's call.
+		return fmt.Sprintf("the server lists no tool %q", name)
+	}
 	return fmt.Sprintf("the server no longer lists a tool %q", name)
 }
 

@@ -273,6 +273,7 @@ func (f *File) indentAt(off int, dflt string) string {
 // then what must come back (the snapshot, long, last).
 type callJSON struct {
 	Name   string          `json:"name"`
+	Server string          `json:"server,omitempty"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
 	Expect *expectJSON     `json:"expect,omitempty"`
@@ -334,7 +335,7 @@ func (x Expect) shape() *expectJSON {
 // encodeCall is c as the file holds it; lines after the first start with
 // indent (the column the call starts at).
 func encodeCall(c Call, indent string) ([]byte, error) {
-	b, err := encodeValue(callJSON{Name: c.Name, Method: c.Method, Params: c.Params, Expect: c.Expect.shape()}, indent)
+	b, err := encodeValue(callJSON{Name: c.Name, Server: c.Server, Method: c.Method, Params: c.Params, Expect: c.Expect.shape()}, indent)
 	if err != nil {
 		return nil, fmt.Errorf("call %q: %w", c.Name, err)
 	}

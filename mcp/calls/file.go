@@ -15,14 +15,19 @@
 //	  ]
 //	}
 //
-// That minimal shape is read by every later version. An expectation names
-// what the answer must be: isError, error (members of the JSON-RPC error),
+// That minimal shape is read by every later version. A call's optional
+// "server" is the serverInfo.name of the server it was saved against: a
+// file serves every server started in its folder, and a call of another
+// server is shown apart and not run against this one. An expectation
+// names what the answer must be: isError, error (members of the JSON-RPC
+// error),
 // equals and matches (JSON pointers into the result, or into the error, to
 // a value or a regular expression), schema ("output" for the tool's own
 // outputSchema, or a schema), snapshot (the whole answer, {"result": ...}
 // or {"error": ...}, compared as mcpscope replay compares, with the same
-// ignore paths; {} or null until --update fills it), and maxMs. The file is edited in place, byte ranges only,
-// so a person's comments and layout survive a save or an --update.
+// ignore paths; {} or null until --update fills it), and maxMs. The file
+// is edited in place, byte ranges only, so a person's comments and layout
+// survive a save or an --update.
 package calls
 
 import (
@@ -61,7 +66,12 @@ type File struct {
 
 // Call is one saved request and what its answer must be.
 type Call struct {
-	Name   string
+	Name string
+	// Server is the name the server gave itself (serverInfo.name) when
+	// the call was saved: one calls file serves every server started in
+	// its folder, and a call of another server is not run against this
+	// one. "" (a call written without it) is for any server.
+	Server string
 	Method string
 	Params json.RawMessage // nil: the request has no params
 	Expect Expect
@@ -96,6 +106,13 @@ type PointerPattern struct {
 	Pointer string
 	Pattern string
 	re      *regexp.Regexp
+}
+
+// For reports whether the call is for the server called name: saved
+// against it, or against no server in particular (a call without a
+// server, or a server that gave no name).
+func (c *Call) For(server string) bool {
+	return c.Server == "" || server == "" || c.Server == server
 }
 
 // Tool is the tool a tools/call names, "" for other methods.
@@ -238,7 +255,7 @@ func (p *parser) file() (*File, error) {
 
 // callKeys and expectKeys are the members a call and its expect may have.
 var (
-	callKeys   = []string{"name", "method", "params", "expect"}
+	callKeys   = []string{"name", "server", "method", "params", "expect"}
 	expectKeys = []string{"isError", "error", "equals", "matches", "schema", "snapshot", "ignore", "maxMs"}
 )
 
@@ -265,6 +282,9 @@ func (p *parser) call(e config.Element) (Call, error) {
 		if !slices.Contains(callKeys, m.Key) {
 			return c, p.errAt(m.KeyOff, c.Name, "unknown member %q; a call has %s", m.Key, strings.Join(callKeys, ", "))
 		}
+	}
+	if server, ok := get("server"); ok && json.Unmarshal(server.Value, &c.Server) != nil {
+		return c, p.errAt(server.ValueOff, c.Name, `"server" is the name of the server the call is for (its serverInfo.name), a string`)
 	}
 	method, ok := get("method")
 	if !ok || json.Unmarshal(method.Value, &c.Method) != nil || c.Method == "" {

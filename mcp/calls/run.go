@@ -66,8 +66,20 @@ type Report struct {
 	// Interrupted says why the run stopped early (the connection was
 	// lost); the calls not sent are failed outcomes that say so.
 	Interrupted string `json:"interrupted,omitempty"`
+	// Server is the name the server tested gave itself; Skipped are the
+	// calls saved for other servers, not run against it.
+	Server  string        `json:"server,omitempty"`
+	Skipped []SkippedCall `json:"skipped,omitempty"`
 	// snaps are the new snapshots of an --update run, by call name.
 	snaps map[string]json.RawMessage
+}
+
+// SkippedCall is a call not run because it was saved for another server.
+type SkippedCall struct {
+	Name   string `json:"name"`
+	Method string `json:"method"`
+	Server string `json:"server"`
+	Line   int    `json:"line,omitempty"`
 }
 
 // Snapshots are the new snapshots an --update run took, by call name
@@ -87,13 +99,24 @@ type Options struct {
 	// the new snapshot (the report's Updated; the caller writes them with
 	// File.WithSnapshots).
 	Update bool
+	// Server is the name of the server the calls are sent to (its
+	// serverInfo.name): the calls saved for another server are skipped,
+	// unless Only names them.
+	Server string
 }
 
-// Select is the calls of f a run with o sends, in file order. A name in
-// Only that no call has is an error naming the ones there are.
+// Select is the calls of f a run with o sends, in file order: the calls
+// named in Only, or else those for o.Server. A name in Only that no call
+// has is an error naming the ones there are.
 func Select(f *File, o Options) ([]Call, error) {
 	if len(o.Only) == 0 {
-		return f.Calls, nil
+		var out []Call
+		for _, c := range f.Calls {
+			if c.For(o.Server) {
+				out = append(out, c)
+			}
+		}
+		return out, nil
 	}
 	for _, n := range o.Only {
 		if _, ok := f.Find(n); !ok {
@@ -132,7 +155,14 @@ func Run(ctx context.Context, c *mcp.Client, f *File, o Options) (*Report, error
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{File: f.Path}
+	r := &Report{File: f.Path, Server: o.Server}
+	if len(o.Only) == 0 {
+		for _, c := range f.Calls {
+			if !c.For(o.Server) {
+				r.Skipped = append(r.Skipped, SkippedCall{Name: c.Name, Method: c.Method, Server: c.Server, Line: c.Line})
+			}
+		}
+	}
 	var tools []mcp.Tool
 	if needsTools(sel) {
 		if items, _, err := c.ListAll(ctx, mcp.MethodToolsList); err == nil {

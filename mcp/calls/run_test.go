@@ -216,3 +216,52 @@ func TestRunLostConnection(t *testing.T) {
 		t.Errorf("json report: %v\n%s", err, out.String())
 	}
 }
+
+// One calls file serves every server started in its folder: a call saved
+// for another server is skipped, and the report says which; a call
+// without a server (an older file) runs against any; --only runs one of
+// another server's anyway.
+func TestRunSkipsCallsOfOtherServers(t *testing.T) {
+	t.Parallel()
+	f := mustParse(t, `{"calls": [
+  {"name": "add", "server": "mcpscope-demo", "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}},
+  {"name": "book", "server": "travel", "method": "tools/call", "params": {"name": "book_trip", "arguments": {}}},
+  {"name": "ping", "method": "ping"}
+]}`)
+	if f.Calls[0].Server != "mcpscope-demo" || f.Calls[2].Server != "" {
+		t.Fatalf("servers read: %+v", f.Calls)
+	}
+	c := onDemo(t)
+	r, err := Run(context.Background(), c, f, Options{Server: "mcpscope-demo"})
+	if err != nil || r.Failed != 0 || len(r.Outcomes) != 2 || len(r.Skipped) != 1 || r.Skipped[0].Name != "book" {
+		t.Fatalf("%v, %s %+v skipped %+v", err, r.Summary(), r.Outcomes, r.Skipped)
+	}
+	var text, junit bytes.Buffer
+	_ = Write(&text, "text", r)
+	for _, want := range []string{`skipped 1 call saved for other servers, not for "mcpscope-demo": "book" (server "travel")`,
+		"2 calls: 2 passed, 0 failed; 1 call for other servers skipped"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, text.String())
+		}
+	}
+	_ = Write(&junit, "junit", r)
+	if !strings.Contains(junit.String(), `skipped="1"`) || !strings.Contains(junit.String(), `<skipped message="saved for the server &#34;travel&#34;"></skipped>`) {
+		t.Errorf("junit:\n%s", junit.String())
+	}
+	r, err = Run(context.Background(), c, f, Options{Server: "mcpscope-demo", Only: []string{"book"}})
+	if err != nil || len(r.Outcomes) != 1 || len(r.Skipped) != 0 {
+		t.Fatalf("--only book: %v %+v", err, r)
+	}
+	// Against another server's tool list, a call of this server is not
+	// "lost" when it has no server; one that has says the tool is gone.
+	if s := Stale(f.Calls[2], []mcp.Tool{}); s != "" {
+		t.Errorf("ping: %q", s)
+	}
+	anyServer := mustParse(t, `{"calls": [{"name": "b", "method": "tools/call", "params": {"name": "book_trip"}}]}`).Calls[0]
+	if s := Stale(anyServer, []mcp.Tool{{Name: "add"}}); s != `the server lists no tool "book_trip"` {
+		t.Errorf("a call without a server: %q", s)
+	}
+	if s := Stale(f.Calls[0], []mcp.Tool{{Name: "echo"}}); s != `the server no longer lists a tool "add"` {
+		t.Errorf("a call of this server: %q", s)
+	}
+}

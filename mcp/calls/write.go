@@ -35,7 +35,32 @@ func (r *Report) Summary() string {
 	if r.Updated > 0 {
 		s += ", " + plural.S(r.Updated, "snapshot") + " updated"
 	}
+	if n := len(r.Skipped); n > 0 {
+		s += fmt.Sprintf("; %s for other servers skipped", plural.S(n, "call"))
+	}
 	return s
+}
+
+// skippedLine says which calls were saved for other servers and so not
+// run, by server.
+func (r *Report) skippedLine() string {
+	var servers []string
+	by := map[string][]string{}
+	for _, c := range r.Skipped {
+		if _, ok := by[c.Server]; !ok {
+			servers = append(servers, c.Server)
+		}
+		by[c.Server] = append(by[c.Server], fmt.Sprintf("%q", c.Name))
+	}
+	var parts []string
+	for _, s := range servers {
+		parts = append(parts, fmt.Sprintf("%s (server %q)", strings.Join(by[s], ", "), s))
+	}
+	this := ""
+	if r.Server != "" {
+		this = fmt.Sprintf(", not for %q", r.Server)
+	}
+	return fmt.Sprintf("skipped %s saved for other servers%s: %s", plural.S(len(r.Skipped), "call"), this, strings.Join(parts, "; "))
 }
 
 // shown cuts a value for a terminal line; the JSON report keeps it whole.
@@ -51,6 +76,9 @@ func shown(s string) string {
 func writeText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mcpscope test: %s against %s\n", termsafe.String(r.File), termsafe.String(r.Target))
+	if len(r.Skipped) > 0 {
+		b.WriteString(shown(r.skippedLine()) + "\n")
+	}
 	for _, o := range r.Outcomes {
 		mark := "✓"
 		if !o.Pass {
@@ -98,6 +126,7 @@ type junitSuite struct {
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
 	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -108,6 +137,7 @@ type junitCase struct {
 	Time      string        `xml:"time,attr"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
 }
 
@@ -137,6 +167,12 @@ func writeJUnit(w io.Writer, r *Report) error {
 			s.Failures++
 		}
 		s.Cases = append(s.Cases, c)
+	}
+	for _, sk := range r.Skipped {
+		s.Cases = append(s.Cases, junitCase{Name: sk.Name, Classname: "mcpscope." + sk.Method, Time: seconds(0),
+			Skipped: &junitMessage{Message: fmt.Sprintf("saved for the server %q", sk.Server)}})
+		s.Tests++
+		s.Skipped++
 	}
 	s.Time = seconds(total)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
