@@ -31,6 +31,10 @@ type checkFlags struct {
 	callTimeout time.Duration
 	// maxToolTokens and maxResultTokens are the budgets (0: none).
 	maxToolTokens, maxResultTokens int
+	// record is the session file to write (--record), keepSecrets its
+	// --record-secrets.
+	record      string
+	keepSecrets bool
 }
 
 func newCheckCommand() *cobra.Command {
@@ -83,6 +87,8 @@ N does the same for each result.`,
 	fs.IntVar(&f.maxToolTokens, "max-tool-tokens", 0, "fail (exit 1) when the tool list costs a model more than N tokens ("+tokens.Encoding+"; an estimate for models whose tokenizer is not public)")
 	fs.IntVar(&f.maxResultTokens, "max-result-tokens", 0, "with --call-tools: fail (exit 1) when a tool's result costs more than N tokens")
 	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "how long to wait before listing a second time")
+	fs.StringVar(&f.record, "record", "", "write every event of the check's session to FILE as JSON lines (docs/session-files.md); mcpscope open FILE shows it")
+	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
 	return cmd
 }
 
@@ -113,7 +119,7 @@ func (l *eventLog) all() []mcp.Event {
 	return l.events
 }
 
-func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []string, stdout, stderr io.Writer) (err error) {
 	// JSON, SARIF and JUnit escape what a terminal would act on as \u /
 	// &#x, and stay valid.
 	stdout = terminalOutput(stdout, formOf(f.format))
@@ -141,6 +147,18 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		st.Grace = time.Second
 	}
 	opts := f.connect.clientOptions()
+	if f.record != "" {
+		rec, err := createRecord(f.record, t, f.keepSecrets)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		opts.OnEvent = rec.Event
+		defer func() {
+			if cerr := rec.Close(); cerr != nil && err == nil {
+				err = withCode(exitUsage, cerr)
+			}
+		}()
+	}
 	opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
 	opts.Handler = neutralAnswers(stderr)
 	client := mcp.NewClient(t.transport, opts)

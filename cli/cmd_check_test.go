@@ -4,15 +4,18 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // scriptArgs runs this test binary as a scripted fake server.
@@ -466,5 +469,39 @@ func TestCallSaysWhichCheckExplainsAFinding(t *testing.T) {
 	}
 	if strings.Contains(stderr, "broke protocol rules") {
 		t.Errorf("a warning is told as broken rules:\n%s", stderr)
+	}
+}
+
+// check --record writes the check's session: a session file that reads
+// back with the handshake and every listing, as
+// docs/session-files.md says.
+func TestCheckRecordsItsSession(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "check.jsonl")
+	out, err, code := runCLI(t, "check", "--record", rec, "--relist-delay", "1ms")
+	if code != exitOK {
+		t.Fatalf("exit %d (%v)\n%s", code, err, out)
+	}
+	fh, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sf, err := record.ReadEvents(fh, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]bool{}
+	for _, ev := range sf.Events {
+		if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Method != "" {
+			methods[fe.Frame.Method] = true
+		}
+	}
+	for _, m := range []string{"initialize", "tools/list", "prompts/list", "resources/list"} {
+		if !methods[m] {
+			t.Errorf("the record lacks %s: %v", m, methods)
+		}
+	}
+	if st, _ := os.Stat(rec); st.Mode().Perm() != 0o600 {
+		t.Errorf("the record is %v", st.Mode())
 	}
 }
