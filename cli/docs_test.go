@@ -383,3 +383,39 @@ func TestReadmePictureIsTheScreenshot(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsInstallWhatWorks: the module is not published, so no command
+// in the documentation runs go install on its module path (a CI step
+// that would fail at once), and the README's install section leads with
+// what works from a checkout.
+func TestDocsInstallWhatWorks(t *testing.T) {
+	docs, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, "../README.md")
+	block := regexp.MustCompile("(?s)```[a-z]*\n(.*?)```")
+	for _, doc := range docs {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range block.FindAllStringSubmatch(string(text), -1) {
+			for _, line := range strings.Split(m[1], "\n") {
+				code, _, _ := strings.Cut(line, "#")
+				if strings.Contains(code, "go install github.com/mcpscope/mcpscope") {
+					t.Errorf("%s runs %q: the module is not published, so it fails", doc, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, install, ok := strings.Cut(string(readme), "\n## Install\n")
+	m := block.FindStringSubmatch(install)
+	if !ok || m == nil || !strings.HasPrefix(m[1], "go install . ") {
+		t.Errorf("the README's install section does not lead with go install . from a checkout")
+	}
+}
