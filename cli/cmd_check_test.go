@@ -485,8 +485,8 @@ func TestCheckRecordsItsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
 	sf, err := record.ReadEvents(fh, true)
+	_ = fh.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
