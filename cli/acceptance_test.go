@@ -50,6 +50,7 @@ func TestAcceptance(t *testing.T) {
 		{"paste keeps lines", flowPasteKeepsLines},
 		{"saved call passes, then fails on a changed server", flowSavedCall},
 		{"hot reload", flowHotReload},
+		{"copy in tmux goes to the system clipboard", flowCopyInTmux},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()

@@ -441,9 +441,9 @@ func (d *Detail) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// copy asks the root to put what is shown on the clipboard through OSC 52
-// (Bubble Tea writes the sequence; no clipboard library, so it works over
-// SSH), and to say so.
+// copy asks the root to put what is shown on the clipboard (by OSC 52, or
+// where it arrives in a tmux that swallows OSC 52: mcp/lib/clipboard), and
+// to say where.
 func (d *Detail) copy() tea.Cmd {
 	text, what := string(d.frame.Raw), fmt.Sprintf("frame #%d", d.frame.Seq)
 	if p := d.showing(); p != nil {

@@ -91,9 +91,10 @@ type ToolResultMsg struct {
 type CloseMsg struct{}
 
 // CopyMsg asks the root to put Text on the clipboard and say what was
-// copied and how: by OSC 52, which the terminal carries out and never
-// acknowledges, so the note says what to do when nothing arrives (Else:
-// another way to get it, such as saving it to a file).
+// copied and where: by OSC 52, which the terminal carries out and never
+// acknowledges (the note says what to do when nothing arrives; Else:
+// another way to get it, such as saving it to a file), or the system
+// clipboard in a tmux that swallows OSC 52.
 type CopyMsg struct {
 	What string // "result", "frame #12"
 	Text string

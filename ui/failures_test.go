@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/clipboard"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -100,6 +102,7 @@ func TestFailedGetOpensTheResultView(t *testing.T) {
 // copy in silence.
 func TestCopySaysWhatAndHow(t *testing.T) {
 	m := newTestModel("dark", 80, 24)
+	m.cfg.Clipboard = &clipboard.Router{} // outside tmux: OSC 52
 	feed(m, sessionEvents())
 	result := json.RawMessage(`{"content":[{"type":"text","text":"hello back"}]}`)
 	m.Update(toolCalledMsg{result: panes.ToolResultMsg{Name: "echo", Latency: 21 * time.Millisecond, Result: result}})
@@ -107,13 +110,64 @@ func TestCopySaysWhatAndHow(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("c did nothing")
 	}
-	_, clip := m.Update(cmd())
+	_, route := m.Update(cmd())
+	if route == nil {
+		t.Fatal("c asked for no copy")
+	}
+	_, clip := m.Update(route())
 	if clip == nil {
 		t.Fatal("c asked for no clipboard write")
 	}
+	if got, want := fmt.Sprintf("%T %v", clip(), clip()), fmt.Sprintf("%T %v", tea.SetClipboard(string(result))(), string(result)); got != want {
+		t.Errorf("the write is %s, not OSC 52 (%s)", got, want)
+	}
 	screen := ansi.Strip(content(m))
-	want := fmt.Sprintf("copied result, %d B, via OSC 52 · no paste? terminal refused; s saves a file", len(result))
+	want := fmt.Sprintf("copied result, %d B, via OSC 52 (the terminal) · refused? s saves a file", len(result))
 	if !strings.Contains(screen, want) {
+		t.Errorf("the status line lacks %q:\n%s", want, screen)
+	}
+}
+
+// In a tmux that swallows OSC 52 (set-clipboard off, or its default
+// external) the copy goes to the system clipboard, in a Cmd, and the
+// status line says so; no OSC 52 is written.
+func TestCopyInTmuxGoesToTheSystemClipboard(t *testing.T) {
+	m := newTestModel("dark", 120, 24)
+	var asked []string
+	var copied string
+	m.cfg.Clipboard = &clipboard.Router{
+		Getenv: func(k string) string {
+			if k == "TMUX" {
+				return "/tmp/tmux-1/default,1,0"
+			}
+			return ""
+		},
+		Run: func(_ context.Context, _ string, name string, args ...string) (string, error) {
+			asked = append(asked, name+" "+strings.Join(args, " "))
+			return "external\n", nil
+		},
+		System: func(text string) (string, error) { copied = text; return "xclip", nil },
+	}
+	feed(m, sessionEvents())
+	result := json.RawMessage(`{"content":[{"type":"text","text":"hello back"}]}`)
+	m.Update(toolCalledMsg{result: panes.ToolResultMsg{Name: "echo", Latency: 21 * time.Millisecond, Result: result}})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'c', Text: "c"})
+	if cmd == nil {
+		t.Fatal("c did nothing")
+	}
+	_, route := m.Update(cmd())
+	if route == nil {
+		t.Fatal("c asked for no copy")
+	}
+	routed := route()
+	if len(asked) != 1 || copied == "" {
+		t.Fatalf("the Cmd asked %q and copied %q", asked, copied)
+	}
+	if _, osc := m.Update(routed); osc != nil {
+		t.Errorf("an OSC 52 write as well: %T", osc())
+	}
+	screen := ansi.Strip(content(m))
+	if want := fmt.Sprintf("copied result, %d B, to the system clipboard (xclip)", len(result)); !strings.Contains(screen, want) {
 		t.Errorf("the status line lacks %q:\n%s", want, screen)
 	}
 }

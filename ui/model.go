@@ -23,6 +23,7 @@ import (
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
+	"github.com/mcpscope/mcpscope/mcp/lib/clipboard"
 	"github.com/mcpscope/mcpscope/mcp/policy"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/mcp/watch"
@@ -85,6 +86,9 @@ type Config struct {
 	// server's stream (the --record file could not be written): each is a
 	// row of the log and the status line's note, whatever the source.
 	Notices <-chan mcp.TransportEvent
+	// Clipboard decides where a copy goes (OSC 52, or the system
+	// clipboard in a tmux that swallows OSC 52); nil: the system's.
+	Clipboard *clipboard.Router
 }
 
 // Model is the root model. Use it through a pointer.

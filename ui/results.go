@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/clipboard"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
@@ -53,8 +54,12 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case notedMsg:
 		m.setNote(msg.text, msg.ok)
 	case panes.CopyMsg:
-		m.setNote(copyNote(msg), true)
-		return tea.SetClipboard(msg.Text)
+		return m.copyText(msg)
+	case copiedMsg:
+		m.setNote(copyNote(msg.CopyMsg, msg.to), msg.to.Via != clipboard.OSC52 || msg.to.Why == "")
+		if msg.to.Via == clipboard.OSC52 {
+			return tea.SetClipboard(msg.Text)
+		}
 	case askMsg:
 		return m.handleAsk(msg.ask)
 	case noticeMsg:
@@ -138,12 +143,38 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// copyNote says what c copied and how, short enough for 80 columns: OSC
-// 52 is carried out by the terminal, which never says whether it did
-// (tmux passes it on only with set-clipboard on; some terminals refuse
-// it), so it says what to do then.
-func copyNote(msg panes.CopyMsg) string {
-	n := "copied " + msg.What + ", " + byteCount(len(msg.Text)) + ", via OSC 52 · no paste? terminal refused"
+// copiedMsg says where a copy went (copyText's Cmd).
+type copiedMsg struct {
+	panes.CopyMsg
+	to clipboard.Result
+}
+
+// copyText works out where a copy goes in a Cmd: in tmux that means
+// asking tmux, and perhaps running the system's clipboard tool, which
+// Update must not wait for.
+func (m *Model) copyText(msg panes.CopyMsg) tea.Cmd {
+	router := m.cfg.Clipboard
+	if router == nil {
+		router = clipboard.Default()
+	}
+	ctx := m.ctx
+	return func() tea.Msg { return copiedMsg{CopyMsg: msg, to: router.Copy(ctx, msg.Text)} }
+}
+
+// copyNote says what was copied and where, short enough for 80 columns.
+// OSC 52 is carried out by the terminal, which never says whether it did
+// (some terminals refuse it), so it says what to do then; a tmux that
+// swallows it is named.
+func copyNote(msg panes.CopyMsg, to clipboard.Result) string {
+	n := "copied " + msg.What + ", " + byteCount(len(msg.Text)) + ", " + to.Where()
+	switch {
+	case to.Via == clipboard.OSC52 && to.Why != "":
+		n += " · " + to.Why + ": set -g set-clipboard on"
+	case to.Via == clipboard.OSC52 && msg.Else != "":
+		return n + " · refused? " + msg.Else
+	case to.Via == clipboard.OSC52:
+		return n + " · no paste? the terminal refused"
+	}
 	if msg.Else != "" {
 		n += "; " + msg.Else
 	}
