@@ -51,6 +51,7 @@ func TestAcceptance(t *testing.T) {
 		{"saved call passes, then fails on a changed server", flowSavedCall},
 		{"hot reload", flowHotReload},
 		{"copy in tmux goes to the system clipboard", flowCopyInTmux},
+		{"S suggests a name that typing replaces", flowSaveNameSuggestion},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
