@@ -207,6 +207,9 @@ func TestTestFromRecording(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "wrote 7 calls to "+path) {
 		t.Fatalf("exit %d (%v)\n%s", code, err, out)
 	}
+	if seeded, _ := os.ReadFile(path); strings.Count(string(seeded), `"server": "mcpscope-demo"`) != 7 {
+		t.Errorf("the seeded calls are not each for the recorded server:\n%s", seeded)
+	}
 	out, err, code = runCLI(t, "test", "--calls", path)
 	if code != exitOK || !strings.Contains(out, "7 calls: 7 passed") {
 		t.Fatalf("the seeded calls against the demo: exit %d (%v)\n%s", code, err, out)

@@ -416,7 +416,7 @@ lines  here","seats":2,"city":"a very long city name that is long"}`: "book_trip
 
 func TestFromRecording(t *testing.T) {
 	t.Parallel()
-	s := &replay.Script{Requests: []replay.Request{
+	s := &replay.Script{Handshake: json.RawMessage(`{"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"calc","version":"1"}}}`), Requests: []replay.Request{
 		{Method: "tools/list", Label: "tools/list", Answer: json.RawMessage(`{"result":{"tools":[]}}`)},
 		{Method: "tools/call", Label: "tools/call add", Params: json.RawMessage(`{"name":"add","arguments":{"a":1,"b":2}}`), Answer: json.RawMessage(`{"result":{"content":[]}}`)},
 		{Method: "tools/call", Label: "tools/call add", Params: json.RawMessage(`{"name":"add","arguments":{"a":2,"b":2}}`), Answer: json.RawMessage(`{"error":{"code":-32602,"message":"x"}}`)},
@@ -433,6 +433,9 @@ func TestFromRecording(t *testing.T) {
 	f := mustParse(t, string(text))
 	if got := strings.Join(f.Names(), ","); got != "tools/list,tools/call add,tools/call add #2" {
 		t.Errorf("names = %s", got)
+	}
+	if f.Calls[0].Server != "calc" || f.Calls[2].Server != "calc" {
+		t.Errorf("the calls are not for the recorded server: %q", f.Calls[0].Server)
 	}
 	if got := string(f.Calls[2].Expect.Snapshot); got != `{"error":{"code":-32602,"message":"x"}}` {
 		t.Errorf("snapshot = %s", got)

@@ -1,9 +1,11 @@
 package calls
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
 )
 
@@ -11,15 +13,17 @@ import (
 // handshake aside), each with its recorded answer as its snapshot, named
 // as replay labels them ("tools/call add", a second "tools/call add #2").
 // Requests that got no answer (a timeout was recorded) are left out and
-// counted in skipped.
+// counted in skipped. Each call is for the recorded server (the name it
+// gave in its handshake).
 func FromRecording(s *replay.Script) (out []Call, skipped int) {
 	taken := map[string]bool{}
+	server := recordedServer(s.Handshake)
 	for _, req := range s.Requests {
 		if req.Answer == nil || !isAnswer(req.Answer) {
 			skipped++
 			continue
 		}
-		c := Call{Name: UniqueName(req.Label, taken), Method: req.Method, Expect: Expect{Snapshot: compact(req.Answer)}}
+		c := Call{Name: UniqueName(req.Label, taken), Server: server, Method: req.Method, Expect: Expect{Snapshot: compact(req.Answer)}}
 		if len(req.Params) > 0 && string(req.Params) != "null" {
 			c.Params = compact(req.Params)
 		}
@@ -40,4 +44,21 @@ func UniqueName(name string, taken map[string]bool) string {
 			return n
 		}
 	}
+}
+
+// recordedServer is the name the recorded server gave itself in its
+// handshake's answer ({"result": {"serverInfo": {"name": ...}}}), "" when
+// it gave none.
+func recordedServer(handshake json.RawMessage) string {
+	result, _ := jsonview.Member(handshake, "result")
+	info, ok := jsonview.Member(result, "serverInfo")
+	if !ok {
+		return ""
+	}
+	raw, ok := jsonview.Member(info, "name")
+	if !ok {
+		return ""
+	}
+	name, _ := jsonview.String(raw)
+	return name
 }
