@@ -105,7 +105,7 @@ func (r *Router) Copy(ctx context.Context, text string) Result {
 	}
 	var failed []string
 	if r.System != nil {
-		tool, err := r.System(text)
+		tool, err := r.system(ctx, text)
 		if err == nil {
 			return Result{Via: System, Tool: tool, Why: why}
 		}
@@ -120,6 +120,32 @@ func (r *Router) Copy(ctx context.Context, text string) Result {
 	failed = append(failed, err.Error())
 	return Result{Via: OSC52, Why: why + "; " + strings.Join(failed, "; ")}
 }
+
+// system writes the system clipboard, giving up after systemTimeout: a
+// clipboard tool that hangs (waiting for a display that never answers)
+// must not hold the copy up; it is left to finish or fail on its own.
+func (r *Router) system(ctx context.Context, text string) (string, error) {
+	type outcome struct {
+		tool string
+		err  error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		tool, err := r.System(text)
+		done <- outcome{tool, err}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, systemTimeout)
+	defer cancel()
+	select {
+	case o := <-done:
+		return o.tool, o.err
+	case <-ctx.Done():
+		return "", fmt.Errorf("the clipboard tool did not finish within %s", systemTimeout)
+	}
+}
+
+// systemTimeout bounds a write of the system clipboard.
+const systemTimeout = 3 * time.Second
 
 func run(ctx context.Context, stdin string, name string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)

@@ -117,3 +117,18 @@ func TestSystemToolFollowsTheLibrarysOrder(t *testing.T) {
 		}
 	}
 }
+
+// A clipboard tool that hangs does not hold the copy up: tmux's buffer
+// takes it.
+func TestCopyDoesNotWaitForAHangingTool(t *testing.T) {
+	sys := fakeSystem{tmux: true, setting: "off", tool: "xclip"}
+	r := sys.router()
+	block := make(chan struct{})
+	defer close(block)
+	r.System = func(string) (string, error) { <-block; return "xclip", nil }
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // already past its time: the wait ends at once
+	if got := r.Copy(ctx, "x"); got.Via != TmuxBuffer {
+		t.Errorf("got %+v", got)
+	}
+}
