@@ -182,14 +182,15 @@ func (p *Calls) SetTheme(t *themes.Theme) {
 
 // SetCalls replaces what is shown: the file's path, why it could not be
 // read ("" when it could), and its calls. The cursor stays on the call of
-// the same name.
+// the same name, unless it went to the other servers' calls (the server
+// became known): it stays in this server's.
 func (p *Calls) SetCalls(file, problem string, calls []SavedCall) {
 	selected, had := p.Selected()
 	p.file, p.problem, p.calls = file, problem, calls
 	p.list.SetLen(len(calls))
 	if had {
 		for i, c := range calls {
-			if c.Name == selected.Name {
+			if c.Name == selected.Name && (c.OtherServer == "" || selected.OtherServer != "") {
 				p.list.Select(i)
 			}
 		}

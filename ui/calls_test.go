@@ -220,6 +220,9 @@ func TestSavedCallsOfOtherServersShownApart(t *testing.T) {
 	if strings.Index(s, "· hi ") > strings.Index(s, "· book ") {
 		t.Errorf("this server's call is not first:\n%s", s)
 	}
+	if c, _ := p.m.callsPane.Selected(); c.Name != "hi" {
+		t.Errorf("the cursor is on %q, not on this server's first call", c.Name)
+	}
 	p.keys("T")
 	p.until("the run", func() bool { return len(p.m.calls.runs) == 1 && len(p.m.calls.running) == 0 })
 	if _, ran := p.m.calls.runs["book"]; ran || !p.m.calls.runs["hi"].Pass {
