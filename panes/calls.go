@@ -168,6 +168,10 @@ func NewCalls(t *themes.Theme, k keymap.KeyMap) *Calls {
 	sc.Left, sc.Right, sc.Wrap = key.Binding{}, key.Binding{}, key.Binding{}
 	p.list = list.New(sc, p.row)
 	p.list.SetSelecting(true)
+	// Wrapping only to let the first call of other servers carry the
+	// section's rule above it (rows are cut to the width, never folded).
+	p.list.SetWrap(true)
+	p.list.SetWrapFunc(p.foldRow)
 	p.details = list.New(detailKeys(k), func(i int) string { return p.detailLines[i].text })
 	p.details.SetWrapFunc(p.fold)
 	p.details.SetWrap(true)
@@ -267,7 +271,11 @@ func (p *Calls) layout() (listRows, detailRows int) {
 		return inner, 0
 	}
 	// The details say why a call failed: they keep at least two rows.
-	listRows = min(len(p.calls), max(2, inner/2))
+	rows := len(p.calls)
+	if p.others() > 0 {
+		rows++ // the other servers' section's rule
+	}
+	listRows = min(rows, max(2, inner/2))
 	return listRows, inner - listRows - 1
 }
 
@@ -292,6 +300,18 @@ func (p *Calls) syncDetails() {
 
 func (p *Calls) fold(i, width int) string {
 	return foldCached(&p.folds, &p.foldW, p.detailLines, i, width)
+}
+
+// foldRow is a call's row, with the rule that opens the section of the
+// other servers' calls above the first of them.
+func (p *Calls) foldRow(i, width int) string {
+	row := p.row(i)
+	if p.calls[i].OtherServer == "" || (i > 0 && p.calls[i-1].OtherServer != "") {
+		return row
+	}
+	t := p.theme
+	label := "── saved for other servers "
+	return t.Caps.Missing.Render(Fit(label+strings.Repeat("─", max(width-len([]rune(label)), 0)), width)) + "\n" + row
 }
 
 // row draws one call: its state, its name, what it sends to, and why it
@@ -446,7 +466,8 @@ func (p *Calls) View() string {
 	title := p.Title()
 	tail := ""
 	if p.list.Len() > 0 && !(p.list.Top() == 0 && p.list.AtBottom()) {
-		tail = " · " + p.list.Position()
+		// The list wraps only to draw the section's rule: not worth a word.
+		tail = " · " + strings.TrimSuffix(p.list.Position(), " · wrap")
 	}
 	return Box(t, TitleKeeping(title, tail, p.w), p.focused, p.w, p.h, body)
 }

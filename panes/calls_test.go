@@ -361,3 +361,39 @@ func TestToolsWithSavedCallsGoldens(t *testing.T) {
 		}
 	}
 }
+
+// The calls saved for other servers come last, under a rule that says
+// so, each naming its server; the title counts them apart, and the cursor
+// crosses the rule as one row.
+func TestCallsOfOtherServersHaveTheirSection(t *testing.T) {
+	p := NewCalls(themes.Dark(), keymap.Default())
+	p.SetSize(60, 15)
+	p.Focus()
+	p.SetCalls("mcpscope.calls.json", "", []SavedCall{
+		{Name: "hi", Method: "tools/call", Subject: "echo"},
+		{Name: "old", Method: "tools/call", Subject: "gone"},
+		{Name: "book", Method: "tools/call", Subject: "book_trip", OtherServer: "travel"},
+	})
+	v := p.View()
+	assertPaneSize(t, v, 60, 15)
+	s := ansi.Strip(v)
+	for _, want := range []string{"Saved calls · 2 · 1 for other servers", "── saved for other servers ──", "· book  tools/call book_trip  for travel"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the list lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "wrap") {
+		t.Errorf("the title speaks of wrapping:\n%s", s)
+	}
+	if strings.Index(s, "saved for other servers ─") > strings.Index(s, "· book") || strings.Index(s, "saved for other servers ─") < strings.Index(s, "· old") {
+		t.Errorf("the rule is not between the sections:\n%s", s)
+	}
+	p.Update(press("down"))
+	p.Update(press("down"))
+	if c, _ := p.Selected(); c.Name != "book" {
+		t.Errorf("two downs reach %q", c.Name)
+	}
+	if s := ansi.Strip(p.View()); !strings.Contains(s, "▸ · book") || !strings.Contains(s, `saved for "travel", not this server`) {
+		t.Errorf("the cursor on another server's call:\n%s", s)
+	}
+}
