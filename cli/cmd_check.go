@@ -147,17 +147,16 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		st.Grace = time.Second
 	}
 	opts := f.connect.clientOptions()
+	if err := refuseOverwrite([]namedFile{{"--record", f.record}}, connectInputs(&f.connect)...); err != nil {
+		return err
+	}
 	if f.record != "" {
-		rec, err := createRecord(f.record, t, f.keepSecrets)
-		if err != nil {
-			return withCode(exitUsage, err)
+		rec, rerr := createRecord(f.record, t, f.keepSecrets)
+		if rerr != nil {
+			return withCode(exitUsage, rerr)
 		}
 		opts.OnEvent = rec.Event
-		defer func() {
-			if cerr := rec.Close(); cerr != nil && err == nil {
-				err = withCode(exitUsage, cerr)
-			}
-		}()
+		defer closeRecord(rec, &err, stderr)
 	}
 	opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
 	opts.Handler = neutralAnswers(stderr)

@@ -263,6 +263,7 @@ func TestNoCommandWritesOverItsInput(t *testing.T) {
 		{"test", "--calls", callsFile, "--record", callsFile, "--", os.Args[0], "demo-server"},
 		{"test", "--from", session, "--calls", hardlink},
 		{"call", "--method", "ping", "--config", config, "--record", config},
+		{"check", "--config", config, "--record", config},
 		{"open", session, "--log-file", symlink},
 		{"--config", config, "--record", config},
 		{"--calls", callsFile, "--log-file", callsFile, "--", os.Args[0], "demo-server"},

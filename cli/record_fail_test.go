@@ -25,6 +25,7 @@ func TestRecordOnAFullDeviceFails(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"call", "--method", "tools/list", "--record", "/dev/full"},
+		{"check", "--record", "/dev/full"},
 		{"test", "--calls", writeCalls(t, minimalDemoCalls), "--record", "/dev/full"},
 		{"replay", "--record", "/dev/full", demoRecording, "--", os.Args[0], "demo-server"},
 	} {
