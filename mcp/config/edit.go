@@ -89,6 +89,10 @@ type Entry struct {
 	add adder
 	// needsArgs says the client requires an args member (Goose does).
 	needsArgs bool
+	// list is the one list that holds the command and then its args,
+	// when the file writes them so (opencode); cmd and args are then its
+	// first item and the rest.
+	list *seq
 }
 
 // HasArgs reports whether the entry has an args member (an empty one
@@ -165,6 +169,9 @@ func (d *Doc) Rewrite(e *Entry, cmd Token, drop int, prepend []Token, keepEmpty 
 	if drop < 0 || drop > len(e.Args) || (drop > 0 && len(prepend) > 0) {
 		return nil, fmt.Errorf("%s: cannot drop %d of its %d args", e.Label(), drop, len(e.Args))
 	}
+	if e.list != nil {
+		return d.rewriteList(e, cmd, drop, prepend)
+	}
 	edits := []Edit{{Span: e.cmd, Text: d.render(cmd, false)}}
 	switch {
 	case e.args == nil && len(prepend) > 0:
@@ -181,6 +188,22 @@ func (d *Doc) Rewrite(e *Entry, cmd Token, drop int, prepend []Token, keepEmpty 
 		edits = append(edits, d.dropItems(e, drop, keepEmpty))
 	}
 	return edits, nil
+}
+
+// rewriteList is Rewrite for a command written as the first item of one
+// list with its args. The command's own token is never rewritten: a new
+// command goes in front of it with the tokens that lead to it (install),
+// or the tokens in front of it go (uninstall), so that the two undo each
+// other byte for byte.
+func (d *Doc) rewriteList(e *Entry, cmd Token, drop int, prepend []Token) ([]Edit, error) {
+	switch {
+	case drop == 0 && len(prepend) > 0 && prepend[len(prepend)-1].Value == e.Command:
+		front := append([]Token{cmd}, prepend[:len(prepend)-1]...)
+		return []Edit{d.insertItems(e.list, d.renderAll(front, true))}, nil
+	case drop > 0 && len(prepend) == 0 && e.Args[drop-1] == cmd.Value:
+		return []Edit{{Span: Span{e.list.items[0].Off, e.list.items[drop].Off}}}, nil
+	}
+	return nil, fmt.Errorf("%s: its command list cannot be rewritten that way", e.Label())
 }
 
 func (d *Doc) renderAll(ts []Token, flow bool) []string {

@@ -42,8 +42,11 @@ func (d *Doc) readJSON() error {
 	}
 	if m, ok := find(top, "mcp"); ok {
 		if inner, err := members(clean, m.valueOff); err == nil {
-			if s, ok := find(inner, "servers"); ok {
+			if s, ok := find(inner, "servers"); ok && !looksLikeServer(clean, s) {
 				each(`"mcp"."servers"`, "", s)
+			} else if allObjects(inner) {
+				// opencode's "mcp": {"NAME": {"type": "local", "command": [...]}}.
+				each(`"mcp"`, "", m)
 			}
 		}
 	}
@@ -92,6 +95,14 @@ func (d *Doc) jsonServer(clean []byte, s member, scope string) {
 		other(false, "its definition is not an object")
 		return
 	}
+	if t, ok := find(fields, "transport"); ok && len(t.value) > 0 && t.value[0] == '{' {
+		// Cline CLI's "NAME": {"transport": {"type": "stdio", "command", "args"}}.
+		if _, flat := find(fields, "command"); !flat {
+			if inner, err := members(clean, t.valueOff); err == nil {
+				fields = inner
+			}
+		}
+	}
 	var typ string
 	if t, ok := find(fields, "type"); ok {
 		_ = json.Unmarshal(t.value, &typ)
@@ -126,6 +137,10 @@ func (d *Doc) jsonServer(clean []byte, s member, scope string) {
 		}
 		container, cmd = inner, path
 	}
+	if len(cmd.value) > 0 && cmd.value[0] == '[' {
+		d.jsonCommandList(clean, s, scope, cmd, other)
+		return
+	}
 	e := Entry{Name: s.key, Scope: scope, cmd: Span{cmd.valueOff, cmd.valueOff + len(cmd.value)}}
 	if json.Unmarshal(cmd.value, &e.Command) != nil || cmd.value[0] != '"' {
 		other(false, `its "command" is not a string`)
@@ -153,4 +168,54 @@ func (d *Doc) jsonServer(clean []byte, s member, scope string) {
 		return `, "args": [` + strings.Join(items, ", ") + "]"
 	}}
 	d.Entries = append(d.Entries, e)
+}
+
+// jsonCommandList adds a server whose "command" is one list of the
+// command and its args (opencode's `"command": ["node", "index.js"]`).
+func (d *Doc) jsonCommandList(clean []byte, s member, scope string, cmd member, other func(bool, string)) {
+	elems, closeAt, err := Elements(clean, cmd.valueOff)
+	if err != nil || len(elems) == 0 {
+		other(false, `its "command" is not a list of strings with the command first`)
+		return
+	}
+	list := &seq{open: skipSpace(clean, cmd.valueOff) + 1, close: closeAt}
+	var words []string
+	for _, it := range elems {
+		var v string
+		if it.Value[0] != '"' || json.Unmarshal(it.Value, &v) != nil {
+			other(false, `its "command" is not a list of strings`)
+			return
+		}
+		words = append(words, v)
+		list.items = append(list.items, Span{it.Off, it.End})
+	}
+	e := Entry{Name: s.key, Scope: scope, Command: words[0], Args: words[1:],
+		cmd: list.items[0], list: list,
+		args: &seq{open: list.open, close: list.close, items: list.items[1:]}}
+	d.Entries = append(d.Entries, e)
+}
+
+// looksLikeServer reports whether a member's value is one server's
+// definition rather than a map of servers.
+func looksLikeServer(clean []byte, m member) bool {
+	fields, err := members(clean, m.valueOff)
+	if err != nil {
+		return false
+	}
+	for _, k := range []string{"command", "url", "type"} {
+		if f, ok := find(fields, k); ok && (len(f.value) == 0 || f.value[0] != '{') {
+			return true
+		}
+	}
+	return false
+}
+
+// allObjects reports whether every member's value is an object.
+func allObjects(ms []member) bool {
+	for _, m := range ms {
+		if len(m.value) == 0 || m.value[0] != '{' {
+			return false
+		}
+	}
+	return true
 }

@@ -67,6 +67,7 @@ func read(t *testing.T, syntax config.Syntax, data []byte) *config.Doc {
 func TestInstallUninstallGoldens(t *testing.T) {
 	files := configGoldens(t)
 	for _, want := range []string{"claude_code.client.json", "claude_code_project.client.json", "gemini.client.json", "codex.client.toml",
+		"opencode.client.jsonc", "cline_cli.client.json",
 		"claude_desktop.json", "cursor.json", "windsurf.json", "cline.json", "vscode.jsonc", "vscode_settings.jsonc", "zed.jsonc",
 		"continue.yaml", "goose.yaml", "codex_forms.toml", "bom_crlf.json", "odd_order.json", "duplicate_key.json"} {
 		if !slices.Contains(files, filepath.Join("testdata", "install", want)) {
@@ -118,7 +119,8 @@ func TestInstallUninstallGoldens(t *testing.T) {
 	}
 }
 
-// Claude Code, Gemini CLI and Codex rewrite their whole file on `mcp add`
+// Claude Code, Gemini CLI, Codex, opencode and Cline CLI rewrite their
+// whole file on `mcp add`
 // (clients.sh records it: tap install --all, then the client's own add of
 // "other"). Uninstall recognises the tapped entries by what they run and
 // restores each to its command, changing nothing else: the client's
@@ -176,8 +178,8 @@ func TestUninstallAfterTheClientRewroteTheFile(t *testing.T) {
 			}
 		})
 	}
-	if n < 3 {
-		t.Errorf("want the files Claude Code, Gemini CLI and Codex rewrote, have %v", files)
+	if n < 5 {
+		t.Errorf("want the files Claude Code, Gemini CLI, Codex, opencode and Cline CLI rewrote, have %v", files)
 	}
 }
 
@@ -351,7 +353,7 @@ func TestGoldensAreWhatTheClientsWrite(t *testing.T) {
 		t.Fatalf("clients.sh: %v\n%s", err, b)
 	}
 	made, _ := filepath.Glob(filepath.Join(out, "*"))
-	if len(made) < 7 {
+	if len(made) < 11 {
 		t.Fatalf("clients.sh made %v", made)
 	}
 	for _, p := range made {
@@ -359,6 +361,38 @@ func TestGoldensAreWhatTheClientsWrite(t *testing.T) {
 		want, err := os.ReadFile(filepath.Join("testdata", "install", filepath.Base(p)))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s is not what the client writes now (%v):\n%s", filepath.Base(p), err, got)
+		}
+	}
+}
+
+// opencode writes a server's command and args as one list, Cline CLI
+// puts them inside "transport": written inline or a server named as
+// VS Code's map is, install and uninstall still find and undo them.
+func TestInstallCommandListAndTransportShapes(t *testing.T) {
+	for _, tc := range []struct{ in, installed string }{
+		{`{"mcp": {"w": {"type": "local", "command": ["uvx"]}}}`,
+			`{"mcp": {"w": {"type": "local", "command": ["/usr/local/bin/mcpscope", "tap", "--name", "w", "--", "uvx"]}}}`},
+		{`{"mcp": {"servers": {"type": "local", "command": ["node",  "a.js"]}}}`,
+			`{"mcp": {"servers": {"type": "local", "command": ["/usr/local/bin/mcpscope",  "tap",  "--name",  "servers",  "--",  "node",  "a.js"]}}}`},
+		{`{"mcpServers": {"w": {"transport": {"type": "stdio", "command": "uvx"}}}}`,
+			`{"mcpServers": {"w": {"transport": {"type": "stdio", "command": "/usr/local/bin/mcpscope", "args": ["tap", "--name", "w", "--", "uvx"]}}}}`},
+	} {
+		res, err := Install(config.JSON, []byte(tc.in), self, nil)
+		if err != nil || string(res.Data) != tc.installed {
+			t.Errorf("install of\n%s\ngave %v\n%s\nwant\n%s", tc.in, err, resData(res), tc.installed)
+			continue
+		}
+		back, err := Uninstall(config.JSON, res.Data, nil, nil)
+		if err != nil || string(back.Data) != tc.in {
+			t.Errorf("uninstall gave %v\n%s\nwant\n%s", err, resData(back), tc.in)
+		}
+	}
+	// A remote server of either shape is a URL server, not an error.
+	for _, in := range []string{`{"mcp": {"r": {"type": "remote", "url": "https://example.com/mcp"}}}`,
+		`{"mcpServers": {"r": {"transport": {"type": "streamableHttp", "url": "https://example.com/mcp"}}}}`} {
+		d := read(t, config.JSON, []byte(in))
+		if len(d.Others) != 1 || !d.Others[0].URL {
+			t.Errorf("%s: others %+v", in, d.Others)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes the config files that the real clients write, as goldens for
-# mcp/tap's install tests: Claude Code, Gemini CLI and Codex, installed by
+# mcp/tap's install tests: Claude Code, Gemini CLI, Codex, opencode and
+# Cline CLI, installed by
 # .ci/run into .ci/clients (MCPSCOPE_CLIENTS may name their bin directory),
 # each run with a throwaway HOME and no network (its API on a closed
 # loopback port, its telemetry off; `unshare -rn` too when the system
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=${OUT:-$PWD/mcp/tap/testdata/install}
 bin=${MCPSCOPE_CLIENTS:-$PWD/.ci/clients/node_modules/.bin}
-for c in claude gemini codex; do
+for c in claude gemini codex opencode cline; do
 	[ -x "$bin/$c" ] || { echo "no $bin/$c: run the clients step of .ci/run first" >&2; exit 1; }
 done
 work=$(mktemp -d /tmp/mcpscope-clients.XXXXXX)
@@ -32,7 +33,9 @@ mkdir -p "$HOME" "$work/project"
 export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 \
 	DISABLE_ERROR_REPORTING=1 ANTHROPIC_BASE_URL=http://127.0.0.1:9 ANTHROPIC_API_KEY=none \
 	GEMINI_API_KEY=none GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9 GEMINI_TELEMETRY_ENABLED=false \
-	OPENAI_API_KEY=none OPENAI_BASE_URL=http://127.0.0.1:9 CODEX_HOME=$HOME/.codex NO_UPDATE_NOTIFIER=1
+	OPENAI_API_KEY=none OPENAI_BASE_URL=http://127.0.0.1:9 CODEX_HOME=$HOME/.codex NO_UPDATE_NOTIFIER=1 \
+	OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_SHARE=1 \
+	CLINE_TELEMETRY_DISABLED=1 XDG_CONFIG_HOME=$HOME/.config XDG_DATA_HOME=$HOME/.local/share
 run() { if unshare -rn true 2>/dev/null; then unshare -rn "$@"; else "$@"; fi; }
 cd "$work/project"
 
@@ -74,4 +77,23 @@ cp "$HOME/.codex/config.toml" "$out/codex.client.toml"
 "$work/mcpscope" tap install --config "$HOME/.codex/config.toml" --all --command "$tapcmd" >/dev/null
 run codex mcp add other -- python3 -m other_server >/dev/null 2>&1
 cp "$HOME/.codex/config.toml" "$out/codex.rewritten.toml"
+
+# opencode: its user file (opencode.jsonc), one list for the command and
+# its args.
+run opencode mcp add weather --env UNITS=metric -- node /srv/weather/index.js --units "metric & imperial" </dev/null >/dev/null 2>&1
+run opencode mcp add bare -- /usr/local/bin/srv </dev/null >/dev/null 2>&1
+run opencode mcp add remote --url https://example.com/mcp </dev/null >/dev/null 2>&1
+cp "$HOME/.config/opencode/opencode.jsonc" "$out/opencode.client.jsonc"
+"$work/mcpscope" tap install --config "$HOME/.config/opencode/opencode.jsonc" --all --command "$tapcmd" >/dev/null
+run opencode mcp add other -- python3 -m other_server </dev/null >/dev/null 2>&1
+cp "$HOME/.config/opencode/opencode.jsonc" "$out/opencode.rewritten.jsonc"
+
+# Cline CLI: each server's command and args inside its "transport".
+run cline mcp add weather --yes -- node /srv/weather/index.js --units "metric & imperial" </dev/null >/dev/null 2>&1
+run cline mcp add bare --yes -- /usr/local/bin/srv </dev/null >/dev/null 2>&1
+run cline mcp add remote --transport http --yes https://example.com/mcp </dev/null >/dev/null 2>&1
+cp "$HOME/.cline/data/settings/cline_mcp_settings.json" "$out/cline_cli.client.json"
+"$work/mcpscope" tap install --config "$HOME/.cline/data/settings/cline_mcp_settings.json" --all --command "$tapcmd" >/dev/null
+run cline mcp add other --yes -- python3 -m other_server </dev/null >/dev/null 2>&1
+cp "$HOME/.cline/data/settings/cline_mcp_settings.json" "$out/cline_cli.rewritten.json"
 echo "wrote $out/*.client.* and *.rewritten.*" >&2
