@@ -42,10 +42,12 @@ func newTapInstallCommands() []*cobra.Command {
 			Long: short + `.
 
 Edits the configs of Claude Desktop, Claude Code (~/.claude.json: the user's
-"mcpServers" and each project's; .mcp.json), Cursor, Windsurf, Cline, Gemini CLI
-("mcpServers"), VS Code ("servers", or "mcp": {"servers"} in settings.json), Zed
-("context_servers"), Codex (config.toml, [mcp_servers.NAME]), Continue
-(config.yaml, "mcpServers") and Goose (config.yaml, "extensions"). Only each
+"mcpServers" and each project's; .mcp.json), Cursor, Windsurf, Cline, Gemini CLI,
+Copilot CLI ("mcpServers"), Cline CLI ("mcpServers", each server's "transport"),
+VS Code ("servers", or "mcp": {"servers"} in settings.json), opencode ("mcp",
+the command and its args one list), Zed ("context_servers"), Codex (config.toml,
+[mcp_servers.NAME]), Continue (config.yaml, "mcpServers") and Goose
+(config.yaml, "extensions"). Servers in a shape it does not know are an error. Only each
 server's command and the start of its args change; comments and formatting
 stay. install saves the file as it was in FILE` + backupSuffix + ` each time it
 changes it, and changes nothing when run twice. uninstall finds tapped servers
@@ -112,7 +114,13 @@ func runTapInstall(out io.Writer, install bool, o tapInstallOptions) error {
 			res, err = tap.Uninstall(syntax, data, o.servers, prev)
 		}
 		if err != nil {
-			return withCode(exitUsage, installError(shown, syntax, backup, install, err))
+			return withCode(exitUsage, installError(shown, o.config, syntax, backup, install, err))
+		}
+		if len(res.Changed) == 0 && len(res.Unknown) > 0 {
+			// Servers in a shape install does not know: saying "nothing
+			// to change" would pass for success.
+			return withCode(exitUsage, fmt.Errorf("%s: nothing changed: %s: not a shape tap install edits.\nTo tap a server by hand, run mcpscope in front of its command; %s",
+				shown, termsafe.String(strings.Join(res.Unknown, ", ")), handWritten(o.config, syntax)))
 		}
 		if install {
 			for _, s := range res.Skipped {
@@ -172,11 +180,11 @@ func joinNames(names []string) string {
 // installError says what went wrong and what the user can do: for a
 // file tap install cannot edit, the line to write by hand; for an
 // uninstall that cannot go on, the backup and how old it is.
-func installError(file string, syntax config.Syntax, backup string, install bool, err error) error {
+func installError(file, path string, syntax config.Syntax, backup string, install bool, err error) error {
 	msg := fmt.Sprintf("%s: %v", file, err)
 	var ns *config.NoServersError
-	if errors.As(err, &ns) {
-		msg += ".\nTo tap a server by hand, run mcpscope in front of its command; " + handWritten(syntax)
+	if errors.As(err, &ns) || errors.Is(err, tap.ErrUnknownShape) {
+		msg += ".\nTo tap a server by hand, run mcpscope in front of its command; " + handWritten(path, syntax)
 	}
 	if !install {
 		if fi, serr := os.Stat(backup); serr == nil {
@@ -187,8 +195,18 @@ func installError(file string, syntax config.Syntax, backup string, install bool
 	return errors.New(msg)
 }
 
-// handWritten is the entry to write by hand, in the file's language.
-func handWritten(syntax config.Syntax) string {
+// handWritten is the entry to write by hand, in the file's language and
+// the shape its client reads (told by the file's name).
+func handWritten(path string, syntax config.Syntax) string {
+	base := strings.ToLower(filepath.Base(path))
+	switch {
+	case base == "opencode.json" || base == "opencode.jsonc":
+		return `in "mcp" (opencode: the command and its args are one list):
+  "NAME": {"type": "local", "command": ["mcpscope", "tap", "--name", "NAME", "--", "CMD", "ARG"]}`
+	case base == "cline_mcp_settings.json" && strings.Contains(filepath.ToSlash(path), ".cline/"):
+		return `in "mcpServers" (Cline CLI: inside the server's "transport"):
+  "NAME": {"transport": {"type": "stdio", "command": "mcpscope", "args": ["tap", "--name", "NAME", "--", "CMD", "ARG"]}}`
+	}
 	switch syntax {
 	case config.TOML:
 		return `in a [mcp_servers.NAME] table:

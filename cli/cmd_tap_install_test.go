@@ -126,6 +126,9 @@ func TestTapInstallListsEachClientsFiles(t *testing.T) {
 		"● Codex           " + filepath.Join(home, ".codex", "config.toml"),
 		"  Claude Code     " + filepath.Join(home, ".claude.json"),
 		"Goose", "Continue", "Zed", "Windsurf", "Cline", "VS Code", "Cursor", "Claude Desktop",
+		"  Copilot CLI     " + filepath.Join(home, ".copilot", "mcp-config.json"),
+		"  opencode        " + filepath.Join(home, ".config", "opencode", "opencode.jsonc"),
+		"  Cline CLI       " + filepath.Join(home, ".cline", "data", "settings", "cline_mcp_settings.json"),
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the list lacks %q:\n%s", want, out)
@@ -157,6 +160,33 @@ func TestTapInstallNamesWhatItCannotEdit(t *testing.T) {
 			t.Errorf("the file was changed: %s", b)
 		}
 	}
+	// Servers of a shape install does not know are an error, for install
+	// and uninstall alike, with the entry to write by hand in the shape
+	// the file's client reads.
+	for _, tc := range []struct{ path, text, want string }{
+		{"x.json", `{"mcpServers": {"w": {"launch": {"exe": "uvx"}}}}`, `"command": "mcpscope",`},
+		{".cline/data/settings/cline_mcp_settings.json", `{"mcpServers": {"w": {"transport": {"type": "stdio", "exe": "uvx"}}}}`,
+			`"transport": {"type": "stdio", "command": "mcpscope", "args": ["tap"`},
+		{".config/opencode/opencode.json", `{"mcp": {"w": {"type": "local", "command": 3}}}`, `"command": ["mcpscope", "tap", "--name", "NAME", "--", "CMD", "ARG"]`},
+		{".config/opencode/opencode.jsonc", `{"$schema": "https://opencode.ai/config.json"}`, `"command": ["mcpscope", "tap"`},
+	} {
+		file := filepath.Join(dir, tc.path)
+		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, verb := range []string{"install", "uninstall"} {
+			_, err, code := runCLI(t, "tap", verb, "--config", file, "--all")
+			if code != exitUsage || err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s %s: exit %d, %v; want %q", verb, tc.path, code, err, tc.want)
+			}
+		}
+		if b, _ := os.ReadFile(file); string(b) != tc.text {
+			t.Errorf("the file was changed: %s", b)
+		}
+	}
 	file := filepath.Join(dir, "claude.json")
 	if err := os.WriteFile(file, readFixture(t, "claude_code.client.json"), 0o600); err != nil {
 		t.Fatal(err)
@@ -171,7 +201,8 @@ func TestTapInstallNamesWhatItCannotEdit(t *testing.T) {
 // uninstall, give back the original bytes.
 func TestTapInstallCommandOnEachFormat(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"codex.client.toml", "goose.yaml", "continue.yaml", "zed.jsonc", "gemini.client.json"} {
+	for _, name := range []string{"codex.client.toml", "goose.yaml", "continue.yaml", "zed.jsonc", "gemini.client.json",
+		"opencode.client.jsonc", "cline_cli.client.json"} {
 		orig := readFixture(t, name)
 		file := filepath.Join(dir, name)
 		if err := os.WriteFile(file, orig, 0o644); err != nil {

@@ -67,6 +67,11 @@ func ClientFiles(goos, home string, getenv func(string) string) []ClientFile {
 		zed = join(appData, "Zed", "settings.json")
 		goose = join(appData, "Block", "goose", "config", "config.yaml")
 	}
+	// opencode finds its files by the XDG rules on every system.
+	opencode := join(home, ".config", "opencode")
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		opencode = join(x, "opencode")
+	}
 	rel := func(parts ...string) string { return join(parts...) }
 	return []ClientFile{
 		{Client: "Claude Desktop", Path: join(appDir, "Claude", "claude_desktop_config.json")},
@@ -87,5 +92,11 @@ func ClientFiles(goos, home string, getenv func(string) string) []ClientFile {
 		{Client: "Continue", Path: join(home, ".continue", "config.yaml")},
 		{Client: "Continue", Path: rel(".continue", "mcpServers", "*.yaml"), Project: true, What: "workspace"},
 		{Client: "Goose", Path: goose, What: `"extensions"`},
+		{Client: "Copilot CLI", Path: join(home, ".copilot", "mcp-config.json")},
+		{Client: "opencode", Path: join(opencode, "opencode.jsonc"), What: `"mcp" (what opencode mcp add writes)`},
+		{Client: "opencode", Path: join(opencode, "opencode.json"), What: `"mcp"`},
+		{Client: "opencode", Path: "opencode.json", Project: true, What: "project"},
+		{Client: "opencode", Path: "opencode.jsonc", Project: true, What: "project"},
+		{Client: "Cline CLI", Path: join(home, ".cline", "data", "settings", "cline_mcp_settings.json"), What: `"mcpServers" (each server's "transport")`},
 	}
 }

@@ -438,7 +438,7 @@ func (e *NoServersError) Error() string {
 	case YAML:
 		return `no MCP servers: expected "mcpServers" (Continue's config.yaml) or "extensions" (Goose's config.yaml); ` + found
 	}
-	return `no MCP servers: expected "mcpServers" (Claude Desktop, Claude Code, Cursor, Windsurf, Cline, Gemini CLI), "projects"."DIR"."mcpServers" (Claude Code's local scope), "servers" (VS Code mcp.json), "mcp": {"servers"} (VS Code settings.json) or "context_servers" (Zed); ` + found
+	return `no MCP servers: expected "mcpServers" (Claude Desktop, Claude Code, Cursor, Windsurf, Cline, Cline CLI, Gemini CLI, Copilot CLI), "projects"."DIR"."mcpServers" (Claude Code's local scope), "servers" (VS Code mcp.json), "mcp": {"servers"} (VS Code settings.json), "mcp" (opencode) or "context_servers" (Zed); ` + found
 }
 
 // quoteDouble writes s as a double-quoted string that JSON, TOML and

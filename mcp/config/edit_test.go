@@ -35,7 +35,10 @@ func TestClientFilesOnEachSystem(t *testing.T) {
 		"Zed: /home/u/.config/zed/settings.json", "Goose: /home/u/.config/goose/config.yaml",
 		"Continue: /home/u/.continue/config.yaml", "Windsurf: /home/u/.codeium/windsurf/mcp_config.json",
 		"Cline: /home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
-		"VS Code: /home/u/.config/Code/User/mcp.json", "Cursor: /home/u/.cursor/mcp.json")
+		"VS Code: /home/u/.config/Code/User/mcp.json", "Cursor: /home/u/.cursor/mcp.json",
+		"Copilot CLI: /home/u/.copilot/mcp-config.json", "opencode: /home/u/.config/opencode/opencode.jsonc",
+		"opencode: /home/u/.config/opencode/opencode.json", "opencode: opencode.json",
+		"Cline CLI: /home/u/.cline/data/settings/cline_mcp_settings.json")
 	has("darwin", "/Users/u",
 		"Claude Desktop: /Users/u/Library/Application Support/Claude/claude_desktop_config.json",
 		"VS Code: /Users/u/Library/Application Support/Code/User/mcp.json",
@@ -47,9 +50,13 @@ func TestClientFilesOnEachSystem(t *testing.T) {
 		`Gemini CLI: C:\Users\u\.gemini\settings.json`, `Codex: C:\Users\u\.codex\config.toml`,
 		`Zed: C:\Users\u\AppData\Roaming\Zed\settings.json`,
 		`Goose: C:\Users\u\AppData\Roaming\Block\goose\config\config.yaml`,
-		`Cursor: .cursor\mcp.json`)
+		`Cursor: .cursor\mcp.json`, `Copilot CLI: C:\Users\u\.copilot\mcp-config.json`,
+		`opencode: C:\Users\u\.config\opencode\opencode.jsonc`,
+		`Cline CLI: C:\Users\u\.cline\data\settings\cline_mcp_settings.json`)
 	env["CODEX_HOME"], env["CLAUDE_CONFIG_DIR"] = "/srv/codex", "/srv/claude"
-	has("linux", "/home/u", "Codex: /srv/codex/config.toml", "Claude Code: /srv/claude/.claude.json")
+	env["XDG_CONFIG_HOME"] = "/x"
+	has("linux", "/home/u", "Codex: /srv/codex/config.toml", "Claude Code: /srv/claude/.claude.json",
+		"opencode: /x/opencode/opencode.jsonc")
 }
 
 // `mcpscope --config` reads a file with a byte order mark, and of two

@@ -19,6 +19,9 @@ type Edited struct {
 	// Skipped says, for each server left alone because install cannot
 	// tap it, why ("remote, a URL server (...)").
 	Skipped []string
+	// Unknown lists, of the servers left alone, those written in a shape
+	// install does not know (not URL servers), with why.
+	Unknown []string
 }
 
 // Install rewrites the named stdio servers of a client's config (all of
@@ -115,6 +118,8 @@ func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited
 			why := o.Why
 			if o.URL {
 				why += " (tap it with mcpscope tap --listen)"
+			} else {
+				res.Unknown = append(res.Unknown, label+" ("+o.Why+")")
 			}
 			res.Skipped = append(res.Skipped, label+", "+why)
 		}
@@ -144,6 +149,10 @@ func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited
 	}
 	return res, nil
 }
+
+// ErrUnknownShape says a server is written in a shape install does not
+// know how to edit.
+var ErrUnknownShape = errors.New("cannot be tapped by tap install")
 
 // Tapped reports whether command and args run a server through the tap,
 // `tap [FLAGS] -- CMD ARGS…`: it returns the index of "--" in args and
@@ -202,7 +211,7 @@ func checkNames(d *config.Doc, names []string) error {
 			if o.URL {
 				return fmt.Errorf("%q is a URL server: tap it with `mcpscope tap --name %s --listen 127.0.0.1:PORT URL` and give the client http://127.0.0.1:PORT/ instead", n, n)
 			}
-			return fmt.Errorf("%q cannot be tapped by tap install: %s", n, o.Why)
+			return fmt.Errorf("%q %w: %s", n, ErrUnknownShape, o.Why)
 		}
 		var have []string
 		for i := range d.Entries {
