@@ -95,17 +95,20 @@ func runTapInstall(out io.Writer, install bool, o tapInstallOptions) error {
 	syntax := config.SyntaxFor(o.config)
 	backup := o.config + backupSuffix
 	// A client may rewrite its file while we edit it (Claude Code does, as
-	// it runs): the edit is redone on what is there now when that happens.
-	for attempt := 0; ; attempt++ {
-		data, err := os.ReadFile(path)
+	// it runs, by a new file renamed over it): the edit is redone on what
+	// is there now when that happens, and given up after a few tries
+	// rather than written over the client's.
+	var res *tap.Edited
+	for attempt := 1; ; attempt++ {
+		f, readOnly, err := openInPlace(path)
 		if err != nil {
-			return withCode(exitUsage, err)
+			return withCode(exitUsage, fmt.Errorf("%s: %w", shown, err))
 		}
-		fi, err := os.Stat(path)
+		data, fi, err := readOpen(f)
 		if err != nil {
-			return withCode(exitUsage, err)
+			_ = f.Close()
+			return withCode(exitUsage, fmt.Errorf("%s: %w", shown, err))
 		}
-		var res *tap.Edited
 		if install {
 			res, err = tap.Install(syntax, data, self, o.servers)
 		} else {
@@ -114,59 +117,77 @@ func runTapInstall(out io.Writer, install bool, o tapInstallOptions) error {
 			res, err = tap.Uninstall(syntax, data, o.servers, prev)
 		}
 		if err != nil {
+			_ = f.Close()
 			return withCode(exitUsage, installError(shown, o.config, syntax, backup, install, err))
 		}
 		if len(res.Changed) == 0 && len(res.Unknown) > 0 {
+			_ = f.Close()
 			// Servers in a shape install does not know: saying "nothing
 			// to change" would pass for success.
 			return withCode(exitUsage, fmt.Errorf("%s: nothing changed: %s: not a shape tap install edits.\nTo tap a server by hand, run mcpscope in front of its command; %s",
 				shown, termsafe.String(strings.Join(res.Unknown, ", ")), handWritten(o.config, syntax)))
 		}
-		if install {
-			for _, s := range res.Skipped {
-				_, _ = fmt.Fprintf(out, "%s: not tapped: %s\n", shown, termsafe.String(s))
-			}
-		}
 		if len(res.Changed) == 0 {
-			what := "no stdio server to tap"
-			if !install {
-				what = "no tapped server"
-			} else if o.all {
-				what = "every stdio server already runs through the tap, or there is none"
-			}
-			_, _ = fmt.Fprintf(out, "%s: nothing to change (%s)\n", shown, what)
-			return nil
+			_ = f.Close()
+			break
+		}
+		if readOnly != nil {
+			_ = f.Close()
+			return withCode(exitUsage, fmt.Errorf("%s: %w", shown, readOnly))
 		}
 		if install {
 			// The file as it was before this change; an older backup
 			// would lose what was edited since.
-			if err := writeAtomic(backup, data, 0o600, nil); err != nil {
+			if err := writeAtomic(backup, data, 0o600); err != nil {
+				_ = f.Close()
 				return withCode(exitUsage, fmt.Errorf("%s: no backup written, so the file was left as it was: %w", shown, err))
 			}
 		}
-		err = writeAtomic(path, res.Data, fi.Mode().Perm(), data)
-		if errors.Is(err, errChangedMeanwhile) && attempt < 2 {
+		err = writeInPlace(f, path, fi, data, res.Data)
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+		if errors.Is(err, errChangedMeanwhile) && attempt < editAttempts {
 			continue
+		}
+		if errors.Is(err, errChangedMeanwhile) {
+			return withCode(exitUsage, fmt.Errorf("%s: %w %d times in a row (a client rewriting it?); what it wrote was kept and this edit was not made: try again once the client is idle", shown, err, editAttempts))
 		}
 		if err != nil {
 			return withCode(exitUsage, fmt.Errorf("%s: %w", shown, err))
 		}
-		names := termsafe.String(joinNames(res.Changed))
-		if install {
-			verb := "now runs through the tap"
-			if len(res.Changed) > 1 {
-				verb = "now run through the tap"
-			}
-			_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client.\n  The file as it was is in %s (written just now).\n", shown, names, verb, termsafe.String(backup))
-		} else {
-			verb := "runs its own command again"
-			if len(res.Changed) > 1 {
-				verb = "run their own commands again"
-			}
-			_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client.\n", shown, names, verb)
+		break
+	}
+	if install {
+		for _, s := range res.Skipped {
+			_, _ = fmt.Fprintf(out, "%s: not tapped: %s\n", shown, termsafe.String(s))
 		}
+	}
+	if len(res.Changed) == 0 {
+		what := "no stdio server to tap"
+		if !install {
+			what = "no tapped server"
+		} else if o.all {
+			what = "every stdio server already runs through the tap, or there is none"
+		}
+		_, _ = fmt.Fprintf(out, "%s: nothing to change (%s)\n", shown, what)
 		return nil
 	}
+	names := termsafe.String(joinNames(res.Changed))
+	if install {
+		verb := "now runs through the tap"
+		if len(res.Changed) > 1 {
+			verb = "now run through the tap"
+		}
+		_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client.\n  The file as it was is in %s (written just now).\n", shown, names, verb, termsafe.String(backup))
+	} else {
+		verb := "runs its own command again"
+		if len(res.Changed) > 1 {
+			verb = "run their own commands again"
+		}
+		_, _ = fmt.Fprintf(out, "%s: %s %s; restart the client.\n", shown, names, verb)
+	}
+	return nil
 }
 
 // joinNames is "a", "a and b", "a, b and c".
@@ -241,10 +262,91 @@ func age(t time.Time) string {
 
 var errChangedMeanwhile = errors.New("the file changed while it was being edited")
 
-// writeAtomic replaces path by data through a temporary file in the same
-// directory, so that a client reading it never sees half a file. When
-// was is not nil, the file must still hold was just before the switch.
-func writeAtomic(path string, data []byte, perm os.FileMode, was []byte) error {
+// editAttempts is how many times an edit is redone on a file a client
+// keeps rewriting before tap install gives up.
+const editAttempts = 5
+
+// openInPlace opens a config file for an edit in place: for reading and
+// writing, or, when it cannot be written, for reading with why (readOnly)
+// for when there is something to write. A file no one may write (0444)
+// counts as read-only even where the system would let root write it:
+// its owner made it so on purpose.
+func openInPlace(path string) (f *os.File, readOnly error, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi.Mode().Perm()&0o222 == 0 {
+		readOnly = fmt.Errorf("the file is read-only (mode %04o); nothing was written: make it writable (chmod u+w) to let tap install edit it", fi.Mode().Perm())
+	} else if f, err = os.OpenFile(path, os.O_RDWR, 0); !errors.Is(err, os.ErrPermission) {
+		return f, nil, err
+	} else {
+		readOnly = fmt.Errorf("cannot write the file (%w); nothing was written", err)
+	}
+	f, err = os.Open(path)
+	return f, readOnly, err
+}
+
+// readOpen reads an open file whole, with what it was when read.
+func readOpen(f *os.File) ([]byte, os.FileInfo, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(f)
+	return data, fi, err
+}
+
+// writeInPlace writes data into the open file f, the same file (inode)
+// path named when it was read, so that its owner, mode and hard links
+// stay. Right before the write it checks that path still names f and
+// that f still holds was, unchanged since fi; right after, that path
+// still names f (a client that renamed a new file over it meanwhile keeps
+// its write, and this edit is redone on it). Either is
+// errChangedMeanwhile.
+func writeInPlace(f *os.File, path string, fi os.FileInfo, was, data []byte) error {
+	still := func() bool {
+		now, err := os.Stat(path)
+		return err == nil && os.SameFile(now, fi)
+	}
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !still() || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+		return errChangedMeanwhile
+	}
+	cur := make([]byte, len(was)+1)
+	n, err := f.ReadAt(cur, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if !bytes.Equal(cur[:n], was) {
+		return errChangedMeanwhile
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return fmt.Errorf("writing the file failed part way, it may be damaged: %w", err)
+	}
+	if len(data) < len(was) {
+		if err := f.Truncate(int64(len(data))); err != nil {
+			return err
+		}
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if !still() {
+		return errChangedMeanwhile
+	}
+	return nil
+}
+
+// writeAtomic writes a new file of ours (the backup) through a
+// temporary file in the same directory, so that it is never half written.
+func writeAtomic(path string, data []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -260,11 +362,6 @@ func writeAtomic(path string, data []byte, perm os.FileMode, was []byte) error {
 	}
 	if err := tmp.Close(); err != nil {
 		return err
-	}
-	if was != nil {
-		if now, err := os.ReadFile(path); err != nil || !bytes.Equal(now, was) {
-			return errChangedMeanwhile
-		}
 	}
 	return os.Rename(tmp.Name(), path)
 }
