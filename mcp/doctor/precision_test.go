@@ -435,6 +435,21 @@ func TestExitOnSIGTERMIsNoFinding(t *testing.T) {
 	}
 }
 
+// opencode and Copilot CLI close the server's stdin, then SIGTERM the
+// server themselves (found with pgrep -P under the tap): the client's
+// shutdown, not an abnormal exit. A SIGTERM before stdin closed still is.
+func TestClientsSIGTERMAfterStdinClosedIsNoFinding(t *testing.T) {
+	l := doctor.New(doctor.Options{})
+	if d := l.Observe(mcp.ExitEvent{Exit: &mcp.ExitError{Code: -1, Signal: "SIGTERM", Expected: true}}); len(d) != 0 {
+		t.Errorf("the client's SIGTERM after closing stdin was blamed on the server: %+v", d[0])
+	}
+	l = doctor.New(doctor.Options{})
+	d := l.Observe(mcp.ExitEvent{Exit: &mcp.ExitError{Code: -1, Signal: "SIGTERM"}})
+	if len(d) != 1 || d[0].Rule != "stdio/abnormal-exit" {
+		t.Errorf("a server killed by SIGTERM out of the blue: %+v", d)
+	}
+}
+
 // A tool call that was still reporting progress when mcpscope's maximum ran
 // out is not a slow tool; one that never reported anything is.
 func TestCallTimeoutAtTheMaximumIsNoFinding(t *testing.T) {

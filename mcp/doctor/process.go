@@ -99,6 +99,12 @@ func (l *Linter) observeExit(e mcp.ExitEvent) {
 		// the server went is the client's shutdown, not the server's fault.
 		return
 	}
+	if x.Expected && x.Forced == "" && x.Signal == "SIGTERM" {
+		// The client closed stdin and then sent SIGTERM to the server
+		// itself, past the tap (opencode and Copilot CLI find it with
+		// pgrep -P): the spec's shutdown, done by the client.
+		return
+	}
 	// The spec's shutdown is stdin closed, then SIGTERM, then SIGKILL: a
 	// server that ends on SIGTERM did what it asks. Only one that outlived
 	// SIGTERM's grace (not a kill in mcpscope's own hurry) is reported.
