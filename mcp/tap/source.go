@@ -38,6 +38,8 @@ type Source struct {
 	cutSaid   bool
 	// ended is set once the record said how the conversation ended.
 	endSeen bool
+	// clientSignal is the signal the client sent the tap, from its row.
+	clientSignal string
 	// after, when set, is the tap this source was made to watch again
 	// (NewNextSource).
 	after *Listed
@@ -256,6 +258,14 @@ func (s *Source) finish(r *reader) {
 		if fi, err := os.Stat(s.file); err == nil {
 			at = fi.ModTime()
 		}
+		if s.clientSignal != "" {
+			// The client ended it with a signal, and killed the tap before
+			// the server's end could be recorded (Copilot CLI sends SIGKILL
+			// right after SIGTERM).
+			s.q.Push(mcp.StateEvent{Time: at, State: mcp.StateClosed,
+				Detail: "its client ended the conversation (" + s.clientSignal + "), then stopped the tap before it recorded how the server ended"})
+			return
+		}
 		s.q.Push(mcp.StateEvent{Time: at, State: mcp.StateFailed,
 			Detail: "the tap is no longer running and its record stops here without saying how the conversation ended"})
 	}
@@ -294,6 +304,9 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	}
 	if st, ok := ev.(mcp.StateEvent); ok && (st.State == mcp.StateClosed || st.State == mcp.StateFailed) {
 		s.endSeen = true
+	}
+	if te, ok := ev.(mcp.TransportEvent); ok && te.Kind == record.TransportClientSignal && s.clientSignal == "" {
+		s.clientSignal = clientSignalName(te.Summary)
 	}
 	if fe, ok := ev.(mcp.FrameEvent); ok && r.linter == nil {
 		// The doctor's profile is the client's: chosen from its first
@@ -341,4 +354,15 @@ func newReader(f io.Reader) *reader {
 	rb := record.NewRebuilder()
 	rb.SkipDiagnostics = true // the doctor runs here, on today's rules
 	return &reader{dec: record.NewDecoder(f), rb: rb}
+}
+
+// clientSignalName is the signal a client-signal row names ("the tap got
+// SIGTERM ...").
+func clientSignalName(summary string) string {
+	for _, w := range strings.Fields(summary) {
+		if strings.HasPrefix(w, "SIG") {
+			return w
+		}
+	}
+	return "a signal"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/child"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // StdioOptions configure a stdio tap: what a client's config runs instead
@@ -319,6 +320,9 @@ func (t *stdioTap) shutdown() {
 	})
 }
 
+// passOn sends a client's signal on to the server's group.
+var passOn = signalGroup
+
 // forward passes the signals the tap gets on to the server's group.
 func (t *stdioTap) forward(ctx context.Context) {
 	if t.o.Signals == nil {
@@ -333,10 +337,14 @@ func (t *stdioTap) forward(ctx context.Context) {
 				t.clientSignal = name
 			}
 			t.mu.Unlock()
-			// Recorded before it is passed on: the server's end comes after.
-			t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "tap",
-				Summary: "the tap got " + name + " (from its client: some clients close a server this way) and passed it on to the server"}})
-			signalGroup(t.cmd, sig)
+			// Written and flushed here, before it is passed on and ahead
+			// of what the recorder has queued: a client may send SIGKILL
+			// right after (Copilot CLI does), and this row is then all
+			// that says how the conversation ended.
+			t.rec.w.Event(mcp.TransportEvent{Time: time.Now(), Kind: record.TransportClientSignal,
+				Summary: "the tap got " + name + " (from its client: some clients close a server this way) and passed it on to the server"})
+			_ = t.rec.w.Flush()
+			passOn(t.cmd, sig)
 		case <-t.exited:
 			return
 		case <-ctx.Done():

@@ -3,9 +3,12 @@
 package tap
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,4 +124,73 @@ func TestStdioTapRecordsTheClientsSignalAsTheClientsShutdown(t *testing.T) {
 		}
 	}
 	_ = src.Close()
+}
+
+// Copilot CLI sends the tap SIGTERM and SIGKILL at once: the row saying
+// the client sent the signal is in the capture before the signal reaches
+// the server (before anything the recorder has queued), and a capture
+// that ends there is read as the client's end, not a failure.
+func TestStdioTapWritesTheClientsSignalBeforePassingItOn(t *testing.T) {
+	privateDirs(t)
+	dir := t.TempDir()
+	onDisk := make(chan bool, 4)
+	passOn = func(cmd *exec.Cmd, sig os.Signal) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		b := []byte{}
+		if len(files) == 1 {
+			b, _ = os.ReadFile(files[0])
+		}
+		said := bytes.Contains(b, []byte(`"transportKind":"`+record.TransportClientSignal+`"`))
+		signalGroup(cmd, sig)
+		onDisk <- said
+	}
+	defer func() { passOn = signalGroup }()
+	sigs := make(chan os.Signal, 1)
+	inR, inW := io.Pipe()
+	defer func() { _ = inW.Close() }()
+	var stderr syncBuffer
+	done := make(chan *Outcome, 1)
+	go func() {
+		out, _ := RunStdio(context.Background(), StdioOptions{Name: "killed", Command: "sh", Args: []string{"-c", `echo ready >&2; while :; do sleep 0.02; done`},
+			Stdin: inR, Stdout: io.Discard, Stderr: &stderr, Signals: sigs, Recording: Recording{Dir: dir, NoHub: true}})
+		done <- out
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "ready") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	sigs <- syscall.SIGTERM
+	var out *Outcome
+	select {
+	case out = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the forwarded SIGTERM did not end the server")
+	}
+	if said := <-onDisk; !said {
+		t.Fatal("when the signal was passed on, the capture did not say the client sent it")
+	}
+	// The tap killed right then: its capture is cut after that row.
+	b, err := os.ReadFile(out.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(b, []byte(record.TransportClientSignal))
+	cut := b[:at+bytes.IndexByte(b[at:], '\n')+1]
+	if err := os.WriteFile(out.File, cut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := NewSource(Listed{Info: Info{File: out.File}})
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var last *mcp.StateEvent
+	for ev := range src.Events() {
+		if st, ok := ev.(mcp.StateEvent); ok {
+			last = &st
+		}
+	}
+	_ = src.Close()
+	if last == nil || last.State != mcp.StateClosed || !strings.Contains(last.Detail, "its client ended the conversation (SIGTERM)") {
+		t.Errorf("the cut capture ends in %+v; want closed by the client", last)
+	}
 }

@@ -133,6 +133,12 @@ type Entry struct {
 // RecorderReplay is the Recorder of a replay's record.
 const RecorderReplay = "replay"
 
+// TransportClientSignal is the TransportKind of a tap's row saying its
+// client sent it a signal (the client's way of ending the conversation).
+// The tap writes it at once, before anything else: a client may kill the
+// tap right after, and the row is then how the capture ended.
+const TransportClientSignal = "client-signal"
+
 // RecorderTap is the Recorder of a tap's capture: a real client's
 // conversation with its server, which mcpscope only watched.
 const RecorderTap = "tap"
