@@ -39,6 +39,9 @@ type StdioOptions struct {
 	Reload *ReloadOptions
 	// onFrame sees every recorded frame (tests).
 	onFrame func(*mcp.Frame)
+	// passOn, when set, sends the client's signals on instead of
+	// signalGroup (tests).
+	passOn func(*exec.Cmd, os.Signal)
 }
 
 // Outcome is how the tapped server ended.
@@ -320,9 +323,6 @@ func (t *stdioTap) shutdown() {
 	})
 }
 
-// passOn sends a client's signal on to the server's group.
-var passOn = signalGroup
-
 // forward passes the signals the tap gets on to the server's group.
 func (t *stdioTap) forward(ctx context.Context) {
 	if t.o.Signals == nil {
@@ -344,7 +344,11 @@ func (t *stdioTap) forward(ctx context.Context) {
 			t.rec.w.Event(mcp.TransportEvent{Time: time.Now(), Kind: record.TransportClientSignal,
 				Summary: "the tap got " + name + " (from its client: some clients close a server this way) and passed it on to the server"})
 			_ = t.rec.w.Flush()
-			passOn(t.cmd, sig)
+			if t.o.passOn != nil {
+				t.o.passOn(t.cmd, sig)
+			} else {
+				signalGroup(t.cmd, sig)
+			}
 		case <-t.exited:
 			return
 		case <-ctx.Done():

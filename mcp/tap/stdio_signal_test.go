@@ -134,7 +134,7 @@ func TestStdioTapWritesTheClientsSignalBeforePassingItOn(t *testing.T) {
 	privateDirs(t)
 	dir := t.TempDir()
 	onDisk := make(chan bool, 4)
-	passOn = func(cmd *exec.Cmd, sig os.Signal) {
+	passOn := func(cmd *exec.Cmd, sig os.Signal) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		b := []byte{}
 		if len(files) == 1 {
@@ -144,7 +144,6 @@ func TestStdioTapWritesTheClientsSignalBeforePassingItOn(t *testing.T) {
 		signalGroup(cmd, sig)
 		onDisk <- said
 	}
-	defer func() { passOn = signalGroup }()
 	sigs := make(chan os.Signal, 1)
 	inR, inW := io.Pipe()
 	defer func() { _ = inW.Close() }()
@@ -152,7 +151,7 @@ func TestStdioTapWritesTheClientsSignalBeforePassingItOn(t *testing.T) {
 	done := make(chan *Outcome, 1)
 	go func() {
 		out, _ := RunStdio(context.Background(), StdioOptions{Name: "killed", Command: "sh", Args: []string{"-c", `echo ready >&2; while :; do sleep 0.02; done`},
-			Stdin: inR, Stdout: io.Discard, Stderr: &stderr, Signals: sigs, Recording: Recording{Dir: dir, NoHub: true}})
+			Stdin: inR, Stdout: io.Discard, Stderr: &stderr, Signals: sigs, Recording: Recording{Dir: dir, NoHub: true}, passOn: passOn})
 		done <- out
 	}()
 	deadline := time.Now().Add(5 * time.Second)
