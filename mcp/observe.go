@@ -16,7 +16,8 @@ import (
 // in the order they crossed the tap.
 type Observer struct {
 	transport string
-	seq       int64
+	// seq numbers the frames; observers forked from one share it.
+	seq *int64
 	// pending holds the requests awaiting an answer, by the direction they
 	// travelled (index Outbound or Inbound) and id.
 	pending [3]map[ID]observed
@@ -46,13 +47,23 @@ const observerMemory = 4096
 
 // NewObserver makes an observer for one conversation over one transport.
 func NewObserver(transport string) *Observer {
-	o := &Observer{transport: transport}
+	return newObserver(transport, new(int64))
+}
+
+func newObserver(transport string, seq *int64) *Observer {
+	o := &Observer{transport: transport, seq: seq}
 	for _, d := range []Direction{Outbound, Inbound} {
 		o.pending[d] = map[ID]observed{}
 		o.answered[d] = map[ID]observed{}
 	}
 	return o
 }
+
+// Fork is an observer for another conversation seen by the same watcher
+// (another client session through one HTTP tap): its own handshake and
+// ids, the same sequence of frames. Neither may be used while the other
+// is.
+func (o *Observer) Fork() *Observer { return newObserver(o.transport, o.seq) }
 
 // Frames turns one message that crossed the wire (without its line
 // delimiter) into frames: one, or a batch followed by its elements. Each
@@ -63,8 +74,8 @@ func (o *Observer) Frames(dir Direction, raw []byte, problem, stream string, at 
 	p := classify(raw)
 	f := &Frame{Time: at, Dir: dir, Transport: o.transport, Raw: raw, Kind: p.kind, Method: p.method, ID: p.id,
 		Problem: joinProblems(problem, p.problem), Stream: stream}
-	o.seq++
-	f.Seq = o.seq
+	*o.seq++
+	f.Seq = *o.seq
 	o.correlate(f, p)
 	if p.kind != KindBatch {
 		return []*Frame{f}
@@ -77,8 +88,8 @@ func (o *Observer) Frames(dir Direction, raw []byte, problem, stream string, at 
 		if ep.kind == KindBatch {
 			ef.Kind, ef.Problem = KindInvalid, "a batch inside a batch"
 		}
-		o.seq++
-		ef.Seq = o.seq
+		*o.seq++
+		ef.Seq = *o.seq
 		o.correlate(ef, ep)
 		out = append(out, ef)
 	}

@@ -144,6 +144,10 @@ type exchange struct {
 	host   string // the address the client reached the tap at
 	method string // the JSON-RPC method of the POSTed message
 	id     string
+	// conv names the client session the exchange belongs to: "sid:" and
+	// its Mcp-Session-Id, or "" for the tap's current one (a session
+	// without an id, a stateless client).
+	conv string
 	// body and header are an initialize's, kept for hot reload to open
 	// the session again after a restart (in memory only).
 	body   []byte
@@ -175,9 +179,17 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.reload != nil && env.Method == mcp.MethodInitialize {
 			x.body, x.header = body, r.Header.Clone()
 		}
-		if len(bytes.TrimSpace(body)) > 0 {
-			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now(), redact: true})
+		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+			x.conv = "sid:" + sid
 		}
+		// A handshake without a session id opens a new client session:
+		// one tap --listen serves one client after another.
+		fresh := x.conv == "" && (env.Method == mcp.MethodInitialize || env.Method == mcp.MethodServerDiscover)
+		if len(bytes.TrimSpace(body)) > 0 {
+			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now(), conv: x.conv, fresh: fresh, redact: true})
+		}
+	} else if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		x.conv = "sid:" + sid
 	}
 	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
 		Summary: r.Method + " " + x.path, Fields: h.fields(r.Method, x.path, r.Header)}})
@@ -271,6 +283,12 @@ func (h *httpTap) response(resp *http.Response) error {
 		}
 		return nil
 	}
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && x.conv == "" {
+		// The server named the session the handshake opened: the client's
+		// next requests carry that id.
+		h.rec.push(chunk{kind: chunkAlias, alias: "sid:" + sid, at: time.Now()})
+		x.conv = "sid:" + sid
+	}
 	if resp.Body == nil {
 		return nil
 	}
@@ -287,7 +305,7 @@ func (h *httpTap) response(resp *http.Response) error {
 		return nil
 	}
 	sse := strings.HasPrefix(strings.ToLower(ct), "text/event-stream")
-	tee := &teeBody{ReadCloser: resp.Body, rec: h.rec, stream: stream, json: !sse && strings.Contains(strings.ToLower(ct), "json")}
+	tee := &teeBody{ReadCloser: resp.Body, rec: h.rec, stream: stream, conv: x.conv, json: !sse && strings.Contains(strings.ToLower(ct), "json")}
 	if sse {
 		tee.sse = mcp.NewSSEWatch(stream, resp.Request.Method == http.MethodGet)
 	}
@@ -333,6 +351,7 @@ type teeBody struct {
 	io.ReadCloser
 	rec    *recorder
 	stream string
+	conv   string        // the client session (exchange.conv)
 	sse    *mcp.SSEWatch // an event stream: the recorder's reader of it
 	json   bool
 
@@ -363,7 +382,7 @@ func (t *teeBody) feed(b []byte) {
 	switch {
 	case t.done:
 	case t.sse != nil:
-		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, data: append([]byte(nil), b...), at: time.Now(), stream: t.stream})
+		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, data: append([]byte(nil), b...), at: time.Now(), stream: t.stream, conv: t.conv})
 	case t.json:
 		if len(t.buf)+len(b) <= maxBody {
 			t.buf = append(t.buf, b...)
@@ -379,9 +398,9 @@ func (t *teeBody) finish() {
 	}
 	t.done = true
 	if t.json && len(bytes.TrimSpace(t.buf)) > 0 {
-		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream, redact: true})
+		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream, conv: t.conv, redact: true})
 	}
 	if t.sse != nil {
-		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, at: time.Now(), stream: t.stream}) // no data: the end
+		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, at: time.Now(), stream: t.stream, conv: t.conv}) // no data: the end
 	}
 }

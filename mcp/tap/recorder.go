@@ -29,6 +29,7 @@ const (
 	chunkFrame                   // one whole message (an HTTP body)
 	chunkSSE                     // bytes of an event stream (none: its end)
 	chunkExit                    // the server ended (ev: its ExitEvent)
+	chunkAlias                   // alias names conversation conv from now on
 )
 
 type chunk struct {
@@ -44,6 +45,12 @@ type chunk struct {
 	// redact: an HTTP body, recorded with the secrets of a body that is
 	// not JSON-RPC (an OAuth token request or answer) redacted.
 	redact bool
+	// conv names the client session a message belongs to, when one tap
+	// carries several (HTTP); "" is the tap's one conversation. fresh
+	// says the message opens a new one under that name (a handshake).
+	conv  string
+	fresh bool
+	alias string // chunkAlias: another name for conv
 }
 
 // recorder turns the copied bytes into frames and session-file entries. It
@@ -65,7 +72,12 @@ type recorder struct {
 	deferredAt int64
 	catchingUp bool
 
-	obs     *mcp.Observer
+	obs *mcp.Observer
+	// convs are the observers of the client sessions by name (an HTTP
+	// tap's: each session its own handshake and ids); cur is the name of
+	// the chunk being recorded.
+	convs   map[string]*mcp.Observer
+	cur     string
 	derive  deriver
 	w       *record.Writer
 	partial [3][]byte // an unfinished line per direction
@@ -193,6 +205,7 @@ func (r *recorder) flush() {
 }
 
 func (r *recorder) finish() {
+	r.cur = ""
 	for _, d := range []mcp.Direction{mcp.Outbound, mcp.Inbound} {
 		r.endOf(d, time.Now())
 	}
@@ -206,7 +219,33 @@ func (r *recorder) finish() {
 	}
 }
 
+// observer is the observer of the conversation being recorded.
+func (r *recorder) observer() *mcp.Observer {
+	if r.cur == "" {
+		return r.obs
+	}
+	o := r.convs[r.cur]
+	if o == nil {
+		if r.convs == nil {
+			r.convs = map[string]*mcp.Observer{}
+		}
+		o = r.obs.Fork()
+		r.convs[r.cur] = o
+	}
+	return o
+}
+
 func (r *recorder) handle(c *chunk) {
+	r.cur = c.conv
+	if c.fresh {
+		// A handshake: a new client session, whose ids and era are its
+		// own (the sessions before it keep their observers by name).
+		if c.conv == "" {
+			r.obs = r.obs.Fork()
+		} else {
+			delete(r.convs, c.conv)
+		}
+	}
 	// A long backlog is flushed as it goes, so a viewer follows it.
 	if r.unflushed++; r.unflushed >= 4096 {
 		r.flush()
@@ -222,6 +261,12 @@ func (r *recorder) handle(c *chunk) {
 		r.w.Event(c.ev)
 	case chunkExit:
 		r.exited(c.ev.(mcp.ExitEvent))
+	case chunkAlias:
+		o := r.observer()
+		if r.convs == nil {
+			r.convs = map[string]*mcp.Observer{}
+		}
+		r.convs[c.alias] = o
 	case chunkFrame:
 		data, redacted := c.data, []string(nil)
 		if c.redact {
@@ -288,7 +333,7 @@ func (r *recorder) frames(dir mcp.Direction, raw []byte, problem, stream string,
 // framesBy is frames for a message that either crossed the tap or was
 // written by it (byTap).
 func (r *recorder) framesBy(dir mcp.Direction, raw []byte, problem, stream string, at time.Time, byTap bool) {
-	for _, f := range r.obs.Frames(dir, raw, problem, stream, at) {
+	for _, f := range r.observer().Frames(dir, raw, problem, stream, at) {
 		f.ByTap = byTap
 		if r.onFrame != nil {
 			g := *f

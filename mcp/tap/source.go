@@ -52,7 +52,10 @@ type Source struct {
 
 	mu     sync.Mutex
 	client string // the client's clientInfo, once seen
-	prof   doctor.Profile
+	// sessions counts the client sessions seen (one tap --listen serves
+	// one client after another); client is the latest's.
+	sessions int
+	prof     doctor.Profile
 
 	// Profile, when set before Start, is the doctor's client profile
 	// instead of the one the client's clientInfo picks.
@@ -141,6 +144,9 @@ func (s *Source) TransportName() string {
 	name := s.transport + " tap"
 	if s.client != "" {
 		name += " · " + s.client + " (" + string(s.prof) + " profile)"
+	}
+	if s.sessions > 1 {
+		name += fmt.Sprintf(" · client session %d", s.sessions)
 	}
 	return name
 }
@@ -308,6 +314,15 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	if te, ok := ev.(mcp.TransportEvent); ok && te.Kind == record.TransportClientSignal && s.clientSignal == "" {
 		s.clientSignal = clientSignalName(te.Summary)
 	}
+	if _, ok := ev.(mcp.HandshakeEvent); ok {
+		r.handshook = true
+	}
+	if fe, ok := ev.(mcp.FrameEvent); ok && r.handshook && opensSession(fe.Frame) {
+		// Another client session through the same tap: a conversation of
+		// its own, with its client named and its own doctor.
+		r.linter, r.handshook = nil, false
+		s.q.Push(mcp.StateEvent{Time: fe.Frame.Time, State: mcp.StateConnecting, Detail: "another client session begins (" + fe.Frame.Method + ")"})
+	}
 	if fe, ok := ev.(mcp.FrameEvent); ok && r.linter == nil {
 		// The doctor's profile is the client's: chosen from its first
 		// words (initialize or server/discover), generic otherwise.
@@ -319,6 +334,7 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 				prof = s.Profile // the viewer's choice, named with the client
 			}
 			s.mu.Lock()
+			s.sessions++
 			s.client = info.Name
 			if info.Version != "" {
 				s.client += " " + info.Version
@@ -348,6 +364,16 @@ type reader struct {
 	dec    *record.Decoder
 	rb     *record.Rebuilder
 	linter *doctor.Linter
+	// handshook says the current client session's handshake completed.
+	handshook bool
+}
+
+// opensSession reports a client's handshake request: after a completed
+// handshake, the start of another client session (a hot reload's own
+// handshake, sent by the tap, is not).
+func opensSession(f *mcp.Frame) bool {
+	return f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest && !f.ByTap &&
+		(f.Method == mcp.MethodInitialize || f.Method == mcp.MethodServerDiscover)
 }
 
 func newReader(f io.Reader) *reader {

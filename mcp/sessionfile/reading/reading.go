@@ -409,10 +409,17 @@ func (b *builder) frame(f *mcp.Frame) {
 	// recorded without its connecting state); so is a second initialize
 	// in a legacy session (a tap sees a client open one session after
 	// another).
-	if b.conn == nil || (f.Seq != 0 && f.Seq <= b.lastSeq) ||
-		(f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest && f.Method == mcp.MethodInitialize && !b.opening &&
-			b.conn.Handshake != nil && b.conn.Handshake.Era == mcp.EraLegacy) {
+	switch {
+	case b.conn == nil || (f.Seq != 0 && f.Seq <= b.lastSeq):
 		b.newConnection()
+	case f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest && f.Method == mcp.MethodInitialize && !b.opening &&
+		b.conn.Handshake != nil && b.conn.Handshake.Era == mcp.EraLegacy, b.nextClient(f):
+		// The same numbering goes on: an answer to a request of the
+		// session before (a client still open beside the new one) is
+		// still found by its seq.
+		bySeq := b.bySeq
+		b.newConnection()
+		b.bySeq = bySeq
 	}
 	if f.Seq != 0 {
 		b.lastSeq = f.Seq
@@ -471,6 +478,17 @@ func (b *builder) frame(f *mcp.Frame) {
 	default:
 		c.Exchanges = append(c.Exchanges, &Exchange{Role: Lone, Single: f})
 	}
+}
+
+// nextClient reports a tap's capture going on with another client
+// session: a handshake request (initialize or server/discover) the client
+// sent after this connection's handshake completed. One tap --listen
+// serves one client after another (opencode, then Copilot CLI's
+// stateless server/discover). A handshake the tap sent itself (a hot
+// reload's) is the same client's.
+func (b *builder) nextClient(f *mcp.Frame) bool {
+	return b.s.Header.Recorder == record.RecorderTap && b.conn != nil && b.conn.Handshake != nil && !b.opening &&
+		f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest && isHandshakeMethod(f.Method) && !f.ByTap
 }
 
 // postedBy is the request an answer under no known id (an error with id
