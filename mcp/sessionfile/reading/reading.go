@@ -357,6 +357,9 @@ type builder struct {
 	hsEvent  *mcp.Handshake
 	lastRead *mcp.StateEvent
 	exit     *mcp.ExitError
+	// clientSignal is the signal a tap's client sent it (its row), the
+	// end of a capture the client cut short by killing the tap.
+	clientSignal string
 }
 
 func (b *builder) newConnection() {
@@ -380,6 +383,16 @@ func (b *builder) event(ev mcp.Event) {
 		b.lastRead = &st
 	case mcp.ExitEvent:
 		b.exit = e.Exit
+	case mcp.TransportEvent:
+		if e.Kind == record.TransportClientSignal && b.clientSignal == "" {
+			b.clientSignal = "a signal"
+			for _, w := range strings.Fields(e.Summary) {
+				if strings.HasPrefix(w, "SIG") {
+					b.clientSignal = w
+					break
+				}
+			}
+		}
 	case mcp.HandshakeEvent:
 		if b.conn == nil {
 			b.newConnection()
@@ -659,6 +672,12 @@ func (b *builder) outcome() Outcome {
 	}
 	if b.exit != nil {
 		o.Ended = true
+	}
+	if !o.Ended && b.clientSignal != "" {
+		// The client sent the tap a signal and killed it before the
+		// server's end was recorded (Copilot CLI: SIGTERM, then SIGKILL).
+		o.Ended, o.State = true, mcp.StateClosed
+		o.Detail = "its client ended the conversation (" + b.clientSignal + "), then stopped the tap before it recorded how the server ended"
 	}
 	return o
 }

@@ -196,3 +196,21 @@ func TestRetriesAndReconnects(t *testing.T) {
 		t.Errorf("outcome %+v (%s)", o, o)
 	}
 }
+
+// A tap's capture that ends right after the row saying its client sent it
+// SIGTERM (Copilot CLI sends SIGKILL at once) ended by the client's
+// doing, not mid-session.
+func TestCaptureCutAfterTheClientsSignalEndedByTheClient(t *testing.T) {
+	at := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	header := record.Entry{Type: "session", Recorder: record.RecorderTap}
+	events := []mcp.Event{
+		mcp.TransportEvent{Time: at, Kind: record.TransportClientSignal, Summary: "the tap got SIGTERM (from its client: some clients close a server this way) and passed it on to the server"},
+	}
+	o := FromEvents("cut.jsonl", header, events).Outcome
+	if !o.Ended || o.State != mcp.StateClosed || !strings.Contains(o.Detail, "its client ended the conversation (SIGTERM)") {
+		t.Errorf("outcome %+v: %s", o, o)
+	}
+	if o := FromEvents("cut.jsonl", header, nil).Outcome; o.Ended {
+		t.Errorf("a capture that just stops ended: %s", o)
+	}
+}
