@@ -5,6 +5,7 @@ package tap
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -192,4 +193,67 @@ func TestStdioTapWritesTheClientsSignalBeforePassingItOn(t *testing.T) {
 	if last == nil || last.State != mcp.StateClosed || !strings.Contains(last.Detail, "its client ended the conversation (SIGTERM)") {
 		t.Errorf("the cut capture ends in %+v; want closed by the client", last)
 	}
+}
+
+// opencode and Copilot CLI close the server's stdin, then find the server
+// under the tap (pgrep -P) and SIGTERM it themselves: the capture says
+// the server went as it was asked to, and the viewer's doctor blames it
+// for nothing.
+func TestStdioTapServerSIGTERMedByTheClientAfterStdinClosed(t *testing.T) {
+	privateDirs(t)
+	inR, inW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan *Outcome, 1)
+	go func() {
+		// A server that ignores its stdin closing, as server-everything
+		// with a timer does.
+		out, _ := RunStdio(context.Background(), StdioOptions{Name: "killed-by-client", Command: "sh", Args: []string{"-c", `echo "pid $$" >&2; cat >/dev/null; echo "stdin closed" >&2; while :; do sleep 0.02; done`},
+			Stdin: inR, Stdout: io.Discard, Stderr: &stderr, Grace: 20 * time.Second})
+		done <- out
+	}()
+	pid := 0
+	deadline := time.Now().Add(5 * time.Second)
+	for pid == 0 && time.Now().Before(deadline) {
+		_, _ = fmt.Sscanf(stderr.String(), "pid %d", &pid)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pid == 0 {
+		t.Fatalf("the server did not start: %q", stderr.String())
+	}
+	_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	_ = inW.Close()
+	// The tap holds off its own SIGTERM for Grace: the client's comes
+	// first, straight to the server, once its stdin is closed.
+	for !strings.Contains(stderr.String(), "stdin closed") && time.Now().Before(deadline.Add(5*time.Second)) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var out *Outcome
+	select {
+	case out = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server outlived the client's SIGTERM")
+	}
+	var exit *record.Entry
+	for _, e := range readRecord(t, out.File) {
+		if e.Type == "exit" {
+			e := e
+			exit = &e
+		}
+	}
+	if exit == nil || exit.Signal != "SIGTERM" || !exit.Expected || exit.Forced != "" {
+		t.Fatalf("exit entry %+v: want killed by SIGTERM after stdin closed, not forced by the tap", exit)
+	}
+	src := NewSource(Listed{Info: Info{File: out.File}})
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range src.Events() {
+		if d, ok := ev.(mcp.DiagnosticEvent); ok && strings.HasPrefix(d.Diagnostic.Rule, "stdio/") {
+			t.Errorf("the doctor blamed the server for the client's shutdown: %s: %s", d.Diagnostic.Rule, d.Diagnostic.Message)
+		}
+	}
+	_ = src.Close()
 }
