@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/surfacediff"
 	"github.com/mcpscope/mcpscope/mcp/watch"
 )
@@ -179,7 +180,11 @@ func runReloading(ctx context.Context, o StdioOptions) (*Outcome, error) {
 			t.finish()
 		case sig := <-o.Signals:
 			// The client's way to close a server: the tap ends it too.
-			t.note("the tap got " + signalName(sig) + " (from its client) and ends the server")
+			// Written at once, as the plain tap does (forward): the
+			// client may kill the tap right after.
+			t.rec.w.Event(mcp.TransportEvent{Time: time.Now(), Kind: record.TransportClientSignal,
+				Summary: "the tap got " + signalName(sig) + " (from its client) and ends the server"})
+			_ = t.rec.w.Flush()
 			t.finish()
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -400,5 +401,39 @@ func TestReloadingTapAnswersRequestsDuringARestart(t *testing.T) {
 	m, _ = c.next("the new tools", hasID("5"))
 	if got := strings.Join(toolNames(t, m), ","); got != "echo,hang,reverse" {
 		t.Fatalf("tools after the restart %s", got)
+	}
+}
+
+// With --watch too, the client's signal is the row that says how the
+// conversation ended (a client-signal row, written at once), and a
+// capture cut right after it reads as ended by the client.
+func TestReloadingTapRecordsTheClientsSignal(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(tools, []byte(tapToolsV1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	privateDirs(t)
+	inR, inW := io.Pipe()
+	defer func() { _ = inW.Close() }()
+	sigs := make(chan os.Signal, 1)
+	done := make(chan *Outcome, 1)
+	go func() {
+		out, _ := RunStdio(context.Background(), StdioOptions{Name: "reload", Command: "env",
+			Args:  []string{mcptest.EnvVar + "=tools-file", mcptest.ToolsFileVar + "=" + tools, os.Args[0]},
+			Stdin: inR, Stdout: io.Discard, Stderr: io.Discard, Grace: 200 * time.Millisecond, TermGrace: 200 * time.Millisecond,
+			Signals: sigs, Reload: &ReloadOptions{Watch: watch.Options{Paths: []string{tools}}, Dir: dir}})
+		done <- out
+	}()
+	_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	sigs <- syscall.SIGTERM
+	var out *Outcome
+	select {
+	case out = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tap did not end on its client's SIGTERM")
+	}
+	if !recordHas(t, record.TransportClientSignal) {
+		t.Fatalf("no client-signal row in %s", out.File)
 	}
 }
