@@ -366,8 +366,9 @@ func TestGoldensAreWhatTheClientsWrite(t *testing.T) {
 }
 
 // opencode writes a server's command and args as one list, Cline CLI
-// puts them inside "transport": written inline or a server named as
-// VS Code's map is, install and uninstall still find and undo them.
+// puts them inside "transport", Copilot CLI types them "local": written
+// inline or a server named as VS Code's map is, install and uninstall
+// still find and undo them.
 func TestInstallCommandListAndTransportShapes(t *testing.T) {
 	for _, tc := range []struct{ in, installed string }{
 		{`{"mcp": {"w": {"type": "local", "command": ["uvx"]}}}`,
@@ -376,6 +377,9 @@ func TestInstallCommandListAndTransportShapes(t *testing.T) {
 			`{"mcp": {"servers": {"type": "local", "command": ["/usr/local/bin/mcpscope",  "tap",  "--name",  "servers",  "--",  "node",  "a.js"]}}}`},
 		{`{"mcpServers": {"w": {"transport": {"type": "stdio", "command": "uvx"}}}}`,
 			`{"mcpServers": {"w": {"transport": {"type": "stdio", "command": "/usr/local/bin/mcpscope", "args": ["tap", "--name", "w", "--", "uvx"]}}}}`},
+		// Copilot CLI's ~/.copilot/mcp-config.json.
+		{`{"mcpServers": {"w": {"type": "local", "command": "node", "args": ["a.js"], "tools": ["*"]}}}`,
+			`{"mcpServers": {"w": {"type": "local", "command": "/usr/local/bin/mcpscope", "args": ["tap", "--name", "w", "--", "node", "a.js"], "tools": ["*"]}}}`},
 	} {
 		res, err := Install(config.JSON, []byte(tc.in), self, nil)
 		if err != nil || string(res.Data) != tc.installed {
