@@ -30,9 +30,9 @@ func (m *Model) connect() tea.Cmd {
 	m.connecting, m.ended = true, false
 	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
 	m.asked = map[string]bool{}
-	if m.noteReadOnly { // the old source's refusal says nothing of the new one
-		m.setNote("", false)
-	}
+	// What the status line said was of the old connection (a refusal by its
+	// closed client, an answer it gave): the new one starts without it.
+	m.setNote("", false)
 	src.SetHandler(m.handler())
 	m.doc.reset()
 	ch := src.Events()

@@ -104,9 +104,6 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	if p := m.modalPane(); p != nil {
 		b := p.ShortHelp()
-		if m.modal == modalHandshake {
-			b = append(b, g.Back)
-		}
 		if capturing(p) {
 			return append(b, ctrlCQuit(g.Quit))
 		}

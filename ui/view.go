@@ -140,41 +140,76 @@ func (m *Model) serverName() string {
 }
 
 // renderHeader is one line: server name and version, transport, era,
-// protocol version, connection state and handshake time.
+// protocol version, connection state and handshake time. Narrow, the labels
+// go, then the name is cut, then the handshake time, protocol, era and
+// transport give way: the connection state always shows whole.
 func (m *Model) renderHeader() string {
 	h := m.theme.Header
-	sep := h.Label.Render(" · ")
-	parts := []string{h.Name.Render("mcpscope") + " " + h.Value.Render(termsafe.String(m.serverName()))}
+	// A part's drop is the order it gives way in when the name alone cannot
+	// make room (1 first); 0 never goes.
+	type part struct {
+		text string
+		drop int
+	}
+	name := h.Name.Render("mcpscope") + " " + h.Value.Render(termsafe.String(m.serverName()))
+	var parts []part
 	if hs := m.handshake; hs != nil {
 		if v := hs.ServerInfo.Version; v != "" {
-			parts[0] += " " + h.Label.Render(termsafe.String(v))
+			name += " " + h.Label.Render(termsafe.String(v))
 		}
 		parts = append(parts,
-			h.Label.Render("era ")+h.Value.Render(hs.Era.String()),
-			h.Label.Render("protocol ")+h.Value.Render(termsafe.String(hs.ProtocolVersion)))
+			part{h.Label.Render("era ") + h.Value.Render(hs.Era.String()), 3},
+			part{h.Label.Render("protocol ") + h.Value.Render(termsafe.String(hs.ProtocolVersion)), 2})
 	}
 	if m.src != nil {
-		parts = append(parts, h.Value.Render(m.src.TransportName()))
+		parts = append(parts, part{h.Value.Render(m.src.TransportName()), 4})
 	}
-	parts = append(parts, m.stateBadge())
+	parts = append(parts, part{m.stateBadge(), 0})
 	if c := m.diagCounts(); c != "" {
-		parts = append(parts, m.theme.Status.Error.Render(c))
+		parts = append(parts, part{m.theme.Status.Error.Render(c), 0})
 	}
 	if b := m.breakingBadge(); b != "" {
-		parts = append(parts, b)
+		parts = append(parts, part{b, 0})
 	}
 	if hs := m.handshake; hs != nil {
-		parts = append(parts, h.Label.Render("handshake ")+h.Value.Render(hs.Duration.Round(time.Millisecond).String()))
+		parts = append(parts, part{h.Label.Render("handshake ") + h.Value.Render(hs.Duration.Round(time.Millisecond).String()), 1})
 	}
-	line := " " + strings.Join(parts, sep)
-	if ansi.StringWidth(line) > m.w {
-		// Narrow: drop the separators' spaces and the labels' words.
-		line = " " + strings.Join(parts, h.Label.Render("·"))
-		line = strings.NewReplacer("era ", "", "protocol ", "", "handshake ", "⏱",
-			" errors", "E", " error", "E", " warnings", "W", " warning", "W", " hints", "H", " hint", "H",
-			" breaking changes", " breaking", " breaking change", " breaking").Replace(line)
+	join := func(sep string) string {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(sep)
+			b.WriteString(p.text)
+		}
+		return b.String()
 	}
-	return h.Bar.Render(panes.Fit(line, m.w))
+	sep := h.Label.Render(" · ")
+	if line := " " + name + join(sep); ansi.StringWidth(line) <= m.w {
+		return h.Bar.Render(panes.Fit(line, m.w))
+	}
+	// Narrow: drop the separators' spaces and the labels' words.
+	short := strings.NewReplacer("era ", "", "protocol ", "", "handshake ", "⏱",
+		" errors", "E", " error", "E", " warnings", "W", " warning", "W", " hints", "H", " hint", "H",
+		" breaking changes", " breaking", " breaking change", " breaking")
+	for i := range parts {
+		parts[i].text = short.Replace(parts[i].text)
+	}
+	sep = h.Label.Render("·")
+	// The name keeps this many columns before anything else gives way.
+	const nameKeeps = 24
+	for drop := 1; drop <= 4; drop++ {
+		if m.w-1-ansi.StringWidth(join(sep)) >= min(ansi.StringWidth(name), nameKeeps) {
+			break
+		}
+		for i, p := range parts {
+			if p.drop == drop {
+				parts = append(parts[:i], parts[i+1:]...)
+				break
+			}
+		}
+	}
+	rest := join(sep)
+	room := max(m.w-1-ansi.StringWidth(rest), 1)
+	return h.Bar.Render(panes.Fit(" "+ansi.Truncate(name, room, "…")+rest, m.w))
 }
 
 func (m *Model) stateBadge() string {
@@ -488,8 +523,11 @@ func (m *Model) helpBarFor(bindings []key.Binding) *helpCache {
 
 // helpRows is how many rows the help bar needs at the current width, so
 // that every key is shown (a form has many keys: four rows at 80 columns).
-// It is capped at a third of the screen so a tiny terminal keeps a body;
-// only then is the last row cut.
+// Where ? opens the full help and the keys would take more than a sixth of
+// the screen (60×15), the bar folds to one row that ends in "? help": the
+// panes keep their rows and ? lists the rest. Elsewhere it is capped at a
+// third of the screen so a tiny terminal keeps a body; only then is the
+// last row cut.
 func (m *Model) helpRows() int {
 	bindings := m.helpBindings()
 	c := m.helpBarFor(bindings)
@@ -509,7 +547,42 @@ func (m *Model) layoutHelpRows(bindings []key.Binding) int {
 			start = end - 1
 		}
 	}
+	if _, ok := m.helpFold(bindings); ok && rows > max(m.h/6, 1) {
+		return 1
+	}
 	return min(rows, max(m.h/3, 1))
+}
+
+// helpFold is where the help bar's tail starts ("? help" and what follows
+// it) when the bar may fold to one row: only where ? opens the full help,
+// which is not the case over a modal or in a pane that takes typing.
+func (m *Model) helpFold(bindings []key.Binding) (int, bool) {
+	if m.modal != modalNone {
+		return 0, false
+	}
+	help := m.keys.Global.Help.Help()
+	for i, b := range bindings {
+		if h := b.Help(); h == help {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// layoutFolded is the help bar on one row: as many of the first bindings as
+// fit, then "? help" and what follows it, which always show.
+func (m *Model) layoutFolded(bindings []key.Binding, tail int) string {
+	hm := m.help
+	hm.SetWidth(0)
+	shown := append([]key.Binding(nil), bindings[tail:]...)
+	for n := 1; n <= tail; n++ {
+		try := append(append([]key.Binding(nil), bindings[:n]...), bindings[tail:]...)
+		if ansi.StringWidth(hm.ShortHelpView(try)) > m.w {
+			break
+		}
+		shown = try
+	}
+	return panes.Fit(hm.ShortHelpView(shown), m.w)
 }
 
 // renderHelp lays the short help out on up to n rows, breaking between
@@ -526,6 +599,9 @@ func (m *Model) renderHelp(n int) []string {
 func (m *Model) layoutHelp(bindings []key.Binding, n int) []string {
 	hm := m.help
 	hm.SetWidth(0)
+	if tail, ok := m.helpFold(bindings); ok && n == 1 && ansi.StringWidth(hm.ShortHelpView(bindings)) > m.w {
+		return []string{m.layoutFolded(bindings, tail)}
+	}
 	lines := make([]string, 0, n)
 	start := 0
 	for row := 0; row < n; row++ {
