@@ -88,3 +88,19 @@ func TestHeaderKeepsTheState(t *testing.T) {
 		}
 	}
 }
+
+// Below 120 columns the tab row uses short names; the full help opens on
+// a legend of them, seen without scrolling at 60, 56 and 50 columns.
+func TestHelpOpensOnTheTabLegend(t *testing.T) {
+	for _, w := range []int{50, 56, 60, 80} {
+		m := newTestModel("dark", w, 15)
+		feed(m, sessionEvents())
+		press(m, "?")
+		s := ansi.Strip(content(m))
+		for _, want := range []string{"5 Prom prompts", "7 Act activity", "9 Diag diagnostics"} {
+			if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
+				t.Errorf("at %d×15 the help lacks %q:\n%s", w, want, s)
+			}
+		}
+	}
+}

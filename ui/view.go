@@ -437,7 +437,7 @@ func (m *Model) fullHelpLines() []string {
 			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
 		}
 	}
-	var out []string
+	out := m.tabLegend(max(m.layout.modal.Dx()-3, 20))
 	for _, g := range groups {
 		if len(out) > 0 {
 			out = append(out, "")
@@ -471,6 +471,46 @@ func (m *Model) fullHelpLines() []string {
 		out = append(out, st.FullKey.Render(l[0]+strings.Repeat(" ", w-ansi.StringWidth(l[0])))+"  "+st.FullDesc.Render(l[1]))
 	}
 	return out
+}
+
+// tabLegend says what the tab row's short names stand for, first in the
+// full help where it is seen without scrolling: below 120 columns the tabs
+// are short ("Prom", "Act", "Diag"), and the pane's own title is seen only
+// once it is open. It is folded to w columns.
+func (m *Model) tabLegend(w int) []string {
+	st := m.theme.Help
+	titles := m.tabTitles()
+	if !m.layout.tabbed {
+		titles = append([]string{"Log", "Caps"}, m.slotTitles()...)
+	}
+	var entries []string
+	for i, t := range titles {
+		name := focus(i).String()
+		if strings.EqualFold(t, name) {
+			continue
+		}
+		entries = append(entries, st.FullKey.Render(fmt.Sprintf("%d %s", i+1, t))+" "+st.FullDesc.Render(name))
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	// Entries are packed whole into rows: a break inside one ("5" at the
+	// end of a row, "Prom prompts" on the next) reads as two tabs.
+	lines := []string{st.FullDesc.Render("the tabs:")}
+	sep := st.FullDesc.Render(" · ")
+	row := ""
+	for _, e := range entries {
+		switch {
+		case row == "":
+			row = e
+		case ansi.StringWidth(row+sep+e) <= w:
+			row += sep + e
+		default:
+			lines = append(lines, row)
+			row = e
+		}
+	}
+	return append(lines, row)
 }
 
 // helpBindings are the enabled bindings of the help bar.
