@@ -961,24 +961,22 @@ type segment struct {
 	// on screen; tail marks the pieces after those (an error message),
 	// which are cut at the row's end instead.
 	flex, tail bool
+	// spare marks a piece that goes before the subject is cut below
+	// subjectFloor (a size, a latency: the detail has them).
+	spare bool
 	// shorter are the flexible piece's shorter forms, best first ("tools/
-	// call", then "call", for "result of tools/call"), tried before it is
-	// cut.
+	// call" for "result of tools/call"), tried before anything is cut.
 	shorter []string
 }
 
 // labelForms are a method label's shorter forms: without "result of "
-// (the kind column says it is an answer), then without the namespace.
+// (the kind column says it is an answer). The method itself is never
+// shortened: "list" could be any of four lists, "call" a tool or a task.
 func labelForms(label string) []string {
-	var out []string
 	if rest, ok := strings.CutPrefix(label, "result of "); ok {
-		out = append(out, rest)
-		label = rest
+		return []string{rest}
 	}
-	if i := strings.LastIndexByte(label, '/'); i >= 0 && i+1 < len(label) {
-		out = append(out, label[i+1:])
-	}
-	return out
+	return nil
 }
 
 // wholeRow is shown row i drawn whole, for the list to wrap or scroll
@@ -1045,13 +1043,13 @@ func (l *Log) renderRow(e *logEntry, w int, selected, whole bool) string {
 
 // fitFlex shortens the flexible pieces of a row so that the pieces up to
 // the tail fit in w cells. A row's flexible pieces are the method's label
-// (generic words: "result of tools/call") and then its subject (a tool, a
-// URI, a progress value). The subject gives way first down to
-// subjectFloor cells; then the label takes its shorter forms ("call") and
-// is cut down to flexFloor; then the subject is cut to what is left, and
-// goes whole rather than leave a lone "…" ("notifications/pr… …" once
-// read so); the label last. What still does not fit is cut at the row's
-// end.
+// ("result of tools/call") and then its subject (a tool, a URI, a progress
+// value). The label takes its shorter form (the method alone); the subject
+// is cut down to subjectFloor cells; then the spare pieces go (latency,
+// then size); then the subject is cut to exactly the cells left, and goes
+// whole rather than leave a lone "…" ("notifications/pr… …" once read so).
+// The method is never cut from the front ("list" could be any of four
+// lists); what still does not fit is cut at the row's end.
 func fitFlex(segs []segment, w int) []segment {
 	var flex []int
 	need := 0
@@ -1070,21 +1068,10 @@ func fitFlex(segs []segment, w int) []segment {
 	if need <= w || len(flex) == 0 {
 		return segs
 	}
-	shrink := func(i, floor int) {
-		fw := ansi.StringWidth(segs[i].text)
-		keep := max(fw-(need-w), floor)
-		if keep >= fw {
-			return
-		}
-		// The ellipsis follows a word, not the separator before the
-		// next ("prompt greet · …").
-		segs[i].text = strings.TrimRight(ansi.Truncate(segs[i].text, keep-1, ""), " ·") + "…"
-		need -= fw - ansi.StringWidth(segs[i].text)
-	}
+	segs = append([]segment(nil), segs...)
 	label, subject := flex[0], -1
 	if len(flex) > 1 {
 		subject = flex[len(flex)-1]
-		shrink(subject, min(ansi.StringWidth(segs[subject].text), subjectFloor))
 	}
 	for _, short := range segs[label].shorter {
 		if need <= w {
@@ -1093,37 +1080,43 @@ func fitFlex(segs []segment, w int) []segment {
 		need -= ansi.StringWidth(segs[label].text) - ansi.StringWidth(short)
 		segs[label].text = short
 	}
-	if need > w {
-		shrink(label, flexFloor)
-	}
-	drop := map[int]bool{}
-	if need > w && subject >= 0 {
-		if shrink(subject, 2); need > w || ansi.StringWidth(segs[subject].text) < 2 {
-			need -= ansi.StringWidth(segs[subject].text) + 1
-			drop[subject] = true
-		}
-	}
-	if need > w {
-		drop[label] = true
-	}
-	if len(drop) == 0 {
+	if need <= w {
 		return segs
 	}
-	out := segs[:0:0]
-	for i, s := range segs {
-		if !drop[i] {
-			out = append(out, s)
+	if subject < 0 {
+		// No subject to cut: the spare pieces go rather than show as "…".
+		for i := len(segs) - 1; i > label && need > w; i-- {
+			if segs[i].spare {
+				need -= ansi.StringWidth(segs[i].text) + 1
+				segs = append(segs[:i], segs[i+1:]...)
+			}
+		}
+		return segs
+	}
+	// rest is the row without its subject.
+	sw := ansi.StringWidth(segs[subject].text)
+	rest := need - sw - 1
+	for i := len(segs) - 1; i > label && rest+1+min(sw, subjectFloor) > w; i-- {
+		if segs[i].spare {
+			rest -= ansi.StringWidth(segs[i].text) + 1
+			segs = append(segs[:i], segs[i+1:]...)
 		}
 	}
-	return out
+	switch room := w - rest - 1; {
+	case room >= sw:
+	case room >= 2:
+		// The ellipsis follows a word, not the separator before the next
+		// ("prompt greet · …").
+		segs[subject].text = strings.TrimRight(ansi.Truncate(segs[subject].text, room-1, ""), " ·") + "…"
+	default:
+		segs = append(segs[:subject], segs[subject+1:]...)
+	}
+	return segs
 }
 
-// flexFloor is the fewest cells a row's label is cut to before it goes,
-// and subjectFloor the subject's before the label gives way.
-const (
-	flexFloor    = 4
-	subjectFloor = 16
-)
+// subjectFloor is the fewest cells a row's subject is cut to before the
+// size and latency give way.
+const subjectFloor = 12
 
 func (l *Log) rowSegments(e *entryView) []segment {
 	t := &l.theme.Log
@@ -1231,9 +1224,9 @@ func (l *Log) frameSegments(f *mcp.Frame) []segment {
 	if !f.ID.IsZero() {
 		segs = append(segs, segment{text: "#" + termsafe.String(f.ID.String()), style: t.ID})
 	}
-	segs = append(segs, segment{text: fmtSize(f.Size()), style: t.Size})
+	segs = append(segs, segment{text: fmtSize(f.Size()), style: t.Size, spare: true})
 	if (f.Kind == mcp.KindResponse || f.Kind == mcp.KindErrorResponse) && f.Latency > 0 {
-		segs = append(segs, segment{text: fmtLatency(f.Latency), style: t.Latency})
+		segs = append(segs, segment{text: fmtLatency(f.Latency), style: t.Latency, spare: true})
 	}
 	switch {
 	case f.Kind == mcp.KindErrorResponse && f.ErrorMessage != "":

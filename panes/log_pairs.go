@@ -192,12 +192,12 @@ func (l *Log) exchangeSegments(req *mcp.Frame) []segment {
 	if resp != nil {
 		size += "→" + fmtSize(resp.Size())
 	}
-	segs = append(segs, segment{text: size, style: t.Size})
+	segs = append(segs, segment{text: size, style: t.Size, spare: true})
 	switch {
 	case resp != nil && resp.Latency > 0:
-		segs = append(segs, segment{text: fmtLatency(resp.Latency), style: t.Latency})
+		segs = append(segs, segment{text: fmtLatency(resp.Latency), style: t.Latency, spare: true})
 	case le != nil:
-		segs = append(segs, segment{text: fmtLatency(le.Elapsed), style: t.Latency})
+		segs = append(segs, segment{text: fmtLatency(le.Elapsed), style: t.Latency, spare: true})
 	}
 	switch st {
 	case exError:

@@ -67,10 +67,10 @@ func TestLogRowsNameTheirSubject(t *testing.T) {
 	rowWith(t, rows, "TIMEOUT", "tools/call sleep #7", "(local)")
 }
 
-// A long subject is cut to fit: the id, the size and the latency after it
-// stay on screen at any width a row can hold them. Narrower, the method's
-// generic words give way before the subject (a tool, a URI, a progress
-// value), and no piece is ever cut to a lone "…" ("notifications/pr… …").
+// A long subject is cut to fit: the id and the size after it stay on
+// screen from 60 columns, the latency too at 80. Narrower, the size and
+// latency give way before the subject is cut further; the method is never
+// cut, and no piece is ever cut to a lone "…" ("notifications/pr… …").
 func TestLogSubjectGivesWay(t *testing.T) {
 	for _, w := range []int{43, 50, 60, 80} {
 		l := newExchangeLog(true, w, 40)
@@ -80,17 +80,20 @@ func TestLogSubjectGivesWay(t *testing.T) {
 				t.Errorf("width %d: a piece cut to a lone …: %q", w, r)
 			}
 		}
-		if w < 50 {
-			rowWith(t, rows, "call longRunn", "#8")
-			rowWith(t, rows, "read file:///", "#3")
+		if w < 60 {
+			rowWith(t, rows, "tools/call longRun", "#8")
+			rowWith(t, rows, "resources/read fil", "#3")
+			if w >= 50 { // narrower, the badge leaves the method no room
+				rowWith(t, rows, "ERR -32002", "resources/read", "#3")
+			}
 			continue
 		}
 		req := rowWith(t, rows, "file:///home/", "#3")
 		if !strings.Contains(req, "…") || !regexp.MustCompile(`#3 \d+B$`).MatchString(strings.TrimRight(req, " ")) {
 			t.Errorf("width %d: the request row does not end with its id and size, subject cut: %q", w, req)
 		}
-		resp := rowWith(t, rows, "ERR -32002", "#3")
-		if !regexp.MustCompile(`#3 \d+B 30ms`).MatchString(resp) {
+		resp := rowWith(t, rows, "ERR -32002", "resources/read file:///h", "#3")
+		if w >= 80 && !regexp.MustCompile(`#3 \d+B 30ms`).MatchString(resp) {
 			t.Errorf("width %d: the answer's size and latency were pushed off: %q", w, resp)
 		}
 		for _, r := range rows {
@@ -422,9 +425,9 @@ func TestLogKeepAliveRunIsOneRow(t *testing.T) {
 	}
 }
 
-// At 43 columns (the log beside the focused Tools pane) a progress row
-// shows its value and a tool call's row its tool, before the generic words:
-// they read "notifications/pr… … 117B" and "tools/call trig… #7".
+// At 43 columns (the log beside the focused Tools pane) a row keeps its
+// method whole, and a tool call's row its tool before its size: they read
+// "notifications/pr… … 117B" and "call trigger-…" (which "call"?).
 func TestNarrowLogKeepsTheSubject(t *testing.T) {
 	l := NewLog(themes.Dark(), keymap.Default())
 	l.SetSize(43, 10)
@@ -435,8 +438,8 @@ func TestNarrowLogKeepsTheSubject(t *testing.T) {
 	l.Append(mcp.FrameEvent{Frame: call})
 	l.Append(mcp.FrameEvent{Frame: progress})
 	rows := logRowText(l)
-	rowWith(t, rows, "2/5", "117B")
-	rowWith(t, rows, "call trigger-", "#7")
+	rowWith(t, rows, "← notif", "notifications/progress")
+	rowWith(t, rows, "tools/call trigger", "#7")
 	for _, r := range rows {
 		if strings.Contains(r, "… …") {
 			t.Errorf("a piece cut to a lone …: %q", r)
