@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -64,7 +66,12 @@ func NewJSONEdit(t *themes.Theme, k keymap.KeyMap, tool mcp.Tool, initial json.R
 	e.area.ShowLineNumbers = true
 	e.area.Prompt = ""
 	e.area.CharLimit = 0
-	e.area.MaxHeight = 0
+	// The textarea sizes its line-number gutter by MaxHeight's digits
+	// (bubbles v2.2.1 textarea: lineNumberView and SetWidth), so fitGutter
+	// keeps MaxHeight as many digits wide as the last line's number; the
+	// number of lines is bounded by the content height instead, which is
+	// unbounded here (the textarea's own 10,000-line cap stays).
+	e.area.MaxContentHeight = math.MaxInt
 	e.area.MaxWidth = 0
 	e.area.Placeholder = "{}"
 	e.applyTheme()
@@ -76,6 +83,7 @@ func NewJSONEdit(t *themes.Theme, k keymap.KeyMap, tool mcp.Tool, initial json.R
 		}
 	}
 	e.area.SetValue(text)
+	e.fitGutter()
 	e.area.MoveToBegin()
 	e.initial = e.area.Value()
 	e.revalidate()
@@ -109,6 +117,7 @@ func (e *JSONEdit) Value() string { return e.area.Value() }
 // SetValue replaces the text (tests, paste from elsewhere).
 func (e *JSONEdit) SetValue(s string) {
 	e.area.SetValue(s)
+	e.fitGutter()
 	e.revalidate()
 }
 
@@ -135,8 +144,26 @@ func (e *JSONEdit) Title() string {
 
 func (e *JSONEdit) SetSize(w, h int) {
 	e.w, e.h = w, h
-	e.area.SetWidth(max(w-2, 4))
-	e.area.SetHeight(max(e.areaRows(), 1))
+	e.area.MaxHeight = 0 // fitGutter sets it again, and the width with it
+	e.fitGutter()
+}
+
+// fitGutter makes the line numbers' gutter as wide as the widest number
+// (the last line's, or the last row's on screen), so line 10 lines up with
+// line 9; the width and height are set again when it changes.
+func (e *JSONEdit) fitGutter() {
+	rows := max(e.areaRows(), 1)
+	digits := len(strconv.Itoa(max(e.area.LineCount(), rows)))
+	mh := 1
+	for range digits {
+		mh *= 10
+	}
+	if mh-1 == e.area.MaxHeight {
+		return
+	}
+	e.area.MaxHeight = mh - 1
+	e.area.SetWidth(max(e.w-2, 4))
+	e.area.SetHeight(rows)
 }
 
 // areaRows is what is left for the text once the problems, hints and the
@@ -203,6 +230,7 @@ func (e *JSONEdit) Update(msg tea.Msg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	e.area, cmd = e.area.Update(msg)
+	e.fitGutter()
 	e.revalidate()
 	return cmd
 }
