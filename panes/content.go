@@ -115,8 +115,8 @@ func (c *Content) line(i int) string {
 	return c.lines[i]
 }
 
-// SetFolded shows lines wrapped to the view (a failure's explanation,
-// read whole at once); W still unwraps them.
+// SetFolded shows lines wrapped to the view (a failure's explanation, a
+// prompt's messages: prose read whole at once); W still unwraps them.
 func (c *Content) SetFolded(title string, lines []string) {
 	c.Set(title, lines)
 	c.folded, c.wasWrapped = true, c.body.Wrapping()

@@ -166,7 +166,8 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		m.setNote(fmt.Sprintf("read %s in %v", r.URI, ev.Latency.Round(time.Millisecond)), true)
 		m.openOver(modalContent)
 	case *session.PromptResult:
-		m.content.Set(ev.Op.Label, append(comparisonLines(m, m.rerunOf(int64(ev.Op.ID))), panes.PromptResultLines(m.theme, r.Raw)...))
+		// A prompt's messages are prose: wrapped, not cut (W unwraps).
+		m.content.SetFolded(ev.Op.Label, append(comparisonLines(m, m.rerunOf(int64(ev.Op.ID))), panes.PromptResultLines(m.theme, r.Raw)...))
 		if ev.Frame != nil {
 			m.content.SetRaw(ev.Frame.Raw)
 		}
