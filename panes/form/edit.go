@@ -249,7 +249,10 @@ func (f *Form) typeKey(msg tea.Msg) tea.Cmd {
 // keystroke. A key is committed when the cursor leaves it: renaming moves
 // the pointer, and with it the rows, which should not happen under the
 // user's fingers. Keys that change nothing (cursor moves) leave an omitted
-// field omitted.
+// field omitted, and an optional field whose text is all deleted is
+// omitted again: its row, its details and the value sent agree (a
+// present "" is what the presence key gives, as for a field never typed
+// in).
 func (f *Form) typed(text string) {
 	r := f.rows[f.cur]
 	switch {
@@ -258,6 +261,10 @@ func (f *Form) typed(text string) {
 	case r.n.state != present && text == "":
 		return
 	case r.n.state == present && text == r.n.text:
+		return
+	case text == "" && r.n.text != "" && omittable(r.n):
+		r.n.text, r.n.state = "", omitted
+		f.revalidate()
 		return
 	}
 	r.n.text = text
@@ -577,4 +584,10 @@ func lineCol(text string, pos int) (line, col int) {
 	line = strings.Count(before, "\n") + 1
 	col = len([]rune(before[strings.LastIndexByte(before, '\n')+1:])) + 1
 	return line, col
+}
+
+// omittable reports whether a field may be left out of its object: an
+// optional property (not a key/value entry, not an array's item).
+func omittable(n *node) bool {
+	return !n.required && !n.isEntry && n.parent != nil && n.parent.kind == kindObject
 }
