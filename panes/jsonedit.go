@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -18,6 +16,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/panes/form"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -66,12 +65,6 @@ func NewJSONEdit(t *themes.Theme, k keymap.KeyMap, tool mcp.Tool, initial json.R
 	e.area.ShowLineNumbers = true
 	e.area.Prompt = ""
 	e.area.CharLimit = 0
-	// The textarea sizes its line-number gutter by MaxHeight's digits
-	// (bubbles v2.2.1 textarea: lineNumberView and SetWidth), so fitGutter
-	// keeps MaxHeight as many digits wide as the last line's number; the
-	// number of lines is bounded by the content height instead, which is
-	// unbounded here (the textarea's own 10,000-line cap stays).
-	e.area.MaxContentHeight = math.MaxInt
 	e.area.MaxWidth = 0
 	e.area.Placeholder = "{}"
 	e.applyTheme()
@@ -144,27 +137,12 @@ func (e *JSONEdit) Title() string {
 
 func (e *JSONEdit) SetSize(w, h int) {
 	e.w, e.h = w, h
-	e.area.MaxHeight = 0 // fitGutter sets it again, and the width with it
-	e.fitGutter()
+	form.FitGutter(&e.area, max(w-2, 4), e.areaRows(), true)
 }
 
-// fitGutter makes the line numbers' gutter as wide as the widest number
-// (the last line's, or the last row's on screen), so line 10 lines up with
-// line 9; the width and height are set again when it changes.
-func (e *JSONEdit) fitGutter() {
-	rows := max(e.areaRows(), 1)
-	digits := len(strconv.Itoa(max(e.area.LineCount(), rows)))
-	mh := 1
-	for range digits {
-		mh *= 10
-	}
-	if mh-1 == e.area.MaxHeight {
-		return
-	}
-	e.area.MaxHeight = mh - 1
-	e.area.SetWidth(max(e.w-2, 4))
-	e.area.SetHeight(rows)
-}
+// fitGutter keeps the line numbers' gutter as wide as the widest number
+// (form.FitGutter), so line 10 lines up with line 9.
+func (e *JSONEdit) fitGutter() { form.FitGutter(&e.area, max(e.w-2, 4), e.areaRows(), false) }
 
 // areaRows is what is left for the text once the problems, hints and the
 // status line have their rows.

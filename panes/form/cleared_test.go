@@ -33,3 +33,26 @@ func TestClearedOptionalFieldIsOmitted(t *testing.T) {
 		}
 	}
 }
+
+// The raw JSON view's line numbers keep one gutter width: line 10 was
+// drawn one column right of line 9.
+func TestRawViewGutterLinesUp(t *testing.T) {
+	var props []string
+	for i := range 12 {
+		props = append(props, `"k`+string(rune('a'+i))+`":{"type":"integer","default":1}`)
+	}
+	f := newForm(t, json.RawMessage(`{"type":"object","properties":{`+strings.Join(props, ",")+`},"required":["ka","kb","kc","kd","ke","kf","kg","kh","ki","kj","kk","kl"]}`), 60, 24)
+	press(f, "ctrl+e")
+	if !f.raw {
+		t.Fatal("ctrl+e did not open the raw view")
+	}
+	col := map[int]int{}
+	for _, l := range strings.Split(ansi.Strip(f.View()), "\n") {
+		if i := strings.Index(l, `"k`); i >= 0 {
+			col[ansi.StringWidth(l[:i])]++
+		}
+	}
+	if len(col) != 1 {
+		t.Errorf("the members start at columns %v, want one column:\n%s", col, ansi.Strip(f.View()))
+	}
+}

@@ -658,6 +658,7 @@ func (f *Form) openRaw() {
 	f.applyAreaTheme()
 	f.sizeArea()
 	f.area.SetValue(text)
+	f.fitArea(false)
 	f.area.MoveToBegin()
 	f.area.Focus()
 }
@@ -687,6 +688,7 @@ func (f *Form) rawKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // rawChanged validates the raw text as it is typed.
 func (f *Form) rawChanged() {
+	f.fitArea(false)
 	f.rawErr = ""
 	if _, err := schema.Decode([]byte(f.area.Value())); err != nil {
 		f.rawErr = jsonError(f.area.Value(), err)

@@ -595,9 +595,12 @@ func (f *Form) applyAreaTheme() {
 	f.area.SetStyles(s)
 }
 
-func (f *Form) sizeArea() {
-	f.area.SetWidth(max(f.innerWidth(), 1))
-	f.area.SetHeight(max(f.bodyHeight(), 1))
+func (f *Form) sizeArea() { f.fitArea(true) }
+
+// fitArea keeps the raw view's line-number gutter as wide as its numbers
+// (FitGutter): after every change of its text, and on a resize.
+func (f *Form) fitArea(resize bool) {
+	FitGutter(&f.area, max(f.innerWidth(), 1), f.bodyHeight(), resize)
 }
 
 func (f *Form) rawBody(iw int) []string {
