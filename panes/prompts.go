@@ -26,8 +26,10 @@ type Prompts struct {
 	keys    keymap.KeyMap
 	w, h    int
 	focused bool
-	prompts []mcp.Prompt
-	next    string
+	// readOnly says why nothing is sent, "" when it is (SetReadOnly).
+	readOnly string
+	prompts  []mcp.Prompt
+	next     string
 	// list scrolls the prompts (panes/list: cursor, paging, g/G, the
 	// wheel, W wrap, ←/→ sideways); its cursor indexes prompts.
 	list      *list.Model
@@ -289,6 +291,7 @@ func (p *Prompts) openForm(pr mcp.Prompt) tea.Cmd {
 		// Where the user left it: values, cursor, raw view.
 		p.form, p.formName = draft, pr.Name
 		p.form.Completes = p.completes
+		p.form.SetReadOnly(p.readOnly)
 		p.form.Reopen(p.theme, p.w, p.h, p.focused)
 		return nil
 	}
@@ -296,6 +299,7 @@ func (p *Prompts) openForm(pr mcp.Prompt) tea.Cmd {
 	p.form, p.formName = NewArgsForm(p.theme, p.keys, "prompts/get "+termsafe.String(pr.Name), ref, fields), pr.Name
 	p.form.carryOver(draft)
 	p.form.Completes = p.completes
+	p.form.SetReadOnly(p.readOnly)
 	p.form.SetSize(p.w, p.h)
 	if p.focused {
 		p.form.Focus()
@@ -425,4 +429,13 @@ func (p *Prompts) View() string {
 		body = append(body, t.Form.Hint.Render("  … more on the server: m loads the next page"))
 	}
 	return Box(t, p.Title(), p.focused, p.w, p.h, body)
+}
+
+// SetReadOnly says why the source sends nothing (a recording, a tap), or
+// "" when it sends: a form opened from here says so at once.
+func (p *Prompts) SetReadOnly(why string) {
+	p.readOnly = why
+	if p.form != nil {
+		p.form.SetReadOnly(why)
+	}
 }

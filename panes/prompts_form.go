@@ -167,6 +167,9 @@ func NewArgsForm(t *themes.Theme, k keymap.KeyMap, title string, ref json.RawMes
 // Form is the schema form inside (tests).
 func (a *ArgsForm) Form() *form.Form { return a.form }
 
+// SetReadOnly says why nothing will be sent, "" when it will (Form.SetReadOnly).
+func (a *ArgsForm) SetReadOnly(why string) { a.form.SetReadOnly(why) }
+
 // KeptDraft reports whether the form was closed with "keep draft": the
 // host keeps it and shows it again, as it was left, next time.
 func (a *ArgsForm) KeptDraft() bool { return a.kept }

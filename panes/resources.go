@@ -25,6 +25,8 @@ type Resources struct {
 	keys    keymap.KeyMap
 	w, h    int
 	focused bool
+	// readOnly says why nothing is sent, "" when it is (SetReadOnly).
+	readOnly string
 
 	resources []mcp.Resource
 	templates []mcp.ResourceTemplate
@@ -387,6 +389,7 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 			delete(r.drafts, tmpl)
 			r.form, r.formTmpl = d, tmpl
 			r.form.Completes = r.completes
+			r.form.SetReadOnly(r.readOnly)
 			r.form.Reopen(r.theme, r.w, r.h, r.focused)
 			return nil
 		}
@@ -394,6 +397,7 @@ func (r *Resources) Update(msg tea.Msg) tea.Cmd {
 		r.form, r.formTmpl = NewArgsForm(r.theme, r.keys, "read "+termsafe.String(tmpl), ref, fields), tmpl
 		r.form.Completes = r.completes
 		r.form.Preview = func(v map[string]string) string { return ExpandTemplate(tmpl, v) }
+		r.form.SetReadOnly(r.readOnly)
 		r.form.SetSize(r.w, r.h)
 		if r.focused {
 			r.form.Focus()
@@ -510,4 +514,13 @@ func (r *Resources) View() string {
 	}
 	body = append(body, t.Status.Info.Render(termsafe.String(r.status)))
 	return Box(t, r.Title(), r.focused, r.w, r.h, body)
+}
+
+// SetReadOnly says why the source sends nothing (a recording, a tap), or
+// "" when it sends: a form opened from here says so at once.
+func (r *Resources) SetReadOnly(why string) {
+	r.readOnly = why
+	if r.form != nil {
+		r.form.SetReadOnly(why)
+	}
 }

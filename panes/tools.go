@@ -40,6 +40,9 @@ type Tools struct {
 	// offers to send tools/list anyway.
 	gate  Gate
 	gated bool
+	// readOnly says why nothing is sent (a recording, a tap), "" when it
+	// is: a form says so as it opens.
+	readOnly string
 	// failed is the last failed tools/list, nil once a list arrives.
 	failed *Failure
 	// unlisted says why no list will come (SetUnlisted), "" once one does.
@@ -172,6 +175,15 @@ func detailKeys(k keymap.KeyMap) keymap.Scroll {
 // SetOrigin says where the pane is drawn on the screen (its top left
 // cell), for the mouse.
 func (p *Tools) SetOrigin(x, y int) { p.ox, p.oy = x, y }
+
+// SetReadOnly says why the source sends nothing (a recording, a tap), or
+// "" when it sends: every form opened from here says so at once.
+func (p *Tools) SetReadOnly(why string) {
+	p.readOnly = why
+	if p.form != nil {
+		p.form.SetReadOnly(why)
+	}
+}
 
 // SetGate says whether the server declared tools (Gate.OK).
 func (p *Tools) SetGate(g Gate) { p.gate, p.gated = g, !g.OK }
@@ -546,6 +558,7 @@ func (p *Tools) OpenEditor() tea.Cmd {
 		delete(p.drafts, t.Name)
 		if d.schema == string(t.InputSchema) {
 			p.form, p.formTool = d.form, t.Name
+			d.form.SetReadOnly(p.readOnly)
 			d.form.SetTheme(p.theme)
 			d.form.SetSize(p.w, p.h)
 			if p.focused {
@@ -562,6 +575,7 @@ func (p *Tools) OpenEditor() tea.Cmd {
 		History: p.history.Get("tool:" + t.Name), Initial: initial, KeepDrafts: true,
 	}); err == nil {
 		p.form, p.formTool = f, t.Name
+		f.SetReadOnly(p.readOnly)
 		f.SetSize(p.w, p.h)
 		if p.focused {
 			f.Focus()
@@ -917,6 +931,7 @@ func (p *Tools) LoadCall(c SavedCall) (tea.Cmd, error) {
 		}
 		return nil, nil
 	}
+	f.SetReadOnly(p.readOnly)
 	p.drafts[name] = toolDraft{form: f, schema: string(tool.InputSchema)}
 	return tea.Batch(f.Init(), p.OpenEditor()), nil
 }

@@ -33,6 +33,15 @@ func (m *Model) connect() tea.Cmd {
 	// What the status line said was of the old connection (a refusal by its
 	// closed client, an answer it gave): the new one starts without it.
 	m.setNote("", false)
+	// A source that sends nothing (a recording, a tap) says so on every
+	// form as it opens, not only once it is sent.
+	why := ""
+	if r, ok := src.(session.Refuser); ok {
+		why = r.ReadOnlyWhy()
+	}
+	m.tools.SetReadOnly(why)
+	m.prompts.SetReadOnly(why)
+	m.resources.SetReadOnly(why)
 	src.SetHandler(m.handler())
 	m.doc.reset()
 	ch := src.Events()

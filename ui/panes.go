@@ -42,6 +42,8 @@ type toolsPane interface {
 	SetGate(panes.Gate)
 	// SetUnlisted says why no tools/list will come.
 	SetUnlisted(why string)
+	// SetReadOnly says why the source sends nothing, "" when it sends.
+	SetReadOnly(why string)
 	// SetOrigin is where the pane is drawn: the mouse tells the list from
 	// the details by position.
 	SetOrigin(x, y int)

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
 )
 
@@ -214,6 +215,11 @@ func (m *Model) renderHeader() string {
 
 func (m *Model) stateBadge() string {
 	h := m.theme.Header
+	if r, ok := m.src.(session.Recording); ok && r.Recorded() {
+		// What the recorded connection ended in is history (the log and
+		// the status line keep it): the view itself is a recording.
+		return h.Pending.Render("◆ recording · read-only")
+	}
 	switch m.state {
 	case mcp.StateReady:
 		return h.Ready.Render("● ready")

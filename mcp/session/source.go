@@ -83,6 +83,18 @@ func (ReadOnly) Watching() bool { return true }
 // tap): every source that embeds ReadOnly.
 type Watcher interface{ Watching() bool }
 
+// ReadOnlyWhy is what every send key answers: why nothing can be sent.
+func (r ReadOnly) ReadOnlyWhy() string { return r.Why }
+
+// Refuser is a source that sends nothing (every source that embeds
+// ReadOnly): the UI says so before anything is filled in, not only when it
+// is sent.
+type Refuser interface{ ReadOnlyWhy() string }
+
+// Recording is a source that reads a session file: what it shows happened
+// before, whatever state the recorded connection ended in.
+type Recording interface{ Recorded() bool }
+
 // CallTool refuses.
 func (r ReadOnly) CallTool(string, json.RawMessage) (Op, error) {
 	return Op{}, r.refuse(mcp.MethodToolsCall)

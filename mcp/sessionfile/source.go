@@ -55,7 +55,13 @@ type Source struct {
 	err       error
 }
 
-var _ session.Source = (*Source)(nil)
+var (
+	_ session.Source    = (*Source)(nil)
+	_ session.Recording = (*Source)(nil)
+)
+
+// Recorded says the source is a recording (session.Recording).
+func (s *Source) Recorded() bool { return true }
 
 // Open reads path's header (a file that is not a session file, or is of a
 // newer format, is an error here) and prepares the stream; nothing more is

@@ -123,6 +123,7 @@ type Form struct {
 	filterIdent rowIdent // the enum it was typed on
 
 	keepDrafts bool
+	readOnly   string          // why nothing will be sent; "" when it will
 	confirming bool            // esc asked: keep draft, discard or back
 	baseline   json.RawMessage // the value the form opened with (see dirty)
 
@@ -277,6 +278,20 @@ func (f *Form) Valid() bool {
 
 // Title is the border title.
 func (f *Form) Title() string { return f.title }
+
+// readOnlyTag ends the title of a form whose value will not be sent.
+const readOnlyTag = " · read-only"
+
+// SetReadOnly says why nothing will be sent (a recording), or "" when it
+// will be: the title and the status line say so from the moment the form
+// opens, not only once it is sent.
+func (f *Form) SetReadOnly(why string) {
+	f.title = strings.TrimSuffix(f.title, readOnlyTag)
+	f.readOnly = why
+	if why != "" {
+		f.title += readOnlyTag
+	}
+}
 
 // SetSize sets the outer size, border included.
 func (f *Form) SetSize(w, h int) {

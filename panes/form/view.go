@@ -537,6 +537,8 @@ func (f *Form) statusLine(iw int) string {
 		s = t.Hint.Render("checking the schema…")
 	case f.s.CompileErr() != nil:
 		s = t.Warn.Render("⚠ not validated: " + termsafe.String(f.s.CompileErr().Error()))
+	case len(issues) == 0 && f.readOnly != "":
+		s = t.OK.Render("✓ valid") + t.Warn.Render(" · read-only: "+termsafe.String(f.readOnly))
 	case len(issues) == 0:
 		s = t.OK.Render("✓ valid") + t.Hint.Render(" · "+f.keys.Form.Send.Help().Key+" sends")
 	default:
@@ -544,8 +546,11 @@ func (f *Form) statusLine(iw int) string {
 		if len(f.rootIssues) > 0 {
 			first = "(root) " + f.rootIssues[0]
 		}
-		s = t.Error.Render(fmt.Sprintf("✗ %s", plural.S(len(issues), "problem"))) +
-			t.Hint.Render(" · "+f.keys.Form.SendAnyway.Help().Key+" sends anyway · ") + t.Error.Render(termsafe.String(first))
+		sends := t.Hint.Render(" · " + f.keys.Form.SendAnyway.Help().Key + " sends anyway · ")
+		if f.readOnly != "" {
+			sends = t.Warn.Render(" · read-only · ")
+		}
+		s = t.Error.Render(fmt.Sprintf("✗ %s", plural.S(len(issues), "problem"))) + sends + t.Error.Render(termsafe.String(first))
 	}
 	if len(f.history) > 0 {
 		pos := "draft"
