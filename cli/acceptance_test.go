@@ -52,6 +52,11 @@ func TestAcceptance(t *testing.T) {
 		{"hot reload", flowHotReload},
 		{"copy in tmux goes to the system clipboard", flowCopyInTmux},
 		{"S suggests a name that typing replaces", flowSaveNameSuggestion},
+		{"small screens: header, help bar, tab legend", flowSmallScreenChrome},
+		{"cut rows keep the method", flowCutRowsKeepTheMethod},
+		{"cut text wraps and lines up", flowCutTextWrapsAndLinesUp},
+		{"reconnect clears the status", flowReconnectClearsTheStatus},
+		{"recording says read-only", flowRecordingSaysReadOnly},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
