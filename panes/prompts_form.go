@@ -106,6 +106,9 @@ type ArgsForm struct {
 	// Completes says whether to ask for completions (the server declared
 	// the completions capability, or it is 2024-11-05 where it is ungated).
 	Completes bool
+	// readOnly: the source sends nothing, so no completion is asked for
+	// (each would only be refused on the status line).
+	readOnly bool
 	// Preview, when set, is a line shown under the form for the values so
 	// far (a template's expanded URI).
 	Preview func(map[string]string) string
@@ -168,7 +171,11 @@ func NewArgsForm(t *themes.Theme, k keymap.KeyMap, title string, ref json.RawMes
 func (a *ArgsForm) Form() *form.Form { return a.form }
 
 // SetReadOnly says why nothing will be sent, "" when it will (Form.SetReadOnly).
-func (a *ArgsForm) SetReadOnly(why string) { a.form.SetReadOnly(why) }
+// No completion is asked for then: it could only be refused.
+func (a *ArgsForm) SetReadOnly(why string) {
+	a.form.SetReadOnly(why)
+	a.readOnly = why != ""
+}
 
 // KeptDraft reports whether the form was closed with "keep draft": the
 // host keeps it and shows it again, as it was left, next time.
@@ -275,7 +282,7 @@ func (a *ArgsForm) completeCmd() tea.Cmd {
 		}
 		return nil
 	}
-	if !a.Completes || (a.asked && ptr == a.askedPtr && text == a.askedText) {
+	if !a.Completes || a.readOnly || (a.asked && ptr == a.askedPtr && text == a.askedText) {
 		return nil
 	}
 	if ptr != a.askedPtr {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,19 @@ func (recording) Recorded() bool { return true }
 func TestRecordingSaysReadOnlyBeforeAFormIsFilled(t *testing.T) {
 	const why = "run.jsonl is a recording, read-only"
 	for _, sz := range []struct{ w, h int }{{60, 15}, {80, 24}} {
-		evs := append(sessionEvents(), mcp.StateEvent{Time: time.Now(), State: mcp.StateClosed, Detail: "the recording ends here"})
+		evs := sessionEvents()
+		for i, ev := range evs {
+			if hs, ok := ev.(mcp.HandshakeEvent); ok {
+				c := *hs.Handshake
+				c.ServerCapabilities = json.RawMessage(`{"tools":{},"prompts":{},"completions":{}}`)
+				hs.Handshake = &c
+				evs[i] = hs
+			}
+		}
+		evs = append(evs,
+			mcp.ListEvent{Time: time.Now(), Method: mcp.MethodPromptsList, Pages: 1, Items: []json.RawMessage{
+				json.RawMessage(`{"name":"greet","arguments":[{"name":"name","required":true}]}`)}},
+			mcp.StateEvent{Time: time.Now(), State: mcp.StateClosed, Detail: "the recording ends here"})
 		m := New(Config{Theme: "dark", Target: "run.jsonl", NoReconnect: true, NewSource: func() session.Source {
 			return recording{session.NewReplay(evs, "stdio", why)}
 		}})
@@ -39,6 +52,13 @@ func TestRecordingSaysReadOnlyBeforeAFormIsFilled(t *testing.T) {
 		s := ansi.Strip(content(m))
 		if !strings.Contains(s, "Call echo · read-only") || !strings.Contains(s, "read-only: run.jsonl is a recording") {
 			t.Errorf("%dx%d: the form does not say it is read-only as it opens:\n%s", sz.w, sz.h, s)
+		}
+		// A prompt's form asks for no completion a recording would refuse.
+		p.keys("esc", "5", "enter")
+		p.settle()
+		s = ansi.Strip(content(m))
+		if !strings.Contains(s, "prompts/get greet · read-only") || strings.Contains(s, "cannot send") {
+			t.Errorf("%dx%d: the prompt's form:\n%s", sz.w, sz.h, s)
 		}
 		m.Close()
 	}
