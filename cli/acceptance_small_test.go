@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -227,7 +226,11 @@ func (s *screen) killServer(arg string) {
 			cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline")
 			if args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00"); args[len(args)-1] == arg {
 				n, _ := strconv.Atoi(child)
-				if err := syscall.Kill(n, syscall.SIGKILL); err != nil {
+				p, err := os.FindProcess(n)
+				if err == nil {
+					err = p.Kill()
+				}
+				if err != nil {
 					s.t.Fatalf("kill %s: %v", child, err)
 				}
 				return

@@ -196,11 +196,3 @@ func TestHostileServerThroughLiveCommandsOnATerminal(t *testing.T) {
 	}
 }
 
-func demoRecordingAbs(t *testing.T) string {
-	t.Helper()
-	p, err := filepath.Abs(demoRecording)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
