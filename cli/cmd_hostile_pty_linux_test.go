@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -77,6 +79,9 @@ func TestHostileSessionFileThroughEveryCommandOnATerminal(t *testing.T) {
 		// seen is what the output must show (the payload as escapes,
 		// or what the command says), so an empty output cannot pass.
 		seen []string
+		// prep runs before the command (a file it reads made from an
+		// earlier run's output).
+		prep func()
 	}
 	r := func(args []string, code int, seen ...string) run { return run{args: args, code: code, seen: seen} }
 	runs := []run{
@@ -95,13 +100,32 @@ func TestHostileSessionFileThroughEveryCommandOnATerminal(t *testing.T) {
 		r(append(append([]string{"replay", "--format", "json", file}, rec("r2.jsonl")...), server...), 1, `\u202e`),
 		r(append(append([]string{"replay", "--format", "junit", file}, rec("r3.jsonl")...), server...), 1, `&#x202e;`),
 		r([]string{"test", "--from", file, "--calls", callsFile}, 0, "wrote"),
-		r(append([]string{"test", "--calls", callsFile}, server...), 1, `\x1b]52;c;`),
+		// The seeded calls name the recorded server, so against the demo
+		// they are skipped, the hostile server's name quoted.
+		r(append([]string{"test", "--calls", callsFile}, server...), exitUsage, `\x1b]52;c;`, "skipped"),
+		// Saved for any server, they run against the demo and fail.
+		{args: append([]string{"test", "--calls", callsFile}, server...), code: 1, seen: []string{`\x1b]52;c;`}, prep: func() {
+			b, err := os.ReadFile(callsFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			anyServer := regexp.MustCompile(`(?m)^\s*"server": "(?:[^"\\]|\\.)*",?\n`).ReplaceAll(b, nil)
+			if bytes.Equal(anyServer, b) {
+				t.Fatalf("the seeded calls file names no server:\n%s", b)
+			}
+			if err := os.WriteFile(callsFile, anyServer, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		r(append([]string{"test", "--format", "json", "--calls", callsFile}, server...), 1, `\u001b]52;c;`),
 		r(append([]string{"test", "--format", "junit", "--calls", callsFile}, server...), 1, `\u001b]52;c;`, `&#x202e;`),
 		r([]string{"taps", "--list"}, 0, `\x1b]52;c;`),
 		r([]string{"open", filepath.Join(dir, "missing"+hostilePayload+".jsonl")}, exitUsage, `\x1b]52;c;`),
 	}
 	for _, r := range runs {
+		if r.prep != nil {
+			r.prep()
+		}
 		out, code := runOnPTY(t, dir, env, r.input, r.args...)
 		name := strings.Join(r.args, " ")
 		if what := terminalActs(out); what != "" {
@@ -195,4 +219,3 @@ func TestHostileServerThroughLiveCommandsOnATerminal(t *testing.T) {
 		}
 	}
 }
-
