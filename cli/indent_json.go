@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // writeIndented writes valid JSON to w indented with two spaces, as
-// json.Indent(dst, raw, "", "  ") would, but streaming: a 100 MB result
-// is not copied into a second 100 MB buffer, nor into the copies a
-// growing buffer makes. Invalid JSON is written as it is.
+// jsonview.Indent(dst, raw, "  ") would (json.Indent's output, its
+// indentation capped at jsonview.MaxIndentDepth levels), but streaming: a
+// 100 MB result is not copied into a second 100 MB buffer, nor into the
+// copies a growing buffer makes. Invalid JSON is written as it is.
 func writeIndented(w io.Writer, raw []byte) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if !json.Valid(raw) {
@@ -22,7 +25,7 @@ func writeIndented(w io.Writer, raw []byte) error {
 	depth, needIndent, inString, escaped := 0, false, false, false
 	newline := func() {
 		bw.WriteByte('\n')
-		for range depth {
+		for range min(depth, jsonview.MaxIndentDepth) {
 			bw.WriteString("  ")
 		}
 	}

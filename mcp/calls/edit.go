@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp/config"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // Load reads the calls file at path. A file that does not exist is an
@@ -342,15 +343,18 @@ func encodeCall(c Call, indent string) ([]byte, error) {
 	return b, nil
 }
 
+// encodeValue is v indented as json.Encoder's SetIndent(indent, "  ")
+// would, up to jsonview.MaxIndentDepth levels: a snapshot nested
+// thousands deep costs the file what its bytes do, not their square.
 func encodeValue(v any, indent string) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // a snapshot of HTML stays readable
-	enc.SetIndent(indent, "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
-	return htmlUnescaped(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+	compact := htmlUnescaped(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	return jsonview.IndentPrefix(make([]byte, 0, 2*len(compact)), compact, indent, "  "), nil
 }
 
 // htmlUnescaped is JSON text with the escapes Go's encoders write for

@@ -333,7 +333,7 @@ func (x *Indented) makeChunk(k int) {
 func (x *Indented) line(dst []byte, pos, depth int, build bool) ([]byte, int, int) {
 	src := x.src
 	if build {
-		for range depth {
+		for range min(depth, MaxIndentDepth) {
 			dst = append(dst, x.indent...)
 		}
 	}

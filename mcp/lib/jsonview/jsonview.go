@@ -701,12 +701,27 @@ func getu4(s []byte) rune {
 	return r
 }
 
+// MaxIndentDepth is how deep indentation grows: a line nested deeper is
+// indented as one MaxIndentDepth levels deep. Its tokens are all there,
+// byte for byte, and the text is the same JSON; only the columns stop
+// growing. Without it the indentation of a value nested n deep costs
+// n² bytes: 24 KB nested 10,000 deep would pretty-print to 200 MB.
+const MaxIndentDepth = 32
+
 // Indent appends src, one valid JSON value, to dst indented as
-// json.Indent(dst, src, "", indent) would (FuzzValid compares them): one
-// pass that copies each string whole instead of a state machine step per
-// byte. A 20 MB JSON text is pretty-printed for the result view this way.
-// On invalid input the output is unspecified; check with Valid first.
+// json.Indent(dst, src, "", indent) would up to MaxIndentDepth levels
+// (FuzzValid compares them): one pass that copies each string whole
+// instead of a state machine step per byte. A 20 MB JSON text is
+// pretty-printed for the result view this way. On invalid input the
+// output is unspecified; check with Valid first.
 func Indent(dst, src []byte, indent string) []byte {
+	return IndentPrefix(dst, src, "", indent)
+}
+
+// IndentPrefix is Indent with each line after the first starting with
+// prefix, as json.Indent(dst, src, prefix, indent) would up to
+// MaxIndentDepth levels.
+func IndentPrefix(dst, src []byte, prefix, indent string) []byte {
 	// Whitespace after the value is kept as it is, as json.Indent keeps it.
 	value := bytes.TrimRight(src, " \t\r\n")
 	trailing := src[len(value):]
@@ -715,7 +730,8 @@ func Indent(dst, src []byte, indent string) []byte {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
-		for range depth {
+		dst = append(dst, prefix...)
+		for range min(depth, MaxIndentDepth) {
 			dst = append(dst, indent...)
 		}
 	}

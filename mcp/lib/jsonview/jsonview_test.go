@@ -106,6 +106,10 @@ func checkViews(t *testing.T, data []byte) {
 	if err := json.Indent(&indented, data, "", "  "); err != nil {
 		t.Fatalf("json.Indent(%q): %v", data, err)
 	}
+	// What follows the value is kept as it is; the value's lines are capped.
+	value := bytes.TrimRight(data, " \t\r\n")
+	indented.Truncate(indented.Len() - (len(data) - len(value)))
+	indented = *bytes.NewBufferString(capIndent(indented.String(), "", "  ") + string(data[len(value):]))
 	if got := Indent(nil, data, "  "); string(got) != indented.String() {
 		t.Fatalf("Indent(%q) = %q, json.Indent gives %q", data, got, indented.String())
 	}
@@ -167,6 +171,21 @@ func FuzzValid(f *testing.F) {
 		_ = Indent(nil, data, "  ")
 		_ = indentedLines(IndentLines(data, "  "))
 	})
+}
+
+// capIndent is json.Indent's output with each line's indentation cut to
+// MaxIndentDepth indents after prefix: what Indent promises. A line of
+// valid JSON indented by json.Indent starts with its indentation and no
+// other white space, since strings hold no raw newline.
+func capIndent(s, prefix, indent string) string {
+	most := prefix + strings.Repeat(indent, MaxIndentDepth)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines[1:] {
+		if rest := strings.TrimLeft(l[len(prefix):], " "); len(l)-len(rest) > len(most) {
+			lines[i+1] = most + rest
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // indentedLines joins an Indented's lines with "\n", asking for them out of
@@ -346,4 +365,46 @@ func TestValidIndentLinesRejectsWhatValidRejects(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A value nested 9,990 deep pretty-prints in bytes proportional to its
+// own: each line is indented at most MaxIndentDepth levels, every token is
+// there, and the text is the same JSON. Uncapped it was 200 MB from 80 KB.
+func TestIndentDeepNestingStopsGrowing(t *testing.T) {
+	const depth = 9990
+	data := []byte(strings.Repeat(`{"a":[`, depth/2) + `"x"` + strings.Repeat(`]}`, depth/2))
+	var want bytes.Buffer
+	if err := json.Indent(&want, data, "> ", "  "); err != nil {
+		t.Fatal(err)
+	}
+	got := IndentPrefix(nil, data, "> ", "  ")
+	if len(got) > 100*len(data) {
+		t.Fatalf("%d bytes indented to %d", len(data), len(got))
+	}
+	if string(got) != capIndent(want.String(), "> ", "  ") {
+		t.Fatal("IndentPrefix is not json.Indent's output with its indentation capped")
+	}
+	if plain := Indent(nil, data, "  "); !json.Valid(plain) || !bytes.Equal(compact(t, plain), compact(t, data)) {
+		t.Fatal("the capped text is not the same JSON")
+	}
+	widest := 0
+	for l := range strings.SplitSeq(string(got), "\n") {
+		widest = max(widest, len(l))
+	}
+	if most := len("> ") + 2*MaxIndentDepth + len(`"a": [`); widest > most {
+		t.Fatalf("a line of %d bytes; at most %d expected", widest, most)
+	}
+	x := IndentLines(data, "  ")
+	if got := indentedLines(x); got != string(Indent(nil, data, "  ")) {
+		t.Fatal("IndentLines does not give Indent's lines")
+	}
+}
+
+func compact(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var c bytes.Buffer
+	if err := json.Compact(&c, b); err != nil {
+		t.Fatal(err)
+	}
+	return c.Bytes()
 }

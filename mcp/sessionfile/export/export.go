@@ -8,13 +8,13 @@
 package export
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
@@ -155,13 +155,14 @@ func redactHeader(h record.Entry) record.Entry {
 }
 
 // pretty indents JSON for reading, keeping its keys' order and its
-// numbers as they were sent; anything else is returned as it is.
+// numbers as they were sent, its indentation capped
+// (jsonview.MaxIndentDepth) so that deep nesting costs what its bytes do;
+// anything else is returned as it is.
 func pretty(raw []byte) string {
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
+	if !jsonview.Valid(raw) {
 		return string(raw)
 	}
-	return b.String()
+	return string(jsonview.Indent(make([]byte, 0, len(raw)*2), raw, "  "))
 }
 
 func prettyRaw(raw json.RawMessage) string {

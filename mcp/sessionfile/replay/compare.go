@@ -147,6 +147,11 @@ func decode(raw json.RawMessage, v *any) error {
 	return d.Decode(v)
 }
 
+// walk compares a and b at path. path is a stack shared by the whole walk:
+// a child's path is path with its key appended in place, overwritten by
+// the next sibling's, and only read while the child is walked (a
+// Difference keeps pointer(path), a string). Copying it at each level
+// cost the square of the depth: 850 MB for a result nested 10,000 deep.
 func (m *Matcher) walk(path []string, a, b any, out *[]Difference) {
 	if m.ignored(path) {
 		return
@@ -169,7 +174,7 @@ func (m *Matcher) walk(path []string, a, b any, out *[]Difference) {
 			for _, k := range sorted {
 				x, xok := av[k]
 				y, yok := bv[k]
-				p := append(append([]string(nil), path...), k)
+				p := append(path, k) // a stack: see walk's comment
 				switch {
 				case xok && !yok:
 					if !m.ignored(p) {
@@ -189,7 +194,7 @@ func (m *Matcher) walk(path []string, a, b any, out *[]Difference) {
 		if bv, ok := b.([]any); ok {
 			n := max(len(av), len(bv))
 			for i := 0; i < n; i++ {
-				p := append(append([]string(nil), path...), strconv.Itoa(i))
+				p := append(path, strconv.Itoa(i))
 				switch {
 				case i >= len(bv):
 					if !m.ignored(p) {
