@@ -1,7 +1,6 @@
 package panes
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -249,11 +249,11 @@ func prettyJSONText(mime, uri, text string) (string, bool) {
 	if !isJSON || len(text) > maxHighlightBytes || !json.Valid([]byte(text)) {
 		return "", false
 	}
-	var b bytes.Buffer
-	if json.Indent(&b, []byte(text), "", "  ") != nil || b.String() == text {
+	b := string(jsonview.Indent(nil, []byte(text), "  "))
+	if b == text {
 		return "", false
 	}
-	return b.String(), true
+	return b, true
 }
 
 // BlobOf returns the first blob of a resources/read result, decoded.

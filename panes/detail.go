@@ -1,8 +1,6 @@
 package panes
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
@@ -167,12 +166,13 @@ func (d *Detail) SetFrame(f *mcp.Frame) tea.Cmd {
 }
 
 func formatFrame(f *mcp.Frame) detailLinesMsg {
-	var buf bytes.Buffer
-	buf.Grow(len(f.Raw) + len(f.Raw)/4)
-	if err := json.Indent(&buf, f.Raw, "", "  "); err != nil {
+	// jsonview.Indent caps the indentation: a frame nested thousands deep
+	// costs what its bytes do, not their square.
+	if !jsonview.Valid(f.Raw) {
 		return detailLinesMsg{frame: f}
 	}
-	return detailLinesMsg{frame: f, pretty: strings.Split(buf.String(), "\n"), ok: true}
+	pretty := jsonview.Indent(make([]byte, 0, len(f.Raw)+len(f.Raw)/4), f.Raw, "  ")
+	return detailLinesMsg{frame: f, pretty: strings.Split(string(pretty), "\n"), ok: true}
 }
 
 func (d *Detail) applyLines(msg detailLinesMsg) {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
@@ -70,9 +71,8 @@ func NewJSONEdit(t *themes.Theme, k keymap.KeyMap, tool mcp.Tool, initial json.R
 	e.applyTheme()
 	text := skeletonArgs(tool.InputSchema)
 	if len(bytes.TrimSpace(initial)) > 0 {
-		var b bytes.Buffer
-		if json.Indent(&b, initial, "", "  ") == nil {
-			text = escapeInvisibleInJSON(b.String())
+		if jsonview.Valid(initial) {
+			text = escapeInvisibleInJSON(string(jsonview.Indent(nil, initial, "  ")))
 		}
 	}
 	e.area.SetValue(text)

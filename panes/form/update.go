@@ -1,7 +1,6 @@
 package form
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
@@ -757,11 +757,10 @@ func (f *Form) currentJSONText() string {
 // (decoding it into a map first would sort its keys).
 func (f *Form) indentedValue() string {
 	v, _ := f.Value()
-	var b bytes.Buffer
-	if json.Indent(&b, v, "", "  ") != nil {
+	if !jsonview.Valid(v) {
 		return string(v)
 	}
-	return b.String()
+	return string(jsonview.Indent(nil, v, "  "))
 }
 
 func (f *Form) editorDone(msg editorDoneMsg) tea.Cmd {
