@@ -3,6 +3,7 @@ package calls
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -493,5 +494,51 @@ func TestSavedCallKeepsItsServer(t *testing.T) {
 	}
 	if _, err := Parse("f.json", []byte(`{"calls": [{"name": "a", "server": 1, "method": "ping"}]}`)); err == nil || !strings.Contains(err.Error(), `"server" is the name`) {
 		t.Errorf("a server that is not a string: %v", err)
+	}
+}
+
+// manyCalls is a calls file of n calls, each with params and a snapshot,
+// laid out as mcpscope writes them.
+func manyCalls(n int) []byte {
+	var b strings.Builder
+	b.WriteString("{\n  \"calls\": [")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "\n    {\n      \"name\": \"call %d\",\n      \"method\": \"tools/call\",\n      \"params\": {\n        \"name\": \"add\",\n        \"arguments\": {\"a\": %d, \"b\": 2}\n      },\n      \"expect\": {\n        \"isError\": false,\n        \"snapshot\": {\"result\": {\"content\": [{\"type\": \"text\", \"text\": \"%d\"}]}}\n      }\n    }", i, i, i+2)
+	}
+	b.WriteString("\n  ]\n}\n")
+	return []byte(b.String())
+}
+
+// A calls file is read in time linear in its size: 20,000 calls against
+// ten times 2,000, so that a loaded machine slows both alike.
+func TestParseIsLinear(t *testing.T) {
+	parse := func(n int) time.Duration {
+		data := manyCalls(n)
+		start := time.Now()
+		f, err := Parse("many.calls.json", data)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Calls) != n || f.Calls[n-1].Name != fmt.Sprintf("call %d", n-1) || f.Calls[n-1].Line != 3+12*(n-1) {
+			t.Fatalf("%d calls, the last %q on line %d", len(f.Calls), f.Calls[n-1].Name, f.Calls[n-1].Line)
+		}
+		return took
+	}
+	parse(2000) // warm up
+	small := parse(2000)
+	big := parse(20000)
+	t.Logf("2,000 calls: %v; 20,000: %v", small, big)
+	// A quadratic reading takes a hundred times as long for ten times the
+	// calls; four times linear leaves room for the collector's and a
+	// loaded machine's share.
+	if budget := 4 * 10 * small; big > budget && big > 100*time.Millisecond {
+		t.Errorf("20,000 calls took %v to read, 2,000 took %v: more than linear (budget %v)", big, small, budget)
+	}
+	if limit := 2 * time.Second; big > limit && !raceEnabled {
+		t.Errorf("20,000 calls took %v to read", big)
 	}
 }

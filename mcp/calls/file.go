@@ -200,6 +200,24 @@ func Parse(path string, data []byte) (*File, error) {
 type parser struct {
 	path       string
 	src, clean []byte
+	// lineOff and line are where lineOf last counted to: the calls are
+	// read in file order, so each count goes on from the one before
+	// (counting from the top for each of 20,000 calls took 8.7 s).
+	lineOff, line int
+}
+
+// lineOf is the 1-based line of the byte at off.
+func (p *parser) lineOf(off int) int {
+	off = max(0, min(off, len(p.src)))
+	if off < p.lineOff {
+		p.lineOff, p.line = 0, 1
+	}
+	if p.line == 0 {
+		p.line = 1
+	}
+	p.line += bytes.Count(p.src[p.lineOff:off], []byte("\n"))
+	p.lineOff = off
+	return p.line
 }
 
 func (p *parser) errAt(off int, call, format string, args ...any) *Error {
@@ -260,8 +278,7 @@ var (
 )
 
 func (p *parser) call(e config.Element) (Call, error) {
-	line, _ := config.Position(p.src, e.Off)
-	c := Call{Line: line}
+	c := Call{Line: p.lineOf(e.Off)}
 	ms, err := config.Members(p.clean, e.Off)
 	if err != nil {
 		return c, p.errAt(e.Off, "", `a call must be an object: {"name": ..., "method": ..., "params": {...}, "expect": {...}}`)

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -360,6 +361,9 @@ type builder struct {
 	// clientSignal is the signal a tap's client sent it (its row), the
 	// end of a capture the client cut short by killing the tap.
 	clientSignal string
+	// requests: this connection's requests (Role Request) by method, in
+	// order, that a later one may still send again (see retryOf).
+	requests map[string][]*Exchange
 }
 
 func (b *builder) newConnection() {
@@ -367,6 +371,7 @@ func (b *builder) newConnection() {
 	b.conn = &Connection{Lists: map[string][]json.RawMessage{}}
 	b.s.Connections = append(b.s.Connections, b.conn)
 	b.bySeq, b.byID, b.serverID = map[int64]*Exchange{}, map[mcp.ID][]*Exchange{}, map[mcp.ID]*Exchange{}
+	b.requests = map[string][]*Exchange{}
 	b.lastSeq, b.opening, b.hsEvent = 0, true, nil
 }
 
@@ -604,12 +609,22 @@ func (b *builder) settleHandshake() {
 func (b *builder) retryOf(x *Exchange) {
 	params := x.Params()
 	mrtr := bytes.Contains(params, []byte(`"inputResponses"`)) || bytes.Contains(params, []byte(`"requestState"`))
-	ex := b.conn.Exchanges
+	method := x.Request.Method
+	// A request whose last try was answered, and not with input_required,
+	// is never sent again: it leaves the list, so that a session of
+	// 20,000 answered requests is read in linear time, not quadratic.
+	ex := slices.DeleteFunc(b.requests[method], func(y *Exchange) bool {
+		last := y.Final()
+		return last.Response != nil && !inputRequired(last.Response)
+	})
+	b.requests[method] = ex
+	defer func() {
+		if x.Role == Request {
+			b.requests[method] = append(b.requests[method], x)
+		}
+	}()
 	for i := len(ex) - 1; i >= 0; i-- {
 		y := ex[i]
-		if y.Role != Request || y.Request.Method != x.Request.Method {
-			continue
-		}
 		last := y.Final()
 		switch {
 		case mrtr && last.Response != nil && inputRequired(last.Response):
