@@ -168,7 +168,12 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 }
 
 // earlyEvents keeps the events of the connection phase, to explain a
-// failed connection; after the handshake nothing more is kept.
+// failed connection: the last maxEarlyEvents of them, as the TUI keeps
+// for its connection doctor (a server that floods stderr before it
+// answers initialize made call keep every line). After the handshake
+// nothing more is kept.
+const maxEarlyEvents = 512
+
 type earlyEvents struct {
 	mu     sync.Mutex
 	keep   bool
@@ -192,6 +197,10 @@ func (e *earlyEvents) add(ev mcp.Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.keep {
+		if len(e.events) == 2*maxEarlyEvents {
+			e.events = append(e.events[:0], e.events[maxEarlyEvents:]...)
+			clear(e.events[maxEarlyEvents : 2*maxEarlyEvents])
+		}
 		e.events = append(e.events, ev)
 	}
 	switch ev := ev.(type) {

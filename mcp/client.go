@@ -1120,6 +1120,12 @@ func (s clientSink) Stderr(line string) {
 	s.c.publish(StderrEvent{Time: time.Now(), Line: line})
 }
 
+// stderrEventSink is a Sink that takes a stderr line with the count of
+// the lines dropped before it (stderrLimiter).
+type stderrEventSink interface{ stderrEvent(StderrEvent) }
+
+func (s clientSink) stderrEvent(ev StderrEvent) { s.c.publish(ev) }
+
 func (s clientSink) Closed(err error) { s.c.finish(err) }
 
 func (s clientSink) RequestFailed(id ID, err error) {

@@ -19,9 +19,15 @@ type FrameEvent struct{ Frame *Frame }
 
 // StderrEvent is one line the server wrote to its standard error. Per the
 // spec, stderr is for logging of any kind and does not signal an error.
+//
+// A flood of stderr is not kept whole (see stderrRate): Dropped lines
+// (DroppedBytes bytes, newlines included) came before this one and were
+// counted, not kept.
 type StderrEvent struct {
-	Time time.Time
-	Line string
+	Time         time.Time
+	Line         string
+	Dropped      int
+	DroppedBytes int64
 }
 
 // State is the connection's life cycle.

@@ -261,6 +261,14 @@ func (c *stdioConn) readStderr(r *os.File) {
 	defer close(c.stderrDone)
 	defer func() { _ = r.Close() }() // our end of the pipe; nothing was written to it
 	br := bufio.NewReaderSize(r, 16<<10)
+	lim := newStderrLimiter(func(ev StderrEvent) {
+		if es, ok := c.sink.(stderrEventSink); ok {
+			es.stderrEvent(ev)
+		} else {
+			c.sink.Stderr(ev.Line)
+		}
+	})
+	defer lim.close() // before stderrDone: the held lines go out first
 	for {
 		line, _, err := readLine(br, 1<<20)
 		if len(line) > 0 || err == nil {
@@ -271,7 +279,7 @@ func (c *stdioConn) readStderr(r *os.File) {
 				c.stderrLast = c.stderrLast[len(c.stderrLast)-stderrTail:]
 			}
 			c.mu.Unlock()
-			c.sink.Stderr(s)
+			lim.line(s)
 		}
 		if err != nil {
 			return

@@ -47,11 +47,15 @@ type logEntry struct {
 
 // entryData is what an entry other than a frame holds.
 type entryData struct {
-	text  string // stderr line, state detail, separator text (raw; sanitised when drawn)
-	state mcp.State
-	local *mcp.LocalError
-	exit  *mcp.ExitError
-	tr    *mcp.TransportEvent
+	// dropped: a stderr entry that stands for that many lines (droppedBytes
+	// bytes) no longer kept (stderrKeepLines), in place of its text.
+	dropped      int
+	droppedBytes int64
+	text         string // stderr line, state detail, separator text (raw; sanitised when drawn)
+	state        mcp.State
+	local        *mcp.LocalError
+	exit         *mcp.ExitError
+	tr           *mcp.TransportEvent
 }
 
 // noData is a frame's entryData: empty.
@@ -137,6 +141,11 @@ type Log struct {
 	// runs are the rows of the SSE keep-alive runs under way, by run ID:
 	// each report of a run updates its one row.
 	runs map[uint64]int32
+
+	// stderrLines and stderrBytes are the stderr lines the log holds (the
+	// ring of stderrKeepLines and stderrKeepBytes) and their bytes.
+	stderrLines int
+	stderrBytes int64
 }
 
 // SetDiagnostics sets where the log finds each frame's diagnostics.
@@ -357,7 +366,12 @@ func (l *Log) Append(ev mcp.Event) {
 		l.frames++
 		req = l.pair(ev.Frame, int32(len(l.entries)), e.ref)
 	case mcp.StderrEvent:
+		if ev.Dropped > 0 {
+			l.pushDropped(e, ev.Dropped, ev.DroppedBytes)
+		}
 		e.kind, d.text = entryStderr, ev.Line
+		l.stderrLines++
+		l.stderrBytes += int64(len(ev.Line) + 1)
 	case mcp.StateEvent:
 		e.kind, d.state, d.text = entryState, ev.State, ev.Detail
 	case mcp.LocalErrorEvent:
@@ -380,6 +394,9 @@ func (l *Log) Append(ev mcp.Event) {
 	}
 	if req >= 0 {
 		l.completed(req)
+	}
+	if l.stderrLines > stderrKeepLines+stderrKeepLines/4 || l.stderrBytes > stderrKeepBytes+stderrKeepBytes/4 {
+		l.dropOldStderr()
 	}
 	if d.tr != nil && d.tr.Run != nil && !d.tr.Run.Done {
 		if l.runs == nil {
@@ -610,6 +627,12 @@ func (l *Log) rebuild() {
 	if cur := l.cursor(); cur >= 0 {
 		keep = l.shown[cur]
 	}
+	l.rebuildAt(keep)
+}
+
+// rebuildAt is rebuild with the cursor kept on entry keep (or the row
+// before it that is shown).
+func (l *Log) rebuildAt(keep int32) {
 	l.shown = l.shown[:0]
 	cur := 0
 	l.rowCount = 0
@@ -1130,6 +1153,10 @@ func (l *Log) rowSegments(e *entryView) []segment {
 		}
 		return append(segs, l.frameSegments(f)...)
 	case entryStderr:
+		if e.dropped > 0 {
+			return append(segs, segment{text: "»", style: t.Stderr}, segment{text: "stderr", style: t.Stderr},
+				segment{text: droppedText(e.dropped, e.droppedBytes), style: t.Stderr.Italic(true)})
+		}
 		return append(segs, segment{text: "»", style: t.Stderr}, segment{text: "stderr", style: t.Stderr}, segment{text: termsafe.String(e.text), style: t.Stderr})
 	case entryState:
 		return append(segs, segment{text: "●", style: t.State}, segment{text: e.state.String(), style: t.State.Bold(true)}, segment{text: termsafe.String(firstLine(e.text)), style: t.State})

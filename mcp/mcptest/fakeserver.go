@@ -59,6 +59,8 @@ const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 //	                   read when the server starts (a server whose code is that file:
 //	                   the hot-reload tests change it); a tool called "hang" never answers,
 //	                   and tools/call answers a tool's "x-answer" text when it has one
+//	stderr-flood       before reading anything, write $MCPSCOPE_FAKE_STDERR bytes to stderr
+//	                   in lines of 100 bytes, then the line "stderr flood done"
 func MaybeRun() {
 	spec, ok := os.LookupEnv(EnvVar)
 	if !ok {
@@ -79,6 +81,26 @@ func MaybeRunServer() {
 		}
 		os.Exit(0)
 	}
+}
+
+// StderrBytesVar is how many bytes the stderr-flood behaviour writes.
+const StderrBytesVar = "MCPSCOPE_FAKE_STDERR"
+
+// StderrFloodDone is the line the stderr-flood behaviour ends its flood with.
+const StderrFloodDone = "stderr flood done"
+
+// floodStderr writes n bytes to stderr in numbered lines of 100 bytes.
+func floodStderr(n int) {
+	w := bufio.NewWriterSize(os.Stderr, 1<<16)
+	line := []byte(fmt.Sprintf("%-99s\n", "stderr line 000000000 of a flood"))
+	for i := 0; i < n/len(line); i++ {
+		copy(line[12:21], fmt.Sprintf("%09d", i))
+		if _, err := w.Write(line); err != nil {
+			return
+		}
+	}
+	fmt.Fprintln(w, StderrFloodDone)
+	_ = w.Flush()
 }
 
 // ToolsFileVar names the file of the tools-file behaviour.
@@ -111,6 +133,10 @@ func run(behaviours []string) int {
 			return 4
 		}
 		s.tools = string(b)
+	}
+	if s.has["stderr-flood"] {
+		n, _ := strconv.Atoi(os.Getenv(StderrBytesVar))
+		floodStderr(n)
 	}
 	if s.has["exit-at-start"] {
 		fmt.Fprintln(os.Stderr, "fatal: config file not found")

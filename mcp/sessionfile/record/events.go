@@ -229,7 +229,7 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 		if len(b.stderr) > stderrTail {
 			b.stderr = b.stderr[len(b.stderr)-stderrTail:]
 		}
-		return mcp.StderrEvent{Time: e.Time, Line: e.Line}
+		return mcp.StderrEvent{Time: e.Time, Line: e.Line, Dropped: e.Dropped, DroppedBytes: e.DroppedBytes}
 	case "state":
 		return mcp.StateEvent{Time: e.Time, State: parseState(e.State), Detail: e.Detail}
 	case "handshake":

@@ -73,8 +73,11 @@ type Entry struct {
 	ByTap     bool    `json:"byTap,omitempty"` // a tap wrote it itself (Frame.ByTap)
 	ErrorCode int     `json:"errorCode,omitempty"`
 
-	// stderr
-	Line string `json:"line,omitempty"`
+	// stderr; dropped lines (droppedBytes bytes) came before this one in a
+	// flood faster than mcpscope keeps, counted and not recorded
+	Line         string `json:"line,omitempty"`
+	Dropped      int    `json:"dropped,omitempty"`
+	DroppedBytes int64  `json:"droppedBytes,omitempty"`
 
 	// state
 	State  string `json:"state,omitempty"`
@@ -475,7 +478,7 @@ func FromEvent(ev mcp.Event) *Entry {
 		}
 		return out
 	case mcp.StderrEvent:
-		return &Entry{Type: "stderr", Time: e.Time, Line: e.Line}
+		return &Entry{Type: "stderr", Time: e.Time, Line: e.Line, Dropped: e.Dropped, DroppedBytes: e.DroppedBytes}
 	case mcp.StateEvent:
 		return &Entry{Type: "state", Time: e.Time, State: e.State.String(), Detail: e.Detail}
 	case mcp.HandshakeEvent:

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
+)
+
+// call --record against a server that writes 500 MB to stderr before it
+// answers keeps a bounded part of it: peak RSS under 100 MiB (1.85 GB and
+// 28 s when every line was kept in memory and on disk), the record tens
+// of megabytes, with the count of the lines left out, and the flood's
+// last line in it.
+func TestCallStderrFloodStaysSmall(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory inflates RSS several times over")
+	}
+	bin, err := realBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(t.TempDir(), "flood.jsonl")
+	start := time.Now()
+	cmd := exec.Command(bin, "call", "--method", "tools/list", "--record", rec,
+		"-e", mcptest.EnvVar+"=stderr-flood", "-e", mcptest.StderrBytesVar+"="+strconv.Itoa(500<<20), "--", os.Args[0])
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("call: %v\n%.2000s", err, out)
+	}
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // kB on Linux
+	st, err := os.Stat(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("peak RSS %.1f MiB, %v, a record of %.1f MB", float64(peak)/(1<<20), time.Since(start).Round(time.Millisecond), float64(st.Size())/1e6)
+	if peak > 100<<20 {
+		t.Errorf("call's peak RSS was %.1f MiB for 500 MB of stderr (budget 100 MiB)", float64(peak)/(1<<20))
+	}
+	if st.Size() > 100<<20 {
+		t.Errorf("the record is %d bytes", st.Size())
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"dropped":`) || !strings.Contains(string(b), `"line":"`+mcptest.StderrFloodDone+`"`) {
+		t.Error("the record does not count the lines it left out, or lacks the flood's last line")
+	}
+}
