@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sync"
@@ -141,7 +142,7 @@ func (c *wsConn) read() {
 	for {
 		var typ websocket.MessageType
 		var data []byte
-		typ, data, err = c.conn.Read(context.Background())
+		typ, data, err = c.readMessage()
 		if err != nil {
 			break
 		}
@@ -168,6 +169,35 @@ func (c *wsConn) read() {
 		c.sink.Transport(TransportEvent{Time: time.Now(), Kind: "websocket", Summary: "WebSocket closed by the server", Err: cause})
 	}
 	c.sink.Closed(cause)
+}
+
+// readMessage reads one message in pieces that grow as it does and joins
+// them once: reading it into one buffer that grows by doubling (as
+// websocket.Conn.Read does) held up to three times a big message at
+// once, a piece list and the joined message hold twice it.
+func (c *wsConn) readMessage() (websocket.MessageType, []byte, error) {
+	typ, r, err := c.conn.Reader(context.Background())
+	if err != nil {
+		return 0, nil, err
+	}
+	var pieces [][]byte
+	size, next := 0, 32<<10
+	for {
+		piece := make([]byte, next)
+		n, err := io.ReadFull(r, piece)
+		if n > 0 {
+			pieces = append(pieces, piece[:n])
+			size += n
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+		next = min(2*next, 1<<20)
+	}
+	return typ, join(pieces, size), nil
 }
 
 // Write sends one message as one text frame.
