@@ -375,16 +375,19 @@ func Apply(data []byte, edits []Edit) ([]byte, error) {
 			return nil, errors.New("config: overlapping edits")
 		}
 	}
-	var b bytes.Buffer
-	b.Grow(len(data))
+	// The exact size first: a buffer grown to the file's size and then
+	// past it by the edits doubled, holding a big file twice more.
+	size := len(data)
+	for _, e := range edits {
+		size += len(e.Text) - (e.End - e.Off)
+	}
+	out := make([]byte, 0, size)
 	at := 0
 	for _, e := range edits {
-		b.Write(data[at:e.Off])
-		b.WriteString(e.Text)
+		out = append(append(out, data[at:e.Off]...), e.Text...)
 		at = e.End
 	}
-	b.Write(data[at:])
-	return b.Bytes(), nil
+	return append(out, data[at:]...), nil
 }
 
 // Read locates the servers of a config file in the language syntax.

@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -67,5 +69,29 @@ func TestReadJSONCSyntaxErrorHasLineAndColumn(t *testing.T) {
 		if ce.Line != tc.line || ce.Col != tc.col || ce.Path != "calls.json" {
 			t.Errorf("%q: error at %s:%d:%d, want calls.json:%d:%d (%v)", tc.src, ce.Path, ce.Line, ce.Col, tc.line, tc.col, err)
 		}
+	}
+}
+
+// Reading a big config allocates about its size once (the text with its
+// comments blanked), not a decoded copy of every value: a 60 MB config
+// made tap install peak at 627 MB.
+func TestReadJSONCOfABigFileCostsItsSize(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{\n  // servers\n  \"mcpServers\": {\n")
+	for i := 0; b.Len() < 16<<20; i++ {
+		fmt.Fprintf(&b, "    \"s%d\": {\"command\": \"node\", \"args\": [\"server.js\", %q]},\n", i, strings.Repeat("x", 4000))
+	}
+	b.WriteString("  }\n}\n")
+	data := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := ReadJSONC("big.json", data); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%.1f MB read with %.1f MB allocated", float64(len(data))/1e6, float64(allocated)/1e6)
+	if allocated > uint64(len(data))*3/2 {
+		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
 	}
 }
