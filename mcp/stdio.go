@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/child"
 )
@@ -272,7 +273,10 @@ func (c *stdioConn) readStderr(r *os.File) {
 	for {
 		line, _, err := readLine(br, 1<<20)
 		if len(line) > 0 || err == nil {
-			s := strings.TrimRight(string(line), "\r")
+			// readLine's line is a copy of its own that nothing else holds:
+			// it becomes the string without a second copy (a flood of
+			// stderr is hundreds of megabytes of garbage already).
+			s := strings.TrimRight(unsafe.String(unsafe.SliceData(line), len(line)), "\r")
 			c.mu.Lock()
 			c.stderrLast = append(c.stderrLast, s)
 			if len(c.stderrLast) > stderrTail {
