@@ -99,7 +99,7 @@ func floodStderr(n int) {
 			return
 		}
 	}
-	fmt.Fprintln(w, StderrFloodDone)
+	_, _ = fmt.Fprintln(w, StderrFloodDone)
 	_ = w.Flush()
 }
 
