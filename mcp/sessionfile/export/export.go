@@ -9,6 +9,7 @@ package export
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -75,6 +76,10 @@ func FromEvents(source string, header record.Entry, events []mcp.Event) *Session
 				s.HTTP = append(s.HTTP, e)
 			}
 		case mcp.StderrEvent:
+			if e.Dropped > 0 {
+				// The lines of a flood mcpscope counted and did not keep.
+				s.Stderr = append(s.Stderr, fmt.Sprintf("… %d earlier lines dropped (%d bytes): a flood faster than mcpscope keeps", e.Dropped, e.DroppedBytes))
+			}
 			s.Stderr = append(s.Stderr, e.Line)
 		case mcp.StateEvent:
 			e.Detail = redact.URLs(e.Detail)

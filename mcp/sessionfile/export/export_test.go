@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,19 @@ func TestMarkdownBugReport(t *testing.T) {
 	}
 	if regexp.MustCompile("(?m)^```$").FindAllStringIndex(md, -1) == nil {
 		t.Error("no fenced JSON")
+	}
+}
+
+// Stderr lines a flood made mcpscope count and not keep are said where
+// they were, in the report as in the TUI.
+func TestExportSaysStderrLinesWereDropped(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := FromEvents("s.jsonl", record.Entry{}, []mcp.Event{
+		mcp.StderrEvent{Time: at, Line: "first"},
+		mcp.StderrEvent{Time: at, Line: "after the flood", Dropped: 123456, DroppedBytes: 12345678},
+	})
+	want := []string{"first", "… 123456 earlier lines dropped (12345678 bytes): a flood faster than mcpscope keeps", "after the flood"}
+	if !slices.Equal(s.Stderr, want) {
+		t.Errorf("stderr %q, want %q", s.Stderr, want)
 	}
 }
