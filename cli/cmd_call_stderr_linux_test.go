@@ -1,12 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -30,11 +30,28 @@ func TestCallStderrFloodStaysSmall(t *testing.T) {
 	start := time.Now()
 	cmd := exec.Command(bin, "call", "--method", "tools/list", "--record", rec,
 		"-e", mcptest.EnvVar+"=stderr-flood", "-e", mcptest.StderrBytesVar+"="+strconv.Itoa(500<<20), "--", os.Args[0])
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("call: %v\n%.2000s", err, out)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // kB on Linux
+	// The kernel's maxrss of a child counts the memory of the test binary
+	// that started it (the two share it until the exec): the child's own
+	// high-water mark is read from /proc while it runs.
+	var peak int64
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for waiting := true; waiting; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("call: %v\n%.2000s", err, out.String())
+			}
+			waiting = false
+		case <-time.After(2 * time.Millisecond):
+			peak = max(peak, vmHWM(cmd.Process.Pid))
+		}
+	}
 	st, err := os.Stat(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -53,4 +70,19 @@ func TestCallStderrFloodStaysSmall(t *testing.T) {
 	if !strings.Contains(string(b), `"dropped":`) || !strings.Contains(string(b), `"line":"`+mcptest.StderrFloodDone+`"`) {
 		t.Error("the record does not count the lines it left out, or lacks the flood's last line")
 	}
+}
+
+// vmHWM is the peak resident size of a running process (0 once it ended).
+func vmHWM(pid int) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
