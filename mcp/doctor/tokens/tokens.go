@@ -86,14 +86,17 @@ func countAll(s string) int {
 	if s == "" {
 		return 0
 	}
-	n, err := o200k().Count(s)
-	if err != nil {
-		// The split pattern fails only when its backtracking gives up
-		// (regexp2 has no timeout set here, so it does not): count the
-		// bytes instead of reporting nothing.
-		return len(s)
+	if hasSplitRun(s) {
+		if n, ok := countSplit(s); ok {
+			return n
+		}
+	} else if n, err := o200k().Count(s); err == nil {
+		return n
 	}
-	return n
+	// The split pattern fails only when its backtracking gives up
+	// (regexp2 has no timeout set here, so it does not): count the bytes
+	// instead of reporting nothing.
+	return len(s)
 }
 
 // definitionMembers are the members of a tool a client gives its model.
