@@ -11,7 +11,6 @@
 package clients
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -105,31 +104,22 @@ func Present(id ID, in Input) View {
 	return v
 }
 
-// definition is what a client sends of a tool, counted.
+// definition is what a client sends of a tool, counted: encoded as the
+// client encodes it (the server's escapes decoded, no HTML escapes).
 func definition(name, description string, schema json.RawMessage, extra ...[2]string) int {
 	var b strings.Builder
-	n, _ := json.Marshal(name)
-	b.WriteString(`{"name":` + string(n))
+	b.WriteString(`{"name":` + string(tokens.QuoteString(name)))
 	if description != "" {
-		d, _ := json.Marshal(description)
-		b.WriteString(`,"description":` + string(d))
+		b.WriteString(`,"description":` + string(tokens.QuoteString(description)))
 	}
 	if len(schema) > 0 {
-		b.WriteString(`,"input_schema":` + string(compact(schema)))
+		b.WriteString(`,"input_schema":` + string(tokens.ClientJSON(schema)))
 	}
 	for _, kv := range extra {
 		b.WriteString(`,"` + kv[0] + `":` + kv[1])
 	}
 	b.WriteString("}")
 	return tokens.Count(b.String())
-}
-
-func compact(raw json.RawMessage) []byte {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return raw
-	}
-	return b.Bytes()
 }
 
 // total is what the kept entries cost together.

@@ -1,8 +1,8 @@
 package tokens
 
-// CountSplit is countSplit for the tests: the count through the pattern's
-// own split, whether or not the text needs it.
-func CountSplit(s string) (int, bool) { return countSplit(s) }
+// CountByPattern is Count through the pattern's own split of the whole
+// text, whether or not the text needs it.
+func CountByPattern(s string) (int, bool) { return countByPattern(withoutDelete(s)) }
 
 // HasSplitRun is hasSplitRun for the tests.
 func HasSplitRun(s string) bool { return hasSplitRun(s) }

@@ -22,11 +22,16 @@ import (
 // keeps it whole, and costs a token more. Compact JSON has no raw newline
 // and never meets it; results, code above all, do.
 //
+// The same matcher matches no piece at DEL (U+007F) and so skips it: a DEL
+// costs nothing where tiktoken counts a token.
+//
 // Count therefore hands the library only text the generated matcher splits
-// as the pattern does: a text with no such run goes to it whole; one with
-// such runs is split by regexp2's interpreter (correct, about a quarter
-// slower), the runs are counted by the byte-pair merge below, and the text
-// between them by the library.
+// as the pattern does: DEL is replaced (see withoutDelete); a text with no
+// such run goes to the library whole; in one with such runs, the stretch
+// around each run, from a piece boundary to a piece boundary, is split by
+// regexp2's interpreter (correct, a little slower), its pieces are counted
+// by the library except the runs, which the byte-pair merge below counts,
+// and the text between the stretches goes to the library whole.
 
 // o200kPattern is o200k_base's split pattern as tiktoken has it.
 const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
@@ -37,6 +42,18 @@ const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\
 var splitter = sync.OnceValue(func() *regexp2.Regexp {
 	return regexp2.MustCompile("(?:"+o200kPattern+")", regexp2.None)
 })
+
+// withoutDelete is s with each DEL replaced by STX (U+0002), which the
+// pattern puts in the same classes (a control character: not a letter,
+// digit, space or newline) and the generated matcher does match. Neither
+// byte is part of any o200k_base token but its own, so each costs one
+// token wherever it stands, and the count is unchanged.
+func withoutDelete(s string) string {
+	if strings.IndexByte(s, 0x7f) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "\x7f", "\x02")
+}
 
 func isNewline(r rune) bool { return r == '\n' || r == '\r' }
 
@@ -76,9 +93,120 @@ func isSplitRun(piece string) bool {
 	return hasSplitRun(piece)
 }
 
-// countSplit counts s split by the pattern itself (see the top of this
-// file); ok is false when the split fails.
+// countSplit counts s, which has runs the library's matcher splits wrongly:
+// each stretch of text around such runs, from a piece boundary to a piece
+// boundary, by the pattern itself; the text between by the library alone.
+// ok is false when a split fails.
 func countSplit(s string) (n int, ok bool) {
+	done := 0 // s[:done] is counted
+	segStart, segEnd := -1, -1
+	count := func(part string, byPattern bool) bool {
+		if part == "" {
+			return true
+		}
+		if byPattern {
+			c, ok := countByPattern(part)
+			n += c
+			return ok
+		}
+		c, err := o200k().Count(part)
+		n += c
+		return err == nil
+	}
+	for i := 0; ; {
+		start, end, found := nextSplitRun(s, i)
+		if found && segStart >= 0 && start < segEnd {
+			segEnd = boundaryFrom(s, end)
+			i = end
+			continue
+		}
+		if segStart >= 0 {
+			if !count(s[done:segStart], false) || !count(s[segStart:segEnd], true) {
+				return 0, false
+			}
+			done = segEnd
+		}
+		if !found {
+			break
+		}
+		segStart, segEnd = boundaryBefore(s, start, done), boundaryFrom(s, end)
+		i = end
+	}
+	if !count(s[done:], false) {
+		return 0, false
+	}
+	return n, true
+}
+
+// nextSplitRun finds the first run of whitespace from s[i] (where a run
+// starts or s does not continue one) that hasSplitRun would find: where
+// it starts and where it ends.
+func nextSplitRun(s string, i int) (start, end int, found bool) {
+	state := 0 // as in hasSplitRun
+	start = i
+	for j := i; j < len(s); {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		switch {
+		case isNewline(r):
+			if state == 2 {
+				found = true
+			}
+			state = 1
+		case unicode.IsSpace(r):
+			if state == 1 {
+				state = 2
+			}
+		default:
+			if found {
+				return start, j, true
+			}
+			state, start = 0, j+size
+		}
+		j += size
+	}
+	return start, len(s), found
+}
+
+// isBoundary says whether every split of s by the pattern has a piece
+// boundary at s[i]: after a newline and before a character that is neither
+// whitespace nor '/'. The newline ends its piece there whichever branch
+// took it (`\s*[\r\n]+`, or the `[\r\n/]*` after punctuation), and no
+// piece starts with a newline and goes on to such a character.
+func isBoundary(s string, i int) bool {
+	if i <= 0 || i >= len(s) {
+		return true
+	}
+	if !isNewline(rune(s[i-1])) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r != '/' && !unicode.IsSpace(r)
+}
+
+// boundaryBefore is the last boundary at or before i, and not before
+// floor (itself a boundary).
+func boundaryBefore(s string, i, floor int) int {
+	for ; i > floor; i-- {
+		if isBoundary(s, i) {
+			return i
+		}
+	}
+	return floor
+}
+
+// boundaryFrom is the first boundary at or after i.
+func boundaryFrom(s string, i int) int {
+	for ; i < len(s); i++ {
+		if isBoundary(s, i) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// countByPattern counts s split by the pattern itself (see the top of
+// this file); ok is false when the split fails.
+func countByPattern(s string) (n int, ok bool) {
 	var between strings.Builder
 	flush := func() bool {
 		if between.Len() == 0 {

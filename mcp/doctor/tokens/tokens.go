@@ -9,13 +9,14 @@
 // nothing. For a model whose tokenizer is not public (Claude, Gemini) the
 // figure is an estimate; [Estimate] says so in words a view can show.
 //
-// What is counted is a JSON text: a tool's definition is its members
-// name, title, description, inputSchema, outputSchema and annotations,
-// with their values as the server sent them, compacted, in the server's
-// order ([Definition]); the list is the JSON array of those definitions.
-// Clients wrap the same fields in their own prompt format, which none of
-// them publishes, so the figure is close to, not equal to, what a client
-// bills.
+// What is counted is a JSON text as a client sends it on: a tool's
+// definition is its members name, title, description, inputSchema,
+// outputSchema and annotations, in the server's order, decoded and encoded
+// again as JavaScript's JSON.stringify does ([Definition], [Reencode]), so
+// a server's escapes ("\u5929" for "天") cost what the character costs;
+// the list is the JSON array of those definitions. Clients wrap the same
+// fields in their own prompt format, which none of them publishes, so the
+// figure is close to, not equal to, what a client bills.
 package tokens
 
 import (
@@ -86,6 +87,7 @@ func countAll(s string) int {
 	if s == "" {
 		return 0
 	}
+	s = withoutDelete(s)
 	if hasSplitRun(s) {
 		if n, ok := countSplit(s); ok {
 			return n
@@ -106,9 +108,19 @@ var definitionMembers = map[string]bool{
 }
 
 // Definition is the JSON text counted for one tool: the object raw with
-// only the definition members (see the package doc), each value compacted,
-// in raw's order. ok is false when raw is not an object.
+// only the definition members (see the package doc), re-encoded as a
+// client does ([Reencode]). ok is false when raw is not an object.
 func Definition(raw json.RawMessage) (def []byte, ok bool) {
+	if def, ok := reencodeFiltered(raw, func(key string) bool { return definitionMembers[key] }); ok {
+		return def, true
+	}
+	return compactedDefinition(raw)
+}
+
+// compactedDefinition is the definition of a tool that is not JSON
+// throughout (a client would refuse it; its cost is still shown): the
+// members as far as they can be read, each compacted.
+func compactedDefinition(raw json.RawMessage) (def []byte, ok bool) {
 	out := []byte{'{'}
 	ok = jsonview.Each(raw, func(k []byte, v json.RawMessage) bool {
 		if !definitionMembers[jsonview.Key(k)] {
@@ -118,12 +130,7 @@ func Definition(raw json.RawMessage) (def []byte, ok bool) {
 			out = append(out, ',')
 		}
 		out = append(append(append(out, '"'), k...), '"', ':')
-		var c bytes.Buffer
-		if json.Compact(&c, v) == nil {
-			out = append(out, c.Bytes()...)
-		} else {
-			out = append(out, v...)
-		}
+		out = append(out, compact(v)...)
 		return true
 	})
 	if !ok {
@@ -256,7 +263,7 @@ func Result(raw json.RawMessage, limit int) ResultCost {
 				// The model sees the link itself: its URI and name.
 				whole += len(b)
 				read += len(b)
-				add(string(compact(b)))
+				add(string(ClientJSON(b)))
 			case "image", "audio":
 				c.Media++
 			}
@@ -265,7 +272,7 @@ func Result(raw json.RawMessage, limit int) ResultCost {
 	if len(text) == 0 {
 		if sc, ok := jsonview.Member(raw, "structuredContent"); ok && !bytes.Equal(bytes.TrimSpace(sc), []byte("null")) {
 			whole, read = len(sc), len(sc)
-			text = compact(sc)
+			text = ClientJSON(sc)
 			if len(sc) > limit {
 				text, read = sc[:limit], limit
 			}

@@ -41,8 +41,10 @@ func orderedMembers(t *testing.T, raw []byte) (keys []string, values []json.RawM
 }
 
 // serialise is docs/doctor.md's description of what is counted, written
-// again from it: the definition members, compacted, in the server's
-// order, in one JSON array.
+// again from it for a list like server-everything's, which has no escapes,
+// odd numbers or repeated keys for a re-encoding to change: the definition
+// members, compacted, in the server's order, in one JSON array.
+// (reference_test.go checks the re-encoding against JSON.stringify.)
 func serialise(t *testing.T, tools []json.RawMessage) string {
 	t.Helper()
 	want := map[string]bool{"name": true, "title": true, "description": true, "inputSchema": true, "outputSchema": true, "annotations": true}
@@ -136,7 +138,8 @@ func liveTools(t *testing.T) []json.RawMessage {
 }
 
 // The list's count is the tokenizer library's count of the serialisation
-// docs/doctor.md describes, for server-everything's real list: captured, and
+// docs/doctor.md describes (compact JSON has no raw newline, where Count
+// and the library part), for server-everything's real list: captured, and
 // live when node is there.
 func TestServerEverythingListCountIsTheLibrarys(t *testing.T) {
 	lib := codec.NewO200kBase()

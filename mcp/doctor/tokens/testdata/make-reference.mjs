@@ -68,7 +68,7 @@ const scripts = ["Привет мир", "Καλημέρα κόσμε", "مرحب
 const cjk = ["天气预报", "今日は良い天気ですね", "東京都の天気を取得します。", "검색 결과를 반환합니다", "文件列表", "「引用」と『書名』",
   "ツールの説明：ファイルを読み込む。", "用户名称（必填）", "中文、日本語、한국어", "一二三四五六七八九十", "ｆｕｌｌ　ｗｉｄｔｈ", "漢字かなカナ"];
 const emoji = ["😀", "👍🏽", "👨‍👩‍👧‍👦", "🇯🇵", "🇺🇸🇫🇷", "❤️", "✅", "🚀✨", "1️⃣", "🏳️‍🌈", "🤖", "☕️", "🧑🏿‍💻", "🫠", "⚠️"];
-const punct = [".", ",", "!", "?", ":", ";", "...", "—", "–", "(", ")", "[", "]", "{", "}", "\"", "'", "’", "“", "”", "/", "//", "#", "->", "=>", "==", "!=", "&&", "<", ">", "&", "\\", "%", "$", "@", "*", "**", "`", "```", "|"];
+const punct = [".", ",", "!", "?", ":", ";", "...", "—", "–", "(", ")", "[", "]", "{", "}", "\"", "'", "’", "“", "”", "/", "//", "#", "->", "=>", "==", "!=", "&&", "<", ">", "&", "\\", "%", "$", "@", "*", "**", "`", "```", "|", "\x7f", "\x01", "\u00ad"];
 const numbers = () => pick([String(int(0, 9)), String(int(10, 999)), String(int(1000, 99999999)), (rand() * 1000).toFixed(int(1, 6)), "1,000,000", "2026-12-03", "3.14159", "0x1F", "1e-7", "١٢٣", "²", "½", "Ⅻ"]);
 
 function mixed(pool) {
@@ -137,14 +137,16 @@ function generate() {
 }
 
 // Cases written out: the whitespace runs where a split without the
-// pattern's backtracking goes wrong, and texts that start or end in
-// whitespace.
+// pattern's backtracking goes wrong, texts that start or end in
+// whitespace, and DEL.
 const fixed = [
   "def f():\n    x = 1\n    \n    return x\n",
   "a\n  \nb", "a\n\t\nb", "x \n\n y", "\n \n", " \n \n ", "\n\n\n", "\r\n  \r\n", "a\n \n \n \nb",
   "if x:\n    pass\n    \n\n    \nelse:\n    y\n", "{\n  \"a\": 1,\n  \n  \"b\": 2\n}", "text:\n \n after", "!\n \n \n x",
   "end with spaces   ", "   start with spaces", "\n", " ", "\t", "", "a\u00a0\n\u00a0\nb", "行\n\u3000\n行", "😀\n  \n😀",
   "hello world", "it's they're WE'LL", "naïve cafe\u0301", "1234567", "\u2028\u2029", "a\r\n\r\n  \r\nb",
+  // DEL, which a generated matcher skips.
+  "a\x7fb", " del \x7f\",\"", "\x7f\x7f", "x = \"\x7f\"\n",
 ];
 
 const texts = [...fixed];
