@@ -272,9 +272,12 @@ func Result(raw json.RawMessage, limit int) ResultCost {
 	if len(text) == 0 {
 		if sc, ok := jsonview.Member(raw, "structuredContent"); ok && !bytes.Equal(bytes.TrimSpace(sc), []byte("null")) {
 			whole, read = len(sc), len(sc)
-			text = ClientJSON(sc)
 			if len(sc) > limit {
+				// Its first bytes as sent: a value cut short cannot be
+				// decoded, and the whole is only estimated from them.
 				text, read = sc[:limit], limit
+			} else {
+				text = ClientJSON(sc)
 			}
 		}
 	}
