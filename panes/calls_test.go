@@ -165,6 +165,44 @@ func TestToolsListSavedCallsUnderTheirTool(t *testing.T) {
 	}
 }
 
+// The cursor a person moved onto a saved call stays there when data
+// arrives afterwards: the tools' token count (counted off the UI
+// goroutine, so it may land after the first keys), a re-list after
+// notifications/tools/list_changed, and the sort by cost that the count
+// allows. Each once put the cursor back on the call's tool.
+func TestToolsCursorStaysOnSavedCallAsDataArrives(t *testing.T) {
+	p := NewTools(themes.Dark(), keymap.Default())
+	p.SetSize(90, 24)
+	p.Focus()
+	tools := []mcp.Tool{
+		{Name: "add", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)},
+		{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}}}`)},
+	}
+	count := p.SetTools(tools)
+	p.SetSavedCalls(sampleSavedCalls())
+	p.Update(press("down"))
+	p.Update(press("down"))
+	onWrong := func(when string) {
+		t.Helper()
+		if c, ok := p.SelectedCall(); !ok || c.Name != "add wrong" {
+			tool, _ := p.Selected()
+			t.Errorf("%s the cursor left the saved call for %q (call %+v):\n%s", when, tool.Name, c, ansi.Strip(p.View()))
+		}
+	}
+	onWrong("before any data arrived")
+	p.Update(cmdMsg(t, count))
+	if s := ansi.Strip(p.View()); !strings.Contains(s, " tok") {
+		t.Fatalf("the count did not arrive:\n%s", s)
+	}
+	onWrong("after the token count arrived")
+	recount := p.SetTools(tools)
+	onWrong("after a re-list")
+	p.Update(cmdMsg(t, recount))
+	onWrong("after the re-list's count arrived")
+	p.Update(press("$"))
+	onWrong("after sorting by cost")
+}
+
 func keysOfBindings(bs []key.Binding) []string {
 	var out []string
 	for _, b := range bs {

@@ -204,11 +204,12 @@ func (p *Tools) SetTheme(t *themes.Theme) {
 
 // SetTools replaces the list (tools/list, again after
 // notifications/tools/list_changed). The selection stays on the tool of the
-// same name when it still exists. The Cmd counts what the list costs and
-// how each client presents it (a ToolViewsMsg back to the pane).
+// same name, or on the same saved call of it, when it still exists. The
+// Cmd counts what the list costs and how each client presents it (a
+// ToolViewsMsg back to the pane).
 func (p *Tools) SetTools(tools []mcp.Tool) tea.Cmd {
 	p.failed, p.unlisted = nil, ""
-	selected, hadSelection := p.Selected()
+	tool, call := p.cursorRow()
 	p.tools = tools
 	p.loaded = true
 	p.cost.views = nil
@@ -216,9 +217,7 @@ func (p *Tools) SetTools(tools []mcp.Tool) tea.Cmd {
 	p.measure()
 	p.refilter()
 	p.rebuildRows()
-	if hadSelection {
-		p.selectRow(selected.Name, -1)
-	}
+	p.restoreRow(tool, call)
 	p.detailKey = ""
 	p.resize()
 	return p.countCmd()
@@ -242,10 +241,7 @@ func (p *Tools) SetUnlisted(why string) { p.unlisted = why }
 // its own under it (a call whose tool is gone is in the list of all
 // saved calls only). The cursor stays on the row it was on.
 func (p *Tools) SetSavedCalls(calls []SavedCall) {
-	tool, call := "", -1
-	if cur := p.list.Cursor(); cur >= 0 && cur < len(p.rows) {
-		tool, call = p.tools[p.rows[cur].tool].Name, p.rows[cur].call
-	}
+	tool, call := p.cursorRow()
 	p.saved = map[string][]SavedCall{}
 	p.savedW = 0
 	for _, c := range calls {
@@ -257,11 +253,32 @@ func (p *Tools) SetSavedCalls(calls []SavedCall) {
 		}
 	}
 	p.rebuildRows()
-	if tool != "" && !p.selectRow(tool, min(call, len(p.saved[tool])-1)) {
-		p.selectRow(tool, -1)
-	}
+	p.restoreRow(tool, call)
 	p.detailKey = ""
 	p.resize()
+}
+
+// cursorRow names the row under the cursor: its tool's name ("" when
+// there is none) and which of the tool's saved calls (-1: the tool).
+func (p *Tools) cursorRow() (tool string, call int) {
+	if cur := p.list.Cursor(); cur >= 0 && cur < len(p.rows) {
+		return p.tools[p.rows[cur].tool].Name, p.rows[cur].call
+	}
+	return "", -1
+}
+
+// restoreRow puts the cursor back on the row cursorRow named after the
+// rows were rebuilt, so that data arriving after the person moved (a
+// token count, a re-list, new saved calls) never moves it: the same
+// saved call, or the last one left, or else the tool.
+func (p *Tools) restoreRow(tool string, call int) {
+	if tool == "" {
+		return
+	}
+	if call >= 0 && p.selectRow(tool, min(call, len(p.saved[tool])-1)) {
+		return
+	}
+	p.selectRow(tool, -1)
 }
 
 // rebuildRows lists each shown tool and, under it, its saved calls.

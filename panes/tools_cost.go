@@ -357,14 +357,12 @@ func (p *Tools) openPicker() {
 }
 
 // applyView redraws the list for new costs, a new view or order, the
-// cursor staying on its tool.
+// cursor staying on its row (restoreRow).
 func (p *Tools) applyView() {
-	selected, had := p.Selected()
+	tool, call := p.cursorRow()
 	p.refilter()
 	p.rebuildRows()
-	if had {
-		p.selectRow(selected.Name, -1)
-	}
+	p.restoreRow(tool, call)
 	p.detailKey = ""
 	p.resize()
 }
