@@ -21,6 +21,10 @@ const (
 	// TransportRerun: the last request made by hand, sent again after a
 	// restart, and how its answer differs from the one before.
 	TransportRerun = "rerun"
+	// TransportWatch: what the watch says of itself: a watched directory
+	// removed (the watch waits for it) or back, a path no longer watched
+	// because it changed right after every restart.
+	TransportWatch = "watch"
 )
 
 // IsReloadRow reports whether a transport row is one of hot reload's:
@@ -28,7 +32,7 @@ const (
 // when transport rows are hidden.
 func (e TransportEvent) IsReloadRow() bool {
 	switch e.Kind {
-	case TransportRestart, TransportBuild, TransportSurface, TransportRerun:
+	case TransportRestart, TransportBuild, TransportSurface, TransportRerun, TransportWatch:
 		return true
 	}
 	return false

@@ -35,6 +35,10 @@ func (m *Model) reloads() (reloader, bool) {
 func (m *Model) applyReload(ev mcp.Event) (ok bool) {
 	switch ev := ev.(type) {
 	case mcp.TransportEvent:
+		if ev.Kind == mcp.TransportWatch {
+			m.setNote(ev.Summary, false)
+			return false // and its row, as any row
+		}
 		if ev.Kind == mcp.TransportBuild {
 			m.setNote(ev.Summary+" (enter on its row in the log shows the output)", false)
 			return false // and its row, as any row

@@ -263,6 +263,9 @@ func runHTTPReload(ctx context.Context, r *httpReload) (stop func(), err error) 
 	loopCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	loop := &watch.Loop{Watcher: w, Build: r.opts.Build, Dir: r.opts.Dir, Restart: r.restart,
+		Note: func(what string) {
+			r.h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: mcp.TransportWatch, Summary: what}})
+		},
 		Failed: func(round watch.Round) {
 			b := round.Build
 			fields := []mcp.Field{{Key: "command", Value: b.Command}, {Key: "cause", Value: round.Cause.String()}}

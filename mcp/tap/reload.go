@@ -169,7 +169,10 @@ func runReloading(ctx context.Context, o StdioOptions) (*Outcome, error) {
 	t.mu.Unlock()
 	go t.readClient()
 	loopCtx, stopLoop := context.WithCancel(ctx)
-	loop := &watch.Loop{Watcher: w, Build: t.r.Build, Dir: t.r.Dir, Failed: t.buildFailed, Restart: t.restart}
+	loop := &watch.Loop{Watcher: w, Build: t.r.Build, Dir: t.r.Dir, Failed: t.buildFailed, Restart: t.restart,
+		Note: func(what string) {
+			t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: mcp.TransportWatch, Summary: what}})
+		}}
 	loopDone := make(chan struct{})
 	go func() { defer close(loopDone); loop.Run(loopCtx) }()
 	for ended := false; !ended; {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -142,6 +144,10 @@ type Loop struct {
 	Failed func(Round)
 	// Restart replaces the server; the next round waits until it returns.
 	Restart func(ctx context.Context, r Round)
+	// Note, when set, is told what the watch says of itself (a watched
+	// directory removed, or back) and what the loop decided on its own (a
+	// path no longer watched because it changes at every restart).
+	Note func(string)
 
 	once sync.Once
 	ask  chan string
@@ -163,17 +169,32 @@ func (l *Loop) Ask(who string) {
 func (l *Loop) Run(ctx context.Context) {
 	l.init()
 	var changes <-chan Change
+	var errs <-chan error
 	if l.Watcher != nil {
-		changes = l.Watcher.Changes()
+		changes, errs = l.Watcher.Changes(), l.Watcher.Errors()
 	}
+	var guard loopGuard
 	for {
 		var c Cause
 		select {
 		case <-ctx.Done():
 			return
+		case err := <-errs:
+			if l.Note != nil {
+				l.Note(err.Error())
+			}
+			continue
 		case ch, ok := <-changes:
 			if !ok {
 				changes = nil
+				continue
+			}
+			if guard.loops(ch) {
+				l.Watcher.Forget(ch.Paths)
+				if l.Note != nil {
+					l.Note(fmt.Sprintf("%s right after each of the last %d restarts: no longer watched, so the restarts stop "+
+						"(--watch-ignore it, or keep the server from writing it in the watched folder)", ch.String(), loopRounds))
+				}
 				continue
 			}
 			c = Cause{Change: &ch, At: ch.First}
@@ -181,10 +202,61 @@ func (l *Loop) Run(ctx context.Context) {
 			c = Cause{Asked: who, At: time.Now()}
 		}
 		l.round(ctx, c)
+		guard.ended(c, time.Now())
 	}
 }
 
+// A restart loop: loopRounds rounds in a row each started by a change to
+// the same files, come within loopWithin of the end of the round before.
+// What the build and the server write while a round runs is held
+// (Watcher.Hold); this catches what a server writes later on, each time
+// it starts (a log, a cache in the watched folder).
+const (
+	loopWithin = time.Second
+	loopRounds = 3
+)
+
+// loopGuard counts the rounds in a row that look like a loop.
+type loopGuard struct {
+	end    time.Time
+	paths  []string
+	streak int // rounds in a row that followed the one before as a loop would
+}
+
+// follows reports whether ch came as a loop's next change would.
+func (g *loopGuard) follows(ch Change) bool {
+	return !g.end.IsZero() && ch.First.Sub(g.end) <= loopWithin && slices.Equal(ch.Paths, g.paths)
+}
+
+// loops reports whether ch would make one round too many of a loop.
+func (g *loopGuard) loops(ch Change) bool {
+	if g.follows(ch) && g.streak >= loopRounds {
+		*g = loopGuard{}
+		return true
+	}
+	return false
+}
+
+// ended is told a round ended: its cause and when.
+func (g *loopGuard) ended(c Cause, at time.Time) {
+	if c.Change == nil {
+		*g = loopGuard{} // asked: a person is there
+		return
+	}
+	if g.follows(*c.Change) {
+		g.streak++
+	} else {
+		g.streak = 1
+	}
+	g.end, g.paths = at, slices.Clone(c.Change.Paths)
+}
+
 func (l *Loop) round(ctx context.Context, c Cause) {
+	if l.Watcher != nil {
+		// What the build and the new server write is theirs, not a save.
+		l.Watcher.Hold()
+		defer l.Watcher.Release()
+	}
 	r := Round{Cause: c}
 	if l.Build != "" {
 		if l.Building != nil {

@@ -138,7 +138,7 @@ func NewSource(newInner func() session.Source, o SourceOptions) (*Source, error)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.loop = &Loop{Watcher: s.w, Build: o.Build, Dir: o.Dir, Env: o.Env,
-		Building: s.building, Failed: s.buildFailed, Restart: s.restart}
+		Building: s.building, Failed: s.buildFailed, Restart: s.restart, Note: s.note}
 	s.cur = newInner()
 	return s, nil
 }
@@ -240,6 +240,13 @@ func (s *Source) building(c Cause) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.q.Push(BuildingEvent{Time: time.Now(), Command: s.o.Build, Cause: c.String()})
+}
+
+// note is a row of the watch's own.
+func (s *Source) note(what string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ownLocked(mcp.TransportEvent{Time: time.Now(), Kind: mcp.TransportWatch, Summary: what})
 }
 
 // buildFailed says so with the build's output; the server runs on.

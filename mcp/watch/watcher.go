@@ -89,6 +89,18 @@ type Watcher struct {
 	done     chan struct{}
 	stopped  chan struct{}
 	closeOne sync.Once
+
+	// mu guards what the loop tells the watcher while it runs: a round
+	// holding the changes, and paths no longer watched.
+	mu sync.Mutex
+	// holding is set while a round runs (the build, the restart), and
+	// heldPaths are what changed meanwhile; until settle, after it, a
+	// change to one of them is still the round's: the events of the
+	// build's last writes may still be on their way when it exits.
+	holding   bool
+	heldPaths map[string]bool
+	settle    time.Time
+	skip      map[string]bool // paths a restart loop made the loop give up on
 }
 
 // defaultIgnored are names whose changes never count: version control,
@@ -121,7 +133,7 @@ func New(o Options) (*Watcher, error) {
 		return nil, fmt.Errorf("--watch: %w", err)
 	}
 	cwd, _ := os.Getwd()
-	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{},
+	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{}, skip: map[string]bool{},
 		changes: make(chan Change, 1), errs: make(chan error, 1), done: make(chan struct{}), stopped: make(chan struct{})}
 	for _, p := range o.Paths {
 		abs, err := filepath.Abs(p)
@@ -183,8 +195,73 @@ func (w *Watcher) addTree(root string) error {
 func (w *Watcher) Changes() <-chan Change { return w.changes }
 
 // Errors delivers what the watcher could not do (a directory that could
-// not be watched, an overflow of the system's queue); the watch goes on.
+// not be watched, an overflow of the system's queue) and what became of
+// the watched directories (one removed: the watch waits for it to come
+// back, and follows it then); the watch goes on.
 func (w *Watcher) Errors() <-chan error { return w.errs }
+
+// settleAfterHold is how long changes to what a round wrote are still
+// held after it: the events of a build's last writes are queued by the
+// kernel before the build exits, but read by this process a moment later
+// (longer on a busy machine). A save of another file counts at once.
+const settleAfterHold = 250 * time.Millisecond
+
+// Hold makes the changes that come until Release the round's own: a
+// build writes its output (tsc's build/index.js, go build's binary and its
+// temporary files) and a server its caches while the round runs, and none
+// of it is a save. Each would start the next round, for ever. A save made
+// while a round runs is not followed; save again.
+func (w *Watcher) Hold() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.holding, w.heldPaths = true, map[string]bool{}
+}
+
+// Release ends the hold Hold began, after settleAfterHold.
+func (w *Watcher) Release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.holding = false
+	w.settle = time.Now().Add(max(settleAfterHold, 2*w.o.Debounce))
+}
+
+// held reports whether a change to path that arrives now belongs to a
+// round.
+func (w *Watcher) held(path string, now time.Time) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.holding {
+		if len(w.heldPaths) < 10000 {
+			w.heldPaths[path] = true
+		}
+		return true
+	}
+	return now.Before(w.settle) && w.heldPaths[path]
+}
+
+// Forget stops counting changes to paths (as Change names them): a path
+// that changes every time the server restarts would restart it for ever.
+func (w *Watcher) Forget(paths []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range paths {
+		w.skip[w.abs(p)] = true
+	}
+}
+
+func (w *Watcher) forgotten(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.skip[path]
+}
+
+// abs is a path as Change names it, made absolute again.
+func (w *Watcher) abs(p string) string {
+	if filepath.IsAbs(p) || w.cwd == "" {
+		return p
+	}
+	return filepath.Join(w.cwd, p)
+}
 
 // Close stops watching.
 func (w *Watcher) Close() error {
@@ -254,6 +331,9 @@ func (w *Watcher) counts(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod || ev.Name == "" {
 		return false // a mode change alone changes no code
 	}
+	if w.forgotten(ev.Name) {
+		return false
+	}
 	if w.files[ev.Name] {
 		return true
 	}
@@ -265,11 +345,75 @@ func (w *Watcher) counts(ev fsnotify.Event) bool {
 	return false // another file in the directory of a watched file
 }
 
+// burst is a change being gathered: the paths in the order they first
+// changed, and which of them the burst created (a file created and gone
+// again by its end was an editor's or a tool's temporary file: sed -i's
+// sedXXXXXX, renamed over the file it edits).
+type burst struct {
+	Change
+	abs     []string
+	created map[string]bool
+}
+
+func (b *burst) add(w *Watcher, ev fsnotify.Event, now time.Time) {
+	b.Last = now
+	p := w.rel(ev.Name)
+	if slices.Contains(b.Paths, p) {
+		return
+	}
+	b.Paths = append(b.Paths, p)
+	b.abs = append(b.abs, ev.Name)
+	if ev.Has(fsnotify.Create) {
+		b.created[ev.Name] = true
+	}
+}
+
+// real is the change without the files the burst both created and
+// removed: what changed for good. Its Paths are empty when nothing did.
+func (b *burst) real() Change {
+	c := b.Change
+	c.Paths = nil
+	for i, p := range b.Paths {
+		if b.created[b.abs[i]] {
+			if _, err := os.Lstat(b.abs[i]); err != nil {
+				continue // created and gone again
+			}
+		}
+		c.Paths = append(c.Paths, p)
+	}
+	return c
+}
+
+// lostEvery is how often a watched directory that was removed is looked
+// for again.
+const lostEvery = 200 * time.Millisecond
+
 func (w *Watcher) run() {
 	defer close(w.stopped)
-	var pending *Change
-	var quiet, cap <-chan time.Time
+	var pending *burst
+	var quiet, cap, poll <-chan time.Time
 	var quietTimer *time.Timer
+	lost := map[string]bool{} // watched directories removed, waited for
+	var pollTicker *time.Ticker
+	defer func() {
+		if pollTicker != nil {
+			pollTicker.Stop()
+		}
+	}()
+	note := func(err error) {
+		select {
+		case w.errs <- err:
+		default: // the last one is not read yet: one is enough to say it
+		}
+	}
+	flush := func() {
+		if pending != nil {
+			if c := pending.real(); len(c.Paths) > 0 {
+				w.deliver(&c)
+			}
+		}
+		pending, quiet, cap = nil, nil, nil
+	}
 	for {
 		select {
 		case <-w.done:
@@ -283,18 +427,32 @@ func (w *Watcher) run() {
 					_ = w.addTree(ev.Name) // a new directory: watch it and what is in it
 				}
 			}
+			if w.dirs[ev.Name] && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+				if _, err := os.Stat(ev.Name); err != nil && !lost[ev.Name] {
+					// The kernel's watch went with the directory: a new
+					// one of that name is watched again when it comes.
+					_ = w.fw.Remove(ev.Name)
+					lost[ev.Name] = true
+					note(fmt.Errorf("--watch: %s was removed; the watch waits for it to come back", w.rel(ev.Name)))
+					if pollTicker == nil {
+						pollTicker = time.NewTicker(lostEvery)
+						poll = pollTicker.C
+					}
+				}
+				continue
+			}
 			if !w.counts(ev) {
 				continue
 			}
 			now := time.Now()
+			if w.held(ev.Name, now) {
+				continue // the round's own writes
+			}
 			if pending == nil {
-				pending = &Change{First: now}
+				pending = &burst{Change: Change{First: now}, created: map[string]bool{}}
 				cap = time.After(maxBurst)
 			}
-			pending.Last = now
-			if p := w.rel(ev.Name); !slices.Contains(pending.Paths, p) {
-				pending.Paths = append(pending.Paths, p)
-			}
+			pending.add(w, ev, now)
 			if quietTimer == nil {
 				quietTimer = time.NewTimer(w.o.Debounce)
 			} else {
@@ -305,16 +463,31 @@ func (w *Watcher) run() {
 			if !ok {
 				return
 			}
-			select {
-			case w.errs <- err:
-			default: // the last one is not read yet: one is enough to say it
+			note(err)
+		case <-poll:
+			for d := range lost {
+				info, err := os.Stat(d)
+				if err != nil || !info.IsDir() {
+					continue
+				}
+				if err := w.addTree(d); err != nil {
+					continue // being made still: the next tick tries again
+				}
+				delete(lost, d)
+				note(fmt.Errorf("--watch: %s is back and watched again", w.rel(d)))
+				// What is in it now is new to the server.
+				now := time.Now()
+				c := Change{Paths: []string{w.rel(d)}, First: now, Last: now}
+				w.deliver(&c)
+			}
+			if len(lost) == 0 {
+				pollTicker.Stop()
+				pollTicker, poll = nil, nil
 			}
 		case <-quiet:
-			w.deliver(pending)
-			pending, quiet, cap = nil, nil, nil
+			flush()
 		case <-cap:
-			w.deliver(pending)
-			pending, quiet, cap = nil, nil, nil
+			flush()
 			if quietTimer != nil {
 				quietTimer.Stop()
 			}
