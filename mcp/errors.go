@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/errline"
 )
 
 // LocalErrorKind says why a request ended without an answer.
@@ -124,10 +126,17 @@ type ExitError struct {
 	// Hurried says the SIGKILL came before the server had its grace after
 	// SIGTERM (mcpscope's own deadline ran out first): it did not ignore
 	// SIGTERM, it was not given the time to act on it.
-	Hurried    bool
-	Expected   bool // mcpscope asked it to stop
+	Hurried  bool
+	Expected bool // mcpscope asked it to stop
+	// StoppedFor says why mcpscope stopped it, when it did ("the
+	// reload"): the exit is then mcpscope's doing, whatever its status.
+	StoppedFor string
 	LastStderr []string
-	Err        error // a wait error that is not an exit status
+	// ErrorLine is the line of its stderr that says what went wrong
+	// (errline.Pick over more lines than LastStderr holds: Node's error is
+	// often twenty lines before its end); "" when unknown. See Headline.
+	ErrorLine string
+	Err       error // a wait error that is not an exit status
 
 	// ClientSignal is the signal a tap received from its client (the
 	// client's way of closing) and passed on to the server: the server's
@@ -135,8 +144,21 @@ type ExitError struct {
 	ClientSignal string
 }
 
+// Headline is the line of the server's stderr that says what went
+// wrong: ErrorLine, or errline.Pick over the last lines; "" when it wrote
+// nothing that says anything.
+func (e *ExitError) Headline() string {
+	if e.ErrorLine != "" {
+		return e.ErrorLine
+	}
+	return errline.Pick(e.LastStderr)
+}
+
 func (e *ExitError) Error() string {
 	var b strings.Builder
+	if e.StoppedFor != "" {
+		fmt.Fprintf(&b, "mcpscope stopped the server for %s: ", e.StoppedFor)
+	}
 	b.WriteString("server ")
 	switch {
 	case e.Err != nil:
@@ -154,6 +176,11 @@ func (e *ExitError) Error() string {
 	}
 	if e.Forced != "" {
 		fmt.Fprintf(&b, " (mcpscope had to send %s)", e.Forced)
+	}
+	if h := e.Headline(); h != "" && e.Code != 0 && e.StoppedFor == "" {
+		// A server that failed: its error first, the tail after.
+		b.WriteString(": ")
+		b.WriteString(h)
 	}
 	if len(e.LastStderr) > 0 {
 		b.WriteString("; last stderr lines:")
@@ -259,6 +286,10 @@ type StdoutClosedError struct {
 func (e *StdoutClosedError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server closed its stdout but is still running (pid %d): it can answer nothing more", e.PID)
+	if h := errline.Pick(e.LastStderr); h != "" {
+		b.WriteString("; its stderr says: ")
+		b.WriteString(h)
+	}
 	if len(e.LastStderr) > 0 {
 		b.WriteString("; last stderr lines:")
 		for _, l := range e.LastStderr {

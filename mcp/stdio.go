@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/child"
+	"github.com/mcpscope/mcpscope/mcp/lib/errline"
 )
 
 // StdioTransport runs a server as a child process and speaks
@@ -152,13 +153,16 @@ type stdioConn struct {
 
 	mu         sync.Mutex
 	stderrLast []string
-	stopping   bool   // Close was called
-	forced     string // signal Close had to send
-	hurried    bool   // SIGKILL came before SIGTERM had its grace (the caller's deadline)
-	closeOnce  sync.Once
-	stdinOnce  sync.Once
-	hurry      chan struct{} // closed when Close killed the group: stop waiting for output
-	hurryOnce  sync.Once
+	// stderrRecent are more of the last lines, each cut to
+	// errline.MaxLine, for the exit's ErrorLine.
+	stderrRecent []string
+	stopping     bool   // Close was called
+	forced       string // signal Close had to send
+	hurried      bool   // SIGKILL came before SIGTERM had its grace (the caller's deadline)
+	closeOnce    sync.Once
+	stdinOnce    sync.Once
+	hurry        chan struct{} // closed when Close killed the group: stop waiting for output
+	hurryOnce    sync.Once
 }
 
 // Write writes one line to the server's stdin. ctx is honoured until the
@@ -282,6 +286,14 @@ func (c *stdioConn) readStderr(r *os.File) {
 			if len(c.stderrLast) > stderrTail {
 				c.stderrLast = c.stderrLast[len(c.stderrLast)-stderrTail:]
 			}
+			recent := s
+			if len(recent) > errline.MaxLine {
+				recent = strings.Clone(recent[:errline.MaxLine])
+			}
+			if len(c.stderrRecent) == errline.Window {
+				c.stderrRecent = append(c.stderrRecent[:0], c.stderrRecent[1:]...)
+			}
+			c.stderrRecent = append(c.stderrRecent, recent)
 			c.mu.Unlock()
 			lim.line(s)
 		}
@@ -380,6 +392,7 @@ func (c *stdioConn) wait() {
 	c.mu.Lock()
 	exit := &ExitError{Code: -1, Forced: c.forced, Hurried: c.hurried, Expected: c.stopping}
 	exit.LastStderr = append([]string(nil), c.stderrLast...)
+	exit.ErrorLine = errline.Pick(c.stderrRecent)
 	c.mu.Unlock()
 	var ee *exec.ExitError
 	switch {

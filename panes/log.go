@@ -1022,6 +1022,9 @@ func (l *Log) wholeRow(i int) string {
 	return row
 }
 
+// separatorRule follows a separator's words, cut to the pane's width.
+var separatorRule = " " + strings.Repeat("─", 400)
+
 // renderRow draws an entry's row in w cells, the flexible pieces giving
 // way when it is too wide; whole, it is drawn in full (the list wraps or
 // cuts it) but for a separator, a rule as wide as the pane.
@@ -1045,8 +1048,8 @@ func (l *Log) renderRow(e *logEntry, w int, selected, whole bool) string {
 		if fit {
 			if ansi.StringWidth(text) > left {
 				tail := "…"
-				if e.kind == entrySeparator {
-					tail = "" // a rule, cut to fit
+				if e.kind == entrySeparator && ansi.StringWidth(strings.TrimSuffix(text, separatorRule)) < left {
+					tail = "" // its words fit: the rule after them is cut to fit
 				}
 				text = ansi.Truncate(text, left, tail)
 			}
@@ -1198,7 +1201,7 @@ func (l *Log) rowSegments(e *entryView) []segment {
 		}
 		return append(segs, segment{text: "⇄", style: st}, segment{text: fmt.Sprintf("%-6s", e.tr.Kind), style: st.Bold(true)}, segment{text: text, style: st})
 	case entrySeparator:
-		return append(segs, segment{text: "──── " + termsafe.String(e.text) + " " + strings.Repeat("─", 400), style: t.Separator})
+		return append(segs, segment{text: "──── " + termsafe.String(e.text) + separatorRule, style: t.Separator})
 	}
 	return segs
 }
@@ -1363,10 +1366,30 @@ func fmtLatency(d time.Duration) string {
 }
 
 // ExitSummary is one line about how the server ended: its status or
-// signal, what mcpscope had to send, and its last stderr line.
+// signal, what mcpscope had to send, and the line of its stderr that says
+// what went wrong (errline.Pick: not Node's trailer below its error). A
+// server mcpscope stopped says so.
 func exitSummary(e *mcp.ExitError) string {
 	if e == nil {
 		return "server exited"
+	}
+	if e.StoppedFor != "" || e.Expected && e.Err == nil && e.Forced == "" && e.Code == 0 {
+		// Its stderr is no cause: mcpscope ended it.
+		s := "mcpscope stopped the server"
+		if e.StoppedFor != "" {
+			s += " for " + e.StoppedFor
+		}
+		switch {
+		case e.Err != nil:
+			return fmt.Sprintf("%s (it ended: %v)", s, e.Err)
+		case e.Signal != "" && e.Signal == e.Forced:
+			return fmt.Sprintf("%s with %s", s, e.Signal)
+		case e.Signal != "":
+			return fmt.Sprintf("%s (it was killed by %s)", s, e.Signal)
+		case e.Forced != "":
+			return fmt.Sprintf("%s (it exited with status %d after %s)", s, e.Code, e.Forced)
+		}
+		return fmt.Sprintf("%s (it exited with status %d)", s, e.Code)
 	}
 	var b strings.Builder
 	switch {
@@ -1383,9 +1406,9 @@ func exitSummary(e *mcp.ExitError) string {
 	if e.ClientSignal != "" {
 		fmt.Fprintf(&b, " (its client sent %s)", e.ClientSignal)
 	}
-	if n := len(e.LastStderr); n > 0 {
-		b.WriteString(" — last stderr: ")
-		b.WriteString(e.LastStderr[n-1])
+	if h := e.Headline(); h != "" {
+		b.WriteString(" — stderr: ")
+		b.WriteString(h)
 	} else {
 		b.WriteString(" — no stderr output")
 	}

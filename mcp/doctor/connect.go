@@ -3,9 +3,12 @@ package doctor
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/errline"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
 // ExplainConnectError turns a failed connection into a cause in plain words
@@ -46,6 +49,10 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 			"Make it executable (chmod +x), or run it through its interpreter (node, python, uv run)."
 	case errors.As(err, &exit):
 		return exitCause(exit, ev)
+	case ev.exit != nil && ev.stdio() && !errors.As(err, &rpcErr):
+		// The handshake's write or read failed because the server had
+		// already exited: how it exited is the cause.
+		return exitCause(ev.exit, ev)
 	case errors.As(err, &rpcErr):
 		return rpcCause(rpcErr, ev)
 	case mcp.IsTimeout(err) || strings.Contains(msg, "no answer to"):
@@ -77,10 +84,12 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 
 // eventSummary is what the events before a failure tell.
 type eventSummary struct {
-	inbound      int    // frames from the server
-	nonJSON      int    // of which not JSON-RPC
-	firstNonJSON string // a preview of the first
-	stderr       []string
+	inbound      int      // frames from the server
+	nonJSON      int      // of which not JSON-RPC
+	firstNonJSON string   // a preview of the first
+	stderr       []string // the last lines, as shown
+	recent       []string // more of them, for errline.Pick
+	exit         *mcp.ExitError
 	httpStatus   int
 	httpSummary  string
 	transport    string // the transport actually used (Frame.Transport)
@@ -121,11 +130,18 @@ func summarize(events []mcp.Event) eventSummary {
 				}
 				s.nonJSON++
 			}
+		case mcp.ExitEvent:
+			s.exit = ev.Exit
 		case mcp.StderrEvent:
-			s.stderr = append(s.stderr, ev.Line)
-			if len(s.stderr) > 8 {
-				s.stderr = s.stderr[1:]
+			line := ev.Line
+			if len(line) > errline.MaxLine {
+				line = line[:errline.MaxLine]
 			}
+			s.recent = append(s.recent, line)
+			if len(s.recent) > errline.Window {
+				s.recent = s.recent[1:]
+			}
+			s.stderr = s.recent[max(0, len(s.recent)-8):]
 		case mcp.TransportEvent:
 			if v, ok := field(ev, "status"); ok {
 				_, _ = fmt.Sscanf(v, "%d", &s.httpStatus) // not a number: the status stays unknown (0)
@@ -147,8 +163,9 @@ func quotedName(msg string) string {
 
 func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 	stderr := exit.LastStderr
+	headline := exit.Headline()
 	if len(stderr) == 0 {
-		stderr = ev.stderr
+		stderr, headline = ev.stderr, errline.Pick(ev.recent)
 	}
 	how := fmt.Sprintf("with status %d", exit.Code)
 	if exit.Signal != "" {
@@ -158,12 +175,24 @@ func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 	if ev.inbound == 0 {
 		cause = "The server exited at once (" + how + "), before answering anything"
 	}
-	if len(stderr) > 0 {
-		cause += "; its last stderr lines:\n  " + strings.Join(stderr, "\n  ")
-	} else {
+	switch {
+	case len(stderr) > 0:
+		cause += withError("; its last stderr lines:", headline, stderr)
+	case exit.Code == 127:
 		cause += ", and wrote nothing to stderr."
+	case ev.nonJSON > 0:
+		// Something that is not an MCP server over stdio, or one that
+		// printed its usage: what it printed is the clue, not stderr.
+		return cause + fmt.Sprintf("; it wrote nothing to stderr, and on stdout only text that is not JSON-RPC (%s, first: %s).",
+				plural.S(ev.nonJSON, "line"), ev.firstNonJSON),
+			"Check that the command starts an MCP server on stdio: that output may be a usage message (some servers need an argument such as `stdio`), " +
+				"or a log line on stdout before it exited (send logs to stderr). Run the command by hand to see it whole."
+	default:
+		cause += ", and wrote nothing to stderr or stdout."
+		return cause, "Run the command by hand with the same arguments and environment (-e KEY=VALUE, --cwd): it exits without a word, " +
+			"so its exit status is the clue (a wrapper script that ends early, a missing argument)."
 	}
-	joined := strings.ToLower(strings.Join(stderr, "\n"))
+	joined := strings.ToLower(strings.Join(append([]string{headline}, stderr...), "\n"))
 	fix := "Read the stderr above; run the command by hand with the same arguments and environment (-e KEY=VALUE, --cwd) to reproduce."
 	switch {
 	case exit.Code == 127:
@@ -172,6 +201,8 @@ func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 		fix = "Node cannot find a module: run npm install (and the build step) in the server's directory, or check the path to its entry file."
 	case strings.Contains(joined, "modulenotfounderror") || strings.Contains(joined, "no module named"):
 		fix = "Python cannot import a module: install the server's dependencies in the interpreter you run (pip install, uv sync), or run it with uv run."
+	case strings.Contains(strings.ToLower(headline), "syntaxerror"):
+		fix = "The server's code does not parse: fix the syntax error where the error says (when it is a build's output, run the build again)."
 	case strings.Contains(joined, "eaddrinuse") || strings.Contains(joined, "address already in use"):
 		fix = "The server tried to listen on a port that is taken: it may be starting an HTTP server instead of speaking stdio."
 	case strings.Contains(joined, "api key") || strings.Contains(joined, "api_key") || strings.Contains(joined, "token") || strings.Contains(joined, "environment variable"):
@@ -181,6 +212,18 @@ func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 		cause += fmt.Sprintf("\nIt also printed non-JSON on stdout (first: %s).", ev.firstNonJSON)
 	}
 	return cause, fix
+}
+
+// withError is the last stderr lines under intro, after the line that
+// says what went wrong when it is not among them (Node's error comes some
+// twenty lines before its end): that line whole, first.
+func withError(intro, headline string, lines []string) string {
+	if headline != "" && !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(headline, strings.TrimSpace(l)) && strings.TrimSpace(l) != ""
+	}) {
+		return "; its error: " + headline + "\nIts last stderr lines:\n  " + strings.Join(lines, "\n  ")
+	}
+	return intro + "\n  " + strings.Join(lines, "\n  ")
 }
 
 func rpcCause(e *mcp.RPCError, ev eventSummary) (string, string) {
@@ -216,7 +259,7 @@ func timeoutCause(ev eventSummary) (string, string) {
 		return fmt.Sprintf("The server never answered the handshake; it printed only non-JSON on stdout (%d line(s), first: %s).", ev.nonJSON, ev.firstNonJSON),
 			"Its stdout carries logs instead of JSON-RPC: send logs to stderr. If the output is a usage message, the server may need an argument such as `stdio`."
 	case ev.inbound == 0 && len(ev.stderr) > 0:
-		return "The server never answered the handshake and wrote nothing on stdout; its last stderr lines:\n  " + strings.Join(ev.stderr, "\n  "),
+		return "The server never answered the handshake and wrote nothing on stdout" + withError("; its last stderr lines:", errline.Pick(ev.recent), ev.stderr),
 			"It may be serving HTTP or SSE instead of stdio (use its URL), waiting for input, or stuck on start-up (the stderr above may say why)."
 	case ev.inbound == 0:
 		return "The server never answered the handshake and wrote nothing at all.",

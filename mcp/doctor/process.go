@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/errline"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 )
 
@@ -79,6 +80,9 @@ func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
 			// No exit follows (the process lived on): this is the report.
 			l.stdoutClosed = true
 			msg := fmt.Sprintf("The server closed its stdout but kept running (pid %d) while %s was in flight: the answer can never arrive.", closed.PID, what)
+			if h := errline.Pick(closed.LastStderr); h != "" {
+				msg += fmt.Sprintf(" Its stderr says: %q.", h)
+			}
 			if tail := lastLines(closed.LastStderr, 3); tail != "" {
 				msg += " Its last stderr lines: " + tail
 			}
@@ -124,6 +128,9 @@ func (l *Linter) observeExit(e mcp.ExitEvent) {
 			status = "was killed by " + x.Signal
 		}
 		msg := fmt.Sprintf("The server process %s while %s was in flight (%s left unanswered).", status, strings.Join(l.strandedMethods, ", "), plural.S(l.stranded, "request"))
+		if h := x.Headline(); h != "" {
+			msg += fmt.Sprintf(" Its stderr says: %q.", h)
+		}
 		if tail := lastLines(x.LastStderr, 3); tail != "" {
 			msg += " Its last stderr lines: " + tail
 		} else {
@@ -134,8 +141,8 @@ func (l *Linter) observeExit(e mcp.ExitEvent) {
 	}
 	if len(what) > 0 {
 		msg := "The server process " + strings.Join(what, " and ") + "."
-		if len(x.LastStderr) > 0 {
-			msg += " Its last stderr line: " + preview([]byte(x.LastStderr[len(x.LastStderr)-1]))
+		if h := x.Headline(); h != "" {
+			msg += fmt.Sprintf(" Its stderr says: %q", h)
 		}
 		l.report("stdio/abnormal-exit", msg)
 	}

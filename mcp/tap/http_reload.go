@@ -273,7 +273,7 @@ func runHTTPReload(ctx context.Context, r *httpReload) (stop func(), err error) 
 				fields = append(fields, mcp.Field{Value: l})
 			}
 			r.h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: mcp.TransportBuild,
-				Summary: "build failed (" + b.Err.Error() + "); the tap goes on with the server as it is", Err: b.Err, Fields: fields}})
+				Summary: buildFailedSummary(b, "the tap goes on with the server as it is"), Err: b.Err, Fields: fields}})
 		}}
 	go func() { defer close(done); loop.Run(loopCtx) }()
 	return func() { cancel(); <-done; _ = w.Close() }, nil

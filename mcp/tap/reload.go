@@ -250,6 +250,9 @@ func (t *reloadTap) wait(s *tappedServer) {
 	signalGroup(s.cmd, sigKill)
 	t.mu.Lock()
 	exit.Expected = s.retiring
+	if s.retiring {
+		exit.StoppedFor = "the reload"
+	}
 	s.exit = exit
 	alone := t.cur == s && !s.retiring
 	if alone {
@@ -616,13 +619,23 @@ func (t *reloadTap) note(summary string, fields ...mcp.Field) {
 // buildFailed says so on stderr and in the record; the server runs on.
 func (t *reloadTap) buildFailed(r watch.Round) {
 	b := r.Build
-	t.o.Warn(fmt.Sprintf("build failed (%v) after %s changed; the running server is kept:\n%s", b.Err, r.Cause, bytes.TrimRight(b.Output, "\n")))
+	t.o.Warn(fmt.Sprintf("build failed (%v) after %s; the running server is kept:\n%s", b.Err, r.Cause, bytes.TrimRight(b.Output, "\n")))
 	fields := []mcp.Field{{Key: "command", Value: b.Command}, {Key: "cause", Value: r.Cause.String()}, {Key: "took", Value: watch.Seconds(b.Duration)}}
 	for _, l := range strings.Split(strings.TrimRight(string(b.Output), "\n"), "\n") {
 		fields = append(fields, mcp.Field{Value: l})
 	}
 	t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: mcp.TransportBuild,
-		Summary: "build failed (" + b.Err.Error() + "); the running server is kept", Err: b.Err, Fields: fields}})
+		Summary: buildFailedSummary(b, "the running server is kept"), Err: b.Err, Fields: fields}})
+}
+
+// buildFailedSummary is a failed build's row: its status, the line of
+// its output that says what failed, and what the tap does.
+func buildFailedSummary(b *watch.Build, then string) string {
+	s := "build failed (" + b.Err.Error() + ")"
+	if h := b.Headline(); h != "" {
+		s += ": " + h
+	}
+	return s + "; " + then
 }
 
 // restart replaces the server (see the file's comment).

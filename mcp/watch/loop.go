@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/errline"
 )
 
 // maxOutput bounds what a build's output keeps: its last bytes, where a
@@ -30,6 +32,11 @@ type Build struct {
 	// failing status, else why it could not run.
 	Err error
 }
+
+// Headline is the line of a build's output that says what failed
+// (errline.Pick: a compiler's first error, a script's exception), "" for
+// none.
+func (b *Build) Headline() string { return errline.Pick(errline.Lines(b.Output)) }
 
 // Failed reports whether the build failed.
 func (b *Build) Failed() bool { return b != nil && b.Err != nil }
@@ -252,11 +259,18 @@ func (g *loopGuard) ended(c Cause, at time.Time) {
 }
 
 func (l *Loop) round(ctx context.Context, c Cause) {
-	if l.Watcher != nil {
-		// What the build and the new server write is theirs, not a save.
-		l.Watcher.Hold()
-		defer l.Watcher.Release()
+	// What the build and the new server write is theirs, not a save.
+	held := l.Watcher != nil
+	release := func() {
+		if held {
+			held = false
+			l.Watcher.Release()
+		}
 	}
+	if held {
+		l.Watcher.Hold()
+	}
+	defer release()
 	r := Round{Cause: c}
 	if l.Build != "" {
 		if l.Building != nil {
@@ -267,6 +281,7 @@ func (l *Loop) round(ctx context.Context, c Cause) {
 			return
 		}
 		if r.Build.Failed() {
+			release() // before it is said: the fix saved then counts
 			if l.Failed != nil {
 				l.Failed(r)
 			}

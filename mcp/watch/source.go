@@ -108,6 +108,9 @@ type Source struct {
 	// last is the last request made by hand; rerun the sending again of it.
 	last  *manual
 	rerun *manual
+	// retiring is the session a restart is stopping: its exit is
+	// mcpscope's doing.
+	retiring session.Source
 }
 
 // manual is a request made by hand, how to send it again, and its answer.
@@ -255,8 +258,8 @@ func (s *Source) buildFailed(r Round) {
 	// What failed first (a long row is cut at its end), then what is kept.
 	status := b.Err.Error()
 	summary := "build failed (" + status + ")"
-	if last := lastLine(b.Output); last != "" {
-		summary += ": " + last
+	if h := b.Headline(); h != "" {
+		summary += ": " + h
 	}
 	summary += "; the running server is kept"
 	fields := []mcp.Field{{Key: "command", Value: b.Command}, {Key: "cause", Value: r.Cause.String()},
@@ -284,18 +287,6 @@ func outputFields(b *Build) []mcp.Field {
 	return out
 }
 
-// lastLine is the last non-empty line of a build's output: where a
-// compiler says what failed.
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			return l
-		}
-	}
-	return ""
-}
-
 // restart replaces the session: the old one is stopped and its stream
 // drained, then the separator, then the new session.
 func (s *Source) restart(ctx context.Context, r Round) {
@@ -308,6 +299,7 @@ func (s *Source) restart(ctx context.Context, r Round) {
 	if sf := s.conn.surface(); sf != nil {
 		s.prev = sf
 	}
+	s.retiring = old
 	s.mu.Unlock()
 	stopCtx, cancel := context.WithTimeout(ctx, s.o.StopBudget)
 	_ = shutdown(stopCtx, old)
@@ -315,6 +307,7 @@ func (s *Source) restart(ctx context.Context, r Round) {
 	<-done // its last events are on the stream before the separator
 
 	s.mu.Lock()
+	s.retiring = nil
 	if s.closed {
 		s.mu.Unlock()
 		return
@@ -342,6 +335,13 @@ func (s *Source) forward(src session.Source) chan struct{} {
 		defer close(done)
 		for ev := range src.Events() {
 			s.mu.Lock()
+			if x, ok := ev.(mcp.ExitEvent); ok && x.Exit != nil && s.retiring == src {
+				// Not a crash: the server stopped because a restart asked.
+				e := *x.Exit
+				e.StoppedFor = "the reload"
+				x.Exit = &e
+				ev = x
+			}
 			after := s.observeLocked(ev)
 			s.mu.Unlock()
 			if after != nil {

@@ -111,6 +111,16 @@ func TestSourceRestartsOnAChangeAndSaysWhatChanged(t *testing.T) {
 	if !strings.HasPrefix(restart.Summary, "restarted after "+tools+" changed") {
 		t.Errorf("restart row %q", restart.Summary)
 	}
+	// The old server's end is mcpscope's doing, and says so.
+	var exit *mcp.ExitError
+	for _, ev := range e.seen {
+		if x, ok := ev.(mcp.ExitEvent); ok {
+			exit = x.Exit
+		}
+	}
+	if exit == nil || exit.StoppedFor != "the reload" || !strings.HasPrefix(exit.Error(), "mcpscope stopped the server for the reload") {
+		t.Errorf("the old server's exit: %+v", exit)
+	}
 	mark := len(e.seen)
 	e.until(t, "the new tools/list", toolsListed(2))
 	for _, ev := range e.seen[mark:] {

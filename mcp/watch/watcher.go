@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -94,13 +95,21 @@ type Watcher struct {
 	// holding the changes, and paths no longer watched.
 	mu sync.Mutex
 	// holding is set while a round runs (the build, the restart), and
-	// heldPaths are what changed meanwhile; until settle, after it, a
-	// change to one of them is still the round's: the events of the
-	// build's last writes may still be on their way when it exits.
+	// heldPaths are what changed meanwhile. The hold ends when the
+	// watcher reads the event of the fence Release writes (fenceName),
+	// after every event of the round's writes; for settleAfterHold after
+	// that, a change to one of heldPaths is still the round's (a build's
+	// child that writes late).
 	holding   bool
 	heldPaths map[string]bool
-	settle    time.Time
+	fenceName string    // the fence file whose event ends the hold; "" for none
+	fenceAt   time.Time // when it was written
+	fenceSeq  int
+	released  time.Time
 	skip      map[string]bool // paths a restart loop made the loop give up on
+	// fence is a directory of mcpscope's own, watched by the same
+	// watcher: the kernel queues its events in order with the others.
+	fence string
 }
 
 // defaultIgnored are names whose changes never count: version control,
@@ -163,6 +172,14 @@ func New(o Options) (*Watcher, error) {
 			return nil, fmt.Errorf("--watch %s: %w", p, err)
 		}
 	}
+	// Without a fence a hold ends when Release is called.
+	if d, err := os.MkdirTemp("", "mcpscope-watch-"); err == nil {
+		if fw.Add(d) == nil {
+			w.fence = d
+		} else {
+			_ = os.Remove(d)
+		}
+	}
 	go w.run()
 	return w, nil
 }
@@ -200,11 +217,14 @@ func (w *Watcher) Changes() <-chan Change { return w.changes }
 // back, and follows it then); the watch goes on.
 func (w *Watcher) Errors() <-chan error { return w.errs }
 
-// settleAfterHold is how long changes to what a round wrote are still
-// held after it: the events of a build's last writes are queued by the
-// kernel before the build exits, but read by this process a moment later
-// (longer on a busy machine). A save of another file counts at once.
-const settleAfterHold = 250 * time.Millisecond
+// settleAfterHold is how long, after a round's hold, a change to what it
+// wrote is still the round's: a build's child may write a moment after
+// the build exits. A save of another file counts at once.
+const settleAfterHold = 500 * time.Millisecond
+
+// fenceWait ends a hold whose fence event never came (a system whose
+// watches do not queue one directory's events in order with another's).
+const fenceWait = 2 * time.Second
 
 // Hold makes the changes that come until Release the round's own: a
 // build writes its output (tsc's build/index.js, go build's binary and its
@@ -214,15 +234,38 @@ const settleAfterHold = 250 * time.Millisecond
 func (w *Watcher) Hold() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.holding, w.heldPaths = true, map[string]bool{}
+	w.holding, w.heldPaths, w.fenceName = true, map[string]bool{}, ""
 }
 
-// Release ends the hold Hold began, after settleAfterHold.
+// Release ends the hold Hold began once the watcher has read every event
+// queued before it: the events of a build's last writes are queued by
+// the kernel before the build exits, but read by this process a moment
+// later (longer on a busy machine). It writes a file in a directory of
+// its own: the hold ends with that file's event.
 func (w *Watcher) Release() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.holding = false
-	w.settle = time.Now().Add(max(settleAfterHold, 2*w.o.Debounce))
+	if w.fence != "" {
+		if w.fenceName != "" {
+			_ = os.Remove(w.fenceName)
+		}
+		w.fenceSeq++
+		name := filepath.Join(w.fence, "release-"+strconv.Itoa(w.fenceSeq))
+		if err := os.WriteFile(name, nil, 0o600); err == nil {
+			w.fenceName, w.fenceAt = name, time.Now()
+			return
+		}
+	}
+	w.holding, w.released = false, time.Now()
+}
+
+// fenced ends the hold when name is the fence Release wrote.
+func (w *Watcher) fenced(name string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.holding && name == w.fenceName {
+		w.holding, w.released, w.fenceName = false, time.Now(), ""
+	}
 }
 
 // held reports whether a change to path that arrives now belongs to a
@@ -230,13 +273,16 @@ func (w *Watcher) Release() {
 func (w *Watcher) held(path string, now time.Time) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.holding && w.fenceName != "" && now.Sub(w.fenceAt) > fenceWait {
+		w.holding, w.released, w.fenceName = false, now, ""
+	}
 	if w.holding {
 		if len(w.heldPaths) < 10000 {
 			w.heldPaths[path] = true
 		}
 		return true
 	}
-	return now.Before(w.settle) && w.heldPaths[path]
+	return now.Sub(w.released) < settleAfterHold && w.heldPaths[path]
 }
 
 // Forget stops counting changes to paths (as Change names them): a path
@@ -270,6 +316,9 @@ func (w *Watcher) Close() error {
 		close(w.done)
 		err = w.fw.Close()
 		<-w.stopped
+		if w.fence != "" {
+			_ = os.RemoveAll(w.fence)
+		}
 	})
 	return err
 }
@@ -421,6 +470,10 @@ func (w *Watcher) run() {
 		case ev, ok := <-w.fw.Events:
 			if !ok {
 				return
+			}
+			if w.fence != "" && filepath.Dir(ev.Name) == w.fence {
+				w.fenced(ev.Name)
+				continue
 			}
 			if ev.Has(fsnotify.Create) && w.underTree(ev.Name) {
 				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() && !w.Ignored(ev.Name) {

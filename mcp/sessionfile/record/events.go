@@ -244,7 +244,7 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 		return ev
 	case "exit":
 		x := &mcp.ExitError{Code: -1, Signal: e.Signal, Forced: e.Forced, LastStderr: e.LastStderr, ClientSignal: e.ClientSignal,
-			Hurried: e.Hurried, Expected: e.Expected}
+			Hurried: e.Hurried, Expected: e.Expected, StoppedFor: e.StoppedFor, ErrorLine: e.ErrorLine}
 		if len(x.LastStderr) == 0 {
 			// Taps before this version recorded no lastStderr: the
 			// lines themselves are in the file.

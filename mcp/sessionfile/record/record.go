@@ -106,6 +106,10 @@ type Entry struct {
 	// Expected: mcpscope had asked the server to stop (mcp.ExitError).
 	Hurried  bool `json:"hurried,omitempty"`
 	Expected bool `json:"expected,omitempty"`
+	// StoppedFor: why mcpscope stopped it ("the reload"); ErrorLine: the
+	// line of its stderr that says what went wrong (mcp.ExitError).
+	StoppedFor string `json:"stoppedFor,omitempty"`
+	ErrorLine  string `json:"errorLine,omitempty"`
 
 	// transport (HTTP, SSE, reconnect, OAuth steps)
 	TransportKind string      `json:"transportKind,omitempty"`
@@ -496,7 +500,7 @@ func FromEvent(ev mcp.Event) *Entry {
 		x := e.Exit
 		code := x.Code
 		out := &Entry{Type: "exit", Time: e.Time, Code: &code, Signal: x.Signal, Forced: x.Forced, LastStderr: x.LastStderr,
-			ClientSignal: x.ClientSignal, Hurried: x.Hurried, Expected: x.Expected}
+			ClientSignal: x.ClientSignal, Hurried: x.Hurried, Expected: x.Expected, StoppedFor: x.StoppedFor, ErrorLine: x.ErrorLine}
 		if x.Err != nil {
 			out.Error = x.Err.Error()
 		}
