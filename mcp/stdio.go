@@ -407,6 +407,7 @@ func (c *stdioConn) wait() {
 	c.stdinOnce.Do(func() { _ = c.stdin.Close() })
 	// Kill whatever the server left behind in its group (npx, shells).
 	killGroup(c.cmd, syscall.SIGKILL)
+	child.Ended(c.cmd)
 	c.closeOnce.Do(func() { c.sink.Closed(exit) })
 	close(c.done)
 }

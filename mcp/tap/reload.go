@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/child"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/surfacediff"
@@ -248,6 +249,7 @@ func (t *reloadTap) wait(s *tappedServer) {
 	case <-time.After(500 * time.Millisecond):
 	}
 	signalGroup(s.cmd, sigKill)
+	child.Ended(s.cmd)
 	t.mu.Lock()
 	exit.Expected = s.retiring
 	if s.retiring {

@@ -122,6 +122,7 @@ func RunStdio(ctx context.Context, o StdioOptions) (*Outcome, error) {
 		_ = stderr.Close()
 	}
 	signalGroup(cmd, sigKill) // whatever the server left behind
+	child.Ended(cmd)
 
 	exit, sig := exitOf(waitErr)
 	out.Signal = sig

@@ -3,13 +3,38 @@
 // A server mcpscope starts (the TUI's, call's, a tap's) must end when
 // mcpscope ends, however it ends: closing the server's stdin is the
 // orderly way, and a server that does not read it (or one still busy)
-// would run on, orphaned, after a SIGKILL. On Linux the kernel sends the
-// child SIGTERM when its parent dies (PR_SET_PDEATHSIG); elsewhere the
-// closed stdin is all there is.
+// would run on, orphaned, after a SIGKILL. So would what the server
+// started: `sh -c` wrappers, npx's node, a child that ignores SIGTERM.
+//
+// On Linux the kernel sends the child SIGTERM when its parent dies
+// (PR_SET_PDEATHSIG). On every Unix (Linux and macOS), a child that leads
+// a process group of its own (SysProcAttr.Setpgid) has that whole group
+// ended with mcpscope, by a guard process (guard_unix.go): SIGTERM, then
+// SIGKILL a second later. A descendant that leaves the group (setsid: a
+// daemon) is not followed. On Windows the closed stdin is all there is.
 package child
 
 import "os/exec"
 
 // Start starts cmd as cmd.Start does, asking the kernel, where it can, to
-// send the child SIGTERM when this process dies.
-func Start(cmd *exec.Cmd) error { return start(cmd) }
+// send the child SIGTERM when this process dies. When cmd leads a process
+// group of its own (SysProcAttr.Setpgid with Pgid 0), the whole group is
+// ended when this process ends: call Ended once the group is gone.
+func Start(cmd *exec.Cmd) error {
+	if err := start(cmd); err != nil {
+		return err
+	}
+	if leadsGroup(cmd) {
+		watchGroup(cmd.Process.Pid)
+	}
+	return nil
+}
+
+// Ended says cmd's process group is gone (its leader reaped, what it left
+// killed): nothing is to be ended for it any more, and its number may be
+// another group's soon.
+func Ended(cmd *exec.Cmd) {
+	if cmd.Process != nil && leadsGroup(cmd) {
+		forgetGroup(cmd.Process.Pid)
+	}
+}
