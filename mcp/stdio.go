@@ -378,6 +378,11 @@ func (c *stdioConn) stoppedError() error {
 // hold the pipes open), and reports the exit.
 func (c *stdioConn) wait() {
 	err := c.cmd.Wait()
+	// Whether mcpscope had asked it to stop when it ended: a Close that
+	// comes while its output drains did not end it.
+	c.mu.Lock()
+	expected := c.stopping
+	c.mu.Unlock()
 	close(c.exited)
 	drained := make(chan struct{})
 	timer := time.AfterFunc(300*time.Millisecond, func() { close(drained) })
@@ -390,7 +395,7 @@ func (c *stdioConn) wait() {
 		}
 	}
 	c.mu.Lock()
-	exit := &ExitError{Code: -1, Forced: c.forced, Hurried: c.hurried, Expected: c.stopping}
+	exit := &ExitError{Code: -1, Forced: c.forced, Hurried: c.hurried, Expected: expected}
 	exit.LastStderr = append([]string(nil), c.stderrLast...)
 	exit.ErrorLine = errline.Pick(c.stderrRecent)
 	c.mu.Unlock()

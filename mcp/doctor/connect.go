@@ -3,7 +3,6 @@ package doctor
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -49,10 +48,6 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 			"Make it executable (chmod +x), or run it through its interpreter (node, python, uv run)."
 	case errors.As(err, &exit):
 		return exitCause(exit, ev)
-	case ev.exit != nil && ev.stdio() && !errors.As(err, &rpcErr):
-		// The handshake's write or read failed because the server had
-		// already exited: how it exited is the cause.
-		return exitCause(ev.exit, ev)
 	case errors.As(err, &rpcErr):
 		return rpcCause(rpcErr, ev)
 	case mcp.IsTimeout(err) || strings.Contains(msg, "no answer to"):
@@ -66,6 +61,13 @@ func ExplainConnectError(err error, events []mcp.Event) (cause, fix string) {
 	case errors.As(err, &hs) && strings.Contains(hs.Reason, "initialize result"):
 		return "The server's answer to initialize is not a valid initialize result: " + hs.Reason + ".",
 			"Return {protocolVersion, capabilities, serverInfo} from initialize; run `mcpscope check` for the details."
+	}
+	var unreachable *mcp.UnreachableError
+	if x := ev.exit; x != nil && ev.stdio() && x.Forced == "" && (!x.Expected || errors.As(err, &unreachable)) {
+		// The handshake's write or read failed because the server had
+		// exited on its own (a write to its closed stdin fails before
+		// its exit is collected): how it exited is the cause.
+		return exitCause(x, ev)
 	}
 	if c, f, ok := httpCause(msg, ev); ok {
 		return c, f
@@ -177,7 +179,12 @@ func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 	}
 	switch {
 	case len(stderr) > 0:
-		cause += withError("; its last stderr lines:", headline, stderr)
+		cause += "; its last stderr lines:\n  " + strings.Join(stderr, "\n  ")
+		if headline != "" {
+			// The error first and whole: the status line shows the start
+			// of the cause, and Node's error is often above the tail.
+			cause = headline + " — t" + strings.TrimPrefix(cause, "T")
+		}
 	case exit.Code == 127:
 		cause += ", and wrote nothing to stderr."
 	case ev.nonJSON > 0:
@@ -214,18 +221,6 @@ func exitCause(exit *mcp.ExitError, ev eventSummary) (string, string) {
 	return cause, fix
 }
 
-// withError is the last stderr lines under intro, after the line that
-// says what went wrong when it is not among them (Node's error comes some
-// twenty lines before its end): that line whole, first.
-func withError(intro, headline string, lines []string) string {
-	if headline != "" && !slices.ContainsFunc(lines, func(l string) bool {
-		return strings.HasPrefix(headline, strings.TrimSpace(l)) && strings.TrimSpace(l) != ""
-	}) {
-		return "; its error: " + headline + "\nIts last stderr lines:\n  " + strings.Join(lines, "\n  ")
-	}
-	return intro + "\n  " + strings.Join(lines, "\n  ")
-}
-
 func rpcCause(e *mcp.RPCError, ev eventSummary) (string, string) {
 	switch e.Code {
 	case mcp.CodeMethodNotFound:
@@ -259,7 +254,11 @@ func timeoutCause(ev eventSummary) (string, string) {
 		return fmt.Sprintf("The server never answered the handshake; it printed only non-JSON on stdout (%d line(s), first: %s).", ev.nonJSON, ev.firstNonJSON),
 			"Its stdout carries logs instead of JSON-RPC: send logs to stderr. If the output is a usage message, the server may need an argument such as `stdio`."
 	case ev.inbound == 0 && len(ev.stderr) > 0:
-		return "The server never answered the handshake and wrote nothing on stdout" + withError("; its last stderr lines:", errline.Pick(ev.recent), ev.stderr),
+		cause := "The server never answered the handshake and wrote nothing on stdout; its last stderr lines:\n  " + strings.Join(ev.stderr, "\n  ")
+		if h := errline.Pick(ev.recent); h != "" {
+			cause = h + " — t" + strings.TrimPrefix(cause, "T")
+		}
+		return cause,
 			"It may be serving HTTP or SSE instead of stdio (use its URL), waiting for input, or stuck on start-up (the stderr above may say why)."
 	case ev.inbound == 0:
 		return "The server never answered the handshake and wrote nothing at all.",

@@ -335,12 +335,8 @@ func (s *Source) forward(src session.Source) chan struct{} {
 		defer close(done)
 		for ev := range src.Events() {
 			s.mu.Lock()
-			if x, ok := ev.(mcp.ExitEvent); ok && x.Exit != nil && s.retiring == src {
-				// Not a crash: the server stopped because a restart asked.
-				e := *x.Exit
-				e.StoppedFor = "the reload"
-				x.Exit = &e
-				ev = x
+			if s.retiring == src {
+				ev = stoppedForTheReload(ev)
 			}
 			after := s.observeLocked(ev)
 			s.mu.Unlock()
@@ -350,6 +346,26 @@ func (s *Source) forward(src session.Source) chan struct{} {
 		}
 	}()
 	return done
+}
+
+// stoppedForTheReload is an event of a server a restart is stopping,
+// saying so: its exit is no crash, its connection's end no failure.
+func stoppedForTheReload(ev mcp.Event) mcp.Event {
+	switch x := ev.(type) {
+	case mcp.ExitEvent:
+		if x.Exit != nil {
+			e := *x.Exit
+			e.StoppedFor = "the reload"
+			x.Exit = &e
+			return x
+		}
+	case mcp.StateEvent:
+		if x.State == mcp.StateClosed {
+			x.Detail = "mcpscope stopped the server for the reload"
+			return x
+		}
+	}
+	return ev
 }
 
 // observeLocked passes one event on, with what the source makes of it

@@ -121,6 +121,11 @@ func TestSourceRestartsOnAChangeAndSaysWhatChanged(t *testing.T) {
 	if exit == nil || exit.StoppedFor != "the reload" || !strings.HasPrefix(exit.Error(), "mcpscope stopped the server for the reload") {
 		t.Errorf("the old server's exit: %+v", exit)
 	}
+	for _, ev := range e.seen {
+		if st, ok := ev.(mcp.StateEvent); ok && st.State == mcp.StateClosed && st.Detail != "mcpscope stopped the server for the reload" {
+			t.Errorf("the old connection's end: %q", st.Detail)
+		}
+	}
 	mark := len(e.seen)
 	e.until(t, "the new tools/list", toolsListed(2))
 	for _, ev := range e.seen[mark:] {
