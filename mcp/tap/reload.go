@@ -172,6 +172,7 @@ func runReloading(ctx context.Context, o StdioOptions) (*Outcome, error) {
 	loopCtx, stopLoop := context.WithCancel(ctx)
 	loop := &watch.Loop{Watcher: w, Build: t.r.Build, Dir: t.r.Dir, Failed: t.buildFailed, Restart: t.restart,
 		Note: func(what string) {
+			t.o.Warn(what) // on stderr, as a failed build is, and in the record
 			t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: mcp.TransportWatch, Summary: what}})
 		}}
 	loopDone := make(chan struct{})

@@ -437,3 +437,38 @@ func TestReloadingTapRecordsTheClientsSignal(t *testing.T) {
 		t.Fatalf("no client-signal row in %s", out.File)
 	}
 }
+
+// A watched directory removed and made again: the tap says so in the
+// record, and a save in the new one restarts the server.
+func TestReloadingTapFollowsARecreatedDirectory(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "src")
+	tools := filepath.Join(dir, "tools.json")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tools, []byte(tapToolsV1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reloadingTap(t, tools, &ReloadOptions{Watch: watch.Options{Paths: []string{dir}}})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test-client","version":"1"}}}`)
+	c.next("the initialize answer", hasID("1"))
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !recordHas(t, mcp.TransportWatch) {
+		if time.Now().After(deadline) {
+			t.Fatal("the removed directory is not in the record")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tools, []byte(tapToolsV2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.next("notifications/tools/list_changed", isMethod(mcp.NotifyToolsListChanged))
+}

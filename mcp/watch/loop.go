@@ -215,8 +215,8 @@ func (l *Loop) Run(ctx context.Context) {
 
 // A restart loop: loopRounds rounds in a row each started by a change to
 // the same files, come within loopWithin of the end of the round before.
-// What the build and the server write while a round runs is held
-// (Watcher.Hold); this catches what a server writes later on, each time
+// What the build writes while it runs is held (Watcher.Hold); this
+// catches what a server writes in the watched folder, each time
 // it starts (a log, a cache in the watched folder).
 const (
 	loopWithin = time.Second
@@ -259,29 +259,25 @@ func (g *loopGuard) ended(c Cause, at time.Time) {
 }
 
 func (l *Loop) round(ctx context.Context, c Cause) {
-	// What the build and the new server write is theirs, not a save.
-	held := l.Watcher != nil
-	release := func() {
-		if held {
-			held = false
-			l.Watcher.Release()
-		}
-	}
-	if held {
-		l.Watcher.Hold()
-	}
-	defer release()
 	r := Round{Cause: c}
 	if l.Build != "" {
 		if l.Building != nil {
 			l.Building(c)
 		}
+		// What the build writes is its output, not a save. The hold ends
+		// with the build, before the restart and before a failure is
+		// said: a save made then (a fix, the next change) counts.
+		if l.Watcher != nil {
+			l.Watcher.Hold()
+		}
 		r.Build = RunBuild(ctx, l.Build, l.Dir, l.Env)
+		if l.Watcher != nil {
+			l.Watcher.Release()
+		}
 		if ctx.Err() != nil {
 			return
 		}
 		if r.Build.Failed() {
-			release() // before it is said: the fix saved then counts
 			if l.Failed != nil {
 				l.Failed(r)
 			}

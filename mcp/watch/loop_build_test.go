@@ -153,3 +153,45 @@ func TestLoopOneRestartPerSaveWithTsc(t *testing.T) {
 		t.Fatalf("tsc wrote no build/index.js in the watched folder: %v", err)
 	}
 }
+
+// A source saved again while the build runs is a save, not the build's
+// output: one more round follows, and builds the new content.
+func TestLoopFollowsASaveMadeWhileTheBuildRuns(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "index.ts")
+	write(t, src, "v1\n")
+	w := newWatcher(t, Options{Paths: []string{dir}})
+	building := make(chan struct{}, 4)
+	rounds := make(chan Round, 4)
+	l := &Loop{Watcher: w, Dir: dir,
+		Build:    "sleep 1; mkdir -p build && cp src/index.ts build/index.js",
+		Building: func(Cause) { building <- struct{}{} },
+		Restart:  func(_ context.Context, r Round) { rounds <- r }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); l.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	write(t, src, "v2\n")
+	select {
+	case <-building:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no build")
+	}
+	time.Sleep(300 * time.Millisecond) // within the build's second
+	write(t, src, "v3\n")
+	for i := range 2 {
+		select {
+		case <-rounds:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d restarts, want 2: the save during the build was lost", i)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "build", "index.js")); string(b) != "v3\n" {
+		t.Fatalf("the last build built %q", b)
+	}
+	select {
+	case r := <-rounds:
+		t.Fatalf("a third restart, after %s", r.Cause)
+	case <-time.After(2 * time.Second):
+	}
+}

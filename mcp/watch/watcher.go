@@ -15,6 +15,7 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ type Watcher struct {
 	// mu guards what the loop tells the watcher while it runs: a round
 	// holding the changes, and paths no longer watched.
 	mu sync.Mutex
-	// holding is set while a round runs (the build, the restart), and
+	// holding is set while a round's build runs, and
 	// heldPaths are what changed meanwhile. The hold ends when the
 	// watcher reads the event of the fence Release writes (fenceName),
 	// after every event of the round's writes; for settleAfterHold after
@@ -107,6 +108,11 @@ type Watcher struct {
 	fenceSeq  int
 	released  time.Time
 	skip      map[string]bool // paths a restart loop made the loop give up on
+	// saved are the files changes named (what a person saves: sources),
+	// by a digest of what they held when the change was delivered: one
+	// that changes while the build runs to hold something else was saved
+	// again, and counts. Only this run loop reads and writes it.
+	saved map[string]uint64
 	// fence is a directory of mcpscope's own, watched by the same
 	// watcher: the kernel queues its events in order with the others.
 	fence string
@@ -142,7 +148,7 @@ func New(o Options) (*Watcher, error) {
 		return nil, fmt.Errorf("--watch: %w", err)
 	}
 	cwd, _ := os.Getwd()
-	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{}, skip: map[string]bool{},
+	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{}, skip: map[string]bool{}, saved: map[string]uint64{},
 		changes: make(chan Change, 1), errs: make(chan error, 1), done: make(chan struct{}), stopped: make(chan struct{})}
 	for _, p := range o.Paths {
 		abs, err := filepath.Abs(p)
@@ -226,11 +232,11 @@ const settleAfterHold = 500 * time.Millisecond
 // watches do not queue one directory's events in order with another's).
 const fenceWait = 2 * time.Second
 
-// Hold makes the changes that come until Release the round's own: a
+// Hold makes the changes that come until Release the build's own: a
 // build writes its output (tsc's build/index.js, go build's binary and its
-// temporary files) and a server its caches while the round runs, and none
-// of it is a save. Each would start the next round, for ever. A save made
-// while a round runs is not followed; save again.
+// temporary files), and none of it is a save. Each would start the next
+// round, for ever. A file a change named before (a source) whose content
+// changes while the build runs was saved again, and counts (savedAgain).
 func (w *Watcher) Hold() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -458,6 +464,11 @@ func (w *Watcher) run() {
 	flush := func() {
 		if pending != nil {
 			if c := pending.real(); len(c.Paths) > 0 {
+				for _, p := range pending.abs {
+					if len(w.saved) < maxSaved {
+						w.saved[p] = digest(p)
+					}
+				}
 				w.deliver(&c)
 			}
 		}
@@ -498,8 +509,8 @@ func (w *Watcher) run() {
 				continue
 			}
 			now := time.Now()
-			if w.held(ev.Name, now) {
-				continue // the round's own writes
+			if w.held(ev.Name, now) && !w.savedAgain(ev.Name) {
+				continue // the build's own writes
 			}
 			if pending == nil {
 				pending = &burst{Change: Change{First: now}, created: map[string]bool{}}
@@ -546,6 +557,47 @@ func (w *Watcher) run() {
 			}
 		}
 	}
+}
+
+// maxSaved bounds the files whose digests are kept; maxDigest the bytes
+// read for one (a bigger file is known by its size and time).
+const (
+	maxSaved  = 10000
+	maxDigest = 16 << 20
+)
+
+// savedAgain reports whether path is a file a change named before whose
+// content is now another: a person saved it while the build ran.
+func (w *Watcher) savedAgain(path string) bool {
+	before, ok := w.saved[path]
+	if !ok {
+		return false
+	}
+	now := digest(path)
+	if now == before {
+		return false // touched, not changed (a formatter with nothing to do)
+	}
+	w.saved[path] = now
+	return true
+}
+
+// digest is a hash of what path holds (0 when it cannot be read).
+func digest(path string) uint64 {
+	h := fnv.New64a()
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return 0
+	}
+	if info.Size() > maxDigest {
+		_, _ = fmt.Fprintf(h, "%d %d", info.Size(), info.ModTime().UnixNano())
+		return h.Sum64()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	_, _ = h.Write(b)
+	return h.Sum64()
 }
 
 // underTree reports whether path is under a watched directory tree.
