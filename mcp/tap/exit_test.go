@@ -2,6 +2,8 @@ package tap
 
 import (
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,5 +58,31 @@ func TestStdioTapExitCarriesTheLastStderrLines(t *testing.T) {
 	}
 	if state == nil || state.State != "closed" || strings.Contains(state.Detail, "nothing to stderr") || !strings.Contains(state.Detail, "bye, with no newline") {
 		t.Errorf("last state %+v", state)
+	}
+}
+
+// A server that fails as Node does puts its error some twenty lines
+// before its end: the exit's record names it (errorLine), though the
+// lines it carries start below it.
+func TestStdioTapExitNamesTheErrorLine(t *testing.T) {
+	privateDirs(t)
+	trace, err := filepath.Abs(filepath.Join("testdata", "node-require-stderr.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := throughTap(t, StdioOptions{Command: "sh", Args: []string{"-c", `cat "$1" >&2; exit 1`, "sh", trace}}, nil)
+	var exit *record.Entry
+	entries := readRecord(t, r.out.File)
+	for i, e := range entries {
+		if e.Type == "exit" {
+			exit = &entries[i]
+		}
+	}
+	const want = "Error: Cannot find module './lib-missing'"
+	if exit == nil || exit.ErrorLine != want {
+		t.Fatalf("exit entry %+v: want errorLine %q", exit, want)
+	}
+	if slices.Contains(exit.LastStderr, want) {
+		t.Fatal("the error is among the last lines: the test shows nothing")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/errline"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
@@ -83,7 +84,10 @@ type recorder struct {
 	partial [3][]byte // an unfinished line per direction
 	errLine []byte    // an unfinished stderr line
 	errTail []string  // the last stderr lines, for the exit's record
-	onFlush func()    // after each flush: wake the viewers
+	// errRecent are more of them, each cut to errline.MaxLine, for the
+	// exit's ErrorLine (Node's error is often above the last twelve).
+	errRecent []string
+	onFlush   func() // after each flush: wake the viewers
 	// onFrame, when set, sees every frame (tests, the byte-identity check).
 	onFrame func(*mcp.Frame)
 	// keepSecrets leaves URL query secrets in stream names.
@@ -374,6 +378,13 @@ func (r *recorder) stderrLine(line string, at time.Time) {
 	if len(r.errTail) > stderrTail {
 		r.errTail = r.errTail[len(r.errTail)-stderrTail:]
 	}
+	if len(line) > errline.MaxLine {
+		line = strings.Clone(line[:errline.MaxLine])
+	}
+	if len(r.errRecent) == errline.Window {
+		r.errRecent = append(r.errRecent[:0], r.errRecent[1:]...)
+	}
+	r.errRecent = append(r.errRecent, line)
 }
 
 // stderrTail is how many of the last stderr lines the exit carries, as
@@ -391,6 +402,10 @@ func (r *recorder) exited(ev mcp.ExitEvent) {
 	}
 	x := *ev.Exit
 	x.LastStderr = append([]string(nil), r.errTail...)
+	if x.ErrorLine == "" {
+		x.ErrorLine = errline.Pick(r.errRecent)
+	}
+	r.errRecent = r.errRecent[:0] // a reloading tap's next server starts afresh
 	r.w.Event(mcp.ExitEvent{Time: ev.Time, Exit: &x})
 	st := mcp.StateClosed
 	if !x.Expected && x.ClientSignal == "" && (x.Code != 0 || x.Signal != "" || x.Err != nil) {
