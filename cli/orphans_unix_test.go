@@ -110,6 +110,7 @@ func sigkillLeavesNothing(t *testing.T, stdin bool, args ...string) {
 			}
 		}
 		if len(left) == 0 {
+			t.Logf("all gone %v after the SIGKILL", time.Since(killed).Round(time.Millisecond))
 			return
 		}
 		if time.Since(killed) > 2*time.Second {

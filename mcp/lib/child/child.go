@@ -10,7 +10,7 @@
 // (PR_SET_PDEATHSIG). On every Unix (Linux and macOS), a child that leads
 // a process group of its own (SysProcAttr.Setpgid) has that whole group
 // ended with mcpscope, by a guard process (guard_unix.go): SIGTERM, then
-// SIGKILL a second later. A descendant that leaves the group (setsid: a
+// SIGKILL half a second later. A descendant that leaves the group (setsid: a
 // daemon) is not followed. On Windows the closed stdin is all there is.
 package child
 
@@ -21,6 +21,11 @@ import "os/exec"
 // group of its own (SysProcAttr.Setpgid with Pgid 0), the whole group is
 // ended when this process ends: call Ended once the group is gone.
 func Start(cmd *exec.Cmd) error {
+	if leadsGroup(cmd) {
+		// Before the child runs: the group is then watched a moment after
+		// it exists, not after a guard's start.
+		readyGuard()
+	}
 	if err := start(cmd); err != nil {
 		return err
 	}

@@ -18,9 +18,10 @@ import (
 // its children are in that group; the guard is a small shell that reads
 // the groups to watch from a pipe only this process holds, and when the
 // pipe ends (this process is gone) sends each group SIGTERM, then SIGKILL
-// a second later. It is in a process group of its own, so a ^C in the
-// terminal does not end it first, and it ignores the signals a terminal
-// or a stray kill would send it: the end of its input is what ends it.
+// half a second later (a second where sleep takes whole seconds only). It
+// is in a process group of its own, so a ^C in the terminal does not end
+// it first, and it ignores the signals a terminal or a stray kill would
+// send it: the end of its input is what ends it.
 //
 // Its lines: "+PGID" to watch a group, "-PGID" once the group is gone.
 const guardScript = `trap '' INT HUP TERM QUIT PIPE
@@ -34,7 +35,7 @@ while IFS= read -r line; do
 done
 [ "$groups" = ' ' ] && exit 0
 for g in $groups; do kill -s TERM -- "-$g" 2>/dev/null; done
-sleep 1
+sleep 0.5 2>/dev/null || sleep 1
 for g in $groups; do kill -s KILL -- "-$g" 2>/dev/null; done
 `
 
@@ -45,6 +46,15 @@ var guard struct {
 	groups map[int]bool
 }
 
+// readyGuard starts the guard when none runs.
+func readyGuard() {
+	guard.mu.Lock()
+	defer guard.mu.Unlock()
+	if guard.w == nil {
+		startGuard()
+	}
+}
+
 // watchGroup has the guard end group pgid when this process ends.
 func watchGroup(pgid int) {
 	guard.mu.Lock()
@@ -53,17 +63,19 @@ func watchGroup(pgid int) {
 		guard.groups = map[int]bool{}
 	}
 	guard.groups[pgid] = true
-	if guard.w != nil {
-		if _, err := fmt.Fprintf(guard.w, "+%d\n", pgid); err == nil {
-			return
-		}
-		// The guard is gone (someone killed it): a new one takes every
-		// group still watched.
-		_ = guard.w.Close()
-		guard.w = nil
-		if guard.cmd != nil {
-			go func(c *exec.Cmd) { _ = c.Wait() }(guard.cmd)
-		}
+	if guard.w == nil {
+		startGuard() // with every group, this one included
+		return
+	}
+	if _, err := fmt.Fprintf(guard.w, "+%d\n", pgid); err == nil {
+		return
+	}
+	// The guard is gone (someone killed it): a new one takes every group
+	// still watched.
+	_ = guard.w.Close()
+	guard.w = nil
+	if guard.cmd != nil {
+		go func(c *exec.Cmd) { _ = c.Wait() }(guard.cmd)
 	}
 	startGuard()
 }
