@@ -165,11 +165,29 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "mcpscope tap: reading the request: "+err.Error(), http.StatusBadGateway)
 			return
 		}
-		rest := r.Body
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(body), rest), rest}
+		if len(body) < maxBody {
+			// The whole request is in memory: the server gets it from
+			// there. net/http closes the client's request body as soon
+			// as the answer starts, and the transport reads its request
+			// body once more after sending it (for its end), so a body
+			// read from the client's connection could fail under a
+			// streamed answer, and the transport then closed the
+			// connection to the server in the middle of that answer.
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+			r.Header.Del("Transfer-Encoding")
+			r.TransferEncoding = nil
+		} else {
+			// A body over the cap streams on from the client's
+			// connection: full duplex keeps net/http from closing it
+			// when the answer starts.
+			_ = http.NewResponseController(w).EnableFullDuplex()
+			rest := r.Body
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(body), rest), rest}
+		}
 		var env struct {
 			Method string          `json:"method"`
 			ID     json.RawMessage `json:"id"`
@@ -366,9 +384,26 @@ func (t *teeBody) Read(p []byte) (int, error) {
 		t.feed(p[:n])
 	}
 	if err != nil {
+		if err != io.EOF {
+			t.cut(err)
+		}
 		t.finish()
 	}
 	return n, err
+}
+
+// cut records that an answer ended before its end, so that a stream the
+// client got only part of is an event in the record, not a quiet end.
+func (t *teeBody) cut(err error) {
+	t.mu.Lock()
+	done := t.done
+	t.mu.Unlock()
+	if done {
+		return
+	}
+	t.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+		Summary: "the answer on " + t.stream + " was cut before its end: the client got only what came before",
+		Fields:  []mcp.Field{{Key: "stream", Value: t.stream}}, Err: err}})
 }
 
 func (t *teeBody) Close() error {
