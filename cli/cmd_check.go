@@ -21,12 +21,15 @@ import (
 
 // checkFlags configure the protocol doctor.
 type checkFlags struct {
-	connect     connectFlags
-	profile     string
-	format      string
-	strict      bool
-	callTools   bool
-	listRules   bool
+	connect   connectFlags
+	profile   string
+	format    string
+	strict    bool
+	callTools bool
+	listRules bool
+	// relist lists the declared lists a second time, relistDelay after
+	// the first (--relist, or --relist-delay given).
+	relist      bool
 	relistDelay time.Duration
 	callTimeout time.Duration
 	// maxToolTokens and maxResultTokens are the budgets (0: none).
@@ -45,9 +48,10 @@ func newCheckCommand() *cobra.Command {
 		Long: `Connects, runs the handshake and discovery (every page of every list), and reports
 each protocol mistake with why it matters and how to fix it. Lists the server did
 not declare are probed too (marked as probes), since serving tools without
-declaring them is the classic reason a client shows "No tools available". The
-lists are fetched a second time a moment later: a list that changed without a
-list_changed notification is flagged.
+declaring them is the classic reason a client shows "No tools available". Each
+list is requested once; with --relist, the declared lists are fetched a second
+time a moment later, and a list that changed without a list_changed notification
+is flagged.
 
 With --call-tools, every tool is called once with the smallest arguments its
 inputSchema accepts, and the results are checked. This runs the tools for real:
@@ -86,7 +90,8 @@ N does the same for each result.`,
 	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "with --call-tools: how long each tool call may go without an answer or a progress notification before it is reported (tools/call-timeout) and cancelled; progress keeps it going for up to a minute (or six times this)")
 	fs.IntVar(&f.maxToolTokens, "max-tool-tokens", 0, "fail (exit 1) when the tool list costs a model more than N tokens ("+tokens.Encoding+"; an estimate for models whose tokenizer is not public)")
 	fs.IntVar(&f.maxResultTokens, "max-result-tokens", 0, "with --call-tools: fail (exit 1) when a tool's result costs more than N tokens")
-	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "how long to wait before listing a second time")
+	fs.BoolVar(&f.relist, "relist", false, "list the declared lists a second time after --relist-delay, and flag a list that changed without list_changed (every list is then requested twice)")
+	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "with --relist: how long to wait before listing a second time (giving it implies --relist)")
 	fs.StringVar(&f.record, "record", "", "write every event of the check's session to FILE as JSON lines (docs/session-files.md); mcpscope open FILE shows it")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
 	return cmd
@@ -180,13 +185,18 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	rep.Era, rep.ProtocolVersion = hs.Era.String(), hs.ProtocolVersion
 	rep.Server = &hs.ServerInfo
 
+	// The doctor reads the lists off the wire as they pass, and the report
+	// and the tool calls take them from this one listing: a second listing
+	// is only for the change it can catch (--relist).
 	toolItems := discover(ctx, client, hs, rep, true)
-	select {
-	case <-time.After(f.relistDelay):
-	case <-ctx.Done():
-	}
-	if again := discover(ctx, client, hs, rep, false); again != nil {
-		toolItems = again
+	if f.relist || cmd.Flags().Changed("relist-delay") {
+		select {
+		case <-time.After(f.relistDelay):
+		case <-ctx.Done():
+		}
+		if again := discover(ctx, client, hs, rep, false); again != nil {
+			toolItems = again
+		}
 	}
 	if f.callTools {
 		callTools(ctx, client, toolItems, rep, f.callTimeout)

@@ -172,7 +172,7 @@ var catalog = []RuleInfo{
 		Fix:     "Declare the capability (logging: {}, resources.subscribe: true) and only send updates for subscribed URIs.",
 		SpecRef: `lifecycle §operation: "Only use capabilities that were successfully negotiated"`},
 	{ID: "lists/changed-without-notification", Severity: sevW,
-		Summary: "a list (tools, prompts, resources) changed between two listings with no list_changed notification in between",
+		Summary: "a list (tools, prompts, resources) changed between two listings (check --relist) with no list_changed notification in between",
 		Why:     "Clients cache lists and re-fetch only on list_changed; new tools stay invisible and removed ones fail when called.",
 		Fix:     "Declare listChanged: true and send notifications/<list>/list_changed whenever the list changes; or keep the list stable.",
 		SpecRef: `server/tools §list changed notification: "servers that declared the listChanged capability SHOULD send a notification"`},
