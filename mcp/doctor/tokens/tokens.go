@@ -52,6 +52,11 @@ const (
 // heap, which a command that counts nothing should not pay.
 var o200k = sync.OnceValue(codec.NewO200kBase)
 
+// Prepare builds the encoder's tables in the background, so that a
+// command that will count (check) does it while it waits for the server
+// rather than after.
+func Prepare() { go o200k() }
+
 // countChunk is the most Count hands the tokenizer at once. Its byte-pair
 // merging holds a heap entry per byte of a piece of text (about 70 bytes
 // each): a 10 MB tool name, one piece, took 663 MB and 17 s. Longer text
