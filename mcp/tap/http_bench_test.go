@@ -78,7 +78,12 @@ func BenchmarkHTTPTapAddedLatency(b *testing.B) {
 						Ready: func(u string) { ready <- u }})
 				}()
 				local = <-ready
-				defer func() { cancel(); <-done }()
+				defer func() {
+					cancel()
+					if err := <-done; err != nil {
+						b.Error(err)
+					}
+				}()
 			}
 
 			client := &http.Client{Transport: &http.Transport{}}

@@ -84,7 +84,7 @@ func streamingUpstream(t *testing.T, firstSeen func(id int64) <-chan struct{}) *
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":%d,\"progress\":1}}\n\n", id)
+		_, _ = fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":%d,\"progress\":1}}\n\n", id)
 		w.(http.Flusher).Flush()
 		select {
 		case <-firstSeen(id):
@@ -92,7 +92,7 @@ func streamingUpstream(t *testing.T, firstSeen func(id int64) <-chan struct{}) *
 		case <-r.Context().Done():
 			return
 		}
-		fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"read\":%d}}\n\n", id, len(body))
+		_, _ = fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"read\":%d}}\n\n", id, len(body))
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -200,7 +200,7 @@ func TestHTTPTapRecordsAnAnswerCutBeforeItsEnd(t *testing.T) {
 		_, _ = io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
+		_, _ = fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
 		w.(http.Flusher).Flush()
 		conn, _, err := http.NewResponseController(w).Hijack()
 		if err == nil {
