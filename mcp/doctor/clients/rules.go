@@ -19,10 +19,12 @@ const (
 	ChatGPT ID = "chatgpt"
 	VSCode  ID = "vscode"
 	Cursor  ID = "cursor"
+	Gemini  ID = "gemini"
+	Codex   ID = "codex"
 )
 
 // All lists the clients in the order a picker offers them.
-func All() []ID { return []ID{Generic, Claude, ChatGPT, VSCode, Cursor} }
+func All() []ID { return []ID{Generic, Claude, ChatGPT, VSCode, Cursor, Gemini, Codex} }
 
 // Name is how a view names the client.
 func (id ID) Name() string {
@@ -35,14 +37,20 @@ func (id ID) Name() string {
 		return "VS Code"
 	case Cursor:
 		return "Cursor"
+	case Gemini:
+		return "Gemini CLI"
+	case Codex:
+		return "Codex"
 	}
 	return "generic client"
 }
 
 // NamesKnown reports whether a source says how the client names tools
-// for its model (Claude Code, VS Code); for the others a view shows the
-// server's name and says the rest is not known.
-func (id ID) NamesKnown() bool { return id == Claude || id == VSCode }
+// for its model; for the others a view shows the server's name and says
+// the rest is not known.
+func (id ID) NamesKnown() bool {
+	return id == Claude || id == VSCode || id == Gemini || id == Codex
+}
 
 // Parse reads a client's name ("" is generic); ok is false for a name
 // it does not know.
@@ -59,9 +67,14 @@ func Parse(s string) (ID, bool) {
 }
 
 // Source is where a rule comes from: a client's documentation, its
-// source code, or traffic and reports from its users.
+// source code, its shipped code as installed from npm, what it sent its
+// model on the wire, or reports from its users.
 type Source struct {
-	Kind  string // "docs", "source", "report" (an issue: users' observation), "capture"
+	// Kind is "docs", "source" (a repository), "code" (the client's
+	// shipped package: URL names the package, version, file and symbol),
+	// "wire" (observed in the request the client sent a fake model API on
+	// loopback), or "report" (an issue: users' observation).
+	Kind  string
 	Label string
 	URL   string
 }
@@ -80,12 +93,26 @@ type Rule struct {
 const (
 	// AnthropicNameMax is the longest tool name the Anthropic API takes.
 	AnthropicNameMax = 64
-	// ClaudeDescriptionMax is where Claude Code cuts a tool's description.
-	ClaudeDescriptionMax = 2048
+	// ClaudeDescriptionMax is where Claude Code cuts a tool's description
+	// (JavaScript characters: UTF-16 code units), and
+	// ClaudeLoadedDescriptionMax where it cuts one loaded through tool
+	// search; CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH replaces both.
+	ClaudeDescriptionMax       = 4096
+	ClaudeLoadedDescriptionMax = 16384
+	// ClaudeTruncated is what Claude Code appends to a cut description.
+	ClaudeTruncated = "\u2026 [truncated]"
 	// ClaudeResultWarn and ClaudeResultMax are Claude Code's result limits
-	// in tokens (the second is MAX_MCP_OUTPUT_TOKENS's default).
-	ClaudeResultWarn = 10000
-	ClaudeResultMax  = 25000
+	// in tokens (the second is MAX_MCP_OUTPUT_TOKENS's default); a result
+	// over the second is saved to a file and the model gets a preview of
+	// ClaudeResultPreview bytes.
+	ClaudeResultWarn    = 10000
+	ClaudeResultMax     = 25000
+	ClaudeResultPreview = 2048
+	// GeminiNameMax is the longest name Gemini CLI keeps whole; a longer
+	// one becomes its first and last GeminiNameKeep characters around
+	// "...".
+	GeminiNameMax  = 63
+	GeminiNameKeep = 30
 	// VSCodeMaxTools is how many tools VS Code sends in one chat request.
 	VSCodeMaxTools = 128
 	// VSCodePrefixMax and VSCodeNameMax are VS Code's McpToolName limits.
@@ -112,6 +139,24 @@ var (
 	srcVSCodePrefix = Source{"source", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpService.ts (McpPrefixGenerator), mcpTypes.ts (McpToolName)", "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/mcp/common/mcpService.ts"}
 )
 
+// The clients' shipped code, read in the packages installed from npm at
+// the pinned versions, and what they sent a fake model API on loopback.
+var (
+	codeClaudeName   = Source{"code", "Claude Code 2.1.328 code: server and tool names pass normalizeMcpServerName (replace /[^a-zA-Z0-9_-]/g with _)", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: normalizeMcpServerName"}
+	wireClaudeName   = Source{"wire", "Claude Code 2.1.328 on the wire: get.weather of server wx sent as mcp__wx__get_weather", "observed on the wire: Claude Code 2.1.328, tool get.weather"}
+	codeClaudeDesc   = Source{"code", "Claude Code 2.1.328 code: descriptions cut at CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH, else 4096, or 16384 for a tool loaded through tool search, with \u2026 [truncated]", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: Gae (4096 zoo, 16384 Voo), ti"}
+	wireClaudeDesc   = Source{"wire", "Claude Code 2.1.328 on the wire: a 3,000-character description sent whole", "observed on the wire: Claude Code 2.1.328, a 3,000-character description"}
+	wireClaudeDefer  = Source{"wire", "Claude Code 2.1.328 on the wire: MCP tools sent deferred, with tool search, behind a loopback ANTHROPIC_BASE_URL", "observed on the wire: Claude Code 2.1.328 behind a non-first-party ANTHROPIC_BASE_URL"}
+	codeClaudeResult = Source{"code", "Claude Code 2.1.328 code: an output over its limit becomes \"Output too large (SIZE). Full output saved to: PATH\"", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: ru (Output too large)"}
+	wireClaudeResult = Source{"wire", "Claude Code 2.1.328 on the wire: a 300 KB result reached the model as \"Output too large (307.5KB). Full output saved to: \u2026\" and a 2 KB preview", "observed on the wire: Claude Code 2.1.328, a 300 KB result"}
+	codeClaudeAnyOf  = Source{"code", "Claude Code 2.1.328 code: a top-level anyOf/oneOf/allOf merged into {type: object, properties, required} with an \"Input constraint:\" note before the description", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: m5a, Sn, Hes, Vjs"}
+	wireClaudeAnyOf  = Source{"wire", "Claude Code 2.1.328 on the wire: a top-level anyOf sent as {properties, required: []} with a note in the description", "observed on the wire: Claude Code 2.1.328, a top-level anyOf"}
+	codeGeminiName   = Source{"code", "Gemini CLI 0.61.0 code: generateValidName (packages/core/src/tools/mcp-tool.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: generateValidName"}
+	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
+	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
+	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
+)
+
 func report(label, url string) Source { return Source{"report", label, url} }
 
 // catalog is every client rule. docs/clients.md explains each with its
@@ -122,25 +167,26 @@ var catalog = []Rule{
 		Sources: []Source{{"docs", "MCP specification 2025-11-25: Tools, tool names", "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names"}}},
 
 	{ID: "claude/prefix", Client: Claude,
-		Says: "Claude Code names each MCP tool mcp__<server>__<tool> for the model, <server> being the name the server has in its configuration.",
-		Sources: []Source{docsClaudeMCP,
-			report("anthropics/claude-code#19770 (observed names)", "https://github.com/anthropics/claude-code/issues/19770"),
-			report("ChromeDevTools/chrome-devtools-mcp#1169", "https://github.com/ChromeDevTools/chrome-devtools-mcp/issues/1169")}},
+		Says: "Claude Code 2.1.328 names each MCP tool mcp__<server>__<tool> for the model, <server> being the name the server has in its configuration; each character of either outside [a-zA-Z0-9_-] becomes _ (get.weather of server wx is mcp__wx__get_weather).",
+		Sources: []Source{codeClaudeName, wireClaudeName, docsClaudeMCP,
+			report("anthropics/claude-code#19770 (observed names)", "https://github.com/anthropics/claude-code/issues/19770")}},
 	{ID: "claude/name-pattern", Client: Claude,
-		Says: "The Anthropic API refuses a tool name, prefix included, outside ^[a-zA-Z0-9_-]{1,64}$: the request fails, so every turn fails while the tool is listed.",
+		Says: "The Anthropic API refuses a tool name over 64 characters, prefix included (^[a-zA-Z0-9_-]{1,64}$): the request fails, so every turn fails while the tool is listed. What Claude Code 2.1.328 does with such a name was not observed here.",
 		Sources: []Source{docsAnthropic,
-			report("anthropics/claude-code#467 (tools.11.custom.name: String should match pattern)", "https://github.com/anthropics/claude-code/issues/467"),
 			report("anthropics/claude-code#2412 (at most 64 characters)", "https://github.com/anthropics/claude-code/issues/2412"),
 			report("thedotmack/claude-mem#360 (a 65-character prefixed name)", "https://github.com/thedotmack/claude-mem/pull/360")}},
-	{ID: "claude/description-2kb", Client: Claude,
-		Says:    "Claude Code truncates tool descriptions (and server instructions) at 2 KB each.",
-		Sources: []Source{docsClaudeMCP}},
+	{ID: "claude/description-cut", Client: Claude,
+		Says:    "Claude Code 2.1.328 cuts a tool's description at 4,096 characters, at 16,384 once the tool is loaded through tool search (CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH replaces both), and appends \u2026 [truncated].",
+		Sources: []Source{codeClaudeDesc, wireClaudeDesc}},
 	{ID: "claude/tool-search", Client: Claude,
-		Says:    "With tool search (the default on Anthropic's API; off on Vertex AI and behind a non-first-party ANTHROPIC_BASE_URL) only the tool names load at session start; a definition enters the context when Claude searches for it. A tool whose _meta has anthropic/alwaysLoad: true loads at start.",
-		Sources: []Source{docsClaudeMCP}},
+		Says:    "Claude Code 2.1.328 sends MCP tools deferred, with tool search, also behind a non-first-party ANTHROPIC_BASE_URL: only the names load at session start; a definition enters the context when Claude searches for it. A tool whose _meta has anthropic/alwaysLoad: true loads at start.",
+		Sources: []Source{wireClaudeDefer, docsClaudeMCP}},
 	{ID: "claude/result-limits", Client: Claude,
-		Says:    "Claude Code warns when a tool's output exceeds 10,000 tokens and refuses more than 25,000 by default (MAX_MCP_OUTPUT_TOKENS); _meta anthropic/maxResultSizeChars on the tool raises its threshold for text, up to 500,000 characters.",
-		Sources: []Source{docsClaudeMCP}},
+		Says:    "Claude Code warns when a tool's output exceeds 10,000 tokens; over its limit (25,000 tokens by default, MAX_MCP_OUTPUT_TOKENS) Claude Code 2.1.328 saves the output to a file and gives the model \"Output too large (SIZE). Full output saved to: PATH\" with a 2 KB preview. _meta anthropic/maxResultSizeChars on the tool raises its threshold for text, up to 500,000 characters.",
+		Sources: []Source{codeClaudeResult, wireClaudeResult, docsClaudeMCP}},
+	{ID: "claude/schema-combinators", Client: Claude,
+		Says:    "Claude Code 2.1.328 rewrites an input schema with a top-level anyOf, oneOf or allOf (which the Anthropic API does not accept) into {type: object, properties (every branch's), required (those every branch requires), additionalProperties: true}, and puts an \"Input constraint: ...\" note before the description.",
+		Sources: []Source{codeClaudeAnyOf, wireClaudeAnyOf}},
 	{ID: "claude/list-changed", Client: Claude,
 		Says: "Claude Code's documentation says it refreshes tools on notifications/tools/list_changed; users have reported sessions that did not.",
 		Sources: []Source{docsClaudeMCP,
@@ -187,6 +233,23 @@ var catalog = []Rule{
 		Says: "Cursor's documentation said it sends only the first 40 tools to the Agent (quoted in 2025; a later Cursor may send more).",
 		Sources: []Source{report("bun913/mcp-testrail#6 (quoting Cursor's docs)", "https://github.com/bun913/mcp-testrail/issues/6"),
 			report("anyproto/anytype-mcp#5", "https://github.com/anyproto/anytype-mcp/issues/5")}},
+
+	{ID: "gemini/prefix", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 names each MCP tool mcp_<server>_<tool> (no second mcp_ when the server's name starts with it), each character outside [a-zA-Z0-9_.:-] made _.",
+		Sources: []Source{codeGeminiName}},
+	{ID: "gemini/name-length", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 shortens a name over 63 characters (prefix included) to its first 30 characters, ..., and its last 30.",
+		Sources: []Source{codeGeminiName}},
+	{ID: "gemini/nullable", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 rewrites every type: [X, \"null\"] in an input schema (at any depth) to type: X with nullable: true.",
+		Sources: []Source{codeGeminiNull}},
+	{ID: "gemini/wait-for-previous", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls). From its code; not observed on the wire here.",
+		Sources: []Source{codeGeminiWait}},
+
+	{ID: "codex/prefix", Client: Codex,
+		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",
+		Sources: []Source{codeCodexName}},
 }
 
 // Rules is every client rule, in the catalogue's order.
@@ -217,7 +280,11 @@ func Lookup(id string) (Rule, bool) {
 func Unknown(id ID) string {
 	switch id {
 	case Claude:
-		return "Which annotations Claude Code uses is not documented."
+		return "Which annotations Claude Code uses is not documented; what it does with a prefixed name over 64 characters was not observed."
+	case Gemini:
+		return "Gemini CLI's server name is its key in settings.json (mcpServers); the view takes the announced one. Descriptions go unchanged."
+	case Codex:
+		return "How Codex handles characters outside [a-zA-Z0-9_-], long names, descriptions and schemas was not confirmed; the view shows them as served."
 	case ChatGPT:
 		return "How ChatGPT names tools for its model, and what it cuts, is not documented."
 	case VSCode:
@@ -230,11 +297,16 @@ func Unknown(id ID) string {
 
 // For is the client a handshake's clientInfo names (generic when none is
 // recognised): Claude Code sends "claude-code", VS Code "Visual Studio
-// Code"; Gemini CLI ("mcp-test-client") and Codex ("codex-mcp-client")
-// get the generic view (testdata/captures, docs/clients.md).
+// Code", Codex "codex-mcp-client", and Gemini CLI 0.61.0 the SDK
+// example's "mcp-test-client", which nothing else is known to send
+// (testdata/captures, docs/clients.md).
 func For(info mcp.Implementation) ID {
 	n := strings.ToLower(info.Name + " " + info.Title)
 	switch {
+	case strings.Contains(n, "codex"):
+		return Codex
+	case strings.Contains(n, "gemini") || info.Name == "mcp-test-client":
+		return Gemini
 	case strings.Contains(n, "claude"):
 		return Claude
 	case strings.Contains(n, "chatgpt") || strings.Contains(n, "openai"):

@@ -49,6 +49,11 @@ type Entry struct {
 	Gone  bool
 	// Tokens is what the client's definition of the tool costs.
 	Tokens int
+	// Description and Schema are what the client sends its model of the
+	// tool where a rule changes them (the server's otherwise); Schema is
+	// compact JSON.
+	Description string
+	Schema      json.RawMessage
 }
 
 // View is a tool list as one client presents it.
@@ -92,6 +97,10 @@ func Present(id ID, in Input) View {
 		v.vscode(in)
 	case Cursor:
 		v.cursor(in)
+	case Gemini:
+		v.gemini(in)
+	case Codex:
+		v.codex(in)
 	default:
 		v.Client = Generic
 		v.generic(in)
@@ -179,43 +188,102 @@ func meta(t *mcp.Tool, key string) (json.RawMessage, bool) {
 }
 
 func (v *View) claude(in Input) {
-	prefix := "mcp__" + in.Server + "__"
+	prefix := "mcp__" + claudeNormalize(in.Server) + "__"
 	alwaysLoad := 0
 	var names []string
 	for i := range in.Tools {
 		t := &in.Tools[i]
-		e := Entry{Name: t.Name, Shown: prefix + t.Name}
-		e.Effects = append(e.Effects, Effect{"claude/prefix", "named " + e.Shown})
-		if !AnthropicToolName().MatchString(e.Shown) {
+		e := Entry{Name: t.Name, Shown: prefix + claudeNormalize(t.Name), Description: t.Description, Schema: compact(t.InputSchema)}
+		named := "named " + e.Shown
+		if claudeNormalize(t.Name) != t.Name {
+			named += " (each character outside [a-zA-Z0-9_-] made _)"
+		}
+		e.Effects = append(e.Effects, Effect{"claude/prefix", named})
+		if len(e.Shown) > AnthropicNameMax {
 			e.Refused = true
-			why := "has a character outside [a-zA-Z0-9_-]"
-			if len(e.Shown) > AnthropicNameMax {
-				why = fmt.Sprintf("is %d characters, over %d", len(e.Shown), AnthropicNameMax)
-			}
-			e.Dropped = "the Anthropic API refuses the name (it " + why + "): every turn fails while this tool is listed"
+			e.Dropped = fmt.Sprintf("the Anthropic API refuses the name (it is %d characters, over %d): every turn fails while this tool is listed", len(e.Shown), AnthropicNameMax)
 			e.Effects = append(e.Effects, Effect{"claude/name-pattern", e.Dropped})
 		}
-		desc := t.Description
-		if len(desc) > ClaudeDescriptionMax {
-			desc = cut(desc, ClaudeDescriptionMax)
-			e.Effects = append(e.Effects, Effect{"claude/description-2kb", fmt.Sprintf("description cut from %d to %d bytes", len(t.Description), len(desc))})
+		if schema, note, ok := claudeCombinators(t.InputSchema); ok {
+			e.Schema = schema
+			if e.Description != "" {
+				e.Description = note + "\n\n" + e.Description
+			} else {
+				e.Description = note
+			}
+			e.Effects = append(e.Effects, Effect{"claude/schema-combinators", "input schema's top-level anyOf/oneOf/allOf merged into one object schema; the description starts with \"" + note + "\""})
 		}
+		deferred := true
 		if v, ok := meta(t, "anthropic/alwaysLoad"); ok && string(v) == "true" {
 			alwaysLoad++
+			deferred = false
 			e.Hints = append(e.Hints, Effect{"claude/tool-search", "_meta anthropic/alwaysLoad: its definition loads at session start, not on search"})
+		}
+		limit := ClaudeLoadedDescriptionMax
+		if !deferred {
+			limit = ClaudeDescriptionMax
+		}
+		if n := utf16Len(e.Description); n > limit {
+			e.Description = cutUTF16(e.Description, limit) + ClaudeTruncated
+			e.Effects = append(e.Effects, Effect{"claude/description-cut", fmt.Sprintf("description cut from %d to %d characters (+ \"%s\")", n, limit, ClaudeTruncated)})
+		} else if n > ClaudeDescriptionMax {
+			e.Effects = append(e.Effects, Effect{"claude/description-cut", fmt.Sprintf("description of %d characters: whole once loaded through tool search (up to %d), cut at %d if the tool loads at start", n, ClaudeLoadedDescriptionMax, ClaudeDescriptionMax)})
 		}
 		if v, ok := meta(t, "anthropic/maxResultSizeChars"); ok {
 			e.Hints = append(e.Hints, Effect{"claude/result-limits", "_meta anthropic/maxResultSizeChars " + string(v) + ": its text results may be that long (up to 500,000)"})
 		}
-		e.Tokens = definition(e.Shown, desc, t.InputSchema)
+		e.Tokens = definition(e.Shown, e.Description, e.Schema)
 		names = append(names, e.Shown)
 		v.Tools = append(v.Tools, e)
 	}
 	v.total()
 	v.Notes = append(v.Notes, Effect{"claude/tool-search", fmt.Sprintf(
-		"with tool search (its default) only the names load at start: about %d tokens; each definition below when Claude searches for it (%d marked alwaysLoad)",
+		"tools are sent deferred, with tool search (also behind a non-first-party ANTHROPIC_BASE_URL): only the names load at start, about %d tokens; each definition below when Claude searches for it (%d marked alwaysLoad)",
 		tokens.Count(strings.Join(names, "\n")), alwaysLoad)})
-	v.Notes = append(v.Notes, Effect{"claude/result-limits", fmt.Sprintf("a result over %d tokens is warned about, over %d refused (MAX_MCP_OUTPUT_TOKENS)", ClaudeResultWarn, ClaudeResultMax)})
+	v.Notes = append(v.Notes, Effect{"claude/result-limits", ClaudeResultNote})
+}
+
+// ClaudeResultNote says what Claude Code does with a long result.
+var ClaudeResultNote = fmt.Sprintf("a result over %d tokens is warned about; over %d (MAX_MCP_OUTPUT_TOKENS) it is saved to a file and the model gets \"Output too large (SIZE). Full output saved to: PATH\" with a %d-byte preview", ClaudeResultWarn, ClaudeResultMax, ClaudeResultPreview)
+
+func (v *View) gemini(in Input) {
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		e := Entry{Name: t.Name, Description: t.Description}
+		shown, long := geminiName(in.Server, t.Name)
+		e.Shown = shown
+		e.Effects = append(e.Effects, Effect{"gemini/prefix", "named " + e.Shown})
+		if long > 0 {
+			e.Effects = append(e.Effects, Effect{"gemini/name-length", fmt.Sprintf("a name of %d characters shortened to its first %d, ..., and last %d", long, GeminiNameKeep, GeminiNameKeep)})
+		}
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		if s, changed := geminiNullable(schema); changed {
+			schema = s
+			e.Effects = append(e.Effects, Effect{"gemini/nullable", `type: [X, "null"] sent as type: X, nullable: true`})
+		}
+		if s, added := geminiAddWait(schema); added {
+			schema = s
+			e.Effects = append(e.Effects, Effect{"gemini/wait-for-previous", "a boolean property wait_for_previous added"})
+		}
+		e.Schema = compact(schema)
+		e.Tokens = definition(e.Shown, e.Description, e.Schema)
+		v.Tools = append(v.Tools, e)
+	}
+	v.total()
+}
+
+func (v *View) codex(in Input) {
+	for i := range in.Tools {
+		t := &in.Tools[i]
+		e := Entry{Name: t.Name, Shown: "mcp__" + in.Server + "__" + t.Name, Description: t.Description, Schema: compact(t.InputSchema)}
+		e.Effects = append(e.Effects, Effect{"codex/prefix", "named " + e.Shown})
+		e.Tokens = definition(e.Shown, e.Description, e.Schema)
+		v.Tools = append(v.Tools, e)
+	}
+	v.total()
 }
 
 // sameDefinition compares what a model is given of two tools.

@@ -48,24 +48,30 @@ func has(e clients.Entry, rule string) bool {
 
 // ruleCases are the rules' cases: one a rule, each saying its sources.
 var ruleCases = map[string]func(*testing.T){
-	"generic/as-served":        caseGenericAsServed,
-	"claude/prefix":            caseClaudePrefix,
-	"claude/name-pattern":      caseClaudeNamePattern,
-	"claude/description-2kb":   caseClaudeDescription2KB,
-	"claude/tool-search":       caseClaudeToolSearch,
-	"claude/result-limits":     caseClaudeResultLimits,
-	"claude/list-changed":      caseClaudeListChanged,
-	"chatgpt/cached-list":      caseChatGPTCachedList,
-	"chatgpt/read-only-hint":   caseChatGPTReadOnlyHint,
-	"chatgpt/hints":            caseChatGPTHints,
-	"chatgpt/meta":             caseChatGPTMeta,
-	"vscode/prefix":            caseVSCodePrefix,
-	"vscode/name-characters":   caseVSCodeNameCharacters,
-	"vscode/name-length":       caseVSCodeNameLength,
-	"vscode/empty-description": caseVSCodeEmptyDescription,
-	"vscode/tool-count":        caseVSCodeToolCount,
-	"cursor/combined-length":   caseCursorCombinedLength,
-	"cursor/first-40":          caseCursorFirst40,
+	"generic/as-served":         caseGenericAsServed,
+	"claude/prefix":             caseClaudePrefix,
+	"claude/name-pattern":       caseClaudeNamePattern,
+	"claude/description-cut":    caseClaudeDescriptionCut,
+	"claude/schema-combinators": caseClaudeSchemaCombinators,
+	"gemini/prefix":             caseGeminiPrefix,
+	"gemini/name-length":        caseGeminiNameLength,
+	"gemini/nullable":           caseGeminiNullable,
+	"gemini/wait-for-previous":  caseGeminiWaitForPrevious,
+	"codex/prefix":              caseCodexPrefix,
+	"claude/tool-search":        caseClaudeToolSearch,
+	"claude/result-limits":      caseClaudeResultLimits,
+	"claude/list-changed":       caseClaudeListChanged,
+	"chatgpt/cached-list":       caseChatGPTCachedList,
+	"chatgpt/read-only-hint":    caseChatGPTReadOnlyHint,
+	"chatgpt/hints":             caseChatGPTHints,
+	"chatgpt/meta":              caseChatGPTMeta,
+	"vscode/prefix":             caseVSCodePrefix,
+	"vscode/name-characters":    caseVSCodeNameCharacters,
+	"vscode/name-length":        caseVSCodeNameLength,
+	"vscode/empty-description":  caseVSCodeEmptyDescription,
+	"vscode/tool-count":         caseVSCodeToolCount,
+	"cursor/combined-length":    caseCursorCombinedLength,
+	"cursor/first-40":           caseCursorFirst40,
 }
 
 // TestClientRules runs each rule's case.
@@ -93,64 +99,96 @@ func caseGenericAsServed(t *testing.T) {
 	}
 }
 
-// Source: Claude Code's MCP docs; anthropics/claude-code#19770.
+// Source: Claude Code 2.1.328's code (normalizeMcpServerName) and its
+// request on the wire: get.weather of server wx is mcp__wx__get_weather,
+// sent, not refused.
 func caseClaudePrefix(t *testing.T) {
-	v := clients.Present(clients.Claude, clients.Input{Server: "everything", Tools: tools(t, `{"name":"echo","inputSchema":{"type":"object"}}`)})
-	if e := entry(t, v, "echo"); e.Shown != "mcp__everything__echo" || e.Dropped != "" || !has(e, "claude/prefix") {
+	v := clients.Present(clients.Claude, clients.Input{Server: "wx", Tools: tools(t,
+		`{"name":"echo","inputSchema":{"type":"object"}}`, `{"name":"get.weather","inputSchema":{"type":"object"}}`)})
+	if e := entry(t, v, "echo"); e.Shown != "mcp__wx__echo" || e.Dropped != "" || !has(e, "claude/prefix") {
 		t.Errorf("echo: %+v", e)
+	}
+	if e := entry(t, v, "get.weather"); e.Shown != "mcp__wx__get_weather" || e.Refused || e.Dropped != "" || has(e, "claude/name-pattern") {
+		t.Errorf("get.weather: %+v", e)
+	}
+	if e := entry(t, clients.Present(clients.Claude, clients.Input{Server: "my.srv", Tools: tools(t, `{"name":"a b"}`)}), "a b"); e.Shown != "mcp__my_srv__a_b" {
+		t.Errorf("a server name with a dot: %+v", e)
 	}
 }
 
-// Source: the Anthropic API's name pattern; anthropics/claude-code#467,
-// #2412.
+// Source: the Anthropic API's name pattern; anthropics/claude-code#2412.
+// A 70-character name is over 64 with any prefix.
 func caseClaudeNamePattern(t *testing.T) {
 	long := strings.Repeat("x", 64-len("mcp__srv__")) // exactly 64 with the prefix
+	seventy := strings.Repeat("n", 70)
 	v := clients.Present(clients.Claude, clients.Input{Server: "srv", Tools: tools(t,
-		`{"name":"files.read","inputSchema":{"type":"object"}}`,
 		`{"name":"`+long+`","inputSchema":{"type":"object"}}`,
-		`{"name":"`+long+`y","inputSchema":{"type":"object"}}`)})
-	if e := entry(t, v, "files.read"); !e.Refused || !has(e, "claude/name-pattern") || !strings.Contains(e.Dropped, "outside") {
-		t.Errorf("a dot: %+v", e)
-	}
+		`{"name":"`+long+`y","inputSchema":{"type":"object"}}`,
+		`{"name":"`+seventy+`","inputSchema":{"type":"object"}}`)})
 	if e := entry(t, v, long); e.Refused || e.Dropped != "" {
 		t.Errorf("64 characters with the prefix: %+v", e)
 	}
-	if e := entry(t, v, long+"y"); !e.Refused || !strings.Contains(e.Dropped, "65 characters") {
+	if e := entry(t, v, long+"y"); !e.Refused || !strings.Contains(e.Dropped, "65 characters") || !has(e, "claude/name-pattern") {
 		t.Errorf("65 characters: %+v", e)
 	}
+	if e := entry(t, v, seventy); !e.Refused || !strings.Contains(e.Dropped, "80 characters") {
+		t.Errorf("70 characters: %+v", e)
+	}
 }
 
-// Source: Claude Code's MCP docs (Tool Search: 2 KB).
-func caseClaudeDescription2KB(t *testing.T) {
-	short := strings.Repeat("é", 1024) // 2048 bytes: kept whole
-	long := strings.Repeat("é", 1500)
+// Source: Claude Code 2.1.328's code (Gae: 4096, 16384 once loaded
+// through tool search; ti appends "… [truncated]") and the wire (a
+// 3,000-character description sent whole).
+func caseClaudeDescriptionCut(t *testing.T) {
+	d3000 := strings.Repeat("d", 3000)
+	d5000 := strings.Repeat("é", 5000) // 5000 characters, 10000 bytes
+	d20000 := strings.Repeat("w", 20000)
 	v := clients.Present(clients.Claude, clients.Input{Server: "s", Tools: tools(t,
-		`{"name":"short","description":"`+short+`"}`, `{"name":"long","description":"`+long+`"}`)})
-	if e := entry(t, v, "short"); has(e, "claude/description-2kb") {
-		t.Errorf("2048 bytes cut: %+v", e.Effects)
+		`{"name":"d3000","description":"`+d3000+`"}`,
+		`{"name":"d5000","description":"`+d5000+`"}`,
+		`{"name":"d5000eager","description":"`+d5000+`","_meta":{"anthropic/alwaysLoad":true}}`,
+		`{"name":"d20000","description":"`+d20000+`"}`)})
+	if e := entry(t, v, "d3000"); e.Description != d3000 || has(e, "claude/description-cut") {
+		t.Errorf("3,000 characters were cut: %d, %+v", len(e.Description), e.Effects)
 	}
-	e := entry(t, v, "long")
-	if !has(e, "claude/description-2kb") || !strings.Contains(e.Effects[1].Text, "from 3000 to 2048 bytes") {
-		t.Errorf("3000 bytes: %+v", e.Effects)
+	if e := entry(t, v, "d5000"); e.Description != d5000 || !has(e, "claude/description-cut") {
+		t.Errorf("5,000 characters of a deferred tool (cut at 16,384): %d characters, %+v", len([]rune(e.Description)), e.Effects)
 	}
-	if e.Tokens >= clients.Present(clients.Generic, clients.Input{Tools: tools(t, `{"name":"long","description":"`+long+`"}`)}).Tools[0].Tokens {
-		t.Errorf("the cut description costs no less than the whole")
+	if e := entry(t, v, "d5000eager"); e.Description != strings.Repeat("é", 4096)+"\u2026 [truncated]" {
+		t.Errorf("5,000 characters of an alwaysLoad tool: %d characters", len([]rune(e.Description)))
+	}
+	if e := entry(t, v, "d20000"); e.Description != d20000[:16384]+"\u2026 [truncated]" || !has(e, "claude/description-cut") {
+		t.Errorf("20,000 characters: %d", len(e.Description))
+	}
+	// JavaScript counts UTF-16 code units: an emoji is two.
+	emoji := strings.Repeat("😀", 3000)
+	e := entry(t, clients.Present(clients.Claude, clients.Input{Server: "s", Tools: tools(t, `{"name":"e","description":"`+emoji+`","_meta":{"anthropic/alwaysLoad":true}}`)}), "e")
+	if e.Description != strings.Repeat("😀", 2048)+"\u2026 [truncated]" {
+		t.Errorf("3,000 emoji cut to %d", len([]rune(e.Description)))
 	}
 }
 
-// Source: Claude Code's MCP docs (Tool Search, alwaysLoad).
+// Source: Claude Code 2.1.328 on the wire behind a loopback
+// ANTHROPIC_BASE_URL: MCP tools still deferred, with tool search.
 func caseClaudeToolSearch(t *testing.T) {
 	v := clients.Present(clients.Claude, clients.Input{Server: "s", Tools: tools(t,
 		`{"name":"a","_meta":{"anthropic/alwaysLoad":true}}`, `{"name":"b"}`)})
 	if !has(entry(t, v, "a"), "claude/tool-search") || has(entry(t, v, "b"), "claude/tool-search") {
 		t.Errorf("alwaysLoad: %+v", v.Tools)
 	}
-	if len(v.Notes) == 0 || v.Notes[0].Rule != "claude/tool-search" || !strings.Contains(v.Notes[0].Text, "(1 marked alwaysLoad)") {
+	if len(v.Notes) == 0 || v.Notes[0].Rule != "claude/tool-search" || !strings.Contains(v.Notes[0].Text, "(1 marked alwaysLoad)") ||
+		!strings.Contains(v.Notes[0].Text, "also behind a non-first-party ANTHROPIC_BASE_URL") {
 		t.Errorf("notes: %+v", v.Notes)
+	}
+	r, _ := clients.Lookup("claude/tool-search")
+	if strings.Contains(r.Says, "off on") {
+		t.Errorf("the rule still says tool search is off somewhere: %q", r.Says)
 	}
 }
 
-// Source: Claude Code's MCP docs (MCP output limits and warnings).
+// Source: Claude Code 2.1.328's code (ru) and the wire: a 300 KB result
+// reached the model as "Output too large (307.5KB). Full output saved
+// to: …" with a 2 KB preview, not refused.
 func caseClaudeResultLimits(t *testing.T) {
 	v := clients.Present(clients.Claude, clients.Input{Server: "s", Tools: tools(t, `{"name":"a","_meta":{"anthropic/maxResultSizeChars":200000}}`)})
 	if e := entry(t, v, "a"); !has(e, "claude/result-limits") || !strings.Contains(e.Hints[0].Text, "200000") {
@@ -158,10 +196,110 @@ func caseClaudeResultLimits(t *testing.T) {
 	}
 	found := false
 	for _, n := range v.Notes {
-		found = found || n.Rule == "claude/result-limits" && strings.Contains(n.Text, "25000")
+		found = found || n.Rule == "claude/result-limits" && strings.Contains(n.Text, "25000") &&
+			strings.Contains(n.Text, "Output too large") && strings.Contains(n.Text, "2048-byte preview") && !strings.Contains(n.Text, "refused")
 	}
 	if !found {
 		t.Errorf("notes: %+v", v.Notes)
+	}
+	r, _ := clients.Lookup("claude/result-limits")
+	if strings.Contains(r.Says, "refuses") {
+		t.Errorf("the rule still says a long result is refused: %q", r.Says)
+	}
+}
+
+// Source: Claude Code 2.1.328's code (m5a, Sn, Hes) and the wire: a
+// top-level anyOf became {properties, required: []} with a note.
+func caseClaudeSchemaCombinators(t *testing.T) {
+	v := clients.Present(clients.Claude, clients.Input{Server: "s", Tools: tools(t,
+		`{"name":"find","description":"Finds a thing.","inputSchema":{"type":"object","anyOf":[{"properties":{"id":{"type":"string"}},"required":["id"]},{"properties":{"name":{"type":"string"},"id":{"type":"integer"}},"required":["name"]}]}}`,
+		`{"name":"both","inputSchema":{"allOf":[{"properties":{"a":{"type":"string"}},"required":["a"]},{"properties":{"b":{"type":"number"}}}],"additionalProperties":false}}`,
+		`{"name":"plain","description":"p","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`)})
+	e := entry(t, v, "find")
+	wantSchema := `{"type":"object","properties":{"id":{"anyOf":[{"type":"string"},{"type":"integer"}]},"name":{"type":"string"}},"required":[],"additionalProperties":true}`
+	if string(e.Schema) != wantSchema || !has(e, "claude/schema-combinators") {
+		t.Errorf("anyOf schema:\n got %s\nwant %s", e.Schema, wantSchema)
+	}
+	if want := "Input constraint: Provide parameters for at least one of: (id) or (name).\n\nFinds a thing."; e.Description != want {
+		t.Errorf("anyOf description %q, want %q", e.Description, want)
+	}
+	e = entry(t, v, "both")
+	if want := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"number"}},"required":["a"],"additionalProperties":false}`; string(e.Schema) != want {
+		t.Errorf("allOf schema %s", e.Schema)
+	}
+	if e.Description != "Input constraint: all listed parameters apply together (flattened from a JSON Schema allOf)." {
+		t.Errorf("allOf description %q", e.Description)
+	}
+	if e := entry(t, v, "plain"); has(e, "claude/schema-combinators") || string(e.Schema) != `{"type":"object","properties":{"x":{"type":"string"}}}` || e.Description != "p" {
+		t.Errorf("a plain schema changed: %+v", e)
+	}
+}
+
+// Source: Gemini CLI 0.61.0's code (generateValidName).
+func caseGeminiPrefix(t *testing.T) {
+	v := clients.Present(clients.Gemini, clients.Input{Server: "wx", Tools: tools(t,
+		`{"name":"get.weather","inputSchema":{"type":"object"}}`, `{"name":"a b/c","inputSchema":{"type":"object"}}`)})
+	if e := entry(t, v, "get.weather"); e.Shown != "mcp_wx_get.weather" || !has(e, "gemini/prefix") || e.Dropped != "" {
+		t.Errorf("get.weather: %+v", e)
+	}
+	if e := entry(t, v, "a b/c"); e.Shown != "mcp_wx_a_b_c" {
+		t.Errorf("a b/c: %+v", e)
+	}
+	if e := entry(t, clients.Present(clients.Gemini, clients.Input{Server: "mcp_x", Tools: tools(t, `{"name":"t"}`)}), "t"); e.Shown != "mcp_x_t" {
+		t.Errorf("a server named mcp_x: %+v", e)
+	}
+}
+
+// Source: Gemini CLI 0.61.0's code (generateValidName: over 63, the
+// first 30 + ... + the last 30).
+func caseGeminiNameLength(t *testing.T) {
+	seventy := strings.Repeat("a", 35) + strings.Repeat("z", 35)
+	fits := strings.Repeat("f", 63-len("mcp_s_"))
+	v := clients.Present(clients.Gemini, clients.Input{Server: "s", Tools: tools(t,
+		`{"name":"`+seventy+`","inputSchema":{"type":"object"}}`, `{"name":"`+fits+`","inputSchema":{"type":"object"}}`)})
+	full := "mcp_s_" + seventy
+	if e := entry(t, v, seventy); e.Shown != full[:30]+"..."+full[len(full)-30:] || len(e.Shown) != 63 || !has(e, "gemini/name-length") {
+		t.Errorf("70 characters: %q %+v", e.Shown, e.Effects)
+	}
+	if e := entry(t, v, fits); e.Shown != "mcp_s_"+fits || has(e, "gemini/name-length") {
+		t.Errorf("63 characters: %+v", e)
+	}
+}
+
+// Source: Gemini CLI 0.61.0's code (discoverTools).
+func caseGeminiNullable(t *testing.T) {
+	v := clients.Present(clients.Gemini, clients.Input{Server: "s", Tools: tools(t,
+		`{"name":"n","inputSchema":{"type":"object","properties":{"q":{"type":["string","null"],"description":"d"},"r":{"type":["null","integer"]},"s":{"type":["string","number"]}}}}`)})
+	e := entry(t, v, "n")
+	want := `{"type":"object","properties":{"q":{"type":"string","description":"d","nullable":true},"r":{"type":"integer","nullable":true},"s":{"type":["string","number"]},"wait_for_previous":`
+	if !strings.HasPrefix(string(e.Schema), want) || !has(e, "gemini/nullable") {
+		t.Errorf("schema\n got %s\nwant %s…", e.Schema, want)
+	}
+	if e := entry(t, clients.Present(clients.Gemini, clients.Input{Server: "s", Tools: tools(t, `{"name":"p","inputSchema":{"type":"object"}}`)}), "p"); has(e, "gemini/nullable") {
+		t.Errorf("nullable without a type array: %+v", e.Effects)
+	}
+}
+
+// Source: Gemini CLI 0.61.0's code (DeclarativeTool.getSchema).
+func caseGeminiWaitForPrevious(t *testing.T) {
+	v := clients.Present(clients.Gemini, clients.Input{Server: "s", Tools: tools(t,
+		`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}}`,
+		`{"name":"b","inputSchema":{"anyOf":[{"type":"object"}]}}`)})
+	e := entry(t, v, "a")
+	if !strings.HasPrefix(string(e.Schema), `{"type":"object","properties":{"x":{"type":"string"},"wait_for_previous":{"type":"boolean","description":"Set to true`) ||
+		!strings.HasSuffix(string(e.Schema), `},"required":["x"]}`) || !has(e, "gemini/wait-for-previous") {
+		t.Errorf("object schema: %s", e.Schema)
+	}
+	if e := entry(t, v, "b"); has(e, "gemini/wait-for-previous") || string(e.Schema) != `{"anyOf":[{"type":"object"}]}` {
+		t.Errorf("a schema without type object: %s", e.Schema)
+	}
+}
+
+// Source: Codex 0.169.0's shipped instructions (mcp__server__tool).
+func caseCodexPrefix(t *testing.T) {
+	v := clients.Present(clients.Codex, clients.Input{Server: "wx", Tools: tools(t, `{"name":"forecast","description":"d","inputSchema":{"type":"object"}}`)})
+	if e := entry(t, v, "forecast"); e.Shown != "mcp__wx__forecast" || !has(e, "codex/prefix") || e.Description != "d" || string(e.Schema) != `{"type":"object"}` {
+		t.Errorf("forecast: %+v", e)
 	}
 }
 
@@ -377,8 +515,9 @@ func TestForClientInfo(t *testing.T) {
 		want clients.ID
 	}{
 		{mcp.Implementation{Name: "claude-code", Title: "Claude Code"}, clients.Claude},
-		{mcp.Implementation{Name: "codex-mcp-client", Title: "Codex"}, clients.Generic},
-		{mcp.Implementation{Name: "mcp-test-client"}, clients.Generic},
+		{mcp.Implementation{Name: "codex-mcp-client", Title: "Codex"}, clients.Codex},
+		{mcp.Implementation{Name: "mcp-test-client", Version: "0.0.1"}, clients.Gemini},
+		{mcp.Implementation{Name: "inspector-cli"}, clients.Generic},
 		{mcp.Implementation{Name: "Visual Studio Code"}, clients.VSCode},
 		{mcp.Implementation{Name: "cursor-vscode"}, clients.Cursor},
 		{mcp.Implementation{Name: "Cursor"}, clients.Cursor},
