@@ -27,7 +27,8 @@ func (r *Result) countCost(raw json.RawMessage) tea.Cmd {
 }
 
 // costTitle is the title's tail: what the model receives from the result,
-// and, in Claude's view, whether Claude Code warns about it or refuses it.
+// and, in Claude's view, whether Claude Code warns about it or saves it to
+// a file and gives the model a preview.
 func (r *Result) costTitle() string {
 	if r.cost == nil {
 		return ""
@@ -44,7 +45,7 @@ func (r *Result) costTitle() string {
 		n := max(c.Tokens, c.Estimated)
 		switch {
 		case n > clients.ClaudeResultMax:
-			s += fmt.Sprintf(" · over Claude Code's %d limit", clients.ClaudeResultMax)
+			s += fmt.Sprintf(" · over Claude Code's %d: the model gets a %d-byte preview and a file path", clients.ClaudeResultMax, clients.ClaudeResultPreview)
 		case n > clients.ClaudeResultWarn:
 			s += fmt.Sprintf(" · Claude Code warns (over %d)", clients.ClaudeResultWarn)
 		}

@@ -13,7 +13,7 @@ func TestToolsStartAsTheConnectedClientSeesThem(t *testing.T) {
 	for _, tc := range []struct {
 		client string
 		want   clients.ID
-	}{{"claude-code", clients.Claude}, {"codex-mcp-client", clients.Generic}, {"mcpscope", clients.Generic}} {
+	}{{"claude-code", clients.Claude}, {"codex-mcp-client", clients.Codex}, {"mcp-test-client", clients.Gemini}, {"mcpscope", clients.Generic}} {
 		m := newTestModel("dark", 120, 35)
 		evs := sessionEvents()
 		for i, ev := range evs {
