@@ -96,6 +96,7 @@ func (l *Linter) startListing(method string) {
 	ls.items = map[uint64]bool{}
 	ls.cacheScope = ""
 	ls.firstSeq = 0
+	ls.viewTools = nil
 	if method == mcp.MethodToolsList {
 		l.toolOrder = nil
 	}
@@ -131,6 +132,9 @@ func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.Raw
 		switch req.method {
 		case mcp.MethodToolsList:
 			l.tool(f, ls, it)
+			if _, ok := profileClient[l.opts.Profile]; ok && len(ls.viewTools) < maxViewTools {
+				ls.viewTools = append(ls.viewTools, it)
+			}
 		case mcp.MethodResourceTemplatesList:
 			l.templateEntry(f, it)
 			l.listEntry(f, req.method, it)
@@ -172,6 +176,8 @@ func (l *Linter) listingDone(f *mcp.Frame, method string, ls *listState) {
 	ls.notified = false
 	if method == mcp.MethodToolsList {
 		l.profileToolCount(f, len(ls.prev))
+		l.profileView(f, ls.viewTools)
+		ls.viewTools = nil
 		l.toolOrderDone(f)
 	}
 }

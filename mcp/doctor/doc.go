@@ -11,8 +11,10 @@
 //
 // The rules come from the catalogue of server mistakes a debugger can detect
 // from traffic (mcp-protocol.md §5); [Rules] lists them all. Client profiles
-// ([ProfileChatGPT], [ProfileClaude], [ProfileVSCode]) add the warnings that
-// matter for one client's documented behaviour.
+// ([ProfileChatGPT], [ProfileClaude], [ProfileVSCode], [ProfileGemini],
+// [ProfileCodex]) add the warnings that matter for one client's known
+// behaviour, and, from its view (mcp/doctor/clients), the tools it renames,
+// cuts, rewrites, defers or drops.
 //
 // The linter is incremental and keeps only the state its rules need
 // (outstanding requests, the handshake, capabilities, the tools seen,

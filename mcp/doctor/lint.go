@@ -22,11 +22,13 @@ const (
 	ProfileChatGPT Profile = "chatgpt"
 	ProfileClaude  Profile = "claude"
 	ProfileVSCode  Profile = "vscode"
+	ProfileGemini  Profile = "gemini"
+	ProfileCodex   Profile = "codex"
 )
 
 // Profiles lists the profiles --client-profile accepts.
 func Profiles() []Profile {
-	return []Profile{ProfileGeneric, ProfileChatGPT, ProfileClaude, ProfileVSCode}
+	return []Profile{ProfileGeneric, ProfileChatGPT, ProfileClaude, ProfileVSCode, ProfileGemini, ProfileCodex}
 }
 
 // ParseProfile reads a --client-profile value; "" is generic.
@@ -39,7 +41,7 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown client profile %q (want generic, chatgpt, claude or vscode)", s)
+	return "", fmt.Errorf("unknown client profile %q (want generic, chatgpt, claude, vscode, gemini or codex)", s)
 }
 
 // Options configure a [Linter].
@@ -74,6 +76,7 @@ type Linter struct {
 	version         string // negotiated; "" until known
 	modern          bool
 	serverCaps      json.RawMessage // nil until known
+	serverInfo      mcp.Implementation
 	clientCaps      json.RawMessage
 
 	// Requests mcpscope sent, by the Seq of their frame, until answered.
@@ -146,6 +149,9 @@ type listState struct {
 	prev       map[uint64]bool  // the previous complete listing
 	prevSeq    int64            // its last frame
 	notified   bool             // list_changed seen since the previous listing
+	// viewTools are the tools of this listing, kept when the profile's
+	// client has a view ([Linter.profileView]).
+	viewTools []json.RawMessage
 }
 
 type toolInfo struct {
@@ -264,6 +270,9 @@ func (l *Linter) observeHandshake(h *mcp.Handshake) {
 	}
 	if len(h.ServerCapabilities) > 0 {
 		l.serverCaps = h.ServerCapabilities
+	}
+	if h.ServerInfo.Name != "" {
+		l.serverInfo = h.ServerInfo
 	}
 	if len(h.ClientCapabilities) > 0 {
 		l.clientCaps = h.ClientCapabilities

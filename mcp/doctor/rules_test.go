@@ -212,6 +212,10 @@ func ruleCases() []ruleCase {
 		{rule: "profile/claude-tool-name", lint: doctor.Options{Profile: doctor.ProfileClaude}, script: toolList(tool("files.read", "")), act: listAll("tools/list")},
 		{rule: "profile/claude-list-changed", lint: doctor.Options{Profile: doctor.ProfileClaude}, script: mcptest.Script{Capabilities: json.RawMessage(`{"tools":{"listChanged":true}}`)}},
 		{rule: "profile/vscode-tool-count", lint: doctor.Options{Profile: doctor.ProfileVSCode}, script: toolList(many...), act: listAll("tools/list")},
+		{rule: "profile/claude-presents", lint: doctor.Options{Profile: doctor.ProfileClaude}, script: toolList(tool("find", `"description":"`+strings.Repeat("d", 5000)+`","_meta":{"anthropic/alwaysLoad":true}`)), act: listAll("tools/list")},
+		{rule: "profile/gemini-presents", lint: doctor.Options{Profile: doctor.ProfileGemini}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
+		{rule: "profile/codex-presents", lint: doctor.Options{Profile: doctor.ProfileCodex}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
+		{rule: "profile/vscode-presents", lint: doctor.Options{Profile: doctor.ProfileVSCode}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
 	}
 }
 

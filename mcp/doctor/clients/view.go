@@ -252,7 +252,11 @@ func (v *View) gemini(in Input) {
 		e := Entry{Name: t.Name, Description: t.Description}
 		shown, long := geminiName(in.Server, t.Name)
 		e.Shown = shown
-		e.Effects = append(e.Effects, Effect{"gemini/prefix", "named " + e.Shown})
+		named := "named " + e.Shown
+		if joined := in.Server + "_" + t.Name; long == 0 && e.Shown != "mcp_"+joined && e.Shown != joined {
+			named += " (each character outside [a-zA-Z0-9_.:-] made _)"
+		}
+		e.Effects = append(e.Effects, Effect{"gemini/prefix", named})
 		if long > 0 {
 			e.Effects = append(e.Effects, Effect{"gemini/name-length", fmt.Sprintf("a name of %d characters shortened to its first %d, ..., and last %d", long, GeminiNameKeep, GeminiNameKeep)})
 		}
