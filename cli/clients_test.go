@@ -263,6 +263,7 @@ func TestRealClientsInside(t *testing.T) {
 	t.Run("claude-code stdio", testClaudeStdio)
 	t.Run("claude-code http", testClaudeHTTP)
 	t.Run("gemini-cli", testGemini)
+	t.Run("gemini-cli view", testGeminiView)
 	t.Run("codex", testCodex)
 }
 

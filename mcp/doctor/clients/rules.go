@@ -154,6 +154,7 @@ var (
 	codeGeminiName   = Source{"code", "Gemini CLI 0.61.0 code: generateValidName (packages/core/src/tools/mcp-tool.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: generateValidName"}
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
+	wireGemini       = Source{"wire", "Gemini CLI 0.61.0 on the wire: names, descriptions and schemas as the gemini view predicts them (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view)"}
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
 )
 
@@ -236,16 +237,16 @@ var catalog = []Rule{
 
 	{ID: "gemini/prefix", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 names each MCP tool mcp_<server>_<tool> (no second mcp_ when the server's name starts with it), each character outside [a-zA-Z0-9_.:-] made _.",
-		Sources: []Source{codeGeminiName}},
+		Sources: []Source{codeGeminiName, wireGemini}},
 	{ID: "gemini/name-length", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 shortens a name over 63 characters (prefix included) to its first 30 characters, ..., and its last 30.",
-		Sources: []Source{codeGeminiName}},
+		Sources: []Source{codeGeminiName, wireGemini}},
 	{ID: "gemini/nullable", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 rewrites every type: [X, \"null\"] in an input schema (at any depth) to type: X with nullable: true.",
-		Sources: []Source{codeGeminiNull}},
+		Sources: []Source{codeGeminiNull, wireGemini}},
 	{ID: "gemini/wait-for-previous", Client: Gemini,
-		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls). From its code; not observed on the wire here.",
-		Sources: []Source{codeGeminiWait}},
+		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls).",
+		Sources: []Source{codeGeminiWait, wireGemini}},
 
 	{ID: "codex/prefix", Client: Codex,
 		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",
@@ -282,7 +283,7 @@ func Unknown(id ID) string {
 	case Claude:
 		return "Which annotations Claude Code uses is not documented; what it does with a prefixed name over 64 characters was not observed."
 	case Gemini:
-		return "Gemini CLI's server name is its key in settings.json (mcpServers); the view takes the announced one. Descriptions go unchanged."
+		return "Gemini CLI's server name is its key in settings.json (mcpServers); the view takes the announced one. Descriptions go unchanged (a 3,000-character one was sent whole)."
 	case Codex:
 		return "How Codex handles characters outside [a-zA-Z0-9_-], long names, descriptions and schemas was not confirmed; the view shows them as served."
 	case ChatGPT:
