@@ -264,6 +264,7 @@ func TestRealClientsInside(t *testing.T) {
 	t.Run("claude-code http", testClaudeHTTP)
 	t.Run("gemini-cli", testGemini)
 	t.Run("gemini-cli view", testGeminiView)
+	t.Run("claude-code view", testClaudeView)
 	t.Run("codex", testCodex)
 }
 

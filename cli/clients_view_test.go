@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,6 +60,8 @@ type fakeModelAPI struct {
 	url    string
 	mu     sync.Mutex
 	bodies map[string][]byte // URL path → the last body sent to it
+	// messages are the bodies of the Anthropic Messages requests, in order.
+	messages [][]byte
 }
 
 func startFakeModelAPI(t *testing.T) *fakeModelAPI {
@@ -72,8 +76,13 @@ func startFakeModelAPI(t *testing.T) *fakeModelAPI {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 		f.mu.Lock()
 		f.bodies[r.URL.Path] = body
+		if r.URL.Path == "/v1/messages" {
+			f.messages = append(f.messages, body)
+		}
 		f.mu.Unlock()
 		switch {
+		case r.URL.Path == "/v1/messages":
+			anthropicAnswer(w, body)
 		case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"):
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "data: "+answer+"\r\n\r\n")
@@ -98,6 +107,39 @@ func (f *fakeModelAPI) paths() []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// anthropicAnswer streams a model's turn: while no tool result has come
+// back, a ToolSearch call that loads every mcp__wx__ tool the request
+// names (Claude Code defers them); then "ok".
+func anthropicAnswer(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	event := func(kind string, data any) {
+		b, _ := json.Marshal(data)
+		_, _ = io.WriteString(w, "event: "+kind+"\ndata: "+string(b)+"\n\n")
+	}
+	msg := map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}}
+	event("message_start", map[string]any{"type": "message_start", "message": msg})
+	var names []string
+	for _, n := range regexp.MustCompile(`mcp__wx__[A-Za-z0-9_-]+`).FindAllString(string(body), -1) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	stop := "end_turn"
+	if !bytes.Contains(body, []byte(`"tool_result"`)) && len(names) > 0 {
+		input, _ := json.Marshal(map[string]any{"query": "select:" + strings.Join(names, ","), "max_results": len(names)})
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_1", "name": "ToolSearch", "input": map[string]any{}}})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		stop = "tool_use"
+	} else {
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": "ok"}})
+	}
+	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]int{"output_tokens": 1}})
+	event("message_stop", map[string]any{"type": "message_stop"})
 }
 
 // body is the last request sent to a path ending in suffix.
@@ -197,6 +239,81 @@ func testGeminiView(t *testing.T) {
 			t.Errorf("%s: description sent %q, predicted %q", e.Shown, fd.Description, e.Description)
 		}
 		if got, want := compactJSON(fd.Schema), string(e.Schema); got != want {
+			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
+		}
+	}
+}
+
+// Claude Code 2.1.328, given the same server behind a loopback
+// ANTHROPIC_BASE_URL, names its tools only in the system text at first
+// (deferred, with tool search); once the model loads them through
+// ToolSearch it sends each one's name, description and input_schema
+// exactly as the claude view predicts.
+func testClaudeView(t *testing.T) {
+	api := startFakeModelAPI(t)
+	r := newClientRun(t, append(append([]string(nil), claudeEnv[:len(claudeEnv)-1]...), "ANTHROPIC_BASE_URL="+api.url, "ANTHROPIC_API_KEY=sk-ant-test-dummy")...)
+	toolsFile, serverJS, cfg := filepath.Join(r.home, "tools.json"), filepath.Join(r.home, "server.js"), filepath.Join(r.home, "mcp.json")
+	mcpCfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"wx": map[string]any{"command": "node", "args": []string{serverJS, toolsFile}}}})
+	for path, data := range map[string]string{toolsFile: viewTools, serverJS: toolsServerJS, cfg: string(mcpCfg)} {
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := r.run(2*time.Minute, "claude", "-p", "say ok", "--mcp-config", cfg, "--strict-mcp-config"); err != nil {
+		t.Fatalf("claude -p: %v (the model API had requests to %v)\n%s", err, api.paths(), out)
+	}
+	api.mu.Lock()
+	msgs := api.messages
+	api.mu.Unlock()
+	if len(msgs) < 2 {
+		t.Fatalf("Claude Code sent %d Messages requests, want the first and the one after ToolSearch", len(msgs))
+	}
+	type apiTool struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Schema      json.RawMessage `json:"input_schema"`
+		Defer       bool            `json:"defer_loading"`
+	}
+	var first, loaded struct{ Tools []apiTool }
+	if json.Unmarshal(msgs[0], &first) != nil || json.Unmarshal(msgs[len(msgs)-1], &loaded) != nil {
+		t.Fatal("the Messages bodies are not JSON")
+	}
+	var raws []json.RawMessage
+	_ = json.Unmarshal([]byte(viewTools), &raws)
+	view := clients.Present(clients.Claude, clients.Input{Server: "wx", Tools: mcp.ParseTools(raws)})
+	// Deferred: at first only the names, in the system text.
+	for _, tl := range first.Tools {
+		if strings.HasPrefix(tl.Name, "mcp__") {
+			t.Errorf("the first request already defines %s: not deferred", tl.Name)
+		}
+	}
+	for _, e := range view.Tools {
+		if !bytes.Contains(msgs[0], []byte(e.Shown)) {
+			t.Errorf("the first request does not name %s", e.Shown)
+		}
+	}
+	sent := map[string]apiTool{}
+	for _, tl := range loaded.Tools {
+		if strings.HasPrefix(tl.Name, "mcp__") {
+			sent[tl.Name] = tl
+		}
+	}
+	if len(sent) != len(view.Tools) {
+		t.Errorf("Claude Code sent %d MCP tools once loaded, the view %d", len(sent), len(view.Tools))
+	}
+	for _, e := range view.Tools {
+		tl, ok := sent[e.Shown]
+		switch {
+		case !ok:
+			t.Errorf("the view names %q %q; Claude Code sent no such tool", e.Name, e.Shown)
+			continue
+		case !tl.Defer:
+			t.Errorf("%s: sent without defer_loading", e.Shown)
+		}
+		if tl.Description != e.Description {
+			t.Errorf("%s: description sent %q, predicted %q", e.Shown, tl.Description, e.Description)
+		}
+		if got, want := compactJSON(tl.Schema), string(e.Schema); got != want {
 			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
 		}
 	}

@@ -151,6 +151,7 @@ var (
 	wireClaudeResult = Source{"wire", "Claude Code 2.1.328 on the wire: a 300 KB result reached the model as \"Output too large (307.5KB). Full output saved to: \u2026\" and a 2 KB preview", "observed on the wire: Claude Code 2.1.328, a 300 KB result"}
 	codeClaudeAnyOf  = Source{"code", "Claude Code 2.1.328 code: a top-level anyOf/oneOf/allOf merged into {type: object, properties, required} with an \"Input constraint:\" note before the description", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: m5a, Sn, Hes, Vjs"}
 	wireClaudeAnyOf  = Source{"wire", "Claude Code 2.1.328 on the wire: a top-level anyOf sent as {properties, required: []} with a note in the description", "observed on the wire: Claude Code 2.1.328, a top-level anyOf"}
+	wireClaude       = Source{"wire", "Claude Code 2.1.328 on the wire: names, descriptions and input schemas of loaded tools as the claude view predicts them (get.weather, a 70-character name sent as is, a top-level anyOf, a 3,000-character description)", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view)"}
 	codeGeminiName   = Source{"code", "Gemini CLI 0.61.0 code: generateValidName (packages/core/src/tools/mcp-tool.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: generateValidName"}
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
@@ -169,25 +170,25 @@ var catalog = []Rule{
 
 	{ID: "claude/prefix", Client: Claude,
 		Says: "Claude Code 2.1.328 names each MCP tool mcp__<server>__<tool> for the model, <server> being the name the server has in its configuration; each character of either outside [a-zA-Z0-9_-] becomes _ (get.weather of server wx is mcp__wx__get_weather).",
-		Sources: []Source{codeClaudeName, wireClaudeName, docsClaudeMCP,
+		Sources: []Source{codeClaudeName, wireClaudeName, wireClaude, docsClaudeMCP,
 			report("anthropics/claude-code#19770 (observed names)", "https://github.com/anthropics/claude-code/issues/19770")}},
 	{ID: "claude/name-pattern", Client: Claude,
-		Says: "The Anthropic API refuses a tool name over 64 characters, prefix included (^[a-zA-Z0-9_-]{1,64}$): the request fails, so every turn fails while the tool is listed. What Claude Code 2.1.328 does with such a name was not observed here.",
-		Sources: []Source{docsAnthropic,
+		Says: "The Anthropic API refuses a tool name over 64 characters, prefix included (^[a-zA-Z0-9_-]{1,64}$). Claude Code 2.1.328 sends such a name all the same, deferred: in the system text at first, then in tools once the model loads it through tool search, and that request fails (the refusal itself is the API's documented rule, not observed here).",
+		Sources: []Source{docsAnthropic, wireClaude,
 			report("anthropics/claude-code#2412 (at most 64 characters)", "https://github.com/anthropics/claude-code/issues/2412"),
 			report("thedotmack/claude-mem#360 (a 65-character prefixed name)", "https://github.com/thedotmack/claude-mem/pull/360")}},
 	{ID: "claude/description-cut", Client: Claude,
 		Says:    "Claude Code 2.1.328 cuts a tool's description at 4,096 characters, at 16,384 once the tool is loaded through tool search (CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH replaces both), and appends \u2026 [truncated].",
-		Sources: []Source{codeClaudeDesc, wireClaudeDesc}},
+		Sources: []Source{codeClaudeDesc, wireClaudeDesc, wireClaude}},
 	{ID: "claude/tool-search", Client: Claude,
 		Says:    "Claude Code 2.1.328 sends MCP tools deferred, with tool search, also behind a non-first-party ANTHROPIC_BASE_URL: only the names load at session start; a definition enters the context when Claude searches for it. A tool whose _meta has anthropic/alwaysLoad: true loads at start.",
-		Sources: []Source{wireClaudeDefer, docsClaudeMCP}},
+		Sources: []Source{wireClaudeDefer, wireClaude, docsClaudeMCP}},
 	{ID: "claude/result-limits", Client: Claude,
 		Says:    "Claude Code warns when a tool's output exceeds 10,000 tokens; over its limit (25,000 tokens by default, MAX_MCP_OUTPUT_TOKENS) Claude Code 2.1.328 saves the output to a file and gives the model \"Output too large (SIZE). Full output saved to: PATH\" with a 2 KB preview. _meta anthropic/maxResultSizeChars on the tool raises its threshold for text, up to 500,000 characters.",
 		Sources: []Source{codeClaudeResult, wireClaudeResult, docsClaudeMCP}},
 	{ID: "claude/schema-combinators", Client: Claude,
 		Says:    "Claude Code 2.1.328 rewrites an input schema with a top-level anyOf, oneOf or allOf (which the Anthropic API does not accept) into {type: object, properties (every branch's), required (those every branch requires), additionalProperties: true}, and puts an \"Input constraint: ...\" note before the description.",
-		Sources: []Source{codeClaudeAnyOf, wireClaudeAnyOf}},
+		Sources: []Source{codeClaudeAnyOf, wireClaudeAnyOf, wireClaude}},
 	{ID: "claude/list-changed", Client: Claude,
 		Says: "Claude Code's documentation says it refreshes tools on notifications/tools/list_changed; users have reported sessions that did not.",
 		Sources: []Source{docsClaudeMCP,
@@ -281,7 +282,7 @@ func Lookup(id string) (Rule, bool) {
 func Unknown(id ID) string {
 	switch id {
 	case Claude:
-		return "Which annotations Claude Code uses is not documented; what it does with a prefixed name over 64 characters was not observed."
+		return "Which annotations Claude Code uses is not documented."
 	case Gemini:
 		return "Gemini CLI's server name is its key in settings.json (mcpServers); the view takes the announced one. Descriptions go unchanged (a 3,000-character one was sent whole)."
 	case Codex:

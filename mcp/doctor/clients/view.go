@@ -201,7 +201,7 @@ func (v *View) claude(in Input) {
 		e.Effects = append(e.Effects, Effect{"claude/prefix", named})
 		if len(e.Shown) > AnthropicNameMax {
 			e.Refused = true
-			e.Dropped = fmt.Sprintf("the Anthropic API refuses the name (it is %d characters, over %d): every turn fails while this tool is listed", len(e.Shown), AnthropicNameMax)
+			e.Dropped = fmt.Sprintf("the Anthropic API refuses the name (it is %d characters, over %d): Claude Code sends it all the same, so a turn after the model loads this tool through tool search fails", len(e.Shown), AnthropicNameMax)
 			e.Effects = append(e.Effects, Effect{"claude/name-pattern", e.Dropped})
 		}
 		if schema, note, ok := claudeCombinators(t.InputSchema); ok {
