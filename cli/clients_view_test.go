@@ -21,13 +21,14 @@ import (
 
 // viewTools are tools built to trigger the client rules: a dot, a
 // 70-character name, type [X, "null"], a top-level anyOf, a
-// 3,000-character description.
+// 3,000-character description, a 300 KB result (big).
 var viewTools = `[
 {"name":"get.weather","description":"Weather.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}},
 {"name":"` + strings.Repeat("n", 35) + strings.Repeat("z", 35) + `","description":"long name","inputSchema":{"type":"object"}},
 {"name":"maybe","description":"nullable","inputSchema":{"type":"object","properties":{"v":{"type":["string","null"],"description":"d"}}}},
 {"name":"either","description":"Finds.","inputSchema":{"type":"object","anyOf":[{"properties":{"id":{"type":"string"}},"required":["id"]},{"properties":{"name":{"type":"string"}},"required":["name"]}]}},
-{"name":"wordy","description":"` + strings.Repeat("d", 3000) + `","inputSchema":{"type":"object"}}
+{"name":"wordy","description":"` + strings.Repeat("d", 3000) + `","inputSchema":{"type":"object"}},
+{"name":"big","description":"A 300 KB result.","inputSchema":{"type":"object"}}
 ]`
 
 // toolsServerJS is an MCP server (stdio, newline-delimited) that lists
@@ -48,6 +49,7 @@ process.stdin.on('data', d => {
     if (m.method === 'initialize') reply.result = {protocolVersion: m.params.protocolVersion, capabilities: {tools: {}}, serverInfo: {name: 'wx', version: '1'}};
     else if (m.method === 'tools/list') reply.result = {tools};
     else if (m.method === 'ping') reply.result = {};
+    else if (m.method === 'tools/call' && m.params.name === 'big') reply.result = {content: [{type: 'text', text: 'x'.repeat(300 * 1024)}]};
     else reply.error = {code: -32601, message: 'method not found'};
     process.stdout.write(JSON.stringify(reply) + '\n');
   }
@@ -111,7 +113,8 @@ func (f *fakeModelAPI) paths() []string {
 
 // anthropicAnswer streams a model's turn: while no tool result has come
 // back, a ToolSearch call that loads every mcp__wx__ tool the request
-// names (Claude Code defers them); then "ok".
+// names (Claude Code defers them); then a call of mcp__wx__big; then
+// "ok".
 func anthropicAnswer(w http.ResponseWriter, body []byte) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	event := func(kind string, data any) {
@@ -128,12 +131,17 @@ func anthropicAnswer(w http.ResponseWriter, body []byte) {
 		}
 	}
 	stop := "end_turn"
-	if !bytes.Contains(body, []byte(`"tool_result"`)) && len(names) > 0 {
+	switch {
+	case bytes.Contains(body, []byte(`"tool_result"`)) && !bytes.Contains(body, []byte(`"toolu_2"`)) && slices.Contains(names, "mcp__wx__big"):
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_2", "name": "mcp__wx__big", "input": map[string]any{}}})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": "{}"}})
+		stop = "tool_use"
+	case !bytes.Contains(body, []byte(`"tool_result"`)) && len(names) > 0:
 		input, _ := json.Marshal(map[string]any{"query": "select:" + strings.Join(names, ","), "max_results": len(names)})
 		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_1", "name": "ToolSearch", "input": map[string]any{}}})
 		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
 		stop = "tool_use"
-	} else {
+	default:
 		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
 		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": "ok"}})
 	}
@@ -259,23 +267,23 @@ func testClaudeView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if out, err := r.run(2*time.Minute, "claude", "-p", "say ok", "--mcp-config", cfg, "--strict-mcp-config"); err != nil {
+	if out, err := r.run(2*time.Minute, "claude", "-p", "say ok", "--mcp-config", cfg, "--strict-mcp-config", "--allowedTools", "mcp__wx__big"); err != nil {
 		t.Fatalf("claude -p: %v (the model API had requests to %v)\n%s", err, api.paths(), out)
 	}
 	api.mu.Lock()
 	msgs := api.messages
 	api.mu.Unlock()
-	if len(msgs) < 2 {
-		t.Fatalf("Claude Code sent %d Messages requests, want the first and the one after ToolSearch", len(msgs))
-	}
 	type apiTool struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		Schema      json.RawMessage `json:"input_schema"`
 		Defer       bool            `json:"defer_loading"`
 	}
+	if len(msgs) != 3 {
+		t.Fatalf("Claude Code sent %d Messages requests, want 3: the first, after ToolSearch, after mcp__wx__big", len(msgs))
+	}
 	var first, loaded struct{ Tools []apiTool }
-	if json.Unmarshal(msgs[0], &first) != nil || json.Unmarshal(msgs[len(msgs)-1], &loaded) != nil {
+	if json.Unmarshal(msgs[0], &first) != nil || json.Unmarshal(msgs[1], &loaded) != nil {
 		t.Fatal("the Messages bodies are not JSON")
 	}
 	var raws []json.RawMessage
@@ -316,5 +324,34 @@ func testClaudeView(t *testing.T) {
 		if got, want := compactJSON(tl.Schema), string(e.Schema); got != want {
 			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
 		}
+	}
+	// The 300 KB result reaches the model as the claude/result-limits
+	// rule says: an error naming the saved file, no preview.
+	var last struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(msgs[2], &last)
+	var result string
+	if n := len(last.Messages); n > 0 {
+		var blocks []struct {
+			Type      string          `json:"type"`
+			ToolUseID string          `json:"tool_use_id"`
+			Content   json.RawMessage `json:"content"`
+		}
+		_ = json.Unmarshal(last.Messages[n-1].Content, &blocks)
+		for _, b := range blocks {
+			if b.ToolUseID == "toolu_2" {
+				result = string(b.Content)
+			}
+		}
+	}
+	if !strings.Contains(result, "Error: result (307,200 characters across 1 line) exceeds maximum allowed tokens. Output has been saved to ") ||
+		strings.Contains(result, "xxxxxxxx") || len(result) > 4096 {
+		t.Errorf("the 300 KB result reached the model as %d bytes:\n%s", len(result), result)
+	}
+	if !strings.Contains(clients.ClaudeResultNote, "Error: result (N characters across L lines) exceeds maximum allowed tokens. Output has been saved to PATH.") {
+		t.Errorf("the view's note does not say so: %s", clients.ClaudeResultNote)
 	}
 }

@@ -28,7 +28,7 @@ func (r *Result) countCost(raw json.RawMessage) tea.Cmd {
 
 // costTitle is the title's tail: what the model receives from the result,
 // and, in Claude's view, whether Claude Code warns about it or saves it to
-// a file and gives the model a preview.
+// a file and gives the model only the file's path.
 func (r *Result) costTitle() string {
 	if r.cost == nil {
 		return ""
@@ -45,7 +45,7 @@ func (r *Result) costTitle() string {
 		n := max(c.Tokens, c.Estimated)
 		switch {
 		case n > clients.ClaudeResultMax:
-			s += fmt.Sprintf(" · over Claude Code's %d: the model gets a %d-byte preview and a file path", clients.ClaudeResultMax, clients.ClaudeResultPreview)
+			s += fmt.Sprintf(" · over Claude Code's %d: the model gets only a file path", clients.ClaudeResultMax)
 		case n > clients.ClaudeResultWarn:
 			s += fmt.Sprintf(" · Claude Code warns (over %d)", clients.ClaudeResultWarn)
 		}

@@ -103,11 +103,9 @@ const (
 	ClaudeTruncated = "\u2026 [truncated]"
 	// ClaudeResultWarn and ClaudeResultMax are Claude Code's result limits
 	// in tokens (the second is MAX_MCP_OUTPUT_TOKENS's default); a result
-	// over the second is saved to a file and the model gets a preview of
-	// ClaudeResultPreview bytes.
-	ClaudeResultWarn    = 10000
-	ClaudeResultMax     = 25000
-	ClaudeResultPreview = 2048
+	// over the second is saved to a file and the model gets its path.
+	ClaudeResultWarn = 10000
+	ClaudeResultMax  = 25000
 	// GeminiNameMax is the longest name Gemini CLI keeps whole; a longer
 	// one becomes its first and last GeminiNameKeep characters around
 	// "...".
@@ -147,8 +145,8 @@ var (
 	codeClaudeDesc   = Source{"code", "Claude Code 2.1.328 code: descriptions cut at CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH, else 4096, or 16384 for a tool loaded through tool search, with \u2026 [truncated]", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: Gae (4096 zoo, 16384 Voo), ti"}
 	wireClaudeDesc   = Source{"wire", "Claude Code 2.1.328 on the wire: a 3,000-character description sent whole", "observed on the wire: Claude Code 2.1.328, a 3,000-character description"}
 	wireClaudeDefer  = Source{"wire", "Claude Code 2.1.328 on the wire: MCP tools sent deferred, with tool search, behind a loopback ANTHROPIC_BASE_URL", "observed on the wire: Claude Code 2.1.328 behind a non-first-party ANTHROPIC_BASE_URL"}
-	codeClaudeResult = Source{"code", "Claude Code 2.1.328 code: an output over its limit becomes \"Output too large (SIZE). Full output saved to: PATH\"", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: ru (Output too large)"}
-	wireClaudeResult = Source{"wire", "Claude Code 2.1.328 on the wire: a 300 KB result reached the model as \"Output too large (307.5KB). Full output saved to: \u2026\" and a 2 KB preview", "observed on the wire: Claude Code 2.1.328, a 300 KB result"}
+	codeClaudeResult = Source{"code", "Claude Code 2.1.328 code: an MCP result over its limit is saved to a file; the model gets \"Error: result (N characters) exceeds maximum allowed tokens. Output has been saved to PATH\"", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: tengu_mcp_large_result_handled (exceeds maximum allowed tokens)"}
+	wireClaudeResult = Source{"wire", "Claude Code 2.1.328 on the wire: a 300 KB result reached the model as \"Error: result (307,200 characters across 1 line) exceeds maximum allowed tokens. Output has been saved to PATH.\" and instructions to read the file, no preview", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view), a 300 KB result"}
 	codeClaudeAnyOf  = Source{"code", "Claude Code 2.1.328 code: a top-level anyOf/oneOf/allOf merged into {type: object, properties, required} with an \"Input constraint:\" note before the description", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: m5a, Sn, Hes, Vjs"}
 	wireClaudeAnyOf  = Source{"wire", "Claude Code 2.1.328 on the wire: a top-level anyOf sent as {properties, required: []} with a note in the description", "observed on the wire: Claude Code 2.1.328, a top-level anyOf"}
 	wireClaude       = Source{"wire", "Claude Code 2.1.328 on the wire: names, descriptions and input schemas of loaded tools as the claude view predicts them (get.weather, a 70-character name sent as is, a top-level anyOf, a 3,000-character description)", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view)"}
@@ -184,7 +182,7 @@ var catalog = []Rule{
 		Says:    "Claude Code 2.1.328 sends MCP tools deferred, with tool search, also behind a non-first-party ANTHROPIC_BASE_URL: only the names load at session start; a definition enters the context when Claude searches for it. A tool whose _meta has anthropic/alwaysLoad: true loads at start.",
 		Sources: []Source{wireClaudeDefer, wireClaude, docsClaudeMCP}},
 	{ID: "claude/result-limits", Client: Claude,
-		Says:    "Claude Code warns when a tool's output exceeds 10,000 tokens; over its limit (25,000 tokens by default, MAX_MCP_OUTPUT_TOKENS) Claude Code 2.1.328 saves the output to a file and gives the model \"Output too large (SIZE). Full output saved to: PATH\" with a 2 KB preview. _meta anthropic/maxResultSizeChars on the tool raises its threshold for text, up to 500,000 characters.",
+		Says:    "Claude Code warns when a tool's output exceeds 10,000 tokens; over its limit (25,000 tokens by default, MAX_MCP_OUTPUT_TOKENS) Claude Code 2.1.328 saves an MCP tool's output to a file and gives the model, in its place, \"Error: result (N characters across L lines) exceeds maximum allowed tokens. Output has been saved to PATH.\" with instructions to read the file in chunks: no preview of the result. _meta anthropic/maxResultSizeChars on the tool raises its threshold for text, up to 500,000 characters.",
 		Sources: []Source{codeClaudeResult, wireClaudeResult, docsClaudeMCP}},
 	{ID: "claude/schema-combinators", Client: Claude,
 		Says:    "Claude Code 2.1.328 rewrites an input schema with a top-level anyOf, oneOf or allOf (which the Anthropic API does not accept) into {type: object, properties (every branch's), required (those every branch requires), additionalProperties: true}, and puts an \"Input constraint: ...\" note before the description.",

@@ -167,17 +167,6 @@ func raw(t *mcp.Tool) json.RawMessage {
 	return b
 }
 
-// cut shortens s to at most n bytes at a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // metaString is _meta[key] of a tool as a string.
 func meta(t *mcp.Tool, key string) (json.RawMessage, bool) {
 	m, ok := jsonview.Member(raw(t), "_meta")
@@ -244,7 +233,7 @@ func (v *View) claude(in Input) {
 }
 
 // ClaudeResultNote says what Claude Code does with a long result.
-var ClaudeResultNote = fmt.Sprintf("a result over %d tokens is warned about; over %d (MAX_MCP_OUTPUT_TOKENS) it is saved to a file and the model gets \"Output too large (SIZE). Full output saved to: PATH\" with a %d-byte preview", ClaudeResultWarn, ClaudeResultMax, ClaudeResultPreview)
+var ClaudeResultNote = fmt.Sprintf("a result over %d tokens is warned about; over %d (MAX_MCP_OUTPUT_TOKENS) it is saved to a file and the model gets, in its place, \"Error: result (N characters across L lines) exceeds maximum allowed tokens. Output has been saved to PATH.\" and instructions to read the file", ClaudeResultWarn, ClaudeResultMax)
 
 func (v *View) gemini(in Input) {
 	for i := range in.Tools {

@@ -186,9 +186,10 @@ func caseClaudeToolSearch(t *testing.T) {
 	}
 }
 
-// Source: Claude Code 2.1.328's code (ru) and the wire: a 300 KB result
-// reached the model as "Output too large (307.5KB). Full output saved
-// to: …" with a 2 KB preview, not refused.
+// Source: Claude Code 2.1.328's code and the wire: a 300 KB result
+// reached the model as "Error: result (307,200 characters across 1 line)
+// exceeds maximum allowed tokens. Output has been saved to …", not
+// refused.
 func caseClaudeResultLimits(t *testing.T) {
 	v := clients.Present(clients.Claude, clients.Input{Server: "s", Tools: tools(t, `{"name":"a","_meta":{"anthropic/maxResultSizeChars":200000}}`)})
 	if e := entry(t, v, "a"); !has(e, "claude/result-limits") || !strings.Contains(e.Hints[0].Text, "200000") {
@@ -197,7 +198,7 @@ func caseClaudeResultLimits(t *testing.T) {
 	found := false
 	for _, n := range v.Notes {
 		found = found || n.Rule == "claude/result-limits" && strings.Contains(n.Text, "25000") &&
-			strings.Contains(n.Text, "Output too large") && strings.Contains(n.Text, "2048-byte preview") && !strings.Contains(n.Text, "refused")
+			strings.Contains(n.Text, "exceeds maximum allowed tokens. Output has been saved to PATH.") && !strings.Contains(n.Text, "refused")
 	}
 	if !found {
 		t.Errorf("notes: %+v", v.Notes)

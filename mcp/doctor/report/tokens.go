@@ -41,7 +41,7 @@ func BudgetRules() []doctor.RuleInfo {
 			SpecRef: "not a protocol rule: the budget given to check (" + tokens.Encoding + " tokens, " + "an estimate for models whose tokenizer is not public)"},
 		{ID: RuleResultTokens, Severity: mcp.SeverityError,
 			Summary: "a tool result costs a model more tokens than --max-result-tokens allows",
-			Why:     "A result goes into the model's context whole; clients cut large ones (Claude Code 2.1.328 warns above 10,000 tokens, and above 25,000 by default saves the output to a file and gives the model a 2 KB preview).",
+			Why:     "A result goes into the model's context whole; clients cut large ones (Claude Code 2.1.328 warns above 10,000 tokens, and above 25,000 by default saves the output to a file and gives the model only its path).",
 			Fix:     "Paginate, filter or summarise the result; return a resource link for bulky data.",
 			SpecRef: "not a protocol rule: the budget given to check (" + tokens.Encoding + " tokens)"},
 	}
