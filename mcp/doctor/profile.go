@@ -89,11 +89,9 @@ func (l *Linter) profileView(f *mcp.Frame, raws []json.RawMessage) {
 	if waits > 0 {
 		l.reportOnce("gemini-wait", pc.rule, fmt.Sprintf("%s adds a boolean property wait_for_previous to the input schema of %d of the %d tools (%s).", who, waits, len(v.Tools), withSource("gemini/wait-for-previous")), f.Seq)
 	}
-	if pc.id == clients.Claude {
-		for _, n := range v.Notes {
-			if n.Rule == "claude/tool-search" {
-				l.reportOnce("claude-deferred", pc.rule, fmt.Sprintf("%s: %s (%s).", who, n.Text, withSource(n.Rule)), f.Seq)
-			}
+	for _, n := range v.Notes {
+		if n.Rule == "claude/tool-search" || n.Rule == "codex/deferred" {
+			l.reportOnce(n.Rule, pc.rule, fmt.Sprintf("%s: %s (%s).", who, n.Text, withSource(n.Rule)), f.Seq)
 		}
 	}
 }

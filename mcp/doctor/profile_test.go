@@ -56,6 +56,7 @@ func TestProfilesSayWhatTheClientSends(t *testing.T) {
 		}, nil, "plain"},
 		{doctor.ProfileCodex, "profile/codex-presents", []string{
 			`"get.weather" is sent as "mcp__script__get.weather" (rule codex/prefix; source: Codex 0.169.0 code`,
+			"Codex: tools are sent deferred: the first request names only the namespace mcp__script; a definition reaches the model only when it loads the tool (rule codex/deferred; source: Codex 0.169.0 on the wire, observed by hand",
 		}, nil, "plain"},
 	} {
 		t.Run(string(tc.profile), func(t *testing.T) {

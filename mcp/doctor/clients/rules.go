@@ -154,6 +154,7 @@ var (
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
 	wireGemini       = Source{"wire", "Gemini CLI 0.61.0 on the wire: names, descriptions and schemas as the gemini view predicts them (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view)"}
+	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire, observed by hand (codex exec with a model_provider on loopback): the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire by hand: Codex 0.169.0 with a loopback model_provider"}
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
 )
 
@@ -250,6 +251,9 @@ var catalog = []Rule{
 	{ID: "codex/prefix", Client: Codex,
 		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",
 		Sources: []Source{codeCodexName}},
+	{ID: "codex/deferred", Client: Codex,
+		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; how a definition is loaded and what it then looks like was not observed.",
+		Sources: []Source{wireCodexDefer}},
 }
 
 // Rules is every client rule, in the catalogue's order.

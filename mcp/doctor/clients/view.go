@@ -277,6 +277,7 @@ func (v *View) codex(in Input) {
 		v.Tools = append(v.Tools, e)
 	}
 	v.total()
+	v.Notes = append(v.Notes, Effect{"codex/deferred", "tools are sent deferred: the first request names only the namespace mcp__" + in.Server + "; a definition reaches the model only when it loads the tool"})
 }
 
 // sameDefinition compares what a model is given of two tools.

@@ -58,6 +58,7 @@ var ruleCases = map[string]func(*testing.T){
 	"gemini/nullable":           caseGeminiNullable,
 	"gemini/wait-for-previous":  caseGeminiWaitForPrevious,
 	"codex/prefix":              caseCodexPrefix,
+	"codex/deferred":            caseCodexDeferred,
 	"claude/tool-search":        caseClaudeToolSearch,
 	"claude/result-limits":      caseClaudeResultLimits,
 	"claude/list-changed":       caseClaudeListChanged,
@@ -527,5 +528,13 @@ func TestForClientInfo(t *testing.T) {
 		if got := clients.For(tc.info); got != tc.want {
 			t.Errorf("For(%+v) = %s, want %s", tc.info, got, tc.want)
 		}
+	}
+}
+
+// Source: Codex 0.169.0 on the wire, by hand: only the namespace at first.
+func caseCodexDeferred(t *testing.T) {
+	v := clients.Present(clients.Codex, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a"}`)})
+	if len(v.Notes) != 1 || v.Notes[0].Rule != "codex/deferred" || !strings.Contains(v.Notes[0].Text, "namespace mcp__wx") {
+		t.Errorf("notes: %+v", v.Notes)
 	}
 }
