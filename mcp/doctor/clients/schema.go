@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 )
 
 // member is one key of a JSON object, in the order the object has it:
@@ -74,7 +76,7 @@ func encode(ms []member) json.RawMessage {
 		k, _ := json.Marshal(m.key)
 		b.Write(k)
 		b.WriteByte(':')
-		b.Write(compact(m.val))
+		b.Write(tokens.ClientJSON(m.val))
 	}
 	b.WriteByte('}')
 	return b.Bytes()
@@ -469,7 +471,7 @@ func geminiNullable(raw json.RawMessage) (out json.RawMessage, changed bool) {
 			}
 			nv, c := geminiNullable(v)
 			changed = changed || c
-			b.Write(compact(nv))
+			b.Write(tokens.ClientJSON(nv))
 		}
 		b.WriteByte(']')
 		return b.Bytes(), changed

@@ -182,7 +182,7 @@ func (v *View) claude(in Input) {
 	var names []string
 	for i := range in.Tools {
 		t := &in.Tools[i]
-		e := Entry{Name: t.Name, Shown: prefix + claudeNormalize(t.Name), Description: t.Description, Schema: compact(t.InputSchema)}
+		e := Entry{Name: t.Name, Shown: prefix + claudeNormalize(t.Name), Description: t.Description, Schema: tokens.ClientJSON(t.InputSchema)}
 		named := "named " + e.Shown
 		if claudeNormalize(t.Name) != t.Name {
 			named += " (each character outside [a-zA-Z0-9_-] made _)"
@@ -261,7 +261,7 @@ func (v *View) gemini(in Input) {
 			schema = s
 			e.Effects = append(e.Effects, Effect{"gemini/wait-for-previous", "a boolean property wait_for_previous added"})
 		}
-		e.Schema = compact(schema)
+		e.Schema = tokens.ClientJSON(schema)
 		e.Tokens = definition(e.Shown, e.Description, e.Schema)
 		v.Tools = append(v.Tools, e)
 	}
@@ -271,7 +271,7 @@ func (v *View) gemini(in Input) {
 func (v *View) codex(in Input) {
 	for i := range in.Tools {
 		t := &in.Tools[i]
-		e := Entry{Name: t.Name, Shown: "mcp__" + in.Server + "__" + t.Name, Description: t.Description, Schema: compact(t.InputSchema)}
+		e := Entry{Name: t.Name, Shown: "mcp__" + in.Server + "__" + t.Name, Description: t.Description, Schema: tokens.ClientJSON(t.InputSchema)}
 		e.Effects = append(e.Effects, Effect{"codex/prefix", "named " + e.Shown})
 		e.Tokens = definition(e.Shown, e.Description, e.Schema)
 		v.Tools = append(v.Tools, e)
