@@ -23,6 +23,11 @@ func TestViewsCountWhatTheClientSends(t *testing.T) {
 			return clients.Present(id, clients.Input{Server: "wx", Tools: tools(t, tool)})
 		}
 		p, e := view(plain), view(escaped)
+		// The schema a view predicts is the one the client sends: the
+		// server's escapes decoded, as in the plain tool.
+		if sc := string(e.Tools[0].Schema); sc != "" && (!strings.Contains(sc, `"description":"都市名（例：東京）"`) || strings.Contains(sc, `\u`)) {
+			t.Errorf("%s: the schema shown is %s, not the one the client sends", id, sc)
+		}
 		if len(p.Tools) != 1 || p.Tools[0].Tokens == 0 || p.Tools[0].Tokens != e.Tools[0].Tokens || p.Tokens != e.Tokens {
 			t.Errorf("%s: plain %d tokens (list %d), escaped %d (list %d)", id, p.Tools[0].Tokens, p.Tokens, e.Tools[0].Tokens, e.Tokens)
 		}
