@@ -162,8 +162,8 @@ func (f *fakeModelAPI) body(suffix string) []byte {
 	return nil
 }
 
-// compactJSON is raw without insignificant space, keys in their order.
-func compactJSON(raw json.RawMessage) string {
+// compactRaw is raw without insignificant space, keys in their order.
+func compactRaw(raw json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
 		return string(raw)
@@ -246,7 +246,7 @@ func testGeminiView(t *testing.T) {
 		if fd.Description != e.Description {
 			t.Errorf("%s: description sent %q, predicted %q", e.Shown, fd.Description, e.Description)
 		}
-		if got, want := compactJSON(fd.Schema), string(e.Schema); got != want {
+		if got, want := compactRaw(fd.Schema), string(e.Schema); got != want {
 			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
 		}
 	}
@@ -321,7 +321,7 @@ func testClaudeView(t *testing.T) {
 		if tl.Description != e.Description {
 			t.Errorf("%s: description sent %q, predicted %q", e.Shown, tl.Description, e.Description)
 		}
-		if got, want := compactJSON(tl.Schema), string(e.Schema); got != want {
+		if got, want := compactRaw(tl.Schema), string(e.Schema); got != want {
 			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
 		}
 	}
