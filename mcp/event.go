@@ -122,6 +122,9 @@ type TransportEvent struct {
 	// Run, when set, is a run of SSE keep-alives this event reports as it
 	// is now; a later event with the same Run.ID replaces it.
 	Run *KeepAliveRun
+	// ClientSession is the client session an HTTP request of a tap
+	// carrying several belongs to (Frame.ClientSession); 0 otherwise.
+	ClientSession int
 }
 
 // Field is one named detail of a TransportEvent.

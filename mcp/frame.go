@@ -127,6 +127,12 @@ type Frame struct {
 	// notifications after it.
 	ByTap bool
 
+	// ClientSession numbers the client session the frame belongs to when
+	// one tap carries several (an HTTP tap --listen serving one client
+	// after another, or two at once), 1 on in the order they began; 0
+	// when there is one conversation or the record predates the number.
+	ClientSession int
+
 	// home and ref name the FrameStore that rebuilt this frame and its
 	// index there plus one (zero for a frame not rebuilt by a store).
 	home uint32

@@ -97,6 +97,10 @@ const rawBig = 1 << 2
 // byTap is the flags bit of a frame a tap wrote itself (Frame.ByTap).
 const byTap = 1 << 3
 
+// hasSession is the flags bit of a frame with a ClientSession, stored
+// after its error.
+const hasSession = 1 << 4
+
 var storeIDs atomic.Uint32
 
 // NewFrameStore makes an empty store.
@@ -184,6 +188,9 @@ func (s *FrameStore) encode(f *Frame) []byte {
 	if f.ByTap {
 		flags |= byTap
 	}
+	if f.ClientSession != 0 {
+		flags |= hasSession
+	}
 	b = append(b, flags)
 	var has byte
 	for i, set := range [...]bool{f.ID != "", f.Problem != "", f.ReplyTo != 0, f.ReplyToMethod != "",
@@ -231,6 +238,9 @@ func (s *FrameStore) encode(f *Frame) []byte {
 	if has&hasError != 0 {
 		b = binary.AppendVarint(b, int64(f.ErrorCode))
 		b = s.appendString(b, f.ErrorMessage, false)
+	}
+	if flags&hasSession != 0 {
+		b = binary.AppendVarint(b, int64(f.ClientSession))
 	}
 	if flags&rawBig != 0 {
 		b = binary.AppendUvarint(b, uint64(len(s.big)))
@@ -369,6 +379,9 @@ func (s *FrameStore) View(i int, f *Frame) {
 	if has&hasError != 0 {
 		f.ErrorCode = int(r.varint())
 		f.ErrorMessage = r.string()
+	}
+	if flags&hasSession != 0 {
+		f.ClientSession = int(r.varint())
 	}
 	if flags&rawBig != 0 {
 		f.Raw = s.big[r.uvarint()]

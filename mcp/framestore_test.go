@@ -19,12 +19,12 @@ func storeSamples() []*Frame {
 	return []*Frame{
 		{Seq: 1, Time: now, Dir: Outbound, Transport: "stdio", Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`), Kind: KindRequest, Method: "initialize", ID: "1"},
 		{Seq: 2, Time: now.Add(3 * time.Millisecond), Dir: Inbound, Transport: "stdio", Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), Kind: KindResponse, ID: "1", ReplyTo: 1, ReplyToMethod: "initialize", Latency: 3 * time.Millisecond},
-		{Seq: 3, Time: now.UTC(), Dir: Inbound, Transport: "http", Raw: []byte(`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}`), Kind: KindErrorResponse, ID: `"x"`, ErrorCode: -32601, ErrorMessage: "no", UnknownID: true, Problem: "answers no request mcpscope sent", Stream: "GET#2"},
+		{Seq: 3, Time: now.UTC(), Dir: Inbound, Transport: "http", Raw: []byte(`{"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"no"}}`), Kind: KindErrorResponse, ID: `"x"`, ErrorCode: -32601, ErrorMessage: "no", UnknownID: true, Problem: "answers no request mcpscope sent", Stream: "GET#2", ClientSession: 3},
 		{Seq: 4, Time: time.Date(2026, 11, 30, 10, 0, 0, 123456789, paris), Dir: Inbound, Transport: "sse", Raw: []byte("not json\x1b[31m"), Kind: KindInvalid, Problem: "not JSON (a log line on stdout?)"},
 		{Seq: 5, Dir: Inbound, Transport: "stdio", Raw: []byte(`[{"a":1}]`), Kind: KindBatch},
 		{Seq: 6, Time: now, Dir: Inbound, Transport: "stdio", Raw: []byte(`{"a":1}`), Kind: KindInvalid, BatchSeq: 5, Duplicate: true, Probe: true},
 		{Seq: 7, Time: now.Add(-time.Hour), Dir: Outbound, Transport: "stdio", Kind: KindNotification, Method: long, Raw: nil},
-		{Seq: 8, Time: now, Dir: Inbound, Transport: "stdio", Kind: KindResponse, ID: "2", Raw: append([]byte(`{"jsonrpc":"2.0","id":2,"result":"`), append(bytes.Repeat([]byte("x"), bigFrame), '"', '}')...)},
+		{Seq: 8, Time: now, Dir: Inbound, Transport: "stdio", Kind: KindResponse, ID: "2", Raw: append([]byte(`{"jsonrpc":"2.0","id":2,"result":"`), append(bytes.Repeat([]byte("x"), bigFrame), '"', '}')...), ClientSession: 1 << 20, ByTap: true},
 		{Seq: 1 << 40, Time: time.Unix(0, 0), Dir: Inbound, Transport: "ws", Method: "notifications/message", Kind: KindNotification, Raw: []byte(`{}`), Latency: -5},
 	}
 }
@@ -36,7 +36,8 @@ func sameFrame(t *testing.T, i int, got, want *Frame) {
 		got.Problem != want.Problem || got.ReplyTo != want.ReplyTo || got.ReplyToMethod != want.ReplyToMethod ||
 		got.Latency != want.Latency || got.UnknownID != want.UnknownID || got.Duplicate != want.Duplicate ||
 		got.BatchSeq != want.BatchSeq || got.Stream != want.Stream || got.ErrorCode != want.ErrorCode ||
-		got.ErrorMessage != want.ErrorMessage || got.Probe != want.Probe {
+		got.ErrorMessage != want.ErrorMessage || got.Probe != want.Probe || got.ByTap != want.ByTap ||
+		got.ClientSession != want.ClientSession {
 		t.Fatalf("frame %d rebuilt as\n%+v\nwant\n%+v", i, *got, *want)
 	}
 	if got.Time.IsZero() != want.Time.IsZero() {

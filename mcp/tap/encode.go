@@ -65,6 +65,10 @@ func appendFrameEntry(b []byte, f *mcp.Frame, stream string) []byte {
 		b = append(b, `,"errorCode":`...)
 		b = strconv.AppendInt(b, int64(f.ErrorCode), 10)
 	}
+	if f.ClientSession != 0 {
+		b = append(b, `,"clientSession":`...)
+		b = strconv.AppendInt(b, int64(f.ClientSession), 10)
+	}
 	return append(b, '}')
 }
 

@@ -31,6 +31,7 @@ func TestFrameEntryMatchesRecord(t *testing.T) {
 			dir = mcp.Inbound
 		}
 		for _, f := range o.Frames(dir, []byte(raw), "a problem", "GET /mcp?x=1", at.Add(time.Duration(i)*1234567*time.Nanosecond)) {
+			f.ClientSession = i % 3 // 0: a conversation of its own, not written
 			var want, got record.Entry
 			wb, _ := json.Marshal(record.FromEvent(mcp.FrameEvent{Frame: f}))
 			if err := json.Unmarshal(wb, &want); err != nil {

@@ -209,7 +209,7 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 		x.conv = "sid:" + sid
 	}
-	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+	h.rec.push(chunk{kind: chunkEvent, conv: x.conv, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
 		Summary: r.Method + " " + x.path, Fields: h.fields(r.Method, x.path, r.Header)}})
 	h.proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, x)))
 }
@@ -284,7 +284,13 @@ func (h *httpTap) response(resp *http.Response) error {
 		x = &exchange{path: pathOf(resp.Request.URL)}
 	}
 	ct := resp.Header.Get("Content-Type")
-	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && x.conv == "" {
+		// The server named the session the handshake opened: the client's
+		// next requests carry that id.
+		h.rec.push(chunk{kind: chunkAlias, alias: "sid:" + sid, at: time.Now(), opened: x.method == mcp.MethodInitialize})
+		x.conv = "sid:" + sid
+	}
+	h.rec.push(chunk{kind: chunkEvent, conv: x.conv, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
 		Summary: fmt.Sprintf("%s %s → %s %s", resp.Request.Method, x.path, resp.Status[:3], ct),
 		Fields:  append(h.fields(resp.Request.Method, x.path, resp.Header), mcp.Field{Key: "status", Value: resp.Status})}})
 	if h.reload != nil {
@@ -300,12 +306,6 @@ func (h *httpTap) response(resp *http.Response) error {
 				Summary: "WebSocket opened: its messages are recorded as frames", Fields: wsFields(resp.Header)}})
 		}
 		return nil
-	}
-	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && x.conv == "" {
-		// The server named the session the handshake opened: the client's
-		// next requests carry that id.
-		h.rec.push(chunk{kind: chunkAlias, alias: "sid:" + sid, at: time.Now()})
-		x.conv = "sid:" + sid
 	}
 	if resp.Body == nil {
 		return nil

@@ -52,6 +52,8 @@ type chunk struct {
 	conv  string
 	fresh bool
 	alias string // chunkAlias: another name for conv
+	// opened: the alias is the id a handshake's answer named.
+	opened bool
 }
 
 // recorder turns the copied bytes into frames and session-file entries. It
@@ -77,8 +79,18 @@ type recorder struct {
 	// convs are the observers of the client sessions by name (an HTTP
 	// tap's: each session its own handshake and ids); cur is the name of
 	// the chunk being recorded.
-	convs   map[string]*mcp.Observer
-	cur     string
+	convs map[string]*mcp.Observer
+	cur   string
+	// sessions are the client sessions' numbers and derivers by
+	// observer: an observer without one (a tap of one conversation) is
+	// session 0 and uses derive.
+	sessions  map[*mcp.Observer]*clientSession
+	nSessions int
+	// before is the observer of the session without an id that was open
+	// when the latest handshake without one began: if the server names
+	// the new session (chunkAlias), requests without an id are still the
+	// one before's.
+	before  *mcp.Observer
 	derive  deriver
 	w       *record.Writer
 	partial [3][]byte // an unfinished line per direction
@@ -223,6 +235,21 @@ func (r *recorder) finish() {
 	}
 }
 
+// clientSession is one client session of a tap that carries several.
+type clientSession struct {
+	n      int // 1 on, in the order the sessions began
+	derive deriver
+}
+
+// begin numbers a new client session, whose observer is o.
+func (r *recorder) begin(o *mcp.Observer) {
+	if r.sessions == nil {
+		r.sessions = map[*mcp.Observer]*clientSession{}
+	}
+	r.nSessions++
+	r.sessions[o] = &clientSession{n: r.nSessions}
+}
+
 // observer is the observer of the conversation being recorded.
 func (r *recorder) observer() *mcp.Observer {
 	if r.cur == "" {
@@ -235,6 +262,7 @@ func (r *recorder) observer() *mcp.Observer {
 		}
 		o = r.obs.Fork()
 		r.convs[r.cur] = o
+		r.begin(o) // a session whose handshake the tap did not see
 	}
 	return o
 }
@@ -245,7 +273,9 @@ func (r *recorder) handle(c *chunk) {
 		// A handshake: a new client session, whose ids and era are its
 		// own (the sessions before it keep their observers by name).
 		if c.conv == "" {
+			r.before = r.obs
 			r.obs = r.obs.Fork()
+			r.begin(r.obs)
 		} else {
 			delete(r.convs, c.conv)
 		}
@@ -262,6 +292,12 @@ func (r *recorder) handle(c *chunk) {
 	case chunkEOF:
 		r.endOf(c.dir, c.at)
 	case chunkEvent:
+		if te, ok := c.ev.(mcp.TransportEvent); ok && te.Kind == "http" {
+			if cs := r.sessions[r.observer()]; cs != nil {
+				te.ClientSession = cs.n
+				c.ev = te
+			}
+		}
 		r.w.Event(c.ev)
 	case chunkExit:
 		r.exited(c.ev.(mcp.ExitEvent))
@@ -271,6 +307,12 @@ func (r *recorder) handle(c *chunk) {
 			r.convs = map[string]*mcp.Observer{}
 		}
 		r.convs[c.alias] = o
+		if c.opened && r.cur == "" && o == r.obs && r.before != nil {
+			// The handshake opened a session with an id: messages
+			// without one are still the session's before it (a stateless
+			// client beside a stateful one).
+			r.obs, r.before = r.before, nil
+		}
 	case chunkFrame:
 		data, redacted := c.data, []string(nil)
 		if c.redact {
@@ -337,8 +379,17 @@ func (r *recorder) frames(dir mcp.Direction, raw []byte, problem, stream string,
 // framesBy is frames for a message that either crossed the tap or was
 // written by it (byTap).
 func (r *recorder) framesBy(dir mcp.Direction, raw []byte, problem, stream string, at time.Time, byTap bool) {
-	for _, f := range r.observer().Frames(dir, raw, problem, stream, at) {
+	o := r.observer()
+	derive := &r.derive
+	session := r.sessions[o]
+	if session != nil {
+		derive = &session.derive
+	}
+	for _, f := range o.Frames(dir, raw, problem, stream, at) {
 		f.ByTap = byTap
+		if session != nil {
+			f.ClientSession = session.n
+		}
 		if r.onFrame != nil {
 			g := *f
 			g.Raw = bytes.Clone(f.Raw) // f.Raw is the spool's
@@ -350,7 +401,7 @@ func (r *recorder) framesBy(dir mcp.Direction, raw []byte, problem, stream strin
 		}
 		r.line = appendFrameEntry(r.line[:0], f, stream)
 		r.w.Line(r.line)
-		for _, ev := range r.derive.frame(f) {
+		for _, ev := range derive.frame(f) {
 			r.w.Event(ev)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
+	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
@@ -41,9 +42,48 @@ type Session struct {
 	Start       time.Time
 	// Cut, when set, says the file ends mid-line (record.CutError): the
 	// export shows it up to its last complete line, and says so.
-	Cut        string
-	frames     map[int64]*mcp.Frame
-	frameCount int
+	Cut string
+	// Conversations are the client sessions of a tap's capture that
+	// carried several (one tap --listen serving one client after
+	// another, or several at once), in the order they began; empty for
+	// a session of one conversation. The timeline is theirs one after
+	// the other.
+	Conversations []Conversation
+	frames        map[int64]*mcp.Frame
+	frameCount    int
+	// heading: the conversation a timeline item begins.
+	heading map[*Item]*Conversation
+}
+
+// Conversation is one client session of a capture that carried several:
+// its client and its own requests' counts.
+type Conversation struct {
+	N         int    // its number in the capture (Frame.ClientSession)
+	Client    string // the client as its handshake named it; "" when none did
+	Handshake *mcp.Handshake
+	Outcome   reading.Outcome // its counts only: how it ended is the capture's
+	Start     time.Time
+}
+
+// String says it in one line: "client session 2: opencode 1.2 — 4
+// requests, 4 answered".
+func (c Conversation) String() string {
+	client := c.Client
+	if client == "" {
+		client = "(no handshake)"
+	}
+	o := c.Outcome
+	line := fmt.Sprintf("client session %d: %s — %s, %d answered", c.N, client, plural.S(o.Requests, "request"), o.Answered)
+	if o.Errors > 0 {
+		line += fmt.Sprintf(" (%d with an error)", o.Errors)
+	}
+	if o.NoAnswer > 0 {
+		line += fmt.Sprintf(", %d without an answer", o.NoAnswer)
+	}
+	if o.Pending > 0 {
+		line += fmt.Sprintf(", %d still waiting", o.Pending)
+	}
+	return line
 }
 
 // Item is one line of the timeline: a request and its answer, or a lone
@@ -59,6 +99,7 @@ func FromEvents(source string, header record.Entry, events []mcp.Event) *Session
 	if c, err := rs.First(); err == nil {
 		s.Handshake = c.Handshake
 	}
+	s.conversations(rs)
 	for _, ev := range events {
 		if s.Start.IsZero() {
 			s.Start = ev.At()
@@ -89,6 +130,47 @@ func FromEvents(source string, header record.Entry, events []mcp.Event) *Session
 		}
 	}
 	return s
+}
+
+// conversations gathers the client sessions of a capture that numbers
+// them, each heading its part of the timeline.
+func (s *Session) conversations(rs *reading.Session) {
+	numbered := false
+	for _, c := range rs.Connections {
+		numbered = numbered || c.ClientSession != 0
+	}
+	if !numbered {
+		return
+	}
+	s.heading = map[*Item]*Conversation{}
+	s.Conversations = make([]Conversation, 0, len(rs.Connections))
+	for _, c := range rs.Connections {
+		if len(c.Exchanges) == 0 {
+			continue
+		}
+		s.Conversations = append(s.Conversations, Conversation{N: c.ClientSession, Client: c.Client(), Handshake: c.Handshake,
+			Outcome: c.Counts(), Start: c.Exchanges[0].First().Time})
+	}
+	i := 0
+	for _, c := range rs.Connections {
+		if len(c.Exchanges) > 0 {
+			s.heading[c.Exchanges[0]] = &s.Conversations[i]
+			i++
+		}
+	}
+}
+
+// Heading is the conversation a timeline item begins, nil for any other.
+func (s *Session) Heading(it *Item) *Conversation { return s.heading[it] }
+
+// conversation is the client session numbered n (nil when none is).
+func (s *Session) conversation(n int) *Conversation {
+	for i := range s.Conversations {
+		if s.Conversations[i].N == n {
+			return &s.Conversations[i]
+		}
+	}
+	return nil
 }
 
 // Frame is the frame of a seq (nil when unknown).

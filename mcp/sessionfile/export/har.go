@@ -20,6 +20,7 @@ type harLog struct {
 type harBody struct {
 	Version string     `json:"version"`
 	Creator harCreator `json:"creator"`
+	Pages   []harPage  `json:"pages,omitempty"`
 	Entries []harEntry `json:"entries"`
 	Comment string     `json:"comment,omitempty"`
 }
@@ -29,7 +30,17 @@ type harCreator struct {
 	Version string `json:"version"`
 }
 
+// harPage is a client session of a capture that carried several: its
+// HTTP requests are the page's entries.
+type harPage struct {
+	StartedDateTime string   `json:"startedDateTime"`
+	ID              string   `json:"id"`
+	Title           string   `json:"title"`
+	PageTimings     struct{} `json:"pageTimings"`
+}
+
 type harEntry struct {
+	Pageref         string      `json:"pageref,omitempty"`
 	StartedDateTime string      `json:"startedDateTime"`
 	Time            float64     `json:"time"`
 	Request         harRequest  `json:"request"`
@@ -98,8 +109,16 @@ func HAR(w io.Writer, s *Session, version string) error {
 	if len(s.HTTP) == 0 {
 		out.Log.Comment = "the session has no HTTP exchanges (a stdio session?)"
 	}
+	for _, c := range s.Conversations {
+		out.Log.Pages = append(out.Log.Pages, harPage{StartedDateTime: c.Start.UTC().Format(time.RFC3339Nano),
+			ID: pageID(c.N), Title: c.String()})
+	}
 	for _, ev := range s.HTTP {
-		out.Log.Entries = append(out.Log.Entries, s.harEntry(ev))
+		e := s.harEntry(ev)
+		if ev.ClientSession != 0 && s.conversation(ev.ClientSession) != nil {
+			e.Pageref = pageID(ev.ClientSession)
+		}
+		out.Log.Entries = append(out.Log.Entries, e)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -120,7 +139,7 @@ func (s *Session) harEntry(ev mcp.TransportEvent) harEntry {
 	ms := float64(elapsed.Microseconds()) / 1000
 	e := harEntry{StartedDateTime: ev.Time.Add(-elapsed).UTC().Format(time.RFC3339Nano), Time: ms,
 		Timings: harTimings{Send: 0, Wait: ms, Receive: 0}, Comment: ev.Summary}
-	e.Request = harRequest{Method: get("method"), URL: get("url"), HTTPVersion: "HTTP/1.1",
+	e.Request = harRequest{Method: get("method"), URL: s.urlOf(get("url"), get("path")), HTTPVersion: "HTTP/1.1",
 		Cookies: []harNV{}, Headers: []harNV{}, QueryString: []harNV{}, HeadersSize: -1, BodySize: 0}
 	e.Response = harResponse{HTTPVersion: "HTTP/1.1", Cookies: []harNV{}, Headers: []harNV{},
 		Content: harContent{Size: -1, MimeType: "x-unknown"}, HeadersSize: -1, BodySize: -1}
@@ -153,7 +172,7 @@ func (s *Session) harEntry(ev mcp.TransportEvent) harEntry {
 	}
 	// The JSON-RPC message this request carried, and its answer.
 	if id, method := get("Message-Id"), get("Message-Method"); e.Request.Method == "POST" && (id != "" || method != "") {
-		req := s.findOutbound(id, method, ev.Time)
+		req := s.findOutbound(id, method, ev.Time, ev.ClientSession)
 		if req != nil {
 			e.Request.PostData = &harPostData{MimeType: "application/json", Text: string(req.Raw)}
 			e.Request.BodySize = req.Size()
@@ -169,13 +188,37 @@ func (s *Session) harEntry(ev mcp.TransportEvent) harEntry {
 	return e
 }
 
+// urlOf is a request's URL: as recorded, or (a tap records the path the
+// client asked for) the path on the server's address.
+func (s *Session) urlOf(recorded, path string) string {
+	if recorded != "" || path == "" {
+		return recorded
+	}
+	base := s.Header.URL
+	if base == "" {
+		base = s.Header.Target
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return path
+	}
+	p, err := url.Parse(path)
+	if err != nil {
+		return path
+	}
+	return u.ResolveReference(p).String()
+}
+
+func pageID(session int) string { return "client-session-" + strconv.Itoa(session) }
+
 // findOutbound is the last outbound frame with this id (or, for a
-// notification, method) sent no later than t.
-func (s *Session) findOutbound(id, method string, t time.Time) *mcp.Frame {
+// notification, method) sent no later than t, in client session session
+// when the capture numbers them (two sessions use the same ids).
+func (s *Session) findOutbound(id, method string, t time.Time, session int) *mcp.Frame {
 	var best *mcp.Frame
 	for _, it := range s.Timeline {
 		for _, f := range []*mcp.Frame{it.Request, it.Single, it.Response} {
-			if f == nil || f.Dir != mcp.Outbound || f.Time.After(t) {
+			if f == nil || f.Dir != mcp.Outbound || f.Time.After(t) || (session != 0 && f.ClientSession != session) {
 				continue
 			}
 			if (id != "" && string(f.ID) == id) || (id == "" && f.Method == method) {

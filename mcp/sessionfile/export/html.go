@@ -60,6 +60,7 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 <dt>Frames</dt><dd>{{.FrameCount}} ({{len .Timeline}} exchanges and lone frames)</dd>
 <dt>Diagnostics</dt><dd>{{.DiagSummary}}</dd>
 <dt>Outcome</dt><dd>{{.Outcome}}</dd>
+{{if .Conversations}}<dt>Client sessions</dt><dd>{{len .Conversations}}, each its own conversation below<ul>{{range .Conversations}}<li>{{.}}</li>{{end}}</ul></dd>{{end}}
 </dl>
 
 <h2 id="diagnostics">Diagnostics</h2>
@@ -90,7 +91,8 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 
 <h2 id="timeline">Timeline</h2>
 <p class="mute">Each line opens to the exact JSON that crossed the wire. → sent by the client, ← sent by the server.</p>
-{{range .Rows}}<details{{if .Failed}} class="failed"{{end}}>
+{{range .Rows}}{{with .Heading}}<h3>{{.}}</h3>
+{{end}}<details{{if .Failed}} class="failed"{{end}}>
 <summary><span class="t">{{.At}}</span><span class="dir">{{.Arrow}}</span> {{.Label}}{{if .Status}} <span class="{{.StatusClass}}">{{.Status}}</span>{{end}}{{if .Latency}} <span class="lat">{{.Latency}}</span>{{end}}</summary>
 {{range .Parts}}<div class="mute">{{.Title}}</div><pre>{{.Body}}</pre>{{end}}
 </details>
@@ -127,6 +129,9 @@ func joinInts(seqs []int64) string {
 
 // row is one timeline line as the page shows it.
 type row struct {
+	// Heading names the client session the row begins (a capture of
+	// several).
+	Heading                                        string
 	At, Arrow, Label, Status, StatusClass, Latency string
 	Failed                                         bool
 	Parts                                          []part
@@ -148,7 +153,11 @@ func HTML(w io.Writer, s *Session) error {
 	d := htmlData{Session: s, Recorded: s.Header.Time.UTC().Format("2006-01-02 15:04:05 UTC"),
 		FrameCount: s.frameCount, DiagSummary: diagSummary(s.Diagnostics), Outcome: outcome(s)}
 	for _, it := range s.Timeline {
-		d.Rows = append(d.Rows, s.row(it))
+		r := s.row(it)
+		if c := s.Heading(it); c != nil {
+			r.Heading = c.String()
+		}
+		d.Rows = append(d.Rows, r)
 	}
 	return htmlTemplate().Execute(w, d)
 }

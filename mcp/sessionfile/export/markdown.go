@@ -24,6 +24,12 @@ func Markdown(w io.Writer, s *Session) error {
 	}
 	fmt.Fprintf(&b, "- **Recorded by**: mcpscope %s, %s\n", mdText(s.Header.Mcpscope), s.Header.Time.UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- **Outcome**: %s\n", mdText(outcome(s)))
+	if len(s.Conversations) > 0 {
+		fmt.Fprintf(&b, "- **Client sessions**: %d, each its own conversation\n", len(s.Conversations))
+		for _, c := range s.Conversations {
+			fmt.Fprintf(&b, "  - %s\n", mdText(c.String()))
+		}
+	}
 	fmt.Fprintf(&b, "- **Diagnostics**: %s\n", diagSummary(s.Diagnostics))
 
 	if h := s.Handshake; h != nil {
@@ -32,9 +38,15 @@ func Markdown(w io.Writer, s *Session) error {
 	}
 
 	var failed []*Item
+	session := map[*Item]*Conversation{} // the client session of each failed item
+	var cur *Conversation
 	for _, it := range s.Timeline {
+		if c := s.Heading(it); c != nil {
+			cur = c
+		}
 		if it.Failed() {
 			failed = append(failed, it)
+			session[it] = cur
 		}
 	}
 	b.WriteString("\n### Failing exchanges\n\n")
@@ -43,7 +55,11 @@ func Markdown(w io.Writer, s *Session) error {
 	}
 	for _, it := range failed {
 		r := s.row(it)
-		fmt.Fprintf(&b, "**%s %s** %s\n\n", r.At, mdText(r.Label), mdText(r.Status))
+		where := ""
+		if c := session[it]; c != nil {
+			where = fmt.Sprintf(" (client session %d)", c.N)
+		}
+		fmt.Fprintf(&b, "**%s %s**%s %s\n\n", r.At, mdText(r.Label), where, mdText(r.Status))
 		for _, p := range r.Parts {
 			fmt.Fprintf(&b, "%s:\n\n", p.Title)
 			fence(&b, p.Body)

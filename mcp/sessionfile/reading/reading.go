@@ -179,6 +179,22 @@ type Connection struct {
 	// method the client listed; a method absent was not listed, or never
 	// to its last page.
 	Lists map[string][]json.RawMessage
+	// ClientSession is the number of the client session it is, in a
+	// tap's capture that numbers them (Frame.ClientSession); 0 otherwise.
+	ClientSession int
+}
+
+// Client names the client that made the handshake ("opencode 1.2"), ""
+// when it named none or no handshake completed.
+func (c *Connection) Client() string {
+	if c.Handshake == nil || c.Handshake.ClientInfo.Name == "" {
+		return ""
+	}
+	name := c.Handshake.ClientInfo.Name
+	if v := c.Handshake.ClientInfo.Version; v != "" {
+		name += " " + v
+	}
+	return name
 }
 
 // Requests are the client's requests of the connection in order, probes,
@@ -300,11 +316,11 @@ func (s *Session) CutNote() string {
 // came).
 func FromEvents(source string, header record.Entry, events []mcp.Event) *Session {
 	s := &Session{Source: source, Header: header, Events: events}
-	b := &builder{s: s}
+	b := &builder{s: s, connState: &connState{}}
 	for _, ev := range events {
 		b.event(ev)
 	}
-	b.close()
+	b.closeAll()
 	s.Outcome = b.outcome()
 	return s
 }
@@ -343,7 +359,21 @@ func (s *Session) Exchanges() []*Exchange {
 
 // builder reads the events in order.
 type builder struct {
-	s    *Session
+	s *Session
+	// connState is the connection being read; bySession holds each
+	// client session's (a tap's capture that numbers them), the one
+	// being read among them.
+	*connState
+	bySession map[int]*connState
+	lastRead  *mcp.StateEvent
+	exit      *mcp.ExitError
+	// clientSignal is the signal a tap's client sent it (its row), the
+	// end of a capture the client cut short by killing the tap.
+	clientSignal string
+}
+
+// connState is what the builder knows of one connection as it reads it.
+type connState struct {
 	conn *Connection
 	// bySeq: outbound request seq -> its exchange, in this connection;
 	// byID: the unanswered outbound requests by id (for a file without
@@ -354,13 +384,8 @@ type builder struct {
 	lastSeq  int64
 	// opening: before the connection's first request of another method
 	// than initialize and server/discover.
-	opening  bool
-	hsEvent  *mcp.Handshake
-	lastRead *mcp.StateEvent
-	exit     *mcp.ExitError
-	// clientSignal is the signal a tap's client sent it (its row), the
-	// end of a capture the client cut short by killing the tap.
-	clientSignal string
+	opening bool
+	hsEvent *mcp.Handshake
 	// requests: this connection's requests (Role Request) by method, in
 	// order, that a later one may still send again (see retryOf).
 	requests map[string][]*Exchange
@@ -368,11 +393,40 @@ type builder struct {
 
 func (b *builder) newConnection() {
 	b.close()
-	b.conn = &Connection{Lists: map[string][]json.RawMessage{}}
+	b.connState = &connState{conn: &Connection{Lists: map[string][]json.RawMessage{}},
+		bySeq: map[int64]*Exchange{}, byID: map[mcp.ID][]*Exchange{}, serverID: map[mcp.ID]*Exchange{},
+		requests: map[string][]*Exchange{}, opening: true}
 	b.s.Connections = append(b.s.Connections, b.conn)
-	b.bySeq, b.byID, b.serverID = map[int64]*Exchange{}, map[mcp.ID][]*Exchange{}, map[mcp.ID]*Exchange{}
-	b.requests = map[string][]*Exchange{}
-	b.lastSeq, b.opening, b.hsEvent = 0, true, nil
+}
+
+// enterSession makes client session n's connection the one being read,
+// opening it at the session's first frame. Sessions through one tap may
+// interleave; each is read whole, its answers paired with its requests.
+func (b *builder) enterSession(n int) {
+	if st := b.bySession[n]; st != nil {
+		b.connState = st
+		return
+	}
+	b.newConnection()
+	b.conn.ClientSession = n
+	if b.bySession == nil {
+		b.bySession = map[int]*connState{}
+	}
+	b.bySession[n] = b.connState
+}
+
+// exchangeBySeq is the request of seq in the connection being read, or
+// in another client session's (their numbering is the capture's one).
+func (b *builder) exchangeBySeq(seq int64) *Exchange {
+	if x := b.bySeq[seq]; x != nil {
+		return x
+	}
+	for _, st := range b.bySession {
+		if x := st.bySeq[seq]; x != nil {
+			return x
+		}
+	}
+	return nil
 }
 
 // empty reports a connection with nothing in it yet.
@@ -409,9 +463,9 @@ func (b *builder) event(ev mcp.Event) {
 			b.conn.Lists[e.Method] = e.Items
 		}
 	case mcp.LocalErrorEvent:
-		if x := b.bySeq[e.Err.ReqSeq]; x != nil && x.Response == nil {
+		if x := b.exchangeBySeq(e.Err.ReqSeq); x != nil && x.Response == nil {
 			x.Local = e.Err
-			b.forgetID(x)
+			b.forgetIDIn(x)
 		}
 	case mcp.FrameEvent:
 		b.frame(e.Frame)
@@ -428,6 +482,8 @@ func (b *builder) frame(f *mcp.Frame) {
 	// in a legacy session (a tap sees a client open one session after
 	// another).
 	switch {
+	case f.ClientSession != 0:
+		b.enterSession(f.ClientSession)
 	case b.conn == nil || (f.Seq != 0 && f.Seq <= b.lastSeq):
 		b.newConnection()
 	case f.Dir == mcp.Outbound && f.Kind == mcp.KindRequest && f.Method == mcp.MethodInitialize && !b.opening &&
@@ -548,17 +604,26 @@ func streamID(stream string) string {
 
 // forgetID takes an answered or abandoned request out of the by-id
 // pairing.
-func (b *builder) forgetID(x *Exchange) {
+func (st *connState) forgetID(x *Exchange) {
 	id := x.Request.ID
-	list := b.byID[id]
+	list := st.byID[id]
 	for i, y := range list {
 		if y == x {
-			b.byID[id] = append(list[:i:i], list[i+1:]...)
+			st.byID[id] = append(list[:i:i], list[i+1:]...)
 			break
 		}
 	}
-	if len(b.byID[id]) == 0 {
-		delete(b.byID, id)
+	if len(st.byID[id]) == 0 {
+		delete(st.byID, id)
+	}
+}
+
+// forgetIDIn is forgetID in whichever connection x is of (a request
+// ended by a local error may be another client session's).
+func (b *builder) forgetIDIn(x *Exchange) {
+	b.forgetID(x)
+	for _, st := range b.bySession {
+		st.forgetID(x)
 	}
 }
 
@@ -655,27 +720,52 @@ func (b *builder) close() {
 	}
 }
 
+// closeAll ends every connection at the end of the file: the client
+// sessions left behind as another was read, and the last.
+func (b *builder) closeAll() {
+	cur := b.connState
+	for _, st := range b.bySession {
+		b.connState = st
+		b.close()
+	}
+	b.connState = cur
+	b.close()
+}
+
+// Counts is the connection's part of the outcome: whether its handshake
+// completed and its requests' counts (a client session of a tap's
+// capture, counted on its own).
+func (c *Connection) Counts() Outcome {
+	var o Outcome
+	c.count(&o)
+	return o
+}
+
+func (c *Connection) count(o *Outcome) {
+	if c.Handshake != nil {
+		o.Handshake = true
+	}
+	for _, x := range c.Requests() {
+		o.Requests++
+		last := x.Final()
+		switch {
+		case last.Response != nil:
+			o.Answered++
+			if last.Failed() {
+				o.Errors++
+			}
+		case last.Local != nil:
+			o.NoAnswer++
+		default:
+			o.Pending++
+		}
+	}
+}
+
 func (b *builder) outcome() Outcome {
 	var o Outcome
 	for _, c := range b.s.Connections {
-		if c.Handshake != nil {
-			o.Handshake = true
-		}
-		for _, x := range c.Requests() {
-			o.Requests++
-			last := x.Final()
-			switch {
-			case last.Response != nil:
-				o.Answered++
-				if last.Failed() {
-					o.Errors++
-				}
-			case last.Local != nil:
-				o.NoAnswer++
-			default:
-				o.Pending++
-			}
-		}
+		c.count(&o)
 	}
 	o.Exit = b.exit
 	if st := b.lastRead; st != nil {

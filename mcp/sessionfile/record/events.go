@@ -262,7 +262,7 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 		return mcp.LocalErrorEvent{Time: e.Time, Err: &mcp.LocalError{Kind: parseLocalKind(e.ErrorKind),
 			Method: e.Method, ID: mcp.ID(e.ID), ReqSeq: e.ReqSeq, Elapsed: fromMs(e.ElapsedMs)}}
 	case "transport":
-		ev := mcp.TransportEvent{Time: e.Time, Kind: e.TransportKind, Summary: e.Summary, Fields: e.Fields}
+		ev := mcp.TransportEvent{Time: e.Time, Kind: e.TransportKind, Summary: e.Summary, Fields: e.Fields, ClientSession: e.ClientSession}
 		if e.Error != "" {
 			ev.Err = errors.New(e.Error)
 		}
@@ -298,7 +298,7 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 	f := &mcp.Frame{Seq: e.Seq, Time: e.Time, Dir: parseDir(e.Dir), Transport: e.Transport, Raw: raw,
 		Kind: parseKind(e.Kind), Method: e.Method, ID: mcp.ID(e.ID), Problem: e.Problem, ReplyTo: e.ReplyTo,
 		Latency: fromMs(e.LatencyMs), UnknownID: e.UnknownID, Duplicate: e.Duplicate, BatchSeq: e.BatchSeq,
-		Stream: e.Stream, Probe: e.Probe, ByTap: e.ByTap, ErrorCode: e.ErrorCode}
+		Stream: e.Stream, Probe: e.Probe, ByTap: e.ByTap, ErrorCode: e.ErrorCode, ClientSession: e.ClientSession}
 	if err != nil && f.Problem == "" {
 		f.Problem = "the session file's raw_base64 is unreadable: " + err.Error()
 	}

@@ -72,6 +72,11 @@ type Entry struct {
 	Probe     bool    `json:"probe,omitempty"`
 	ByTap     bool    `json:"byTap,omitempty"` // a tap wrote it itself (Frame.ByTap)
 	ErrorCode int     `json:"errorCode,omitempty"`
+	// ClientSession numbers the client session of a tap carrying several
+	// (Frame.ClientSession) on a frame and an HTTP transport entry;
+	// absent for one conversation, and in files written before it, which
+	// read as one conversation.
+	ClientSession int `json:"clientSession,omitempty"`
 
 	// stderr; dropped lines (droppedBytes bytes) came before this one in a
 	// flood faster than mcpscope keeps, counted and not recorded
@@ -473,7 +478,8 @@ func FromEvent(ev mcp.Event) *Entry {
 		out := &Entry{Type: "frame", Time: f.Time, Seq: f.Seq, Dir: f.Dir.String(), Transport: f.Transport,
 			Kind: f.Kind.String(), Method: f.Method, ID: string(f.ID), Size: f.Size(), Problem: f.Problem,
 			ReplyTo: f.ReplyTo, LatencyMs: ms(f.Latency), UnknownID: f.UnknownID, Duplicate: f.Duplicate,
-			BatchSeq: f.BatchSeq, Probe: f.Probe, ByTap: f.ByTap, ErrorCode: f.ErrorCode, Stream: f.Stream}
+			BatchSeq: f.BatchSeq, Probe: f.Probe, ByTap: f.ByTap, ErrorCode: f.ErrorCode, Stream: f.Stream,
+			ClientSession: f.ClientSession}
 		if utf8.Valid(f.Raw) {
 			s := string(f.Raw)
 			out.Raw = &s
@@ -510,7 +516,8 @@ func FromEvent(ev mcp.Event) *Entry {
 		return &Entry{Type: "local_error", Time: e.Time, ErrorKind: le.Kind.String(), Method: le.Method, ID: string(le.ID),
 			ReqSeq: le.ReqSeq, ElapsedMs: ms(le.Elapsed), Error: le.Error()}
 	case mcp.TransportEvent:
-		out := &Entry{Type: "transport", Time: e.Time, TransportKind: e.Kind, Summary: e.Summary, Fields: e.Fields}
+		out := &Entry{Type: "transport", Time: e.Time, TransportKind: e.Kind, Summary: e.Summary, Fields: e.Fields,
+			ClientSession: e.ClientSession}
 		if e.Err != nil {
 			out.Error = e.Err.Error()
 		}
