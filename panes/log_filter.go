@@ -2,6 +2,8 @@ package panes
 
 import (
 	"bytes"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
@@ -19,6 +21,8 @@ import (
 //	kind:transport|http|sse|reconnect|oauth|websocket|process  transport rows
 //	kind:stderr|state|note|local|exit                          other rows
 //	id:3               the JSON-RPC id, exactly
+//	session:2          client session 2 of a tap carrying several (its
+//	                   frames and HTTP requests)
 //	-field:value       leaves out what field:value matches (-kind:http hides
 //	                   the HTTP exchanges, -method:notifications/ the
 //	                   notifications); a row without that field stays
@@ -26,11 +30,12 @@ import (
 //	                   problem, stderr line or state detail, or (for frames
 //	                   up to 64 kB) the raw bytes
 type logFilter struct {
-	methods []string
-	dirs    []mcp.Direction
-	kinds   []string // canonical kind names, see canonicalKind
-	ids     []string
-	words   []string // lower-cased
+	methods  []string
+	dirs     []mcp.Direction
+	kinds    []string // canonical kind names, see canonicalKind
+	ids      []string
+	sessions []int    // client sessions (Frame.ClientSession)
+	words    []string // lower-cased
 
 	// not holds the negated terms (its words are unused).
 	not *logFilter
@@ -86,6 +91,11 @@ func (f *logFilter) addField(term string) bool {
 	case "id":
 		f.ids = append(f.ids, val)
 		return true
+	case "session":
+		if n, err := strconv.Atoi(val); err == nil && n > 0 {
+			f.sessions = append(f.sessions, n)
+			return true
+		}
 	}
 	return false
 }
@@ -154,7 +164,7 @@ func (e *entryView) kindOf() (string, string) {
 }
 
 func (f *logFilter) active() bool {
-	return len(f.methods)+len(f.dirs)+len(f.kinds)+len(f.ids)+len(f.words) > 0 || f.not != nil
+	return len(f.methods)+len(f.dirs)+len(f.kinds)+len(f.ids)+len(f.sessions)+len(f.words) > 0 || f.not != nil
 }
 
 // frameFields reports whether the filter names frame fields (method,
@@ -178,6 +188,9 @@ func (f *logFilter) match(e *entryView) bool {
 		if !containsString(f.kinds, k) && (group == "" || !containsString(f.kinds, group)) {
 			return false
 		}
+	}
+	if len(f.sessions) > 0 && !slices.Contains(f.sessions, e.clientSession()) {
+		return false
 	}
 	fr := e.frame
 	if fr == nil {
@@ -249,6 +262,18 @@ func (e *entryView) entryText() string {
 	return e.text
 }
 
+// clientSession is the client session of a frame or an HTTP request
+// (0: none named).
+func (e *entryView) clientSession() int {
+	switch {
+	case e.frame != nil:
+		return e.frame.ClientSession
+	case e.kind == entryTransport && e.tr != nil:
+		return e.tr.ClientSession
+	}
+	return 0
+}
+
 func containsDir(s []mcp.Direction, d mcp.Direction) bool {
 	for _, x := range s {
 		if x == d {
@@ -264,6 +289,9 @@ func containsDir(s []mcp.Direction, d mcp.Direction) bool {
 func (f *logFilter) matchesAnyField(e *entryView) bool {
 	k, group := e.kindOf()
 	if containsString(f.kinds, k) || (group != "" && containsString(f.kinds, group)) {
+		return true
+	}
+	if n := e.clientSession(); n != 0 && slices.Contains(f.sessions, n) {
 		return true
 	}
 	fr := e.frame

@@ -303,3 +303,45 @@ func TestRelTimeFitsItsColumn(t *testing.T) {
 		}
 	}
 }
+
+// session:N keeps one client session of a tap's capture (its frames and
+// HTTP requests); -session:N leaves it out.
+func TestLogFilterBySession(t *testing.T) {
+	l := NewLog(themes.Default(true), keymap.Default())
+	l.SetSize(120, 35)
+	at := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	for i, n := range []int{1, 2, 1, 2, 2} {
+		l.Append(mcp.FrameEvent{Frame: &mcp.Frame{Seq: int64(i + 1), Time: at, Dir: mcp.Outbound, Transport: "http", Kind: mcp.KindRequest,
+			Method: "tools/list", ID: "1", Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), ClientSession: n}})
+	}
+	l.Append(mcp.TransportEvent{Time: at, Kind: "http", Summary: "POST /mcp", ClientSession: 2})
+	l.Append(mcp.StderrEvent{Time: at, Line: "a line"})
+	cases := []struct {
+		expr              string
+		frames, transport int
+		stderr            bool
+	}{
+		{"session:1", 2, 0, false},
+		{"session:2", 3, 1, false},
+		{"session:2 kind:http", 0, 1, false},
+		{"-session:2", 2, 0, true},
+		{"session:3", 0, 0, false},
+	}
+	for _, c := range cases {
+		l.SetFilter(c.expr)
+		frames, transport, stderr := 0, 0, false
+		for _, i := range l.shown {
+			switch l.entries[i].kind {
+			case entryFrame:
+				frames++
+			case entryTransport:
+				transport++
+			case entryStderr:
+				stderr = true
+			}
+		}
+		if frames != c.frames || transport != c.transport || stderr != c.stderr {
+			t.Errorf("filter %q shows %d frames, %d HTTP rows, stderr %t; want %d, %d, %t", c.expr, frames, transport, stderr, c.frames, c.transport, c.stderr)
+		}
+	}
+}

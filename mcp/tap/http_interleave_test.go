@@ -237,10 +237,30 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 	if err := src.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	announced := 0
 	for ev := range src.Events() {
 		if fe, ok := ev.(mcp.FrameEvent); ok && (fe.Frame.UnknownID || fe.Frame.Duplicate) {
 			t.Errorf("the viewer reads frame %d as answering nothing", fe.Frame.Seq)
 		}
+		if st, ok := ev.(mcp.StateEvent); ok && st.State == mcp.StateConnecting && strings.Contains(st.Detail, "another client session") {
+			announced++
+		}
+	}
+	// The title names the client of the last frame's session.
+	last := 0
+	for _, e := range entries {
+		if e.Type == "frame" {
+			last = e.ClientSession
+		}
+	}
+	var lastClient string
+	for _, c := range rs.Connections {
+		if c.ClientSession == last {
+			lastClient = c.Client()
+		}
+	}
+	if name := src.TransportName(); announced != 2 || !strings.Contains(name, lastClient) || !strings.Contains(name, fmt.Sprintf("client session %d of 3", last)) {
+		t.Errorf("the viewer announced %d new client sessions (want 2) and is titled %q (want %s, client session %d of 3)", announced, name, lastClient, last)
 	}
 	_ = src.Close()
 }

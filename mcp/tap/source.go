@@ -56,6 +56,11 @@ type Source struct {
 	// one client after another); client is the latest's.
 	sessions int
 	prof     doctor.Profile
+	// numbered holds the client and profile of each client session of a
+	// capture that numbers them (Frame.ClientSession); cur is the
+	// session of the latest frame, which the title names.
+	numbered map[int]sessionClient
+	cur      int
 
 	// Profile, when set before Start, is the doctor's client profile
 	// instead of the one the client's clientInfo picks.
@@ -96,6 +101,12 @@ func (s *Source) watch(l Listed) {
 	if s.transport == "" {
 		s.transport = "stdio"
 	}
+}
+
+// sessionClient is a client session's client, as its handshake named it.
+type sessionClient struct {
+	client string
+	prof   doctor.Profile
 }
 
 // Events is the ordered stream of the conversation.
@@ -142,10 +153,17 @@ func (s *Source) TransportName() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := s.transport + " tap"
-	if s.client != "" {
-		name += " · " + s.client + " (" + string(s.prof) + " profile)"
+	client, prof := s.client, s.prof
+	if sc, ok := s.numbered[s.cur]; ok {
+		client, prof = sc.client, sc.prof
 	}
-	if s.sessions > 1 {
+	if client != "" {
+		name += " · " + client + " (" + string(prof) + " profile)"
+	}
+	switch {
+	case len(s.numbered) > 1:
+		name += fmt.Sprintf(" · client session %d of %d", s.cur, len(s.numbered))
+	case s.numbered == nil && s.sessions > 1:
 		name += fmt.Sprintf(" · client session %d", s.sessions)
 	}
 	return name
@@ -317,7 +335,30 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 	if _, ok := ev.(mcp.HandshakeEvent); ok {
 		r.handshook = true
 	}
-	if fe, ok := ev.(mcp.FrameEvent); ok && r.handshook && opensSession(fe.Frame) {
+	n := 0 // the frame's client session, in a capture that numbers them
+	if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.ClientSession != 0 {
+		// Each client session has its own doctor and client, whichever
+		// order their frames come in.
+		n = fe.Frame.ClientSession
+		l, seen := r.linters[n]
+		if !seen && len(r.linters) > 0 {
+			s.q.Push(mcp.StateEvent{Time: fe.Frame.Time, State: mcp.StateConnecting,
+				Detail: fmt.Sprintf("another client session begins (client session %d, %s)", n, fe.Frame.Label())})
+		}
+		if r.linters == nil {
+			r.linters = map[int]*doctor.Linter{}
+		}
+		r.linter = l
+		s.mu.Lock()
+		s.cur = n
+		if s.numbered == nil {
+			s.numbered = map[int]sessionClient{}
+		}
+		if _, ok := s.numbered[n]; !ok {
+			s.numbered[n] = sessionClient{}
+		}
+		s.mu.Unlock()
+	} else if ok && r.handshook && opensSession(fe.Frame) {
 		// Another client session through the same tap: a conversation of
 		// its own, with its client named and its own doctor.
 		r.linter, r.handshook = nil, false
@@ -333,19 +374,26 @@ func (s *Source) deliver(r *reader, e *record.Entry) {
 			if s.Profile != "" {
 				prof = s.Profile // the viewer's choice, named with the client
 			}
-			s.mu.Lock()
-			s.sessions++
-			s.client = info.Name
+			client := info.Name
 			if info.Version != "" {
-				s.client += " " + info.Version
+				client += " " + info.Version
 			}
-			s.prof = prof
+			s.mu.Lock()
+			if n != 0 {
+				s.numbered[n] = sessionClient{client: client, prof: prof}
+			} else {
+				s.sessions++
+				s.client, s.prof = client, prof
+			}
 			s.mu.Unlock()
 		}
 		if s.Profile != "" {
 			prof = s.Profile // also when the record has no handshake
 		}
 		r.linter = doctor.New(doctor.Options{Profile: prof})
+		if n != 0 {
+			r.linters[n] = r.linter
+		}
 	}
 	group := []mcp.Event{ev}
 	if r.linter != nil {
@@ -366,6 +414,9 @@ type reader struct {
 	linter *doctor.Linter
 	// handshook says the current client session's handshake completed.
 	handshook bool
+	// linters are the doctors of the client sessions of a capture that
+	// numbers them; linter is the one of the latest frame's session.
+	linters map[int]*doctor.Linter
 }
 
 // opensSession reports a client's handshake request: after a completed
