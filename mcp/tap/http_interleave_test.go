@@ -217,6 +217,13 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 	if issues := sch.ValidateJSON(har.Bytes()); len(issues) > 0 {
 		t.Errorf("the HAR of several client sessions does not validate: %+v", issues)
 	}
+	// The client posted to the tap's root: the tap sent it to the server's URL.
+	if want := `"url": "` + upstream.URL + `/mcp"`; !strings.Contains(har.String(), want) {
+		t.Errorf("the HAR names no request %s", want)
+	}
+	if !strings.Contains(md.String(), "(client session 1 of 3; each is listed)") {
+		t.Errorf("the Markdown does not say whose handshake it shows:\n%s", md.String())
+	}
 	for _, c := range rs.Connections {
 		n := len(c.Requests())
 		line := fmt.Sprintf("client session %d: %s — %d requests, %d answered", c.ClientSession, c.Client(), n, n)

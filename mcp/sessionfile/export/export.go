@@ -160,6 +160,21 @@ func (s *Session) conversations(rs *reading.Session) {
 	}
 }
 
+// firstOf says, of a capture of several client sessions, that the
+// handshake shown is the first session's: " (client session 1 of 3; each
+// is listed)"; "" otherwise.
+func (s *Session) firstOf() string {
+	if len(s.Conversations) < 2 || s.Handshake == nil {
+		return ""
+	}
+	for _, c := range s.Conversations {
+		if c.Handshake == s.Handshake {
+			return fmt.Sprintf(" (client session %d of %d; each is listed)", c.N, len(s.Conversations))
+		}
+	}
+	return ""
+}
+
 // Heading is the conversation a timeline item begins, nil for any other.
 func (s *Session) Heading(it *Item) *Conversation { return s.heading[it] }
 

@@ -189,7 +189,8 @@ func (s *Session) harEntry(ev mcp.TransportEvent) harEntry {
 }
 
 // urlOf is a request's URL: as recorded, or (a tap records the path the
-// client asked for) the path on the server's address.
+// client asked for) where the tap sent it: the server's URL for the tap's
+// root, else that path on the server's address.
 func (s *Session) urlOf(recorded, path string) string {
 	if recorded != "" || path == "" {
 		return recorded
@@ -201,6 +202,9 @@ func (s *Session) urlOf(recorded, path string) string {
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return path
+	}
+	if path == "/" {
+		return u.String()
 	}
 	p, err := url.Parse(path)
 	if err != nil {

@@ -73,7 +73,7 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 {{if .SpecRef}}<p class="mute">{{.SpecRef}}</p>{{end}}
 </div>{{end}}
 
-<h2 id="handshake">Handshake</h2>
+<h2 id="handshake">Handshake{{.FirstOf}}</h2>
 {{with .Handshake}}<dl class="kv">
 <dt>Era</dt><dd>{{.Era}}</dd>
 <dt>Offered</dt><dd>{{.OfferedVersion}}</dd>
@@ -145,13 +145,14 @@ type htmlData struct {
 	FrameCount  int
 	DiagSummary string
 	Outcome     string
+	FirstOf     string // whose handshake it is, of several client sessions
 	Rows        []row
 }
 
 // HTML writes the session as one self-contained page.
 func HTML(w io.Writer, s *Session) error {
 	d := htmlData{Session: s, Recorded: s.Header.Time.UTC().Format("2006-01-02 15:04:05 UTC"),
-		FrameCount: s.frameCount, DiagSummary: diagSummary(s.Diagnostics), Outcome: outcome(s)}
+		FrameCount: s.frameCount, DiagSummary: diagSummary(s.Diagnostics), Outcome: outcome(s), FirstOf: s.firstOf()}
 	for _, it := range s.Timeline {
 		r := s.row(it)
 		if c := s.Heading(it); c != nil {

@@ -18,7 +18,7 @@ func Markdown(w io.Writer, s *Session) error {
 	fmt.Fprintf(&b, "- **Target**: `%s`\n", mdCode(s.Header.Target))
 	if h := s.Handshake; h != nil {
 		fmt.Fprintf(&b, "- **Protocol**: %s (%s era; client offered %s)\n", mdText(h.ProtocolVersion), h.Era, mdText(h.OfferedVersion))
-		fmt.Fprintf(&b, "- **Client**: %s %s\n", mdText(h.ClientInfo.Name), mdText(h.ClientInfo.Version))
+		fmt.Fprintf(&b, "- **Client**: %s %s%s\n", mdText(h.ClientInfo.Name), mdText(h.ClientInfo.Version), s.firstOf())
 	} else {
 		b.WriteString("- **Handshake**: did not complete\n")
 	}
