@@ -407,7 +407,11 @@ func (b *builder) enterSession(n int) {
 		b.connState = st
 		return
 	}
-	b.newConnection()
+	if b.conn == nil || !b.empty() || b.conn.ClientSession != 0 {
+		// A connection begun with nothing in it yet (a connecting row
+		// the viewer wrote as the session began) is this session's.
+		b.newConnection()
+	}
 	b.conn.ClientSession = n
 	if b.bySession == nil {
 		b.bySession = map[int]*connState{}

@@ -214,3 +214,58 @@ func TestCaptureCutAfterTheClientsSignalEndedByTheClient(t *testing.T) {
 		t.Errorf("a capture that just stops ended: %s", o)
 	}
 }
+
+// Client sessions whose frames interleave are each a connection of
+// their own, read whole: each answer with its own session's request
+// (both sessions use the same ids), the handshake of each its own, and
+// a connecting row before a session's first frame (as the viewer writes
+// one) opens no empty connection.
+func TestInterleavedClientSessionsAreEachAConnection(t *testing.T) {
+	at := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	var events []mcp.Event
+	seq := int64(0)
+	frame := func(session int, dir mcp.Direction, kind mcp.Kind, method, id string, replyTo int64, raw string) {
+		seq++
+		events = append(events, mcp.FrameEvent{Frame: &mcp.Frame{Seq: seq, Time: at.Add(time.Duration(seq) * time.Millisecond), Dir: dir,
+			Transport: "http", Kind: kind, Method: method, ID: mcp.ID(id), ReplyTo: replyTo, Raw: []byte(raw), ClientSession: session}})
+	}
+	initialize := func(session int, client string) {
+		frame(session, mcp.Outbound, mcp.KindRequest, mcp.MethodInitialize, "1", 0,
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"`+client+`"}}}`)
+	}
+	answerInit := func(session int, req int64) {
+		frame(session, mcp.Inbound, mcp.KindResponse, "", "1", req,
+			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s"}}}`)
+	}
+	initialize(1, "first") // 1
+	answerInit(1, 1)       // 2
+	events = append(events, mcp.StateEvent{Time: at, State: mcp.StateConnecting, Detail: "another client session begins"})
+	initialize(2, "second")                                                                                                // 3
+	frame(1, mcp.Outbound, mcp.KindRequest, mcp.MethodToolsList, "2", 0, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`) // 4
+	answerInit(2, 3)                                                                                                       // 5
+	frame(2, mcp.Outbound, mcp.KindRequest, mcp.MethodToolsList, "2", 0, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`) // 6
+	frame(2, mcp.Inbound, mcp.KindResponse, "", "2", 6, `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)                  // 7
+	frame(1, mcp.Inbound, mcp.KindResponse, "", "2", 4, `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)                  // 8
+
+	s := FromEvents("interleaved", record.Entry{Recorder: record.RecorderTap}, events)
+	if len(s.Connections) != 2 {
+		t.Fatalf("%d connections, want 2", len(s.Connections))
+	}
+	for i, c := range s.Connections {
+		n := i + 1
+		want := []string{"first", "second"}[i]
+		if c.ClientSession != n || c.Client() != want || c.HandshakeExchange == nil || c.HandshakeExchange.Request.ClientSession != n {
+			t.Errorf("connection %d: client session %d, client %q, handshake %v; want %d, %q and its own", i, c.ClientSession, c.Client(), c.HandshakeExchange, n, want)
+		}
+		reqs := c.Requests()
+		if len(reqs) != 1 || reqs[0].Response == nil || reqs[0].Response.ClientSession != n {
+			t.Errorf("connection %d: %s", i, roles(c))
+		}
+		if o := c.Counts(); o.Requests != 1 || o.Answered != 1 {
+			t.Errorf("connection %d counts %s", i, o)
+		}
+	}
+	if o := s.Outcome; o.Requests != 2 || o.Answered != 2 {
+		t.Errorf("outcome %s, want 2 requests, both answered", o)
+	}
+}
