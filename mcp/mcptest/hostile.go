@@ -96,7 +96,13 @@ func (h *Hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	h.seen = append(h.seen, Seen{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Header: r.Header.Clone(), Body: body.String()})
 	h.mu.Unlock()
-	base := h.Srv.URL
+	// The base URL is the one this request came to: h.Srv is set after
+	// the server starts serving, so reading it here would race with
+	// StartHostile (the race detector sees no order through the network).
+	base := "http://" + r.Host
+	if r.TLS != nil {
+		base = "https://" + r.Host
+	}
 	oauth := h.AuthorizationEndpoint != ""
 	switch {
 	case oauth && r.URL.Path == "/.well-known/oauth-protected-resource/mcp":
