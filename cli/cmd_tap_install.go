@@ -296,8 +296,24 @@ func readOpen(f *os.File) ([]byte, os.FileInfo, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, nil, err
 	}
-	data, err := io.ReadAll(f)
-	return data, fi, err
+	// Read into a buffer of the file's size (and a byte, to see it end):
+	// io.ReadAll's doublings would leave a big file's copies behind.
+	data := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			return data, fi, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(data) == cap(data) {
+			// It grew since the stat: the compare before the write
+			// will see that.
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // writeInPlace writes data into the open file f, the same file (inode)
@@ -319,13 +335,23 @@ func writeInPlace(f *os.File, path string, fi os.FileInfo, was, data []byte) err
 	if !still() || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 		return errChangedMeanwhile
 	}
-	cur := make([]byte, len(was)+1)
-	n, err := f.ReadAt(cur, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	if !bytes.Equal(cur[:n], was) {
-		return errChangedMeanwhile
+	// Compared a piece at a time: a copy of a big file would double it.
+	cur := make([]byte, 256<<10)
+	for off := 0; ; {
+		n, err := f.ReadAt(cur, int64(off))
+		if n > len(was)-off || !bytes.Equal(cur[:n], was[off:off+n]) {
+			return errChangedMeanwhile
+		}
+		off += n
+		if errors.Is(err, io.EOF) {
+			if off != len(was) {
+				return errChangedMeanwhile
+			}
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if _, err := f.WriteAt(data, 0); err != nil {
 		return fmt.Errorf("writing the file failed part way, it may be damaged: %w", err)

@@ -18,13 +18,22 @@ func (e *syntaxErr) Error() string { return fmt.Sprintf("offset %d: %s", e.offse
 // spaces. Replacing rather than removing keeps every byte offset, so the
 // decoder's error positions are positions in the user's file; newlines
 // inside block comments are kept for the same reason. Nothing inside a
-// string is touched: "http://x" is not a comment.
+// string is touched: "http://x" is not a comment. src is copied only when
+// something in it is blanked: a big file in plain JSON is not held twice
+// (src itself comes back, and neither is changed after).
 func stripJSONC(src []byte) ([]byte, error) {
-	out := make([]byte, len(src))
-	copy(out, src)
+	out, copied := src, false
+	blank := func(i int) {
+		if !copied {
+			out, copied = bytes.Clone(src), true
+		}
+		out[i] = ' '
+	}
 	// A UTF-8 byte order mark, which Windows editors write, is blank too.
 	if bytes.HasPrefix(out, []byte("\xef\xbb\xbf")) {
-		out[0], out[1], out[2] = ' ', ' ', ' '
+		blank(0)
+		blank(1)
+		blank(2)
 	}
 	for i := 0; i < len(out); i++ {
 		switch c := out[i]; {
@@ -36,23 +45,25 @@ func stripJSONC(src []byte) ([]byte, error) {
 			i = end
 		case c == '/' && i+1 < len(out) && out[i+1] == '/':
 			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
+				blank(i)
 			}
 		case c == '/' && i+1 < len(out) && out[i+1] == '*':
 			start := i
-			out[i], out[i+1] = ' ', ' '
+			blank(i)
+			blank(i + 1)
 			i += 2
 			for ; ; i++ {
 				if i+1 >= len(out) {
 					return nil, &syntaxErr{start, "unterminated /* comment"}
 				}
 				if out[i] == '*' && out[i+1] == '/' {
-					out[i], out[i+1] = ' ', ' '
+					blank(i)
+					blank(i + 1)
 					i++
 					break
 				}
 				if out[i] != '\n' && out[i] != '\r' {
-					out[i] = ' '
+					blank(i)
 				}
 			}
 		}
@@ -66,7 +77,7 @@ func stripJSONC(src []byte) ([]byte, error) {
 		case ',':
 			j := skipSpace(out, i+1)
 			if j < len(out) && (out[j] == '}' || out[j] == ']') {
-				out[i] = ' '
+				blank(i)
 			}
 		}
 	}

@@ -1,8 +1,10 @@
 package tap
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,14 +89,19 @@ func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited
 	}
 	res := &Edited{Data: data}
 	var edits []config.Edit
+	// What each entry must hold after the edit, as a digest: the parsed
+	// args of a big file weigh about what it does, and are let go before
+	// the edit is made and read back.
 	type value struct {
-		command string
-		args    []string
+		key string
+		sum uint64
 	}
+	seed := maphash.MakeSeed()
 	want := make([]value, len(d.Entries))
+	others := len(d.Others)
 	for i := range d.Entries {
 		e := &d.Entries[i]
-		want[i] = value{e.Command, e.Args}
+		want[i] = value{e.Key(), digest(seed, e.Command, e.Args)}
 		if !wanted(e.Name, names) {
 			continue
 		}
@@ -105,7 +112,7 @@ func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited
 		if !ok {
 			continue
 		}
-		want[i] = value{command, args}
+		want[i].sum = digest(seed, command, args)
 		edits = append(edits, ed...)
 		res.Changed = append(res.Changed, e.Label())
 	}
@@ -127,6 +134,7 @@ func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited
 	if len(res.Changed) == 0 {
 		return res, nil
 	}
+	d = nil
 	if res.Data, err = config.Apply(data, edits); err != nil {
 		return nil, err
 	}
@@ -137,17 +145,33 @@ func edit(syntax config.Syntax, data []byte, names []string, ch change) (*Edited
 	if err != nil {
 		return nil, fmt.Errorf("the edit would leave the file unreadable (%w); nothing was written: please report this file's shape", err)
 	}
-	if len(after.Entries) != len(d.Entries) || len(after.Others) != len(d.Others) {
+	if len(after.Entries) != len(want) || len(after.Others) != others {
 		return nil, errors.New("the edit would change which servers the file has; nothing was written: please report this file's shape")
 	}
 	// Edits keep the entries' order.
 	for i := range after.Entries {
 		e, w := &after.Entries[i], want[i]
-		if e.Key() != d.Entries[i].Key() || w.command != e.Command || !slices.Equal(w.args, e.Args) {
+		if e.Key() != w.key || digest(seed, e.Command, e.Args) != w.sum {
 			return nil, fmt.Errorf("%s: the edit would give it %q %q; nothing was written: please report this file's shape", e.Label(), e.Command, e.Args)
 		}
 	}
 	return res, nil
+}
+
+// digest sums a command and its args, each word's length first so that
+// no two lists of words sum alike by their joins.
+func digest(seed maphash.Seed, command string, args []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	word := func(s string) {
+		_ = binary.Write(&h, binary.LittleEndian, uint64(len(s)))
+		_, _ = h.WriteString(s)
+	}
+	word(command)
+	for _, a := range args {
+		word(a)
+	}
+	return h.Sum64()
 }
 
 // ErrUnknownShape says a server is written in a shape install does not
