@@ -311,7 +311,7 @@ func (l *Linter) errorResponse(f *mcp.Frame, req *outRequest, raw json.RawMessag
 		l.report("lifecycle/ping-result", fmt.Sprintf("ping was answered with error %d (%s) instead of {}.", f.ErrorCode, f.ErrorMessage), f.Seq, f.ReplyTo)
 	}
 	if req.method == mcp.MethodToolsCall && req.toolName != "" && l.tools[req.toolName] != nil && f.ErrorCode != mcp.CodeMethodNotFound {
-		l.report("tools/error-as-protocol-error", fmt.Sprintf("tools/call %q was answered with JSON-RPC error %d (%s) rather than a result with isError: true.", req.toolName, f.ErrorCode, f.ErrorMessage), f.Seq, f.ReplyTo)
+		l.report("tools/error-as-protocol-error", fmt.Sprintf("tools/call %s was answered with JSON-RPC error %d (%s) rather than a result with isError: true.", QuoteName(req.toolName), f.ErrorCode, f.ErrorMessage), f.Seq, f.ReplyTo)
 	}
 }
 

@@ -155,6 +155,9 @@ type listState struct {
 }
 
 type toolInfo struct {
+	// name is the tool's name as first listed: a name listed again is
+	// held once (a long one weighs what its bytes do).
+	name         string
 	outputSchema json.RawMessage
 	// output is outputSchema compiled, made on the tool's first result
 	// with structuredContent and kept for the next ones (compiling checks

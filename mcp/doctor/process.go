@@ -60,7 +60,7 @@ func (l *Linter) observeLocalError(e mcp.LocalErrorEvent) {
 	}
 	what := e.Err.Method
 	if req != nil && req.toolName != "" {
-		what = fmt.Sprintf("%s %q", e.Err.Method, req.toolName)
+		what = e.Err.Method + " " + QuoteName(req.toolName)
 	}
 	switch e.Err.Kind {
 	case mcp.Timeout:

@@ -26,7 +26,10 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 		l.report("tools/input-schema-not-object", fmt.Sprintf("A tool has no string name: %s", preview([]byte(compact(raw)))), f.Seq)
 		return
 	}
-	label := fmt.Sprintf("%q", name)
+	if prev := l.tools[name]; prev != nil {
+		name = prev.name
+	}
+	label := QuoteName(name)
 	for _, k := range []string{"name", "title", "description"} {
 		if s, ok := str(t, k); ok {
 			l.controlChars(f, "tool "+label+" "+k, s)
@@ -36,6 +39,9 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 	// reported again by the Claude profile; its message says Claude too.
 	if !specToolName().MatchString(name) {
 		msg := fmt.Sprintf("Tool name %s (%d characters) is outside [A-Za-z0-9_.-]{1,128}.", label, len(name))
+		if _, whole := CutName(name); !whole {
+			msg = fmt.Sprintf("Tool name %s is outside [A-Za-z0-9_.-]{1,128}.", label)
+		}
 		if l.opts.Profile == ProfileClaude {
 			msg += " The Anthropic API, which allows only [a-zA-Z0-9_-]{1,64}, rejects it too."
 		}
@@ -66,7 +72,7 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 		l.toolOrder = append(l.toolOrder, name)
 	}
 
-	info := &toolInfo{}
+	info := &toolInfo{name: name}
 	if out, ok := t["outputSchema"]; ok && jsonKind(out) != "null" {
 		if typ, _ := str(object(out), "type"); !l.modern && typ != "object" {
 			l.report("tools/output-schema-not-object", fmt.Sprintf(`Tool %s has an outputSchema whose root is not type "object".`, label), f.Seq)
@@ -119,19 +125,19 @@ func (l *Linter) toolResult(f *mcp.Frame, req *outRequest, res map[string]json.R
 	if raw, ok := res["content"]; ok {
 		var isArray bool
 		if blocks, isArray = jsonview.Array(raw); !isArray && !isNull(raw) {
-			l.report("content/invalid", fmt.Sprintf("The result of tools/call %q has content that is %s, not an array.", req.toolName, jsonKind(raw)), f.Seq, f.ReplyTo)
+			l.report("content/invalid", fmt.Sprintf("The result of tools/call %s has content that is %s, not an array.", QuoteName(req.toolName), jsonKind(raw)), f.Seq, f.ReplyTo)
 		}
 	} else if _, modernTask := res["resultType"]; !modernTask {
-		l.report("content/invalid", fmt.Sprintf("The result of tools/call %q has no content array.", req.toolName), f.Seq, f.ReplyTo)
+		l.report("content/invalid", fmt.Sprintf("The result of tools/call %s has no content array.", QuoteName(req.toolName)), f.Seq, f.ReplyTo)
 	}
-	l.contentBlocks(f, "the result of tools/call "+fmt.Sprintf("%q", req.toolName), blocks)
+	l.contentBlocks(f, "the result of tools/call "+QuoteName(req.toolName), blocks)
 	if rt, _ := str(res, "resultType"); rt == "input_required" || rt == "task" {
 		return
 	}
 	if string(res["isError"]) == "true" {
 		return
 	}
-	label := fmt.Sprintf("%q", req.toolName)
+	label := QuoteName(req.toolName)
 	sc, hasSC := res["structuredContent"]
 	if hasSC && !l.modern && !isObject(sc) {
 		l.report("tools/structured-content-mismatch", fmt.Sprintf("Tool %s returned structuredContent that is %s; before 2026-07-28 it must be an object.", label, jsonKind(sc)), f.Seq, f.ReplyTo)

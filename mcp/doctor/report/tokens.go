@@ -48,10 +48,17 @@ func BudgetRules() []doctor.RuleInfo {
 }
 
 // NewTokens counts a tool list for a report.
+// A long name is kept cut, with its length (doctor.CutName).
 func NewTokens(cost tokens.ListCost, maxTool, maxResult int) *Tokens {
+	tools := cost.Costliest(len(cost.Tools))
+	for i := range tools {
+		if cut, whole := doctor.CutName(tools[i].Name); !whole {
+			tools[i].Name, tools[i].NameBytes = strings.Clone(cut), len(tools[i].Name)
+		}
+	}
 	return &Tokens{
 		Encoding: tokens.Encoding, Note: tokens.Estimate,
-		List: cost.Total, Tools: cost.Costliest(len(cost.Tools)),
+		List: cost.Total, Tools: tools,
 		MaxToolTokens: maxTool, MaxResultTokens: maxResult,
 	}
 }
@@ -63,7 +70,11 @@ func costliestNames(ts []tokens.ToolCost, n int) string {
 		if i == n {
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s (%d)", t.Name, t.Tokens))
+		name := t.Name
+		if t.NameBytes > 0 {
+			name += fmt.Sprintf("… (%d bytes)", t.NameBytes)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d)", name, t.Tokens))
 	}
 	return strings.Join(parts, ", ")
 }

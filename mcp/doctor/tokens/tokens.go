@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -167,13 +168,23 @@ func Tool(raw json.RawMessage) int {
 	if !ok {
 		return 0
 	}
-	return Count(string(def))
+	return countBytes(def)
+}
+
+// countBytes is Count of text made here for counting and dropped after:
+// it is read in place, not copied into a string first (a definition is
+// about as big as the tool).
+func countBytes(text []byte) int {
+	return Count(unsafe.String(unsafe.SliceData(text), len(text)))
 }
 
 // ToolCost is one tool's name and the tokens of its definition.
 type ToolCost struct {
 	Name   string `json:"name"`
 	Tokens int    `json:"tokens"`
+	// NameBytes is the name's length when Name is only its start (a
+	// report quotes a long name cut).
+	NameBytes int `json:"nameBytes,omitempty"`
 }
 
 // ListCost is what a tool list costs: the list as one text (Total) and
@@ -185,11 +196,13 @@ type ListCost struct {
 
 // List counts a tool list (raw tool objects).
 func List(tools []json.RawMessage) ListCost {
-	c := ListCost{Total: Count(string(ListText(tools))), Tools: make([]ToolCost, 0, len(tools))}
+	c := ListCost{Total: countBytes(ListText(tools)), Tools: make([]ToolCost, 0, len(tools))}
 	for _, t := range tools {
 		name := ""
 		if v, ok := jsonview.Member(t, "name"); ok {
-			name, _ = jsonview.String(v)
+			// A view of the tool's bytes, not a copy: a report keeps
+			// only the start of a long name (ToolCost.NameBytes).
+			name, _ = jsonview.StringView(v)
 		}
 		c.Tools = append(c.Tools, ToolCost{Name: name, Tokens: Tool(t)})
 	}

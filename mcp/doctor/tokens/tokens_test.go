@@ -248,7 +248,7 @@ func TestResultCountsWhatTheModelReceives(t *testing.T) {
 }
 
 func TestCostliestFirst(t *testing.T) {
-	c := tokens.ListCost{Tools: []tokens.ToolCost{{"a", 5}, {"b", 9}, {"c", 5}, {"d", 1}}}
+	c := tokens.ListCost{Tools: []tokens.ToolCost{{Name: "a", Tokens: 5}, {Name: "b", Tokens: 9}, {Name: "c", Tokens: 5}, {Name: "d", Tokens: 1}}}
 	got := c.Costliest(3)
 	if len(got) != 3 || got[0].Name != "b" || got[1].Name != "a" || got[2].Name != "c" {
 		t.Errorf("costliest: %v", got)
