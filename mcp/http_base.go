@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 )
@@ -585,15 +586,6 @@ func sseTransportEvent(stream string, ev *sseEvent) (TransportEvent, bool) {
 	return TransportEvent{Kind: "sse", Summary: "SSE " + strings.Join(parts, ", ") + " on " + stream, Fields: fields}, true
 }
 
-// jsonrpcAnswer is the part of an inbound message that says which request
-// it answers.
-type jsonrpcAnswer struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
 // answers reports whether raw (a message or a batch) holds the response to
 // the request with the given id (compact JSON).
 func answers(raw []byte, id string) bool {
@@ -613,11 +605,29 @@ func answers(raw []byte, id string) bool {
 		}
 		return false
 	}
-	var a jsonrpcAnswer
-	if json.Unmarshal(raw, &a) != nil || a.Method != nil || (a.Result == nil && a.Error == nil) {
+	// Read in place: decoding the message into a struct copied its
+	// result, a third copy of a 200 MB answer at the moment the stream
+	// holds two. Keys match as json.Unmarshal matches a struct's fields.
+	if !jsonview.Valid(raw) {
 		return false
 	}
-	return compactJSON(a.ID) == id
+	var msgID json.RawMessage
+	request, answer := false, false
+	isObject := jsonview.Each(raw, func(k []byte, v json.RawMessage) bool {
+		switch key := jsonview.Key(k); {
+		case strings.EqualFold(key, "id"):
+			msgID = v
+		case strings.EqualFold(key, "method"):
+			request = string(v) != "null"
+		case strings.EqualFold(key, "result"), strings.EqualFold(key, "error"):
+			answer = true
+		}
+		return true
+	})
+	if !isObject || request || !answer {
+		return false
+	}
+	return compactJSON(msgID) == id
 }
 
 // rpcErrorIn returns the JSON-RPC error object of a single error response,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,40 @@ func TestAnswers(t *testing.T) {
 	}
 	if answers([]byte(`{"jsonrpc":"2.0","id":"3","result":{}}`), "3") {
 		t.Error(`id "3" answers 3: the JSON types differ`)
+	}
+	// What json.Unmarshal into a struct made of it, which answers did.
+	for _, tc := range []struct {
+		msg  string
+		want bool
+	}{
+		{`{"ID":3,"Result":null}`, true},
+		{`{"id":3,"method":null,"result":1}`, true},
+		{`{"id":3,"method":5,"result":1}`, false},
+		{`{"id":3}`, false},
+		{`{"id":4,"id":3,"error":{}}`, true},
+		{`{"id":3,"result":{}`, false},
+		{`"id"`, false},
+	} {
+		if got := answers([]byte(tc.msg), "3"); got != tc.want {
+			t.Errorf("answers(%s) = %v", tc.msg, got)
+		}
+	}
+}
+
+// Telling whether a message is the answer reads it in place: a copy of
+// its result was a third copy of a 200 MB answer (a 200 MB SSE line took
+// call to 615 MB, now 421 MB).
+func TestAnswersDoesNotCopyTheResult(t *testing.T) {
+	msg := []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"` + strings.Repeat("a", 8<<20) + `"}]}}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ok := answers(msg, "3")
+	runtime.ReadMemStats(&after)
+	if !ok {
+		t.Fatal("not the answer")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("answers allocated %d bytes for a %d-byte message", grew, len(msg))
 	}
 }
 
