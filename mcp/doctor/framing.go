@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 func (l *Linter) observeFrame(f *mcp.Frame) {
@@ -143,20 +144,20 @@ func (l *Linter) nonJSON(f *mcp.Frame) {
 
 // looksLikeFragment spots the pieces of a JSON object printed over several
 // lines: an opening brace alone, or a line of "key": value.
+// It reads raw in place: a cut line can be 256 MiB.
 func looksLikeFragment(raw []byte) bool {
-	s := string(raw)
-	return s == "{" || s == "}" || s == "[" || s == "]" ||
-		strings.HasPrefix(s, `"`) && strings.Contains(s, `":`) ||
-		strings.HasPrefix(s, "{") && !json.Valid(raw)
+	return len(raw) == 1 && bytes.ContainsAny(raw, "{}[]") ||
+		bytes.HasPrefix(raw, []byte(`"`)) && bytes.Contains(raw, []byte(`":`)) ||
+		bytes.HasPrefix(raw, []byte("{")) && !jsonview.Valid(raw)
 }
 
+// preview quotes the start of raw, cut before it is copied.
 func preview(raw []byte) string {
 	const max = 80
-	s := string(raw)
-	if len(s) > max {
-		s = s[:max] + "…"
+	if len(raw) > max {
+		return fmt.Sprintf("%q", string(raw[:max])+"…")
 	}
-	return fmt.Sprintf("%q", s)
+	return fmt.Sprintf("%q", raw)
 }
 
 func (l *Linter) batch(f *mcp.Frame) {
