@@ -390,7 +390,8 @@ func Apply(data []byte, edits []Edit) ([]byte, error) {
 	return append(out, data[at:]...), nil
 }
 
-// Read locates the servers of a config file in the language syntax.
+// Read locates the servers of a config file in the language syntax. The
+// Doc's strings may view data's bytes: data must not change after.
 func Read(syntax Syntax, data []byte) (*Doc, error) {
 	d := &Doc{Syntax: syntax, data: data, nl: "\n"}
 	if bytes.Contains(data, []byte("\r\n")) {

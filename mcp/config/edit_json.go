@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // readJSON locates the stdio servers of a JSON (JSONC) config: every
@@ -142,7 +144,8 @@ func (d *Doc) jsonServer(clean []byte, s member, scope string) {
 		return
 	}
 	e := Entry{Name: s.key, Scope: scope, cmd: Span{cmd.valueOff, cmd.valueOff + len(cmd.value)}}
-	if json.Unmarshal(cmd.value, &e.Command) != nil || cmd.value[0] != '"' {
+	var ok bool
+	if e.Command, ok = stringView(cmd.value); !ok {
 		other(false, `its "command" is not a string`)
 		return
 	}
@@ -154,8 +157,8 @@ func (d *Doc) jsonServer(clean []byte, s member, scope string) {
 		}
 		s := &seq{open: skipSpace(clean, a.valueOff) + 1, close: closeAt}
 		for _, it := range elems {
-			var v string
-			if it.Value[0] != '"' || json.Unmarshal(it.Value, &v) != nil {
+			v, ok := stringView(it.Value)
+			if !ok {
 				other(false, `its "args" is not a list of strings`)
 				return
 			}
@@ -181,8 +184,8 @@ func (d *Doc) jsonCommandList(clean []byte, s member, scope string, cmd member, 
 	list := &seq{open: skipSpace(clean, cmd.valueOff) + 1, close: closeAt}
 	var words []string
 	for _, it := range elems {
-		var v string
-		if it.Value[0] != '"' || json.Unmarshal(it.Value, &v) != nil {
+		v, ok := stringView(it.Value)
+		if !ok {
 			other(false, `its "command" is not a list of strings`)
 			return
 		}
@@ -218,4 +221,16 @@ func allObjects(ms []member) bool {
 		}
 	}
 	return true
+}
+
+// stringView decodes a JSON string of a config's text, as a view of the
+// text when it has no escapes: the args of a big file of servers weigh
+// about what the file does, and would be held again by each reading (tap
+// install reads a file, then its edit). The text is never changed while
+// its Doc is in use.
+func stringView(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	return jsonview.StringView(raw)
 }

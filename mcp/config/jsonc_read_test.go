@@ -95,3 +95,35 @@ func TestReadJSONCOfABigFileCostsItsSize(t *testing.T) {
 		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
 	}
 }
+
+// Reading a big file of servers for an edit neither copies it (it has no
+// comments to blank) nor decodes its args into new strings: each reading
+// held the file again, and tap install reads a file and then its edit (65
+// MB of servers with 4 KB args: 407 MB, now 281 MB with a comment in it).
+func TestReadOfABigFileOfServersViewsItsText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{\n  \"mcpServers\": {\n")
+	for i := 0; b.Len() < 16<<20; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "    \"s%d\": {\"command\": \"node\", \"args\": [\"server.js\", %q]}", i, strings.Repeat("x", 16000))
+	}
+	b.WriteString("\n  }\n}\n")
+	data := []byte(b.String())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d, err := Read(JSON, data)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entries) < 1000 || d.Entries[7].Args[1] != strings.Repeat("x", 16000) {
+		t.Fatalf("%d entries", len(d.Entries))
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%.1f MB read with %.1f MB allocated", float64(len(data))/1e6, float64(allocated)/1e6)
+	if allocated > uint64(len(data))/4 {
+		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
+	}
+}
