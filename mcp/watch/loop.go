@@ -196,13 +196,18 @@ func (l *Loop) Run(ctx context.Context) {
 				changes = nil
 				continue
 			}
-			if guard.loops(ch) {
-				l.Watcher.Forget(ch.Paths)
-				if l.Note != nil {
-					l.Note(fmt.Sprintf("%s right after each of the last %d restarts: no longer watched, so the restarts stop "+
-						"(--watch-ignore it, or keep the server from writing it in the watched folder)", ch.String(), loopRounds))
+			if wait := guard.backoff(ch); wait > 0 {
+				if !guard.said && l.Note != nil {
+					l.Note(fmt.Sprintf("%s right after each of the last %d restarts: each next restart waits longer, up to %s, "+
+						"so that a loop stays slow (a server writing it? --watch-ignore it, or keep it out of the watched folder)",
+						ch.String(), loopRounds, loopMaxWait))
 				}
-				continue
+				guard.said = true
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
 			}
 			c = Cause{Change: &ch, At: ch.First}
 		case who := <-l.ask:
@@ -216,18 +221,23 @@ func (l *Loop) Run(ctx context.Context) {
 // A restart loop: loopRounds rounds in a row each started by a change to
 // the same files, come within loopWithin of the end of the round before.
 // What the build writes while it runs is held (Watcher.Hold); this
-// catches what a server writes in the watched folder, each time
-// it starts (a log, a cache in the watched folder).
+// catches what a server writes in the watched folder each time it starts
+// (a log, a cache). Such a change still restarts the server, after a wait
+// that doubles with each further round (up to loopMaxWait): a person who
+// saves again and again quickly (an editor's autosave) loses no save, and
+// a loop cannot keep the server restarting hot.
 const (
-	loopWithin = time.Second
-	loopRounds = 3
+	loopWithin  = time.Second
+	loopRounds  = 3
+	loopMaxWait = 16 * time.Second
 )
 
 // loopGuard counts the rounds in a row that look like a loop.
 type loopGuard struct {
 	end    time.Time
 	paths  []string
-	streak int // rounds in a row that followed the one before as a loop would
+	streak int  // rounds in a row that followed the one before as a loop would
+	said   bool // the wait was explained for this streak
 }
 
 // follows reports whether ch came as a loop's next change would.
@@ -235,13 +245,17 @@ func (g *loopGuard) follows(ch Change) bool {
 	return !g.end.IsZero() && ch.First.Sub(g.end) <= loopWithin && slices.Equal(ch.Paths, g.paths)
 }
 
-// loops reports whether ch would make one round too many of a loop.
-func (g *loopGuard) loops(ch Change) bool {
-	if g.follows(ch) && g.streak >= loopRounds {
-		*g = loopGuard{}
-		return true
+// backoff is how long the round ch starts waits first: nothing, unless
+// it would make one round more of a loop.
+func (g *loopGuard) backoff(ch Change) time.Duration {
+	if !g.follows(ch) || g.streak < loopRounds {
+		return 0
 	}
-	return false
+	wait := loopWithin
+	for i := loopRounds; i < g.streak && wait < loopMaxWait; i++ {
+		wait *= 2
+	}
+	return min(wait, loopMaxWait)
 }
 
 // ended is told a round ended: its cause and when.
@@ -253,7 +267,7 @@ func (g *loopGuard) ended(c Cause, at time.Time) {
 	if g.follows(*c.Change) {
 		g.streak++
 	} else {
-		g.streak = 1
+		g.streak, g.said = 1, false
 	}
 	g.end, g.paths = at, slices.Clone(c.Change.Paths)
 }

@@ -107,7 +107,6 @@ type Watcher struct {
 	fenceAt   time.Time // when it was written
 	fenceSeq  int
 	released  time.Time
-	skip      map[string]bool // paths a restart loop made the loop give up on
 	// saved are the files changes named (what a person saves: sources),
 	// by a digest of what they held when the change was delivered: one
 	// that changes while the build runs to hold something else was saved
@@ -148,7 +147,7 @@ func New(o Options) (*Watcher, error) {
 		return nil, fmt.Errorf("--watch: %w", err)
 	}
 	cwd, _ := os.Getwd()
-	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{}, skip: map[string]bool{}, saved: map[string]uint64{},
+	w := &Watcher{fw: fw, o: o, cwd: cwd, files: map[string]bool{}, dirs: map[string]bool{}, saved: map[string]uint64{},
 		changes: make(chan Change, 1), errs: make(chan error, 1), done: make(chan struct{}), stopped: make(chan struct{})}
 	for _, p := range o.Paths {
 		abs, err := filepath.Abs(p)
@@ -291,22 +290,6 @@ func (w *Watcher) held(path string, now time.Time) bool {
 	return now.Sub(w.released) < settleAfterHold && w.heldPaths[path]
 }
 
-// Forget stops counting changes to paths (as Change names them): a path
-// that changes every time the server restarts would restart it for ever.
-func (w *Watcher) Forget(paths []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, p := range paths {
-		w.skip[w.abs(p)] = true
-	}
-}
-
-func (w *Watcher) forgotten(path string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.skip[path]
-}
-
 // abs is a path as Change names it, made absolute again.
 func (w *Watcher) abs(p string) string {
 	if filepath.IsAbs(p) || w.cwd == "" {
@@ -385,9 +368,6 @@ func (w *Watcher) rel(path string) string {
 func (w *Watcher) counts(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod || ev.Name == "" {
 		return false // a mode change alone changes no code
-	}
-	if w.forgotten(ev.Name) {
-		return false
 	}
 	if w.files[ev.Name] {
 		return true
