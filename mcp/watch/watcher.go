@@ -290,14 +290,6 @@ func (w *Watcher) held(path string, now time.Time) bool {
 	return now.Sub(w.released) < settleAfterHold && w.heldPaths[path]
 }
 
-// abs is a path as Change names it, made absolute again.
-func (w *Watcher) abs(p string) string {
-	if filepath.IsAbs(p) || w.cwd == "" {
-		return p
-	}
-	return filepath.Join(w.cwd, p)
-}
-
 // Close stops watching.
 func (w *Watcher) Close() error {
 	var err error
