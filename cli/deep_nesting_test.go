@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/heappeak"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
@@ -26,43 +24,6 @@ func deepServer(depth int, leaf string) mcptest.Script {
 			"tools/call": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"content":[{"type":"text","text":"x"}],"structuredContent":` + deep + `}}`}},
 		},
 	}
-}
-
-// heapPeak runs f and returns how far the Go heap's objects and the
-// goroutine stacks rose above what they held before, at their highest
-// (sampled every 200 µs), and how long f took.
-func heapPeak(f func()) (peak uint64, took time.Duration) {
-	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
-	read := func() uint64 {
-		metrics.Read(samples)
-		return samples[0].Value.Uint64() + samples[1].Value.Uint64()
-	}
-	runtime.GC()
-	base := read()
-	var high atomic.Uint64
-	stop, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			if v := read(); v > high.Load() {
-				high.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(200 * time.Microsecond):
-			}
-		}
-	}()
-	start := time.Now()
-	f()
-	took = time.Since(start)
-	close(stop)
-	<-stopped
-	if v := read(); v > high.Load() {
-		high.Store(v)
-	}
-	return high.Load() - min(base, high.Load()), took
 }
 
 // A result nested 9,990 deep (60 KB) costs what its bytes do in every
@@ -84,7 +45,7 @@ func TestDeepNestingCostsItsBytes(t *testing.T) {
 		t.Helper()
 		var out string
 		var code int
-		peak, took := heapPeak(func() { out, _, code = runCLI(t, args...) })
+		peak, took := heappeak.Of(func() { out, _, code = runCLI(t, args...) })
 		t.Logf("%s: %.1f MiB, %v, %d bytes out", what, float64(peak)/(1<<20), took.Round(time.Millisecond), len(out))
 		if code != exitOK {
 			t.Fatalf("%s: exit %d\n%.2000s", what, code, out)

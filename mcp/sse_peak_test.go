@@ -9,13 +9,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/heappeak"
 )
 
 // sseBigServer is a Streamable HTTP server whose answer to ping is an SSE
@@ -63,53 +62,31 @@ func TestSSEBigLineCostsTwiceItsSize(t *testing.T) {
 	}
 	srv := sseBigServer(size)
 	defer srv.Close()
-	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
-	read := func() uint64 {
-		metrics.Read(samples)
-		return samples[0].Value.Uint64() + samples[1].Value.Uint64()
-	}
-	runtime.GC()
-	base := read()
-	var high atomic.Uint64
-	stop, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			if v := read(); v > high.Load() {
-				high.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(200 * time.Microsecond):
-			}
-		}
-	}()
-	c := mcp.NewClient(&mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: time.Minute})
-	got := make(chan *mcp.Frame, 1)
-	ch := c.Events()
-	go func() {
-		for ev := range ch {
-			if fe, ok := ev.(mcp.FrameEvent); ok && len(fe.Frame.Raw) >= size {
-				got <- fe.Frame
-			}
-		}
-	}()
-	if _, err := c.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Call(context.Background(), "ping", nil); err != nil {
-		t.Fatal(err)
-	}
+	var c *mcp.Client
 	var f *mcp.Frame
-	select {
-	case f = <-got:
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the big message never came")
-	}
-	close(stop)
-	<-sampled
-	peak := high.Load() - min(base, high.Load())
+	peak, _ := heappeak.Of(func() {
+		c = mcp.NewClient(&mcp.HTTPTransport{URL: srv.URL}, mcp.Options{Timeout: time.Minute})
+		got := make(chan *mcp.Frame, 1)
+		ch := c.Events()
+		go func() {
+			for ev := range ch {
+				if fe, ok := ev.(mcp.FrameEvent); ok && len(fe.Frame.Raw) >= size {
+					got <- fe.Frame
+				}
+			}
+		}()
+		if _, err := c.Connect(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Call(context.Background(), "ping", nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case f = <-got:
+		case <-time.After(2 * time.Minute):
+			t.Fatal("the big message never came")
+		}
+	})
 	t.Logf("a %d MB SSE line: peak %.1f MiB (%.2f× its size); the frame %d bytes, problem %q", size>>20, float64(peak)/(1<<20), float64(peak)/float64(size), len(f.Raw), f.Problem)
 	if peak > 2*uint64(size)+2<<20 {
 		t.Errorf("a %d MB SSE line cost %.1f MiB at its peak: more than twice its size and 2 MiB", size>>20, float64(peak)/(1<<20))

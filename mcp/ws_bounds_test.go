@@ -8,15 +8,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/heappeak"
 )
 
 // wsBigServer answers initialize, then sends one notification of size
@@ -78,51 +77,28 @@ func TestWebSocketBigMessageCostsTwiceItsSize(t *testing.T) {
 	}
 	srv := wsBigServer(size)
 	defer srv.Close()
-	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
-	read := func() uint64 {
-		metrics.Read(samples)
-		return samples[0].Value.Uint64() + samples[1].Value.Uint64()
-	}
-	runtime.GC()
-	base := read()
-	var high atomic.Uint64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			if v := read(); v > high.Load() {
-				high.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(200 * time.Microsecond):
-			}
-		}
-	}()
-	c := mcp.NewClient(&mcp.WebSocketTransport{URL: "ws" + strings.TrimPrefix(srv.URL, "http")}, mcp.Options{Timeout: time.Minute})
-	got := make(chan *mcp.Frame, 1)
-	ch := c.Events()
-	go func() {
-		for ev := range ch {
-			if fe, ok := ev.(mcp.FrameEvent); ok && len(fe.Frame.Raw) >= size {
-				got <- fe.Frame
-			}
-		}
-	}()
-	if _, err := c.Connect(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	var c *mcp.Client
 	var f *mcp.Frame
-	select {
-	case f = <-got:
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the big message never came")
-	}
-	close(stop)
-	<-sampled
-	peak := high.Load() - min(base, high.Load())
+	peak, _ := heappeak.Of(func() {
+		c = mcp.NewClient(&mcp.WebSocketTransport{URL: "ws" + strings.TrimPrefix(srv.URL, "http")}, mcp.Options{Timeout: time.Minute})
+		got := make(chan *mcp.Frame, 1)
+		ch := c.Events()
+		go func() {
+			for ev := range ch {
+				if fe, ok := ev.(mcp.FrameEvent); ok && len(fe.Frame.Raw) >= size {
+					got <- fe.Frame
+				}
+			}
+		}()
+		if _, err := c.Connect(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case f = <-got:
+		case <-time.After(2 * time.Minute):
+			t.Fatal("the big message never came")
+		}
+	})
 	t.Logf("a %d MB message: peak %.1f MiB (%.2f× its size)", size>>20, float64(peak)/(1<<20), float64(peak)/float64(size))
 	if len(f.Raw) != size || f.Problem != "" {
 		t.Errorf("the message is %d bytes (want %d), problem %q", len(f.Raw), size, f.Problem)

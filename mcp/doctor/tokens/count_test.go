@@ -2,12 +2,10 @@ package tokens
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/heappeak"
 )
 
 // Text longer than a chunk is counted a chunk at a time, cut before white
@@ -36,31 +34,8 @@ func TestCountInChunksIsTheWholeCount(t *testing.T) {
 // 10 MB name in check).
 func TestCountOfOneHugeWordIsBounded(t *testing.T) {
 	word := strings.Repeat("t", 4<<20)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	runtime.GC()
-	base := read()
-	var high atomic.Uint64
-	stop, sampled := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			if v := read(); v > high.Load() {
-				high.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(200 * time.Microsecond):
-			}
-		}
-	}()
-	start := time.Now()
-	n := Count(word)
-	took := time.Since(start)
-	close(stop)
-	<-sampled
-	peak := high.Load() - min(base, high.Load())
+	var n int
+	peak, took := heappeak.Of(func() { n = Count(word) })
 	t.Logf("%d tokens in %v, a peak of %.1f MiB", n, took, float64(peak)/(1<<20))
 	if n < len(word)/16 || n > len(word) {
 		t.Errorf("%d tokens for %d bytes", n, len(word))
