@@ -76,6 +76,9 @@ type StateEvent struct {
 type HandshakeEvent struct {
 	Time      time.Time
 	Handshake *Handshake
+	// ClientSession is the client session whose handshake it is, in a
+	// tap carrying several (Frame.ClientSession); 0 otherwise.
+	ClientSession int
 }
 
 // ListEvent carries the complete result of a paginated list (tools/list,

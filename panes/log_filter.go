@@ -320,3 +320,21 @@ func containsString(s []string, v string) bool {
 	}
 	return false
 }
+
+// ViewedSession is the client session the log is looking at, in a
+// capture that numbers them: the one the filter names alone, else the
+// selected row's while the log is paused; 0 when none is (the latest is
+// then what the header describes).
+func (l *Log) ViewedSession() int {
+	if len(l.filter.sessions) == 1 {
+		return l.filter.sessions[0]
+	}
+	if l.follow {
+		return 0
+	}
+	cur := l.cursor()
+	if cur < 0 {
+		return 0
+	}
+	return l.rowView(&l.entries[l.shown[cur]]).clientSession()
+}

@@ -29,6 +29,7 @@ func (m *Model) connect() tea.Cmd {
 	m.src = src
 	m.connecting, m.ended = true, false
 	m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
+	m.sessionHandshakes = nil
 	m.asked = map[string]bool{}
 	// What the status line said was of the old connection (a refusal by its
 	// closed client, an answer it gave): the new one starts without it.

@@ -116,11 +116,15 @@ type Model struct {
 	state        mcp.State
 	stateDetail  string
 	handshake    *mcp.Handshake
-	exit         *mcp.ExitError
-	lastStderr   []string
-	lastError    string
-	toolStatus   string // the last tool call's outcome
-	toolOK       bool
+	// sessionHandshakes holds each client session's handshake, in a tap's
+	// capture that numbers them, so the header can describe the session
+	// the log is looking at rather than the latest.
+	sessionHandshakes map[int]*mcp.Handshake
+	exit              *mcp.ExitError
+	lastStderr        []string
+	lastError         string
+	toolStatus        string // the last tool call's outcome
+	toolOK            bool
 	// toolsWide is set while an arguments form is open (formPane): it is drawn
 	// over the modal rectangle for room.
 	toolsWide bool
@@ -516,6 +520,12 @@ func (m *Model) apply(ev mcp.Event, stale bool) tea.Cmd {
 		}
 	case mcp.HandshakeEvent:
 		m.handshake = ev.Handshake
+		if ev.ClientSession != 0 {
+			if m.sessionHandshakes == nil {
+				m.sessionHandshakes = map[int]*mcp.Handshake{}
+			}
+			m.sessionHandshakes[ev.ClientSession] = ev.Handshake
+		}
 		m.caps.SetHandshake(ev.Handshake)
 		m.hsPane.SetHandshake(ev.Handshake)
 		m.tools.SetServer(ev.Handshake.ServerInfo)

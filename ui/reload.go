@@ -52,6 +52,7 @@ func (m *Model) applyReload(ev mcp.Event) (ok bool) {
 		m.logPane.SetFollow(true)
 		m.state, m.stateDetail = 0, ""
 		m.handshake, m.exit, m.lastError, m.lastStderr, m.toolStatus = nil, nil, "", nil, ""
+		m.sessionHandshakes = nil
 		m.doc.reset()
 		m.setNote(ev.Summary, true)
 		return true

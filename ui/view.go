@@ -134,8 +134,8 @@ func composeBody(top string, body, modal image.Rectangle) string {
 }
 
 func (m *Model) serverName() string {
-	if m.handshake != nil && m.handshake.ServerInfo.Name != "" {
-		return m.handshake.ServerInfo.Name
+	if hs, _ := m.viewedHandshake(); hs != nil && hs.ServerInfo.Name != "" {
+		return hs.ServerInfo.Name
 	}
 	return redact.Command(m.cfg.Target)
 }
@@ -154,7 +154,8 @@ func (m *Model) renderHeader() string {
 	}
 	name := h.Name.Render("mcpscope") + " " + h.Value.Render(termsafe.String(m.serverName()))
 	var parts []part
-	if hs := m.handshake; hs != nil {
+	hs, viewed := m.viewedHandshake()
+	if hs != nil {
 		if v := hs.ServerInfo.Version; v != "" {
 			name += " " + h.Label.Render(termsafe.String(v))
 		}
@@ -163,7 +164,11 @@ func (m *Model) renderHeader() string {
 			part{h.Label.Render("protocol ") + h.Value.Render(termsafe.String(hs.ProtocolVersion)), 2})
 	}
 	if m.src != nil {
-		parts = append(parts, part{h.Value.Render(m.src.TransportName()), 4})
+		transport := m.src.TransportName()
+		if n, ok := m.src.(clientSessionNamer); ok && viewed != 0 {
+			transport = n.TransportNameOf(viewed)
+		}
+		parts = append(parts, part{h.Value.Render(transport), 4})
 	}
 	parts = append(parts, part{m.stateBadge(), 0})
 	if c := m.diagCounts(); c != "" {
@@ -172,7 +177,7 @@ func (m *Model) renderHeader() string {
 	if b := m.breakingBadge(); b != "" {
 		parts = append(parts, part{b, 0})
 	}
-	if hs := m.handshake; hs != nil {
+	if hs != nil {
 		parts = append(parts, part{h.Label.Render("handshake ") + h.Value.Render(hs.Duration.Round(time.Millisecond).String()), 1})
 	}
 	join := func(sep string) string {
@@ -211,6 +216,26 @@ func (m *Model) renderHeader() string {
 	rest := join(sep)
 	room := max(m.w-1-ansi.StringWidth(rest), 1)
 	return h.Bar.Render(panes.Fit(" "+ansi.Truncate(name, room, "…")+rest, m.w))
+}
+
+// clientSessionNamer is a source carrying several client sessions (a
+// tap --listen's capture) that can name each one.
+type clientSessionNamer interface {
+	TransportNameOf(clientSession int) string
+}
+
+// viewedHandshake is the handshake the header describes: the client
+// session's the log is looking at, in a capture that numbers them
+// (Log.ViewedSession), else the latest. viewed is that session, 0 when
+// the latest is described.
+func (m *Model) viewedHandshake() (hs *mcp.Handshake, viewed int) {
+	if n := m.logPane.ViewedSession(); n != 0 {
+		if hs, ok := m.sessionHandshakes[n]; ok {
+			return hs, n
+		}
+		return m.handshake, n
+	}
+	return m.handshake, 0
 }
 
 func (m *Model) stateBadge() string {

@@ -31,7 +31,7 @@ func (d *deriver) frame(f *mcp.Frame) []mcp.Event {
 		if hs == nil {
 			return nil
 		}
-		return []mcp.Event{mcp.HandshakeEvent{Time: f.Time, Handshake: hs},
+		return []mcp.Event{mcp.HandshakeEvent{Time: f.Time, Handshake: hs, ClientSession: f.ClientSession},
 			mcp.StateEvent{Time: f.Time, State: mcp.StateReady, Detail: hs.Era.String() + " era, protocol " + hs.ProtocolVersion + " (the client's handshake)"}}
 	default:
 		l, ok := mcp.LookupList(f.ReplyToMethod)

@@ -148,13 +148,27 @@ func (s *Source) Start(ctx context.Context) error {
 func (s *Source) SetHandler(mcp.Handler) {}
 
 // TransportName says what is watched and, once the client has said hello,
-// which client it is and which profile the doctor applies.
+// which client it is and which profile the doctor applies: the client
+// session of the latest frame, in a capture that numbers them.
 func (s *Source) TransportName() string {
 	s.mu.Lock()
+	n := s.cur
+	s.mu.Unlock()
+	return s.TransportNameOf(n)
+}
+
+// TransportNameOf is TransportName for client session n of a capture
+// that numbers them (the one the viewer looks at); for a session it has
+// not seen, or 0, it is the latest's.
+func (s *Source) TransportNameOf(n int) string {
+	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, ok := s.numbered[n]; !ok {
+		n = s.cur
+	}
 	name := s.transport + " tap"
 	client, prof := s.client, s.prof
-	if sc, ok := s.numbered[s.cur]; ok {
+	if sc, ok := s.numbered[n]; ok {
 		client, prof = sc.client, sc.prof
 	}
 	if client != "" {
@@ -162,7 +176,7 @@ func (s *Source) TransportName() string {
 	}
 	switch {
 	case len(s.numbered) > 1:
-		name += fmt.Sprintf(" · client session %d of %d", s.cur, len(s.numbered))
+		name += fmt.Sprintf(" · client session %d of %d", n, len(s.numbered))
 	case s.numbered == nil && s.sessions > 1:
 		name += fmt.Sprintf(" · client session %d", s.sessions)
 	}

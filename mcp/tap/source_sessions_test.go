@@ -2,6 +2,7 @@ package tap
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // In a capture whose client sessions interleave, the viewer's doctor
@@ -43,6 +45,14 @@ func TestViewerDoctorAndTitleFollowTheClientSession(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"`+client+`","version":"1.0"}}}`)
 		frame(session, "in", "response", "", "1", seq,
 			`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`)
+		// As the tap's recorder writes it (record.FromEvent).
+		ev := mcp.HandshakeEvent{Time: at.Add(time.Duration(seq) * time.Millisecond), ClientSession: session,
+			Handshake: &mcp.Handshake{Era: mcp.EraLegacy, ProtocolVersion: "2025-11-25", ServerInfo: mcp.Implementation{Name: "s", Version: "1"}}}
+		b, err := json.Marshal(record.FromEvent(ev))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
 	}
 	// A tool name the spec allows and the Anthropic API does not.
 	list := func(session int) {
@@ -66,9 +76,13 @@ func TestViewerDoctorAndTitleFollowTheClientSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	var claude []int64
+	var handshakes []int
 	for ev := range src.Events() {
 		if d, ok := ev.(mcp.DiagnosticEvent); ok && d.Diagnostic.Rule == "profile/claude-tool-name" {
 			claude = append(claude, d.Diagnostic.Frames...)
+		}
+		if h, ok := ev.(mcp.HandshakeEvent); ok {
+			handshakes = append(handshakes, h.ClientSession)
 		}
 	}
 	_ = src.Close()
@@ -78,5 +92,11 @@ func TestViewerDoctorAndTitleFollowTheClientSession(t *testing.T) {
 	}
 	if name := src.TransportName(); !strings.Contains(name, "claude-code 1.0 (claude profile)") || !strings.Contains(name, "client session 1 of 2") {
 		t.Errorf("the title is %q, want Claude Code's session 1 of 2 (its frame is the latest)", name)
+	}
+	if name := src.TransportNameOf(2); !strings.Contains(name, "opencode 1.0") || !strings.Contains(name, "client session 2 of 2") {
+		t.Errorf("client session 2's title is %q, want opencode's session 2 of 2", name)
+	}
+	if fmt.Sprint(handshakes) != "[1 2]" {
+		t.Errorf("the handshakes came for client sessions %v, want [1 2]", handshakes)
 	}
 }

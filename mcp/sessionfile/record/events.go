@@ -233,7 +233,7 @@ func (b *Rebuilder) Event(e *Entry) mcp.Event {
 	case "state":
 		return mcp.StateEvent{Time: e.Time, State: parseState(e.State), Detail: e.Detail}
 	case "handshake":
-		return mcp.HandshakeEvent{Time: e.Time, Handshake: b.handshake(e)}
+		return mcp.HandshakeEvent{Time: e.Time, Handshake: b.handshake(e), ClientSession: e.ClientSession}
 	case "list":
 		items := b.pages[e.Method]
 		delete(b.pages, e.Method)

@@ -73,9 +73,9 @@ type Entry struct {
 	ByTap     bool    `json:"byTap,omitempty"` // a tap wrote it itself (Frame.ByTap)
 	ErrorCode int     `json:"errorCode,omitempty"`
 	// ClientSession numbers the client session of a tap carrying several
-	// (Frame.ClientSession) on a frame and an HTTP transport entry;
-	// absent for one conversation, and in files written before it, which
-	// read as one conversation.
+	// (Frame.ClientSession) on a frame, a handshake and an HTTP transport
+	// entry; absent for one conversation, and in files written before it,
+	// which read as one conversation.
 	ClientSession int `json:"clientSession,omitempty"`
 
 	// stderr; dropped lines (droppedBytes bytes) came before this one in a
@@ -495,7 +495,8 @@ func FromEvent(ev mcp.Event) *Entry {
 		h := e.Handshake
 		si, _ := json.Marshal(h.ServerInfo)
 		return &Entry{Type: "handshake", Time: e.Time, Era: h.Era.String(), Offered: h.OfferedVersion,
-			ProtocolVersion: h.ProtocolVersion, ServerInfo: si, Capabilities: h.ServerCapabilities, DurationMs: ms(h.Duration)}
+			ProtocolVersion: h.ProtocolVersion, ServerInfo: si, Capabilities: h.ServerCapabilities, DurationMs: ms(h.Duration),
+			ClientSession: e.ClientSession}
 	case mcp.ListEvent:
 		out := &Entry{Type: "list", Time: e.Time, Method: e.Method, Count: len(e.Items), Pages: e.Pages}
 		if e.Err != nil {
