@@ -145,8 +145,9 @@ type exchange struct {
 	method string // the JSON-RPC method of the POSTed message
 	id     string
 	// conv names the client session the exchange belongs to: "sid:" and
-	// its Mcp-Session-Id, or "" for the tap's current one (a session
-	// without an id, a stateless client).
+	// its Mcp-Session-Id; "client:" and the clientInfo a stateless
+	// client names in every request's _meta; or "" for the tap's current
+	// one (a session without an id, a client that names itself nowhere).
 	conv string
 	// body and header are an initialize's, kept for hot reload to open
 	// the session again after a restart (in memory only).
@@ -191,6 +192,9 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var env struct {
 			Method string          `json:"method"`
 			ID     json.RawMessage `json:"id"`
+			Params struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			} `json:"params"`
 		}
 		_ = json.Unmarshal(body, &env)
 		x.method, x.id = env.Method, string(env.ID)
@@ -199,10 +203,12 @@ func (h *httpTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 			x.conv = "sid:" + sid
+		} else if c := statelessClient(env.Params.Meta); c != "" {
+			x.conv = c
 		}
 		// A handshake without a session id opens a new client session:
 		// one tap --listen serves one client after another.
-		fresh := x.conv == "" && (env.Method == mcp.MethodInitialize || env.Method == mcp.MethodServerDiscover)
+		fresh := !strings.HasPrefix(x.conv, "sid:") && (env.Method == mcp.MethodInitialize || env.Method == mcp.MethodServerDiscover)
 		if len(bytes.TrimSpace(body)) > 0 {
 			h.rec.push(chunk{kind: chunkFrame, dir: mcp.Outbound, data: body, at: time.Now(), conv: x.conv, fresh: fresh, redact: true})
 		}
@@ -438,4 +444,18 @@ func (t *teeBody) finish() {
 	if t.sse != nil {
 		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, at: time.Now(), stream: t.stream, conv: t.conv}) // no data: the end
 	}
+}
+
+// statelessClient names the conversation of a stateless (2026-07-28)
+// client by the clientInfo its requests carry in _meta, so two such
+// clients talking through one tap --listen at once stay apart. Their
+// HTTP connections cannot tell them apart: a client's connection pool
+// spreads one conversation over several. Two copies of the same client
+// and version still read as one, and each handshake starts a new one.
+func statelessClient(meta map[string]json.RawMessage) string {
+	var info mcp.Implementation
+	if json.Unmarshal(meta[mcp.MetaClientInfo], &info) != nil || info.Name == "" {
+		return ""
+	}
+	return "client:" + info.Name + " " + info.Version
 }
