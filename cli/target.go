@@ -25,6 +25,7 @@ type connectFlags struct {
 	era             string
 	protocolVersion string
 	logLevel        string
+	maxLineMiB      int
 
 	// --config FILE [--server NAME]; pick chooses when the file has several
 	// servers and no --server (set by the TUI only).
@@ -53,6 +54,7 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "per-request timeout")
 	fs.StringVar(&f.era, "era", "legacy", "protocol era: legacy (initialize), modern (2026-07-28, server/discover) or auto (probe)")
 	fs.StringVar(&f.protocolVersion, "protocol-version", "", "protocol version to offer (default: the era's latest)")
+	fs.IntVar(&f.maxLineMiB, "max-line-mib", 256, "for a command target: the longest stdout line (one message) read whole, in MiB; a longer one is cut and says so")
 	fs.StringVar(&f.configPath, "config", "", "read the server from a config file: Claude Desktop / Cursor / Claude Code (mcpServers) or VS Code (servers)")
 	fs.StringVar(&f.serverName, "server", "", "with --config: the server to run (default: the only one, or a picker in the TUI)")
 	fs.StringVar(&f.transport, "transport", "auto", "for a URL target: auto (from the URL; Streamable HTTP falls back to HTTP+SSE), streamable, sse or ws")
@@ -63,6 +65,13 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.caFile, "ca", "", "for a URL target: also trust the CA certificates in this PEM file")
 	fs.BoolVar(&f.insecure, "insecure", false, "for a URL target: do NOT verify the server's TLS certificate (dangerous; for local testing only)")
 }
+
+// maxLineMiBLimit bounds --max-line-mib: one message is held whole in
+// memory, several times over once shown.
+const maxLineMiBLimit = 4096
+
+// maxLine is --max-line-mib in bytes.
+func (f *connectFlags) maxLine() int { return f.maxLineMiB << 20 }
 
 // target describes the server to connect to.
 type target struct {
@@ -100,6 +109,9 @@ func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*t
 		return nil, fmt.Errorf("--protocol-version %q: mcpscope speaks %s and %s", v,
 			strings.Join(mcp.LegacyVersions, ", "), strings.Join(mcp.ModernVersions, ", "))
 	}
+	if f.maxLineMiB < 1 || f.maxLineMiB > maxLineMiBLimit {
+		return nil, fmt.Errorf("--max-line-mib %d: expected 1 to %d", f.maxLineMiB, maxLineMiBLimit)
+	}
 	if f.configPath != "" {
 		return f.configTarget(cmd, args)
 	}
@@ -123,13 +135,13 @@ func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*t
 			return nil, fmt.Errorf("cannot find mcpscope's own binary to run the demo server: %w", err)
 		}
 		return &target{
-			transport:   &mcp.StdioTransport{Command: self, Args: []string{"demo-server"}, Env: f.env, Dir: f.cwd},
+			transport:   &mcp.StdioTransport{Command: self, Args: []string{"demo-server"}, Env: f.env, Dir: f.cwd, MaxLine: f.maxLine()},
 			description: "built-in demo server",
 			demo:        true,
 		}, nil
 	}
 	return &target{
-		transport:   &mcp.StdioTransport{Command: args[0], Args: args[1:], Env: f.env, Dir: f.cwd},
+		transport:   &mcp.StdioTransport{Command: args[0], Args: args[1:], Env: f.env, Dir: f.cwd, MaxLine: f.maxLine()},
 		description: strings.Join(args, " "),
 	}, nil
 }

@@ -77,7 +77,7 @@ func (f *connectFlags) configTarget(cmd *cobra.Command, args []string) (*target,
 			dir = f.cwd
 		}
 		return &target{
-			transport:   &mcp.StdioTransport{Command: srv.Command, Args: srv.Args, Env: env, Dir: dir},
+			transport:   &mcp.StdioTransport{Command: srv.Command, Args: srv.Args, Env: env, Dir: dir, MaxLine: f.maxLine()},
 			description: desc,
 		}, nil
 	}

@@ -198,12 +198,13 @@ func (c *stdioConn) readStdout(r *os.File) {
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, cut, err := readLine(br, max)
+		line, total, err := readLineSized(br, max)
+		cut := total > int64(len(line))
 		if len(line) > 0 || (err == nil && !cut) {
 			problem := ""
 			switch {
 			case cut:
-				problem = fmt.Sprintf("line longer than %d bytes: cut", max)
+				problem = CutLineProblem(total, max)
 			case err != nil:
 				problem = "last line has no trailing newline"
 			}
@@ -220,6 +221,13 @@ func (c *stdioConn) readStdout(r *os.File) {
 // max, the first max bytes are returned with cut set and the rest of the line
 // is discarded.
 func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
+	line, total, err := readLineSized(br, max)
+	return line, total > int64(len(line)), err
+}
+
+// readLineSized is readLine that says how long the whole line was (without
+// its newline), so a cut line's row can give its size.
+func readLineSized(br *bufio.Reader, max int) (line []byte, total int64, err error) {
 	// A long line arrives as many buffer-sized chunks. Growing one slice
 	// by append would copy a 20 MB line about five times over (Go grows
 	// big slices by a quarter); the chunks are kept and joined once.
@@ -231,19 +239,39 @@ func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
 		if hasNewline {
 			chunk = chunk[:len(chunk)-1]
 		}
-		if !cut {
-			if room := max - size; len(chunk) > room {
-				chunk, cut = chunk[:room], true
-			}
-			if len(chunk) > 0 {
-				chunks = append(chunks, bytes.Clone(chunk)) // ReadSlice's bytes are only valid until the next read
-				size += len(chunk)
-			}
+		total += int64(len(chunk))
+		if room := max - size; len(chunk) > room {
+			chunk = chunk[:room]
+		}
+		if len(chunk) > 0 {
+			chunks = append(chunks, bytes.Clone(chunk)) // ReadSlice's bytes are only valid until the next read
+			size += len(chunk)
 		}
 		if hasNewline || !errors.Is(err, bufio.ErrBufferFull) {
-			return join(chunks, size), cut, err
+			return join(chunks, size), total, err
 		}
 	}
+}
+
+// CutLineProblem is the problem of a stdout line longer than the limit:
+// its size, the limit, and how to raise it.
+func CutLineProblem(total int64, limit int) string {
+	return fmt.Sprintf("a line of %s, %s %s: cut to its first %d bytes, the rest read and dropped (raise the limit with --max-line-mib)",
+		mib(total), cutLineMark, mib(int64(limit)), limit)
+}
+
+// cutLineMark is the words of CutLineProblem that IsCutLine looks for.
+const cutLineMark = "over mcpscope's limit of"
+
+// IsCutLine reports whether a frame's problem says the line was cut at
+// mcpscope's limit (CutLineProblem), not sent broken.
+func IsCutLine(problem string) bool { return strings.Contains(problem, cutLineMark) }
+
+func mib(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // join concatenates chunks into one slice of exactly size bytes; a single

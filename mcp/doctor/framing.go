@@ -114,6 +114,12 @@ func (l *Linter) inbound(f *mcp.Frame) {
 // nonJSON explains a stdout line that is not a JSON-RPC message, guessing
 // at the usual causes.
 func (l *Linter) nonJSON(f *mcp.Frame) {
+	if mcp.IsCutLine(f.Problem) {
+		// mcpscope's own limit cut it: the line may be valid JSON-RPC.
+		cut, _, _ := strings.Cut(f.Problem, "; ") // not the JSON error the cut made
+		l.report("framing/line-over-limit", "The server sent "+cut+".", f.Seq)
+		return
+	}
 	raw := bytes.TrimSpace(f.Raw)
 	problem := f.Problem
 	if problem == "" {

@@ -46,6 +46,9 @@ func ruleCases() []ruleCase {
 	return []ruleCase{
 		// Framing.
 		{rule: "framing/non-json-stdout", script: mcptest.Script{Start: []string{"Server listening on stdio"}}},
+		{rule: "framing/line-over-limit", events: []mcp.Event{mcp.FrameEvent{Frame: &mcp.Frame{Seq: 1, Dir: mcp.Inbound, Transport: "stdio",
+			Kind: mcp.KindInvalid, Raw: []byte(`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"xxxx`),
+			Problem: mcp.CutLineProblem(300<<20, 256<<20) + "; invalid JSON: unexpected end of JSON input"}}}},
 		{rule: "framing/jsonrpc-version", script: mcptest.Script{On: map[string]lines{"ping": {{`{"jsonrpc":"1.0","id":{{id}},"result":{}}`}}}}},
 		{rule: "framing/id-type", script: mcptest.Script{On: afterInit(`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`)}},
 		{rule: "framing/result-and-error", script: mcptest.Script{On: map[string]lines{"ping": {{`{"jsonrpc":"2.0","id":{{id}},"result":{},"error":{"code":1,"message":"x"}}`}}}}},
