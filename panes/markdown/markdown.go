@@ -305,7 +305,9 @@ func styleConfig(t *themes.Theme, chroma string) gansi.StyleConfig {
 	quote := "│ "
 	bar, cross, dash := "│", "┼", "─"
 	s := gansi.StyleConfig{
-		Document: gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Color: c(p.Text)}, Margin: &zero},
+		// Prose keeps the terminal's own colour, as the rest of the
+		// details do; what Markdown marks up gets the palette's.
+		Document: gansi.StyleBlock{Margin: &zero},
 		BlockQuote: gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Color: c(p.Subtle), Italic: &yes},
 			Indent: &one, IndentToken: &quote},
 		Paragraph: gansi.StyleBlock{},
