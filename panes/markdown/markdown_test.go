@@ -210,3 +210,32 @@ func TestIsMIME(t *testing.T) {
 		}
 	}
 }
+
+// Whatever the Markdown, only text and SGR sequences come out, and no
+// control character but a line feed.
+func FuzzRender(f *testing.F) {
+	f.Add(sample)
+	f.Add("[x](https://e.com/\x1b]52;c;eA==\x07)\n\n```sh\n\x1b[2J\n```\n| \x9b | b |\n|---|---|\n")
+	f.Add("<span>\x1b]8;;http://e\x1b\\x\x1b]8;;\x1b\\</span>")
+	th := themes.Dark()
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4<<10 {
+			return // glamour's time grows faster than the text
+		}
+		lines, ok := Render(th, src, 40)
+		if !ok {
+			return
+		}
+		out := strings.Join(lines, "\n")
+		for _, m := range escapeSeq.FindAllString(out, -1) {
+			if !sgr.MatchString(m) {
+				t.Fatalf("%q reached the output of %q", m, src)
+			}
+		}
+		for _, r := range out {
+			if r < 0x20 && r != '\n' && r != 0x1b || r == 0x7f || r >= 0x80 && r < 0xa0 {
+				t.Fatalf("control %U reached the output of %q", r, src)
+			}
+		}
+	})
+}
