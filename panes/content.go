@@ -77,7 +77,7 @@ func (c *Content) Set(title string, lines []string) {
 		c.body.SetWrap(c.wasWrapped)
 	}
 	c.title, c.lines, c.lazy, c.raw, c.showRaw = title, lines, nil, nil, false
-	c.doc, c.mdWait = nil, false
+	c.doc, c.mdWait, c.mdSource = nil, false, false
 	c.body.SetLen(len(lines))
 	c.body.Reset()
 }

@@ -231,3 +231,25 @@ func helpHas(keys []key.Binding, k string) bool {
 	}
 	return false
 }
+
+// m is for the view open: the next result, resource or prompt opens
+// rendered again.
+func TestMarkdownSourceIsPerView(t *testing.T) {
+	c := NewContent(themes.Dark(), keymap.Default())
+	c.SetSize(100, 40)
+	read, _ := json.Marshal(map[string]any{"contents": []any{map[string]any{"uri": "r.md", "mimeType": "text/markdown", "text": mdReport}}})
+	c.SetDoc("read", ReadResultDoc(themes.Dark(), read), false)
+	c.Update(press("m"))
+	c.SetDoc("read", ReadResultDoc(themes.Dark(), read), false)
+	if v := plainView(c.View()); !strings.Contains(v, "• one") {
+		t.Errorf("the next read opened as source:\n%s", v)
+	}
+	r := NewResult(themes.Dark(), keymap.Default())
+	r.SetSize(100, 60)
+	r.SetResult(ToolResultMsg{Name: "md", Result: mdResult("x", mdReport)})
+	r.Update(press("m"))
+	r.SetResult(ToolResultMsg{Name: "md", Result: mdResult("x", mdReport)})
+	if v := plainView(r.View()); !strings.Contains(v, "• one") {
+		t.Errorf("the next result opened as source:\n%s", v)
+	}
+}

@@ -244,7 +244,7 @@ func (r *Result) SetTheme(t *themes.Theme) {
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.msg = &msg
 	r.body.Reset()
-	r.raw = false
+	r.raw, r.mdSource = false, false
 	r.gen++
 	r.cache = map[int]string{}
 	r.prepared = nil
