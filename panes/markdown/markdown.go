@@ -353,7 +353,8 @@ type cacheKey struct {
 }
 
 // renderCache keeps the last renderings, bounded by count and by the
-// bytes of their sources: a view asks for the same text every frame.
+// bytes of their sources and lines: a view asks for the same text every
+// frame.
 type renderCache struct {
 	sync.Mutex
 	m     map[cacheKey][]string
@@ -363,8 +364,17 @@ type renderCache struct {
 
 const (
 	cacheEntries = 64
-	cacheBytes   = 4 << 20
+	cacheBytes   = 8 << 20
 )
+
+// cost is what an entry holds on to.
+func cost(k cacheKey, lines []string) int {
+	n := len(k.text)
+	for _, l := range lines {
+		n += len(l)
+	}
+	return n
+}
 
 var cache = &renderCache{m: map[cacheKey][]string{}}
 
@@ -381,13 +391,14 @@ func (c *renderCache) put(k cacheKey, lines []string) {
 	if _, ok := c.m[k]; ok {
 		return
 	}
-	for len(c.order) > 0 && (len(c.order) >= cacheEntries || c.bytes+len(k.text) > cacheBytes) {
+	n := cost(k, lines)
+	for len(c.order) > 0 && (len(c.order) >= cacheEntries || c.bytes+n > cacheBytes) {
 		old := c.order[0]
 		c.order = c.order[1:]
-		c.bytes -= len(old.text)
+		c.bytes -= cost(old, c.m[old])
 		delete(c.m, old)
 	}
 	c.m[k] = lines
 	c.order = append(c.order, k)
-	c.bytes += len(k.text)
+	c.bytes += n
 }

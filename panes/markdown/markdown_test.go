@@ -200,6 +200,22 @@ func TestCacheIsBounded(t *testing.T) {
 	if n > cacheEntries {
 		t.Errorf("the cache holds %d renderings, over %d", n, cacheEntries)
 	}
+	// Big renderings: the bytes bound holds, whatever the count.
+	th := themes.Dark()
+	for i := range 12 {
+		src := strings.Repeat(fmt.Sprintf("word%d **bold** `code` ", i), MaxBytes/24)
+		Render(th, src, 30)
+	}
+	cache.Lock()
+	held := 0
+	for k, l := range cache.m {
+		held += cost(k, l)
+	}
+	counted := cache.bytes
+	cache.Unlock()
+	if held > cacheBytes || held != counted {
+		t.Errorf("the cache holds %d bytes (counted %d), bound %d", held, counted, cacheBytes)
+	}
 }
 
 func TestIsMIME(t *testing.T) {
