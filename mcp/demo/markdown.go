@@ -19,21 +19,16 @@ const report = "# Demo report\n\n" +
 	"| tool | calls | p50 | p95 |\n|------|------:|----:|----:|\n| add | 12 | 3 ms | 8 ms |\n| echo | 4 | 2 ms | 5 ms |\n| slow_count | 1 | 5.1 s | 5.1 s |\n\n" +
 	"> Numbers are made up: this is a demo.\n"
 
-// reportNote is the embedded resource beside it, which says it is
-// Markdown by its MIME type (a text block has none).
-const reportNote = "## About this report\n\n" +
-	"1. The text block above is Markdown by convention only: `--markdown` renders it.\n" +
-	"2. This embedded resource says `text/markdown`, so it is rendered.\n"
-
-// reportURI names the embedded resource.
-const reportURI = "demo://report.md"
+// The embedded resource beside the report is the server's readme, which
+// says it is Markdown by its MIME type (a text block has none), and which
+// o in the result view reads again from the server.
 
 func addMarkdownTool(s *sdkmcp.Server) {
 	sdkmcp.AddTool(s, &sdkmcp.Tool{
 		Name:  "markdown",
 		Title: "Markdown report",
 		Description: "Returns a **Markdown** report: headings, a list, a code block, a table and a link.\n\n" +
-			"The text block is for the user (`annotations.audience`); an embedded `text/markdown` resource follows it.",
+			"The text block is for the user (`annotations.audience`); the readme follows it, embedded as `text/markdown`.",
 		InputSchema: emptySchema,
 		Annotations: &sdkmcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, markdownReport)
@@ -42,6 +37,6 @@ func addMarkdownTool(s *sdkmcp.Server) {
 func markdownReport(_ context.Context, _ *sdkmcp.CallToolRequest, _ struct{}) (*sdkmcp.CallToolResult, any, error) {
 	return &sdkmcp.CallToolResult{Content: []sdkmcp.Content{
 		&sdkmcp.TextContent{Text: report, Annotations: &sdkmcp.Annotations{Audience: []sdkmcp.Role{"user"}}},
-		&sdkmcp.EmbeddedResource{Resource: &sdkmcp.ResourceContents{URI: reportURI, MIMEType: "text/markdown", Text: reportNote}},
+		&sdkmcp.EmbeddedResource{Resource: &sdkmcp.ResourceContents{URI: readmeURI, MIMEType: "text/markdown", Text: readme}},
 	}}, nil, nil
 }

@@ -28,7 +28,7 @@ func TestMarkdownTool(t *testing.T) {
 		t.Errorf("text annotations = %+v, want audience [user]", txt.Annotations)
 	}
 	emb, ok := res.Content[1].(*sdkmcp.EmbeddedResource)
-	if !ok || emb.Resource == nil || emb.Resource.MIMEType != "text/markdown" || emb.Resource.Text == "" {
-		t.Fatalf("second block = %#v, want an embedded text/markdown resource", res.Content[1])
+	if !ok || emb.Resource == nil || emb.Resource.MIMEType != "text/markdown" || emb.Resource.URI != "demo://readme" || emb.Resource.Text == "" {
+		t.Fatalf("second block = %#v, want the readme embedded as text/markdown (a resource o can read)", res.Content[1])
 	}
 }
