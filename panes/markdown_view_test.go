@@ -73,7 +73,6 @@ func TestResultRendersMarkdown(t *testing.T) {
 	}
 }
 
-
 // A Markdown text over SyncBytes is shown as source under a note while a
 // Cmd renders it, then rendered; one over MaxBytes stays source, saying
 // why.
