@@ -197,7 +197,7 @@ func flowRecordingSaysReadOnly(t *testing.T, a *accept) {
 		s.openTool("echo")
 		s.see("Call echo · read-only")
 		// The status line says why once the schema is checked.
-		s.see("read-only: format1-demo-stdio.jsonl is a")
+		s.see("read-only: demo-stdio.jsonl is a")
 	})
 }
 

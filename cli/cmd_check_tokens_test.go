@@ -50,7 +50,7 @@ func TestCheckTokensInEveryFormat(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Tokens == nil || rep.Tokens.List <= 100 || len(rep.Tokens.Tools) != 10 || rep.Tokens.Tools[0].Name != "book_trip" || rep.Tokens.Encoding != "o200k_base" {
+	if rep.Tokens == nil || rep.Tokens.List <= 100 || len(rep.Tokens.Tools) != 11 || rep.Tokens.Tools[0].Name != "book_trip" || rep.Tokens.Encoding != "o200k_base" {
 		t.Fatalf("tokens = %+v", rep.Tokens)
 	}
 	results := 0

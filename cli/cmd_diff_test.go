@@ -29,11 +29,11 @@ func TestDiffExitCodes(t *testing.T) {
 // A recording of the demo server against the demo server running now:
 // the same surface. Against a server that is not there: exit 3.
 func TestDiffFileAgainstLiveServer(t *testing.T) {
-	out, err, code := runCLI(t, "diff", "../mcp/sessionfile/record/testdata/format1-demo-stdio.jsonl", "--", os.Args[0], "demo-server")
+	out, err, code := runCLI(t, "diff", demoRecording, "--", os.Args[0], "demo-server")
 	if code != exitOK || !strings.Contains(out, "no differences") {
 		t.Fatalf("exit %d (%v)\n%s", code, err, out)
 	}
-	_, err, code = runCLI(t, "diff", "../mcp/sessionfile/record/testdata/format1-demo-stdio.jsonl", "--", "/nonexistent/server")
+	_, err, code = runCLI(t, "diff", demoRecording, "--", "/nonexistent/server")
 	if code != exitConnection {
 		t.Errorf("a server that cannot start: exit %d (%v), want %d", code, err, exitConnection)
 	}

@@ -14,7 +14,12 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/replay"
 )
 
-const demoRecording = "../mcp/sessionfile/record/testdata/format1-demo-stdio.jsonl"
+// demoRecording is a recording of today's demo server (mcpscope --record:
+// tools/call add {"a":2,"b":3} and echo {"message":"hello"}, then a
+// ping), which replay, diff and test compare the live demo against:
+// record it again when the demo's lists change. The format's own
+// contract files are in mcp/sessionfile/record/testdata.
+const demoRecording = "testdata/demo-stdio.jsonl"
 
 func replayJSON(t *testing.T, out string) replay.Result {
 	t.Helper()

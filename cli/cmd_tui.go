@@ -31,6 +31,7 @@ type tuiFlags struct {
 	record      string // --record: the session file
 	keepSecrets bool
 	saveDir     string // --save-dir: where s and w save
+	markdown    bool   // --markdown: text results are Markdown
 	keepAlive   time.Duration
 	policy      policyFlags // --root, --elicitation, --sampling
 	calls       string      // --calls: the saved calls' file
@@ -44,6 +45,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (docs/session-files.md)")
 	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets (api_key=, token=...) and the command's secret arguments (--api-key X) in the --record file's header instead of redacting them")
 	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
+	fs.BoolVar(&o.markdown, "markdown", false, "render tools' text results as Markdown (text/markdown resources, descriptions and prompt messages always are); m shows the source")
 	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
 	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
@@ -163,6 +165,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		AutoAnswer:     answers,
 		RequestTimeout: cf.timeout,
 		SaveDir:        o.saveDir,
+		MarkdownText:   o.markdown,
 		CallsFile:      o.calls,
 		Notices:        notices,
 		NewClient:      newClient,

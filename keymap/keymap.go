@@ -151,6 +151,9 @@ type Result struct {
 	Save      key.Binding // write the whole result (raw JSON) to a file
 	SaveMedia key.Binding // write image, audio and blob contents to files
 	Open      key.Binding // read the next resource_link / embedded resource with resources/read
+	// Markdown shows the Markdown in a view as its source, or rendered
+	// again: the result, a resource or prompt read, a tool's details.
+	Markdown key.Binding
 }
 
 // Scroll keys move every scrolling view and list drawn by package
@@ -327,6 +330,7 @@ func Default() KeyMap {
 		Save:      bind(k("s"), "s", "save result"),
 		SaveMedia: bind(k("w"), "w", "write media"),
 		Open:      bind(k("o"), "o", "open resource"),
+		Markdown:  bind(k("m"), "m", "Markdown source"),
 		Close:     bind(k("esc"), "esc", "close"),
 	}
 	m.Scroll = Scroll{

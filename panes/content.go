@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
+	"github.com/mcpscope/mcpscope/panes/markdown"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -37,6 +38,12 @@ type Content struct {
 	// (showRaw); nil when there is no frame to show.
 	raw     []string
 	showRaw bool
+	// doc, when set, is what lines were laid out from at the view's
+	// width: Markdown parts rendered (content_markdown.go), unless
+	// mdSource (m) shows their source; mdWait says one is shown as
+	// source until it renders.
+	doc              []DocPart
+	mdSource, mdWait bool
 }
 
 // NewContent makes an empty content view.
@@ -70,6 +77,7 @@ func (c *Content) Set(title string, lines []string) {
 		c.body.SetWrap(c.wasWrapped)
 	}
 	c.title, c.lines, c.lazy, c.raw, c.showRaw = title, lines, nil, nil, false
+	c.doc, c.mdWait, c.mdSource = nil, false, false
 	c.body.SetLen(len(lines))
 	c.body.Reset()
 }
@@ -137,7 +145,11 @@ func (c *Content) Lines() []string {
 
 func (c *Content) Title() string { return termsafe.String(c.title) }
 func (c *Content) SetSize(w, h int) {
+	relayout := c.doc != nil && w != c.w
 	c.w, c.h = w, h
+	if relayout {
+		c.layoutDoc()
+	}
 	c.body.SetSize(max(w-2, 0), c.rows())
 }
 func (c *Content) Focus() { c.focused = true }
@@ -156,6 +168,11 @@ func (c *Content) Update(msg tea.Msg) tea.Cmd {
 		c.body.Reset()
 		return nil
 	}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Markdown) && c.hasMarkdown() && !c.showRaw {
+		c.mdSource = !c.mdSource
+		c.layoutDoc()
+		return c.MarkdownCmd()
+	}
 	c.body.Update(msg)
 	return nil
 }
@@ -167,11 +184,19 @@ func (c *Content) ShortHelp() []key.Binding {
 	if c.showRaw {
 		raw.SetHelp(raw.Help().Key, "formatted")
 	}
-	return []key.Binding{r.Up, r.Down, r.PageDown, c.keys.Scroll.Left, c.keys.Scroll.Wrap, raw, r.Close}
+	out := []key.Binding{r.Up, r.Down, r.PageDown, c.keys.Scroll.Left, c.keys.Scroll.Wrap, raw}
+	if c.hasMarkdown() && !c.showRaw {
+		out = append(out, markdownToggle(r.Markdown, c.mdSource))
+	}
+	return append(out, r.Close)
 }
 
 func (c *Content) FullHelp() [][]key.Binding {
-	return [][]key.Binding{c.body.FullHelp(), {c.keys.Result.Raw, c.keys.Result.Close}}
+	more := []key.Binding{c.keys.Result.Raw}
+	if c.hasMarkdown() && !c.showRaw {
+		more = append(more, markdownToggle(c.keys.Result.Markdown, c.mdSource))
+	}
+	return [][]key.Binding{c.body.FullHelp(), append(more, c.keys.Result.Close)}
 }
 
 func (c *Content) View() string {
@@ -186,8 +211,15 @@ func (c *Content) View() string {
 }
 
 // ReadResultLines renders a resources/read result: each content's URI and
-// mime type, text highlighted by mime type, blobs by decoded size.
+// mime type, text highlighted by mime type, blobs by decoded size. A
+// Markdown text is its source here; ReadResultDoc has it to render.
 func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
+	return DocLines(ReadResultDoc(t, raw))
+}
+
+// ReadResultDoc is ReadResultLines with each text/markdown content as a
+// Markdown part, which the content view renders at its width.
+func ReadResultDoc(t *themes.Theme, raw json.RawMessage) []DocPart {
 	var res struct {
 		Contents []struct {
 			URI      string  `json:"uri"`
@@ -197,9 +229,10 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		} `json:"contents"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return append([]string{t.Result.Error.Render("the result is not a ReadResourceResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)
+		return []DocPart{{Lines: append([]string{t.Result.Error.Render("the result is not a ReadResourceResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)}}
 	}
-	var out []string
+	var doc docBuilder
+	out := doc.lines()
 	if len(res.Contents) == 0 {
 		out = append(out, t.Form.Warn.Render("no contents"))
 	}
@@ -222,6 +255,12 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 			if lines == nil {
 				lines = plainLines(t, text)
 			}
+			if markdown.IsMIME(c.MimeType) {
+				doc.flush(out)
+				doc.markdown(text, lines, 0)
+				out = doc.lines()
+				break
+			}
 			out = append(out, lines...)
 		case c.Blob != nil:
 			n, err := base64.StdEncoding.DecodeString(*c.Blob)
@@ -235,7 +274,8 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		}
 		out = append(out, "")
 	}
-	return out
+	doc.flush(out)
+	return doc.parts
 }
 
 // prettyJSONText is a resource's text indented when its MIME type (or,
@@ -280,8 +320,16 @@ func BlobOf(raw json.RawMessage) (data []byte, uri, mimeType string, ok bool) {
 }
 
 // PromptResultLines renders a prompts/get result: its description, then
-// each message under its role with its content blocks.
+// each message under its role with its content blocks. Markdown is its
+// source here; PromptResultDoc has it to render.
 func PromptResultLines(t *themes.Theme, raw json.RawMessage) []string {
+	return DocLines(PromptResultDoc(t, raw))
+}
+
+// PromptResultDoc is PromptResultLines with the description and each
+// text block as Markdown parts, which the content view renders at its
+// width: prompts are written for models, in Markdown more often than not.
+func PromptResultDoc(t *themes.Theme, raw json.RawMessage) []DocPart {
 	var res struct {
 		Description string `json:"description"`
 		Messages    []struct {
@@ -290,18 +338,41 @@ func PromptResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		} `json:"messages"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return append([]string{t.Result.Error.Render("the result is not a GetPromptResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)
+		return []DocPart{{Lines: append([]string{t.Result.Error.Render("the result is not a GetPromptResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)}}
 	}
-	var out []string
+	var doc docBuilder
 	if res.Description != "" {
-		out = append(out, t.Detail.Hint.Render(termsafe.String(res.Description)), "")
+		doc.markdown(res.Description, []string{t.Detail.Hint.Render(termsafe.String(res.Description))}, 0)
+		doc.flush([]string{""})
 	}
 	for i, m := range res.Messages {
-		out = append(out, t.Detail.Title.Render(fmt.Sprintf("── %d %s ──", i+1, termsafe.String(m.Role))))
-		out = append(out, BlockLines(t, m.Content)...)
-		out = append(out, "")
+		doc.flush([]string{t.Detail.Title.Render(fmt.Sprintf("── %d %s ──", i+1, termsafe.String(m.Role)))})
+		doc.parts = append(doc.parts, blockDoc(t, m.Content)...)
+		doc.flush([]string{""})
 	}
-	return out
+	return doc.parts
+}
+
+// blockDoc is BlockLines with each text block a Markdown part.
+func blockDoc(t *themes.Theme, raw json.RawMessage) []DocPart {
+	if s := strings.TrimSpace(string(raw)); strings.HasPrefix(s, "[") {
+		var blocks []json.RawMessage
+		_ = json.Unmarshal(raw, &blocks)
+		var out []DocPart
+		for _, b := range blocks {
+			out = append(out, blockDoc(t, b)...)
+		}
+		return out
+	}
+	var b struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	lines := BlockLines(t, raw)
+	if json.Unmarshal(raw, &b) == nil && b.Type == "text" && b.Text != "" {
+		return []DocPart{{Markdown: b.Text, Source: lines, Indent: 2}}
+	}
+	return []DocPart{{Lines: lines}}
 }
 
 // BlockLines renders one content block (or an array of them).

@@ -831,6 +831,9 @@ type OpenLinesMsg struct {
 	// Fold shows the lines wrapped to the view from the start (prose to
 	// read whole, such as a prompt's description).
 	Fold bool
+	// Doc, when set, is what Lines were made from, with its Markdown
+	// parts to render at the view's width (Content.SetDoc).
+	Doc []DocPart
 }
 
 // TransportLines shows an HTTP exchange, SSE event, reconnect or OAuth step

@@ -319,11 +319,16 @@ func (p *Prompts) details(pr mcp.Prompt) tea.Cmd {
 	if pr.Title != "" {
 		lines = append(lines, field("title", pr.Title))
 	}
+	var doc docBuilder
 	if pr.Description != "" {
 		lines = append(lines, "", t.Detail.Title.Render("Description"))
+		var source []string
 		for _, l := range strings.Split(termsafe.Block(pr.Description), "\n") {
-			lines = append(lines, "  "+t.Result.Content.Render(l))
+			source = append(source, "  "+t.Result.Content.Render(l))
 		}
+		doc.flush(lines)
+		doc.markdown(pr.Description, source, 2)
+		lines = nil
 	}
 	lines = append(lines, "", t.Detail.Title.Render(fmt.Sprintf("Arguments (%d)", len(pr.Arguments))))
 	for _, a := range pr.Arguments {
@@ -344,7 +349,8 @@ func (p *Prompts) details(pr mcp.Prompt) tea.Cmd {
 		}
 	}
 	lines = append(lines, "", t.Detail.Hint.Render("enter on the prompt fills its arguments"))
-	msg := OpenLinesMsg{Title: "prompt " + termsafe.String(pr.Name), Lines: lines, Fold: true}
+	doc.flush(lines)
+	msg := OpenLinesMsg{Title: "prompt " + termsafe.String(pr.Name), Lines: DocLines(doc.parts), Doc: doc.parts, Fold: true}
 	return func() tea.Msg { return msg }
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
+	"github.com/mcpscope/mcpscope/panes/markdown"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -60,6 +61,10 @@ type resultBlock struct {
 	// mime and uri are an embedded resource's, which pick how its text
 	// is highlighted.
 	mime, uri string
+	// markdown says text is Markdown (a text/markdown resource, or a
+	// text block under the markdown setting), rendered unless m shows
+	// the source.
+	markdown bool
 	// json is the part pretty-printed, when it is JSON: its lines are
 	// made as they are drawn (a 20 MB JSON text is 1.6 million lines,
 	// and the first screen needs 30 of them).
@@ -121,6 +126,11 @@ type Result struct {
 	media    []mediaBlob // decodable binary contents, for w
 	links    []string    // resource URIs in the result, for o
 	nextLink int
+
+	// Markdown (result_markdown.go): mdText treats text blocks as
+	// Markdown (the setting), mdSource shows Markdown as its source (m),
+	// mdWait says a Markdown part is shown as source until it renders.
+	mdText, mdSource, mdWait bool
 
 	// saveQ is the question S asks (result_save.go); callsFile and
 	// callNames are the calls file it saves to and the names it holds.
@@ -234,7 +244,7 @@ func (r *Result) SetTheme(t *themes.Theme) {
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.msg = &msg
 	r.body.Reset()
-	r.raw = false
+	r.raw, r.mdSource = false, false
 	r.gen++
 	r.cache = map[int]string{}
 	r.prepared = nil
@@ -351,6 +361,10 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 			r.body.Reset()
 			r.layout()
 			return nil
+		case key.Matches(kp, r.keys.Result.Markdown) && r.hasMarkdown() && !r.raw:
+			r.mdSource = !r.mdSource
+			r.layout()
+			return r.MarkdownCmd()
 		case key.Matches(kp, r.keys.Result.Save) && r.msg != nil && !r.loading:
 			return r.save()
 		case key.Matches(kp, r.keys.Result.SaveMedia) && len(r.media) > 0:
@@ -407,6 +421,9 @@ func (r *Result) ShortHelp() []key.Binding {
 	}
 	if len(r.links) > 0 {
 		out = append(out, k.Open)
+	}
+	if r.hasMarkdown() && !r.raw {
+		out = append(out, r.markdownKey())
 	}
 	return append(out, k.Close)
 }
@@ -806,6 +823,8 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		if x != nil {
 			b.heading = heading("text (JSON)")
 			b.json = x
+		} else if r.mdText {
+			b.heading, b.markdown = heading("text (Markdown)"), true
 		}
 		return b
 	case "image", "audio":
@@ -837,7 +856,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			r.links = append(r.links, res.URI)
 		}
 		meta := label("uri ") + value(res.URI) + label("  mime ") + value(orDash(res.MimeType))
-		b := resultBlock{heading: heading("resource (embedded)"), meta: meta, mime: res.MimeType, uri: res.URI}
+		b := resultBlock{heading: heading("resource (embedded)"), meta: meta, mime: res.MimeType, uri: res.URI, markdown: markdown.IsMIME(res.MimeType)}
 		switch {
 		case res.Text != nil:
 			b.text = *res.Text
@@ -891,6 +910,7 @@ func (r *Result) layout() {
 	r.width = r.w
 	r.cache = map[int]string{}
 	r.segs, r.n = nil, 0
+	r.mdWait = false
 	w := max(r.w-2, 1)
 	// The summary lines are folded, never cut: the status and its
 	// explanation are what the view is for.
@@ -929,6 +949,7 @@ func (r *Result) layout() {
 				lines = append(lines, resultLine{kind: lineText, text: l})
 			}
 			r.addLines(lines)
+		case b.markdown && r.addMarkdown(b, w):
 		case b.text != "":
 			r.addText(b, w)
 		}

@@ -82,9 +82,15 @@ type Tools struct {
 	details     *list.Model
 	detailLines []detailLine
 	detailKey   string
-	detailTool  string
-	folds       map[int]string
-	foldW       int
+	// The description is Markdown (tools_markdown.go): mdSource shows
+	// its source (m), mdWait says it is shown as source until it
+	// renders, descriptionRendered that the last details drew it
+	// rendered.
+	mdSource, mdWait, descriptionRendered bool
+
+	detailTool string
+	folds      map[int]string
+	foldW      int
 
 	// The widths the list needs, measured when the list changes (never per
 	// frame): the widest name, the widest title (with its two-space gap),
@@ -787,6 +793,10 @@ func (p *Tools) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	c := p.keys.Calls
 	switch {
+	case key.Matches(msg, p.keys.Result.Markdown) && p.selectedDescribed():
+		p.mdSource = !p.mdSource
+		p.syncDetails()
+		return p.MarkdownCmd()
 	case key.Matches(msg, k.Filter):
 		return p.startFiltering()
 	case key.Matches(msg, c.Load) && p.onCall():
@@ -875,7 +885,7 @@ func (p *Tools) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, sc.PageUp, sc.PageDown, sc.Top, sc.Bottom},
 		{k.ScrollUp, k.ScrollDown, k.DetailUp, k.DetailDown, sc.Left, sc.Wrap},
-		{k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway},
+		{k.Filter, k.Open, k.Details, p.keys.Explore.Refresh, p.keys.Explore.Anyway, p.markdownKey()},
 		{k.ViewAs, k.SortCost, p.keys.Form.PrevOption, p.keys.Form.NextOption, k.ViewChoose, k.ViewCancel},
 		{p.keys.Calls.Load, p.keys.Calls.Run, p.keys.Calls.RunAll},
 	}
@@ -1217,11 +1227,12 @@ func (p *Tools) syncDetails() {
 	if onCall {
 		cacheKey += fmt.Sprintf("\x00%s\x00%d\x00%d", call.Name, call.State, len(call.Failures))
 	}
-	cacheKey += fmt.Sprintf("\x00%d", len(p.drafts[t.Name].refused))
+	cacheKey += fmt.Sprintf("\x00%d\x00%t", len(p.drafts[t.Name].refused), p.mdSource)
 	if cacheKey == p.detailKey {
 		return
 	}
 	p.detailKey = cacheKey
+	p.mdWait = false
 	p.detailLines = p.renderDetails(&t, w)
 	if extra := p.viewDetails(p.rows[p.list.Cursor()].tool); len(extra) > 0 {
 		// What the chosen client makes of the tool comes under its name,
@@ -1313,6 +1324,15 @@ func (p *Tools) renderDetails(t *mcp.Tool, w int) []detailLine {
 	// The annotations' badges are on the list row already.
 	if t.Description != "" {
 		add(0, "", section.Render("Description"))
+		rendered, note := p.descriptionMarkdown(t.Description, w)
+		for _, l := range rendered {
+			add(hangOf(l, 2), "  "+l)
+		}
+		if note != "" {
+			add(2, "  "+th.Detail.Hint.Render(note))
+		}
+	}
+	if t.Description != "" && !p.descriptionRendered {
 		for _, run := range highlightFences(th, strings.TrimRight(termsafe.Block(t.Description), "\n")) {
 			for _, l := range run.lines {
 				if !run.code {

@@ -208,7 +208,10 @@ func TestToolsDetailsScroll(t *testing.T) {
 	}
 	p.Update(tea.MouseWheelMsg(tea.Mouse{X: listW + 5, Y: 3, Button: tea.MouseWheelUp}))
 
-	// W: lines cut at the edge, → shows what was cut.
+	// W: lines cut at the edge, → shows what was cut. A description
+	// rendered as Markdown is laid out at the width already: m shows its
+	// source, whose long line W cuts.
+	p.Update(press("m"))
 	p.Update(press("W"))
 	if p.details.Wrapping() {
 		t.Fatal("W did not turn the details' wrap off")

@@ -29,6 +29,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/watch"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/panes/list"
+	"github.com/mcpscope/mcpscope/panes/markdown"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -75,6 +76,10 @@ type Config struct {
 	// the help and the status line, instead of reconnecting or restarting
 	// (a tap's viewer follows the server's next tap).
 	ReconnectHelp string
+	// MarkdownText treats tools' text results as Markdown (--markdown):
+	// rendered, as text/markdown resources, descriptions and prompt
+	// messages always are.
+	MarkdownText bool
 	// SaveDir is where saved results, media and blobs go (--save-dir);
 	// the working directory when empty.
 	SaveDir string
@@ -220,6 +225,7 @@ func New(cfg Config) *Model {
 	m.tools = newToolsPane(m.theme, m.keys)
 	m.hsPane = newHandshakePane(m.theme, m.keys)
 	m.result = panes.NewResult(m.theme, m.keys)
+	m.result.SetMarkdownText(cfg.MarkdownText)
 	m.resources = panes.NewResources(m.theme, m.keys)
 	m.prompts = panes.NewPrompts(m.theme, m.keys)
 	m.serverLog = panes.NewServerLog(m.theme, m.keys)
@@ -293,6 +299,7 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	cmd = tea.Batch(cmd, m.markdownCmds())
 	m.sawBreaking()
 	if m.calls.toolsChanged {
 		m.calls.toolsChanged = false
@@ -321,6 +328,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
+	case markdown.RenderedMsg:
+		m.markdownReady(msg)
+		return nil
 	}
 	return m.handleResult(msg)
 }

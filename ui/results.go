@@ -101,7 +101,9 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.ShowFrameMsg:
 		m.showFrame(msg.Frame)
 	case panes.OpenLinesMsg:
-		if msg.Fold {
+		if msg.Doc != nil {
+			m.content.SetDoc(msg.Title, msg.Doc, msg.Fold)
+		} else if msg.Fold {
 			m.content.SetFolded(msg.Title, msg.Lines)
 		} else {
 			m.content.Set(msg.Title, msg.Lines)

@@ -32,6 +32,7 @@ var InputSchemas = map[string]json.RawMessage{
 	"list_roots": emptySchema,
 	"fail":       failSchema,
 	"image":      emptySchema,
+	"markdown":   emptySchema,
 }
 
 var AddOutputSchema = addOutputSchema

@@ -28,7 +28,7 @@ const readme = `# mcpscope demo server
 
 This server exists to be debugged. Everything in it is fake and harmless.
 
-- **Tools**: book_trip, add, echo, slow_count, log_burst, ask_user, ask_model, list_roots, fail, image.
+- **Tools**: book_trip, add, echo, slow_count, log_burst, ask_user, ask_model, list_roots, fail, image, markdown.
 - **Resources**: this readme, a PNG logo, a clock you can subscribe to, and notes at ` + "`demo://notes/{id}`" + `.
 - **Prompts**: greet, review_code.
 `

@@ -104,6 +104,7 @@ func (d *demo) addTools(s *sdkmcp.Server) {
 		InputSchema: emptySchema,
 		Annotations: &sdkmcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, image)
+	addMarkdownTool(s)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -38,6 +38,7 @@ details { border-bottom: 1px solid var(--line); padding: .25em 0; } summary { cu
 .sev, .bad { font-weight: 600; } .error, .bad { color: var(--err); } .warning { color: var(--warn); } .hint { color: var(--hint); } .good { color: var(--ok); }
 .diag { border-left: 3px solid var(--line); padding: .2em .8em; margin: .6em 0; } .diag.error { border-color: var(--err); } .diag.warning { border-color: var(--warn); } .diag.hint { border-color: var(--hint); }
 .diag p { margin: .2em 0; color: var(--fg); }
+.md { border-left: 3px solid var(--line); padding: 0 .8em; margin: .3em 0; } .md .url { color: var(--mute); }
 footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 @media print {
   body { max-width: none; margin: 0; font-size: 11px; } pre { white-space: pre-wrap; }
@@ -94,7 +95,7 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 {{range .Rows}}{{with .Heading}}<h3>{{.}}</h3>
 {{end}}<details{{if .Failed}} class="failed"{{end}}>
 <summary><span class="t">{{.At}}</span><span class="dir">{{.Arrow}}</span> {{.Label}}{{if .Status}} <span class="{{.StatusClass}}">{{.Status}}</span>{{end}}{{if .Latency}} <span class="lat">{{.Latency}}</span>{{end}}</summary>
-{{range .Parts}}<div class="mute">{{.Title}}</div><pre>{{.Body}}</pre>{{end}}
+{{range .Parts}}<div class="mute">{{.Title}}</div>{{if .HTML}}<div class="md">{{.HTML}}</div>{{else}}<pre>{{.Body}}</pre>{{end}}{{end}}
 </details>
 {{end}}
 
@@ -137,7 +138,12 @@ type row struct {
 	Parts                                          []part
 }
 
-type part struct{ Title, Body string }
+// part is a titled body under a row: a frame's JSON (Body), or a
+// Markdown text in it rendered (HTML, html_markdown.go).
+type part struct {
+	Title, Body string
+	HTML        template.HTML
+}
 
 type htmlData struct {
 	*Session
@@ -182,6 +188,7 @@ func (s *Session) row(it *Item) row {
 		case it.Response != nil:
 			resp := it.Response
 			r.Parts = append(r.Parts, part{Title: fmt.Sprintf("answer, frame %d, %s", resp.Seq, plural.S(resp.Size(), "byte")), Body: pretty(resp.Raw)})
+			r.Parts = append(r.Parts, markdownParts(resp.Raw)...)
 			if resp.Latency > 0 {
 				r.Latency = resp.Latency.Round(time.Microsecond).String()
 			}

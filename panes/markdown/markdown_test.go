@@ -1,0 +1,257 @@
+package markdown
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/mcpscope/mcpscope/themes"
+)
+
+// sample has what the goldens must show: headings, lists, a code block,
+// a table and a link.
+const sample = "# Weather report\n\n" +
+	"Forecast for **Lisbon**, from the `forecast` tool. See [the docs](https://example.com/docs).\n\n" +
+	"## Next days\n\n" +
+	"- Monday: sunny\n- Tuesday: *rain*\n  - heavy in the evening\n\n" +
+	"1. check the sky\n2. take an umbrella\n\n" +
+	"```go\nfunc main() {\n\tfmt.Println(\"hi\", 42)\n}\n```\n\n" +
+	"| day | high | low |\n|-----|------|-----|\n| Mon | 24 | 15 |\n| Tue | 19 | 13 |\n\n" +
+	"> Data from a made-up service.\n"
+
+func TestRenderGoldens(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		theme *themes.Theme
+	}{{"dark", themes.Dark()}, {"light", themes.Light()}, {"nocolor", themes.NoColor()}} {
+		for _, w := range []int{40, 76} {
+			t.Run(fmt.Sprintf("%s-%d", tc.name, w), func(t *testing.T) {
+				lines, ok := Render(tc.theme, sample, w)
+				if !ok {
+					t.Fatal("not rendered")
+				}
+				for i, l := range lines {
+					if got := ansi.StringWidth(l); got > w {
+						t.Errorf("line %d is %d cells wide, over %d: %q", i, got, w, l)
+					}
+				}
+				golden.RequireEqual(t, strings.Join(lines, "\n")+"\n")
+			})
+		}
+	}
+}
+
+func TestRenderShowsWhatMarkdownMeans(t *testing.T) {
+	lines, ok := Render(themes.NoColor(), sample, 76)
+	if !ok {
+		t.Fatal("not rendered")
+	}
+	plain := ansi.Strip(strings.Join(lines, "\n"))
+	for _, want := range []string{"# Weather report", "## Next days", "• Monday: sunny", "1. check the sky",
+		"fmt.Println(\"hi\", 42)", "the docs", "https://example.com/docs", "│ high", "│ Data from a made-up service."} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("rendered text lacks %q:\n%s", want, plain)
+		}
+	}
+	for _, gone := range []string{"**Lisbon**", "```", "|-----|", "- Monday"} {
+		if strings.Contains(plain, gone) {
+			t.Errorf("rendered text still has the source's %q:\n%s", gone, plain)
+		}
+	}
+}
+
+func TestRenderColoursFromTheTheme(t *testing.T) {
+	dark, _ := Render(themes.Dark(), sample, 76)
+	light, _ := Render(themes.Light(), sample, 76)
+	plain, _ := Render(themes.NoColor(), sample, 76)
+	d, l, p := strings.Join(dark, "\n"), strings.Join(light, "\n"), strings.Join(plain, "\n")
+	// The dark palette's primary (#8B87FF) colours the top heading; the
+	// light one's (#5A56E0) does in the light theme.
+	if !strings.Contains(d, "38;2;139;135;255") || !strings.Contains(l, "38;2;90;86;224") {
+		t.Errorf("headings are not in the theme's primary colour:\ndark %q\nlight %q", dark[0], light[0])
+	}
+	// The code block is highlighted in the theme's chroma colours: a
+	// string literal in JSONString.
+	if !strings.Contains(d, "38;2;195;232;141m\"hi\"") {
+		t.Errorf("the code block's string is not in the dark theme's string colour:\n%q", d)
+	}
+	if strings.Contains(p, "38;") || strings.Contains(p, "48;") {
+		t.Errorf("NO_COLOR rendering has colours: %q", p)
+	}
+	if !strings.Contains(p, "\x1b[1m") {
+		t.Errorf("NO_COLOR rendering lost bold: %q", p)
+	}
+}
+
+// onlySGROut is what may reach the terminal: text, and SGR sequences.
+var escapeSeq = regexp.MustCompile("\x1b[^m]*?(m|$)|\x1b[^\\[]")
+
+func TestHostileMarkdownCannotDriveTheTerminal(t *testing.T) {
+	payloads := map[string]string{
+		"text":       "hello \x1b]52;c;aGVsbG8=\x07 and \x1b[2J\x1b[H and \x9b31m C1 and \x1b]0;title\x1b\\",
+		"heading":    "# title \x1b[5m blink\n",
+		"code block": "```sh\necho \x1b]52;c;ZXZpbA==\x07\nprintf '\x1b[?1049h'\n```\n",
+		"inline":     "run `\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\` now",
+		"link url":   "[docs](https://example.com/\x1b]52;c;ZXZpbA==\x07) and <https://e.com/\x1b[2J>",
+		"link text":  "[\x1b[2Jclick](https://example.com)",
+		"table":      "| a | b |\n|---|---|\n| \x1b[2J | \x07 |\n",
+		"image":      "![\x1b]2;t\x07alt](https://example.com/i.png \"\x1b[31m\")",
+		"html":       "<span>\x1b]52;c;eA==\x07</span>\n\n<div>\x1b[2J</div>\n",
+	}
+	for name, src := range payloads {
+		for _, th := range []*themes.Theme{themes.Dark(), themes.NoColor()} {
+			lines, ok := Render(th, src, 60)
+			if !ok {
+				t.Fatalf("%s: not rendered", name)
+			}
+			out := strings.Join(lines, "\n")
+			for _, m := range escapeSeq.FindAllString(out, -1) {
+				if !sgr.MatchString(m) {
+					t.Errorf("%s: a sequence other than SGR reached the output: %q in %q", name, m, out)
+				}
+			}
+			for _, r := range out {
+				if r < 0x20 && r != '\n' && r != 0x1b || r == 0x7f || r >= 0x80 && r < 0xa0 {
+					t.Errorf("%s: control %U reached the output: %q", name, r, out)
+				}
+			}
+			if strings.Contains(src, "\x1b") && !strings.Contains(ansi.Strip(out), `\x1b`) && name != "html" {
+				t.Errorf("%s: the server's ESC is not shown as \\x1b: %q", name, ansi.Strip(out))
+			}
+		}
+	}
+}
+
+func TestLinksAreTextNotHyperlinks(t *testing.T) {
+	lines, _ := Render(themes.Dark(), "[docs](https://example.com/a)", 60)
+	out := strings.Join(lines, "\n")
+	if strings.Contains(out, "\x1b]8") {
+		t.Errorf("a link was written as an OSC 8 hyperlink: %q", out)
+	}
+	if got := ansi.Strip(out); got != "docs https://example.com/a" {
+		t.Errorf("link drawn as %q, want its text and its URL", got)
+	}
+}
+
+func TestRenderIsBoundedAndCached(t *testing.T) {
+	big := strings.Repeat("word ", MaxBytes/5+1)
+	if _, ok := Render(themes.Dark(), big, 60); ok {
+		t.Errorf("a %d-byte text was rendered; past MaxBytes it must be left to the caller as source", len(big))
+	}
+	if !TooBig(big) || TooBig(sample) {
+		t.Errorf("TooBig disagrees with MaxBytes")
+	}
+	if note := TooBigNote(len(big)); !strings.Contains(note, "source") {
+		t.Errorf("the note does not say the source is shown: %q", note)
+	}
+	// Just under the bound, with code blocks, a first rendering takes
+	// well under a few seconds even on a shared machine (it runs off
+	// the UI goroutine); the second is a cache hit.
+	var b strings.Builder
+	for b.Len() < MaxBytes-600 {
+		b.WriteString("## Part\n\nSome *prose* with `code` and a [link](https://example.com).\n\n```go\nfunc f() int { return 42 }\n```\n\n- item\n- item\n\n")
+	}
+	src := b.String()
+	th := themes.Dark()
+	if _, st := Get(th, src, 100); st != Pending {
+		t.Fatalf("Get of a %d-byte text not yet rendered: status %v, want Pending", len(src), st)
+	}
+	cmd := Request(th, src, 100)
+	if cmd == nil {
+		t.Fatal("Request gave no Cmd for a text not yet rendered")
+	}
+	if again := Request(th, src, 100); again != nil {
+		t.Error("Request started a second rendering of a text already being rendered")
+	}
+	start := time.Now()
+	if _, ok := cmd().(RenderedMsg); !ok {
+		t.Fatal("the Cmd did not answer RenderedMsg")
+	}
+	first := time.Since(start)
+	start = time.Now()
+	lines, st := Get(th, src, 100)
+	second := time.Since(start)
+	if st != Rendered || len(lines) == 0 {
+		t.Fatalf("after the Cmd, Get says %v", st)
+	}
+	if first > 5*time.Second {
+		t.Errorf("rendering %d bytes took %v", len(src), first)
+	}
+	if second > time.Millisecond*10 {
+		t.Errorf("Get after rendering took %v: not cached", second)
+	}
+	if Request(th, src, 100) != nil {
+		t.Error("Request gave a Cmd for a text already rendered")
+	}
+	t.Logf("%d bytes: first %v, cached %v", len(src), first, second)
+}
+
+func TestCacheIsBounded(t *testing.T) {
+	for i := range cacheEntries * 2 {
+		Render(themes.Dark(), fmt.Sprintf("text %d", i), 40)
+	}
+	cache.Lock()
+	n := len(cache.m)
+	cache.Unlock()
+	if n > cacheEntries {
+		t.Errorf("the cache holds %d renderings, over %d", n, cacheEntries)
+	}
+	// Big renderings: the bytes bound holds, whatever the count.
+	th := themes.Dark()
+	for i := range 12 {
+		src := strings.Repeat(fmt.Sprintf("word%d **bold** `code` ", i), MaxBytes/24)
+		Render(th, src, 30)
+	}
+	cache.Lock()
+	held := 0
+	for k, l := range cache.m {
+		held += cost(k, l)
+	}
+	counted := cache.bytes
+	cache.Unlock()
+	if held > cacheBytes || held != counted {
+		t.Errorf("the cache holds %d bytes (counted %d), bound %d", held, counted, cacheBytes)
+	}
+}
+
+func TestIsMIME(t *testing.T) {
+	for mime, want := range map[string]bool{"text/markdown": true, "Text/Markdown; charset=utf-8": true,
+		"text/x-markdown": true, "text/plain": false, "": false, "application/json": false} {
+		if IsMIME(mime) != want {
+			t.Errorf("IsMIME(%q) = %v", mime, !want)
+		}
+	}
+}
+
+// Whatever the Markdown, only text and SGR sequences come out, and no
+// control character but a line feed.
+func FuzzRender(f *testing.F) {
+	f.Add(sample)
+	f.Add("[x](https://e.com/\x1b]52;c;eA==\x07)\n\n```sh\n\x1b[2J\n```\n| \x9b | b |\n|---|---|\n")
+	f.Add("<span>\x1b]8;;http://e\x1b\\x\x1b]8;;\x1b\\</span>")
+	th := themes.Dark()
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4<<10 {
+			return // glamour's time grows faster than the text
+		}
+		lines, ok := Render(th, src, 40)
+		if !ok {
+			return
+		}
+		out := strings.Join(lines, "\n")
+		for _, m := range escapeSeq.FindAllString(out, -1) {
+			if !sgr.MatchString(m) {
+				t.Fatalf("%q reached the output of %q", m, src)
+			}
+		}
+		for _, r := range out {
+			if r < 0x20 && r != '\n' && r != 0x1b || r == 0x7f || r >= 0x80 && r < 0xa0 {
+				t.Fatalf("control %U reached the output of %q", r, src)
+			}
+		}
+	})
+}
