@@ -355,8 +355,17 @@ func (m *modelTap) response(resp *http.Response) error {
 	if x == nil {
 		return nil
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.entry.Status = resp.StatusCode
 	x.entry.ResponseHeaders = headerFields(resp.Header)
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// A WebSocket (OpenAI's Responses API offers one): the proxy
+		// needs the connection itself to copy both ways, so it passes
+		// unread.
+		x.entry.Problems = append(x.entry.Problems, "the connection was upgraded to "+resp.Header.Get("Upgrade")+": its messages pass through unread")
+		return nil
+	}
 	x.respEnc = resp.Header.Get("Content-Encoding")
 	x.sse = strings.HasPrefix(strings.ToLower(resp.Header.Get("Content-Type")), "text/event-stream")
 	resp.Body = &modelBody{ReadCloser: resp.Body, x: x, m: m}

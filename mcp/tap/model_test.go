@@ -12,7 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/coder/websocket"
 	"github.com/mcpscope/mcpscope/mcp/tap/modelapi"
 )
 
@@ -391,5 +393,52 @@ func TestModelTapRedactsAPIKeys(t *testing.T) {
 		if !bytes.Contains(raw, []byte(want)) {
 			t.Errorf("the capture does not say %s was sent:\n%s", want, raw)
 		}
+	}
+}
+
+// A WebSocket (the Responses API offers one) passes through the model
+// tap both ways; the capture says its messages were not read.
+func TestModelTapPassesAWebSocketThrough(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer func() { _ = c.CloseNow() }()
+		typ, msg, err := c.Read(r.Context())
+		if err != nil {
+			return
+		}
+		_ = c.Write(r.Context(), typ, append([]byte("echo: "), msg...))
+		_, _, _ = c.Read(r.Context()) // until the client closes
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() { _ = srv.Close() }()
+	p, _ := FindProvider("openai")
+	base, stop := startModelTap(t, "http://"+ln.Addr().String(), p)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/responses", nil)
+	if err != nil {
+		t.Fatalf("dialling through the tap: %v", err)
+	}
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"response.create"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := c.Read(ctx)
+	if err != nil || string(got) != `echo: {"type":"response.create"}` {
+		t.Fatalf("through the tap: %q, %v", got, err)
+	}
+	_ = c.Close(websocket.StatusNormalClosure, "")
+	_, reqs, err := ReadModel(stop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) != 1 || reqs[0].Status != http.StatusSwitchingProtocols || len(reqs[0].Problems) != 1 || !strings.Contains(reqs[0].Problems[0], "pass through unread") {
+		t.Errorf("recorded %+v", reqs)
 	}
 }

@@ -57,7 +57,8 @@ type Tool struct {
 	// ("custom", "web_search", "bash_20250124", "googleSearch"...).
 	Type        string `json:"type,omitempty"`
 	Description string `json:"description,omitempty"`
-	// Schema is the input schema as sent, byte for byte.
+	// Schema is the input schema as sent (a capture's encoder drops its
+	// insignificant whitespace).
 	Schema json.RawMessage `json:"schema,omitempty"`
 	// Deferred: the client asked the API to load the tool only when the
 	// model searches for it (Anthropic's defer_loading).
