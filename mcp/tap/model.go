@@ -132,6 +132,10 @@ type modelTap struct {
 
 	mu   sync.Mutex
 	seen map[string]bool // the tool results recorded so far
+	// lastParsed is closed when the latest request has been read: each
+	// request is read after the one before it, so that a result passed
+	// back again is recorded with the first request that carried it.
+	lastParsed chan struct{}
 }
 
 // maxSeenResults bounds the memory of results already recorded: past it
@@ -153,6 +157,8 @@ type modelExchange struct {
 	respEnc string
 	sse     bool
 	done    sync.Once
+	// parsed is closed once the request has been read (readRequest).
+	parsed chan struct{}
 }
 
 // RunModel runs a model tap until ctx ends: every request to it goes to
@@ -317,6 +323,7 @@ func (m *modelTap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		x.reqEnc = r.Header.Get("Content-Encoding")
 	}
 	m.pending.Add(1)
+	m.readInOrder(x)
 	m.proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), modelCtxKey{}, x)))
 	// The response's body is closed by now: finish was called, or no
 	// response came (failed).
@@ -372,21 +379,17 @@ func (m *modelTap) response(resp *http.Response) error {
 	return nil
 }
 
-// failed answers a request the API did not: 502, and the tap's error in
-// the record (a local failure, not the API's answer).
+// failed answers a request the proxy could not pass on (the API did not
+// answer, or answered what cannot be passed on): 502, and the tap's error
+// in the record, a local failure and not the API's answer. The proxy
+// calls it only before the client's response has started.
 func (m *modelTap) failed(w http.ResponseWriter, r *http.Request, err error) {
 	if x, _ := r.Context().Value(modelCtxKey{}).(*modelExchange); x != nil {
 		x.mu.Lock()
-		answered := x.entry.Status != 0
-		if !answered {
-			x.entry.Error = redact.URLs(err.Error())
-		}
+		x.entry.Error = redact.URLs(err.Error())
 		x.mu.Unlock()
-		if answered {
-			return // headers are gone: the client sees the answer end
-		}
 	}
-	http.Error(w, "mcpscope tap: the model API did not answer: "+redact.URLs(err.Error()), http.StatusBadGateway)
+	http.Error(w, "mcpscope tap: the model API's answer could not be passed on: "+redact.URLs(err.Error()), http.StatusBadGateway)
 }
 
 // modelBody passes the API's answer on and keeps a copy (up to maxBody)
@@ -428,32 +431,57 @@ func (x *modelExchange) finish(m *modelTap) {
 			x.mu.Lock()
 			x.entry.DurationMs = float64(time.Since(x.start).Microseconds()) / 1000
 			x.mu.Unlock()
-			m.read(x)
+			<-x.parsed
+			m.readResponse(x)
 			m.write(x)
 		}()
 	})
 }
 
-// read fills the entry from the bodies: tools, results, calls, usage.
-func (m *modelTap) read(x *modelExchange) {
-	api := x.entry.API
-	if api == "" {
+// readInOrder reads x's request off the copy's path, after the request
+// that came before it.
+func (m *modelTap) readInOrder(x *modelExchange) {
+	x.parsed = make(chan struct{})
+	m.mu.Lock()
+	prev := m.lastParsed
+	m.lastParsed = x.parsed
+	m.mu.Unlock()
+	go func() {
+		defer close(x.parsed)
+		if prev != nil {
+			<-prev
+		}
+		m.readRequest(x)
+	}()
+}
+
+// readRequest fills the entry from the request: model, tools, results.
+func (m *modelTap) readRequest(x *modelExchange) {
+	if x.entry.API == "" || x.reqBody == nil {
 		return
 	}
-	if x.reqBody != nil {
-		body, err := decoded(x.reqBody, x.reqEnc)
-		if err != nil {
-			x.entry.Problems = append(x.entry.Problems, "the request: "+err.Error())
-		} else {
-			req, err := modelapi.ParseRequest(api, body)
-			if err != nil {
-				x.entry.Problems = append(x.entry.Problems, err.Error())
-			}
-			x.entry.Model, x.entry.Stream, x.entry.Tools = req.Model, req.Stream, req.Tools
-			x.entry.Results = m.newResults(req.Results)
-		}
+	body, err := decoded(x.reqBody, x.reqEnc)
+	var req modelapi.Request
+	if err != nil {
+		err = fmt.Errorf("the request: %w", err)
+	} else {
+		req, err = modelapi.ParseRequest(x.entry.API, body)
 	}
-	if x.entry.Status == 0 || x.resp.Len() == 0 {
+	results := m.newResults(req.Results)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err != nil {
+		x.entry.Problems = append(x.entry.Problems, err.Error())
+	}
+	x.entry.Model, x.entry.Stream, x.entry.Tools, x.entry.Results = req.Model, req.Stream, req.Tools, results
+}
+
+// readResponse fills the entry from the answer: calls and usage.
+func (m *modelTap) readResponse(x *modelExchange) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	api := x.entry.API
+	if api == "" || x.entry.Status == 0 || x.resp.Len() == 0 {
 		return
 	}
 	if x.respCut {

@@ -244,7 +244,7 @@ func TestModelTapJSONAnswersAndLocalFailure(t *testing.T) {
 	}
 	msg, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(msg), "mcpscope tap: the model API did not answer") {
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(msg), "mcpscope tap: the model API's answer could not be passed on") {
 		t.Errorf("an unreachable API gave the client %d %q", resp.StatusCode, msg)
 	}
 	_, reqs, err := ReadModel(stop())
@@ -440,5 +440,47 @@ func TestModelTapPassesAWebSocketThrough(t *testing.T) {
 	}
 	if len(reqs) != 1 || reqs[0].Status != http.StatusSwitchingProtocols || len(reqs[0].Problems) != 1 || !strings.Contains(reqs[0].Problems[0], "pass through unread") {
 		t.Errorf("recorded %+v", reqs)
+	}
+}
+
+// An answer the proxy cannot pass on (a switch to a protocol the client
+// did not ask for) is the tap's 502, never an empty answer, and the
+// capture says it is the tap's failure.
+func TestModelTapFailureIsNeverAnEmptyAnswer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		_, _ = buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: something-else\r\nConnection: Upgrade\r\n\r\n")
+		_ = buf.Flush()
+		_ = c.Close()
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() { _ = srv.Close() }()
+	p, _ := FindProvider("openai")
+	base, stop := startModelTap(t, "http://"+ln.Addr().String(), p)
+	req, _ := http.NewRequest("GET", base+"/responses", nil)
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "mcpscope tap:") {
+		t.Errorf("the client got %d %q, want the tap's 502", resp.StatusCode, body)
+	}
+	_, reqs, err := ReadModel(stop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) != 1 || reqs[0].Error == "" {
+		t.Errorf("recorded %+v, want the tap's error", reqs)
 	}
 }
