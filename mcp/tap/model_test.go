@@ -422,6 +422,7 @@ func TestModelTapPassesAWebSocketThrough(t *testing.T) {
 	base, stop := startModelTap(t, "http://"+ln.Addr().String(), p)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	//nolint:bodyclose // websocket.Dial closes the body itself
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/responses", nil)
 	if err != nil {
 		t.Fatalf("dialling through the tap: %v", err)
