@@ -3,6 +3,7 @@ package tap
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net"
@@ -483,5 +484,46 @@ func TestModelTapFailureIsNeverAnEmptyAnswer(t *testing.T) {
 	}
 	if len(reqs) != 1 || reqs[0].Error == "" {
 		t.Errorf("recorded %+v, want the tap's error", reqs)
+	}
+}
+
+// A gzip-encoded answer reaches the client as the API encoded it, and
+// the capture reads it decoded.
+func TestModelTapReadsAGzipAnswer(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	_, _ = io.WriteString(zw, strings.Join(sseEvents, ""))
+	_ = zw.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Encoding", "gzip")
+		_, _ = w.Write(zipped.Bytes())
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() { _ = srv.Close() }()
+	p, _ := FindProvider("anthropic")
+	base, stop := startModelTap(t, "http://"+ln.Addr().String(), p)
+	req, _ := http.NewRequest("POST", base+"/v1/messages", strings.NewReader(`{"stream":true}`))
+	req.Header.Set("Accept-Encoding", "gzip") // set by hand: Go's client then leaves the body encoded
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if !bytes.Equal(got, zipped.Bytes()) {
+		t.Errorf("the client got %d bytes, the API sent %d gzipped", len(got), zipped.Len())
+	}
+	_, reqs, err := ReadModel(stop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reqs) != 1 || reqs[0].Usage == nil || reqs[0].Usage.Output != 42 || len(reqs[0].Calls) != 1 || len(reqs[0].Problems) != 0 {
+		t.Errorf("recorded %+v", reqs)
 	}
 }
