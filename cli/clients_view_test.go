@@ -3,20 +3,25 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
+	"github.com/mcpscope/mcpscope/mcp/tap"
+	"github.com/mcpscope/mcpscope/mcp/tap/modelapi"
 )
 
 // viewTools are tools built to trigger the client rules: a dot, a
@@ -150,6 +155,87 @@ func anthropicAnswer(w http.ResponseWriter, body []byte) {
 	event("message_stop", map[string]any{"type": "message_stop"})
 }
 
+// modelTapKey is the API key the clients are given: it must reach the
+// fake API and appear nowhere in the model tap's capture.
+const modelTapKey = "sk-ant-test-MODELTAP-KEY-0042"
+
+// runningModelTap is `mcpscope tap --model` in front of a fake model API.
+type runningModelTap struct {
+	t    *testing.T
+	r    *clientRun
+	cmd  *exec.Cmd
+	url  string // what the client's base-URL setting names
+	dir  string
+	done bool
+}
+
+// startModelTap runs the real binary's model tap between the client and
+// the fake API at upstream.
+func (r *clientRun) startModelTap(provider, upstream string) *runningModelTap {
+	r.t.Helper()
+	port := freePort(r.t)
+	cmd := startBackground(r.t, r, syscall.SIGTERM, r.mcpscope, "tap", "--model", provider, "--listen", "127.0.0.1:"+port, "--upstream", upstream)
+	waitListening(r.t, "127.0.0.1:"+port, "the model tap")
+	return &runningModelTap{t: r.t, r: r, cmd: cmd, url: "http://127.0.0.1:" + port, dir: filepath.Join(r.home, ".local", "state", "mcpscope", "taps")}
+}
+
+// stop ends the model tap and reads its capture, which must hold no API
+// key.
+func (m *runningModelTap) stop() []tap.ModelEntry {
+	m.t.Helper()
+	if !m.done {
+		m.done = true
+		_ = m.cmd.Process.Signal(syscall.SIGTERM)
+		_ = m.cmd.Wait()
+	}
+	files, _ := filepath.Glob(filepath.Join(m.dir, "*model*.jsonl"))
+	if len(files) != 1 {
+		m.t.Fatalf("model tap captures: %v, want one", files)
+	}
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte("MODELTAP-KEY")) {
+		m.t.Errorf("the API key is in the model tap's capture %s", files[0])
+	}
+	_, entries, err := tap.ReadModel(files[0])
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	listing := m.r.mcpscopeRun(m.r.elsewhere(), "open", files[0])
+	if strings.Contains(listing, "MODELTAP-KEY") || !strings.Contains(listing, "tools (") {
+		m.t.Errorf("mcpscope open on the model capture:\n%s", listing)
+	}
+	return entries
+}
+
+// capturedTool is a tool definition reduced to what the clients' views
+// predict: name, description, schema (compacted) and deferral.
+type capturedTool struct {
+	name, description, schema string
+	deferred                  bool
+}
+
+// sameCapturedTools compares the tools a request body held with those
+// the model tap recorded of it.
+func sameCapturedTools(t *testing.T, what string, sent []capturedTool, recorded []modelapi.Tool) {
+	t.Helper()
+	var got []capturedTool
+	for _, tl := range recorded {
+		got = append(got, capturedTool{tl.Name, tl.Description, compactRaw(tl.Schema), tl.Deferred})
+	}
+	if len(got) != len(sent) {
+		t.Errorf("%s: %d tools sent, %d recorded by the model tap", what, len(sent), len(got))
+		return
+	}
+	for i := range sent {
+		if got[i] != sent[i] {
+			t.Errorf("%s: tool %d sent as %+v, recorded as %+v", what, i, sent[i], got[i])
+		}
+	}
+}
+
 // body is the last request sent to a path ending in suffix.
 func (f *fakeModelAPI) body(suffix string) []byte {
 	f.mu.Lock()
@@ -176,7 +262,9 @@ func compactRaw(raw json.RawMessage) string {
 // view predicts.
 func testGeminiView(t *testing.T) {
 	api := startFakeModelAPI(t)
-	r := newClientRun(t, "GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL="+api.url, "GEMINI_TELEMETRY_ENABLED=false", "NO_UPDATE_NOTIFIER=1")
+	r := newClientRun(t, "GEMINI_API_KEY="+modelTapKey, "GEMINI_TELEMETRY_ENABLED=false", "NO_UPDATE_NOTIFIER=1")
+	modelTap := r.startModelTap("gemini", api.url)
+	r.env = append(r.env, "GOOGLE_GEMINI_BASE_URL="+modelTap.url)
 	dir := filepath.Join(r.home, ".gemini")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -209,6 +297,20 @@ func testGeminiView(t *testing.T) {
 	if body == nil {
 		t.Fatalf("Gemini CLI sent no streamGenerateContent request; it sent %d others", len(api.bodies))
 	}
+	// The model tap's capture holds the tools as Gemini CLI sent them.
+	var streamed []tap.ModelEntry
+	for _, e := range modelTap.stop() {
+		if strings.Contains(e.Path, ":streamGenerateContent") {
+			streamed = append(streamed, e)
+		}
+	}
+	if len(streamed) == 0 {
+		t.Fatal("the model tap's capture has no streamGenerateContent request")
+	}
+	last := streamed[len(streamed)-1]
+	if !last.Stream || last.Status != 200 || last.Usage == nil || last.Usage.Input != 1 {
+		t.Errorf("the model tap recorded the last request as %+v", last)
+	}
 	var req struct {
 		Tools []struct {
 			FunctionDeclarations []struct {
@@ -222,14 +324,17 @@ func testGeminiView(t *testing.T) {
 		t.Fatalf("the request body: %v", err)
 	}
 	sent, mcpTools := map[string]int{}, 0
+	var sentTools []capturedTool
 	for i, tl := range req.Tools {
 		for j, fd := range tl.FunctionDeclarations {
 			sent[fd.Name] = i<<16 | j
 			if strings.HasPrefix(fd.Name, "mcp_") {
 				mcpTools++
 			}
+			sentTools = append(sentTools, capturedTool{fd.Name, fd.Description, compactRaw(fd.Schema), false})
 		}
 	}
+	sameCapturedTools(t, "Gemini CLI's last streamGenerateContent", sentTools, last.Tools)
 	var raws []json.RawMessage
 	_ = json.Unmarshal([]byte(viewTools), &raws)
 	view := clients.Present(clients.Gemini, clients.Input{Server: "wx", Tools: mcp.ParseTools(raws)})
@@ -259,7 +364,9 @@ func testGeminiView(t *testing.T) {
 // exactly as the claude view predicts.
 func testClaudeView(t *testing.T) {
 	api := startFakeModelAPI(t)
-	r := newClientRun(t, append(append([]string(nil), claudeEnv[:len(claudeEnv)-1]...), "ANTHROPIC_BASE_URL="+api.url, "ANTHROPIC_API_KEY=sk-ant-test-dummy")...)
+	r := newClientRun(t, append(append([]string(nil), claudeEnv[:len(claudeEnv)-1]...), "ANTHROPIC_API_KEY="+modelTapKey)...)
+	modelTap := r.startModelTap("anthropic", api.url)
+	r.env = append(r.env, "ANTHROPIC_BASE_URL="+modelTap.url)
 	toolsFile, serverJS, cfg := filepath.Join(r.home, "tools.json"), filepath.Join(r.home, "server.js"), filepath.Join(r.home, "mcp.json")
 	mcpCfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"wx": map[string]any{"command": "node", "args": []string{serverJS, toolsFile}}}})
 	for path, data := range map[string]string{toolsFile: viewTools, serverJS: toolsServerJS, cfg: string(mcpCfg)} {
@@ -281,6 +388,39 @@ func testClaudeView(t *testing.T) {
 	}
 	if len(msgs) != 3 {
 		t.Fatalf("Claude Code sent %d Messages requests, want 3: the first, after ToolSearch, after mcp__wx__big", len(msgs))
+	}
+	// The model tap's capture holds each request's tools as Claude Code
+	// sent them, the calls the fake model made and the results passed
+	// back.
+	var captured []tap.ModelEntry
+	for _, e := range modelTap.stop() {
+		if e.API == modelapi.AnthropicMessages {
+			captured = append(captured, e)
+		}
+	}
+	if len(captured) != len(msgs) {
+		t.Fatalf("the model tap recorded %d Messages requests, the API got %d", len(captured), len(msgs))
+	}
+	for i, m := range msgs {
+		var body struct{ Tools []apiTool }
+		_ = json.Unmarshal(m, &body)
+		var sentTools []capturedTool
+		for _, tl := range body.Tools {
+			sentTools = append(sentTools, capturedTool{tl.Name, tl.Description, compactRaw(tl.Schema), tl.Defer})
+		}
+		sameCapturedTools(t, fmt.Sprintf("Messages request %d", i+1), sentTools, captured[i].Tools)
+	}
+	if c := captured[0].Calls; len(c) != 1 || c[0].Name != "ToolSearch" {
+		t.Errorf("the first answer's calls were recorded as %+v, want ToolSearch", c)
+	}
+	if c := captured[1].Calls; len(c) != 1 || c[0].Name != "mcp__wx__big" || c[0].ID != "toolu_2" {
+		t.Errorf("the second answer's calls were recorded as %+v, want mcp__wx__big", c)
+	}
+	if res := captured[2].Results; len(res) != 1 || res[0].ID != "toolu_2" || res[0].Size == 0 || res[0].Size > 4096 {
+		t.Errorf("the big result passed back was recorded as %+v", res)
+	}
+	if u := captured[2].Usage; u == nil || u.Input != 1 || u.Output != 1 {
+		t.Errorf("the usage was recorded as %+v", u)
 	}
 	var first, loaded struct{ Tools []apiTool }
 	if json.Unmarshal(msgs[0], &first) != nil || json.Unmarshal(msgs[1], &loaded) != nil {

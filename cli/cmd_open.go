@@ -91,7 +91,9 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 	if err := refuseOverwrite([]namedFile{{"--log-file", f.logFile}}, append(connectInputs(&f.connect), namedFile{"the session file", path})...); err != nil {
 		return err
 	}
-	if l, ok := tap.Capture(path); ok {
+	if l, ok := tap.Capture(path); ok && l.Transport == tap.TransportModel {
+		return printModelCapture(cmd.OutOrStdout(), l)
+	} else if ok {
 		// A tap's capture is shown as `mcpscope taps` shows it: its
 		// client in the header and the handshake, the doctor with that
 		// client's profile (unless --client-profile says otherwise), L

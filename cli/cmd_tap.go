@@ -8,7 +8,9 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
 	"github.com/mcpscope/mcpscope/mcp/watch"
@@ -24,13 +26,15 @@ type tapOptions struct {
 	listenPublic  bool
 	allowOrigins  []string
 	token         string     // --token: what the HTTP tap's clients must send ("generate": one made up)
+	model         string     // --model: a model tap of this provider's API
+	upstream      string     // --upstream: the model API's URL
 	watch         watchFlags // --watch, --build, --watch-ignore (stdio taps)
 }
 
 func newTapCommand() *cobra.Command {
 	var o tapOptions
 	cmd := &cobra.Command{
-		Use:   "tap [--name NAME] -- CMD [ARGS...] | tap --listen 127.0.0.1:PORT URL",
+		Use:   "tap [--name NAME] -- CMD [ARGS...] | tap --listen 127.0.0.1:PORT URL | tap --model PROVIDER",
 		Short: "Sit between a real client and a server and record what they say",
 		Long: `tap is what a client's config runs instead of the server's command. It starts the
 server and copies the client's stdin to it and its stdout back, byte for byte;
@@ -69,18 +73,40 @@ subscriptions are replayed to the new server, its requests in flight are
 answered with error -32000, and it is sent list_changed for each list that
 changed. An HTTP tap runs no server: after --build (which replaces it) it opens
 the client's session again upstream and maps the client's Mcp-Session-Id to the
-new one (see the README, "Hot reload").`,
+new one (see the README, "Hot reload").
+
+With --model PROVIDER (anthropic, openai or gemini) the tap sits between a
+client and its model API instead: point the client's base-URL setting
+(ANTHROPIC_BASE_URL, OPENAI_BASE_URL, GOOGLE_GEMINI_BASE_URL; the tap prints
+the line) at it, and every request goes to the same path under --upstream (the
+provider's real API by default), its bytes unchanged both ways, a streamed
+answer flushed as it comes. Each request is recorded as one line: the tools the
+client gave the model (as the client renamed, cut or rewrote them), the tool
+calls the model made, the tool results passed back and the tokens the API
+counted; API keys are redacted. The guard is the HTTP tap's. See
+docs/model-tap.md.`,
 		Example: `  # in claude_desktop_config.json: "command": "mcpscope",
   #   "args": ["tap", "--name", "weather", "--", "node", "build/index.js"]
   mcpscope tap --name weather -- node build/index.js
   mcpscope tap --name weather --watch src --build 'npm run build' -- node build/index.js
   mcpscope tap --name remote --listen 127.0.0.1:8808 https://example.com/mcp
   mcpscope tap --listen 127.0.0.1:8808 --token generate https://example.com/mcp
+  mcpscope tap --model anthropic --listen 127.0.0.1:8809
+  #   then: ANTHROPIC_BASE_URL=http://127.0.0.1:8809 claude
   mcpscope taps                      # watch it`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.watch.check(); err != nil {
 				return withCode(exitUsage, err)
+			}
+			if o.model != "" {
+				if len(args) != 0 || o.token != "" || o.listenPublic || o.watch.on() {
+					return withCode(exitUsage, errors.New("tap --model PROVIDER takes --listen, --upstream, --name and --allow-origin only: mcpscope tap --model anthropic --listen 127.0.0.1:8809"))
+				}
+				return runModelTap(cmd, o)
+			}
+			if o.upstream != "" {
+				return withCode(exitUsage, errors.New("tap: --upstream is the model API's URL: use it with --model PROVIDER"))
 			}
 			if o.token != "" && o.listen == "" {
 				return withCode(exitUsage, errors.New("tap: --token guards an HTTP tap: use it with --listen ADDR URL"))
@@ -105,6 +131,8 @@ new one (see the README, "Hot reload").`,
 	f.BoolVar(&o.noHub, "no-live", false, "record only: open no socket for a live viewer")
 	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
 	f.BoolVar(&o.listenPublic, "listen-public", false, "allow a --listen address other machines can reach (e.g. 0.0.0.0:8808); a warning says so")
+	f.StringVar(&o.model, "model", "", "tap a client's model API instead of a server: anthropic, openai or gemini (see docs/model-tap.md)")
+	f.StringVar(&o.upstream, "upstream", "", "with --model: the model API's URL (default: the provider's, e.g. https://api.anthropic.com)")
 	o.watch.register(f)
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides the tap's own (repeatable)")
 	f.StringVar(&o.token, "token", "", "the HTTP tap takes only requests that carry this token (header "+tap.TokenHeader+" or ?"+tap.TokenParam+"= in the URL); \"generate\" makes one up and prints it")
@@ -163,6 +191,36 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 			}
 			_, _ = fmt.Fprintf(stderr, "mcpscope tap: point the client at %s?%s=%s, or at %s with the header \"%s: %s\" (it reaches %s through the tap); Ctrl+C stops\n",
 				local, tap.TokenParam, url.QueryEscape(token), local, tap.TokenHeader, termsafe.String(token), termsafe.String(target))
+		},
+	})
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	return nil
+}
+
+// runModelTap proxies a client's model API until Ctrl+C.
+func runModelTap(cmd *cobra.Command, o tapOptions) error {
+	p, ok := tap.FindProvider(o.model)
+	if !ok {
+		var names []string
+		for _, p := range tap.Providers {
+			names = append(names, p.Name)
+		}
+		return withCode(exitUsage, fmt.Errorf("tap --model %q: the providers are %s", o.model, strings.Join(names, ", ")))
+	}
+	stderr := cmd.ErrOrStderr()
+	upstream := o.upstream
+	if upstream == "" {
+		upstream = p.Upstream
+	}
+	err := tap.RunModel(cmd.Context(), tap.ModelOptions{
+		Name: o.name, Provider: p, Listen: o.listen, Upstream: o.upstream, AllowOrigins: o.allowOrigins,
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: true,
+			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+termsafe.String(s)) }},
+		Ready: func(base string) {
+			_, _ = fmt.Fprintf(stderr, "mcpscope tap: start the client with %s=%s (it reaches %s through the tap); Ctrl+C stops\n",
+				p.BaseURLVar, base, termsafe.String(redact.URLs(upstream)))
 		},
 	})
 	if err != nil {

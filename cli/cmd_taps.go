@@ -70,6 +70,9 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 		if err != nil {
 			return withCode(exitUsage, err)
 		}
+		if l.Transport == tap.TransportModel {
+			return printModelCapture(out, l)
+		}
 		return watchTap(ctx, l, o, "")
 	}
 	if o.list || !isTerminal(out) {
@@ -95,6 +98,9 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 	l, err := findTap(taps, it.Key)
 	if err != nil {
 		return withCode(exitUsage, err)
+	}
+	if l.Transport == tap.TransportModel {
+		return printModelCapture(out, l)
 	}
 	return watchTap(ctx, l, o, "")
 }

@@ -16,7 +16,7 @@ var layers = [][]string{
 	{"mcp/lib/..."}, // generic leaves: they know nothing of MCP
 	{"mcp", "mcp/config", "mcp/demo"},
 	{"mcp/session", "mcp/auth", "mcp/policy", "mcp/doctor/...", "mcp/mcptest"},
-	{"mcp/sessionfile/...", "mcp/watch", "mcp/tap", "mcp/calls"},
+	{"mcp/sessionfile/...", "mcp/watch", "mcp/tap/...", "mcp/calls"},
 	{"keymap", "themes"},
 	{"panes/..."},
 	{"ui"},

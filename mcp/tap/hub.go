@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
 // Info describes one tap. The tap writes it in its live file (ID.live,
@@ -293,6 +295,9 @@ func describe(l *Listed) bool {
 	}
 	if l.URL != "" {
 		l.Transport = "http"
+	}
+	if e.Recorder == record.RecorderModelTap {
+		l.Transport = TransportModel
 	}
 	return true
 }

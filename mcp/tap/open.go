@@ -28,7 +28,7 @@ func Capture(path string) (Listed, bool) {
 		}
 	}
 	head, err := sessionHeader(path)
-	if err != nil || head.Recorder != "" && head.Recorder != record.RecorderTap {
+	if err != nil || head.Recorder != "" && head.Recorder != record.RecorderTap && head.Recorder != record.RecorderModelTap {
 		return Listed{}, false
 	}
 	if head.Recorder == "" && !realClient(path) {

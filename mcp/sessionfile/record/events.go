@@ -522,9 +522,14 @@ type File struct {
 	Cut *CutError
 }
 
+// ErrModelCapture says a file is a model tap's capture, which holds what
+// a client said to its model API, not an MCP session.
+var ErrModelCapture = errors.New("a model tap's capture (what a client said to its model API), not an MCP session: mcpscope open FILE lists its requests")
+
 // ReadEvents reads a whole session file and rebuilds its events. A file
 // that ends mid-line is read up to its last complete line (File.Cut says
-// so); a line that does not parse before the last is an error.
+// so); a line that does not parse before the last is an error, and so is
+// a model tap's capture (ErrModelCapture).
 func ReadEvents(r io.Reader, skipDiagnostics bool) (*File, error) {
 	d := NewDecoder(r)
 	b := NewRebuilder()
@@ -544,6 +549,11 @@ func ReadEvents(r io.Reader, skipDiagnostics bool) (*File, error) {
 		}
 		if err != nil {
 			return out, err
+		}
+		if e.Type == "session" && e.Recorder == RecorderModelTap {
+			// Its lines are model requests: read as an MCP session it
+			// would look like one where nothing happened.
+			return out, ErrModelCapture
 		}
 		out.Events = b.Events(out.Events, &e)
 	}

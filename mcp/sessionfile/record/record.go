@@ -155,6 +155,11 @@ const TransportClientSignal = "client-signal"
 // conversation with its server, which mcpscope only watched.
 const RecorderTap = "tap"
 
+// RecorderModelTap is the Recorder of a model tap's capture: what a
+// client and its model API said (docs/model-tap.md). Its lines after the
+// header are of type "model", which readers of MCP sessions skip.
+const RecorderModelTap = "model-tap"
+
 // IsReplay reports whether a session header is that of a replay's record:
 // mcpscope's own re-run of a recording, not a capture of a client.
 func (e *Entry) IsReplay() bool { return e.Type == "session" && e.Recorder == RecorderReplay }
