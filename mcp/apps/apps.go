@@ -197,3 +197,36 @@ func boolean(raw json.RawMessage) (bool, bool) {
 	}
 	return b, true
 }
+
+// WithoutExtension is a capabilities object with the extension taken out of
+// its extensions map (and the map with it, when nothing else is left), for
+// offering a recorded client's capabilities without MCP Apps. Anything that
+// is not an object is given back as it came.
+func WithoutExtension(capabilities json.RawMessage) json.RawMessage {
+	caps, ok := object(capabilities)
+	if !ok {
+		return capabilities
+	}
+	ext, ok := object(caps["extensions"])
+	if !ok {
+		return capabilities
+	}
+	if _, has := ext[ExtensionID]; !has {
+		return capabilities
+	}
+	delete(ext, ExtensionID)
+	if len(ext) == 0 {
+		delete(caps, "extensions")
+	} else {
+		raw, err := json.Marshal(ext)
+		if err != nil {
+			return capabilities
+		}
+		caps["extensions"] = raw
+	}
+	out, err := json.Marshal(caps)
+	if err != nil {
+		return capabilities
+	}
+	return out
+}

@@ -245,3 +245,24 @@ func TestSafeSource(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutExtension(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"sampling":{},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`: `{"sampling":{}}`,
+		`{"extensions":{"io.modelcontextprotocol/ui":{},"io.modelcontextprotocol/tasks":{}}}`:                     `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`,
+		`{"sampling":{},  "roots":{}}`: `{"sampling":{},  "roots":{}}`,
+		`{"extensions":[]}`:            `{"extensions":[]}`,
+		`null`:                         `null`,
+	} {
+		if got := string(WithoutExtension(json.RawMessage(in))); got != want {
+			t.Errorf("WithoutExtension(%s) = %s, want %s", in, got, want)
+		}
+	}
+	offered := json.RawMessage(`{"roots":{},"extensions":{"` + ExtensionID + `":` + string(ClientCapability()) + `}}`)
+	if _, ok := CapabilityOf(offered); !ok {
+		t.Fatal("the fixture does not offer the extension")
+	}
+	if _, ok := CapabilityOf(WithoutExtension(offered)); ok {
+		t.Error("the extension is still offered")
+	}
+}
