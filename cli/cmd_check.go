@@ -203,7 +203,9 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
 	if toolItems != nil {
-		rep.Tokens = report.NewTokens(tokens.List(toolItems), f.maxToolTokens, f.maxResultTokens)
+		model, appOnly := report.ForModel(toolItems)
+		rep.Tokens = report.NewTokens(tokens.List(model), f.maxToolTokens, f.maxResultTokens)
+		rep.Tokens.AppOnly = appOnly
 	}
 	if ctx.Err() != nil {
 		shutdown(client) // interrupted: end within a second

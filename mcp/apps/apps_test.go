@@ -46,6 +46,8 @@ func TestParseToolReadsEveryKey(t *testing.T) {
 				`_meta["openai/outputTemplate"] is not a string`,
 				`_meta["openai/widgetAccessible"] is not a boolean`,
 			}}, "", DialectNone, false, true},
+		{"visibility not an array reads as absent", `{"name":"t","_meta":{"ui":{"visibility":"app"}}}`,
+			ToolView{Malformed: []string{"_meta.ui.visibility is not an array of strings"}}, "", DialectNone, true, true},
 		{"ui not an object", `{"name":"t","_meta":{"ui":"x"}}`,
 			ToolView{Malformed: []string{"_meta.ui is not an object"}}, "", DialectNone, true, true},
 		{"_meta not an object", `{"name":"t","_meta":[1]}`,

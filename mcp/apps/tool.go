@@ -14,8 +14,8 @@ type ToolView struct {
 	FlatResourceURI string
 	// OutputTemplate is ChatGPT's _meta["openai/outputTemplate"].
 	OutputTemplate string
-	// Visibility is _meta.ui.visibility as sent; nil when absent, which
-	// means ["model", "app"].
+	// Visibility is _meta.ui.visibility's strings as sent; nil when absent
+	// or not an array, which means ["model", "app"].
 	Visibility []string
 	// WidgetAccessible is _meta["openai/widgetAccessible"] (nil when absent).
 	WidgetAccessible *bool
@@ -88,12 +88,11 @@ func (v *ToolView) parseUI(raw json.RawMessage) {
 		}
 	}
 	if r, has := ui["visibility"]; has {
+		// A visibility that is not an array reads as absent, as VS Code
+		// reads it; the doctor still says it is malformed.
 		list, good := stringList(r)
 		if !good {
 			v.Malformed = append(v.Malformed, "_meta.ui.visibility is not an array of strings")
-		}
-		if list == nil {
-			list = []string{}
 		}
 		v.Visibility = list
 	}

@@ -104,6 +104,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		if tk.MaxToolTokens > 0 {
 			fmt.Fprintf(&b, "; budget %d", tk.MaxToolTokens)
 		}
+		if len(tk.AppOnly) > 0 {
+			fmt.Fprintf(&b, "; not counted, for app views alone (visibility without \"model\"): %s", safe(strings.Join(tk.AppOnly, ", ")))
+		}
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
