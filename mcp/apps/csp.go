@@ -2,6 +2,11 @@ package apps
 
 import "strings"
 
+// MaxHTMLBytes is the size of a view's HTML the doctor warns above: three
+// quarters of the 1 MiB Qwen Code accepts by default, the smallest limit a
+// host is known to apply.
+const MaxHTMLBytes = 768 << 10
+
 // DefaultCSP is the policy the spec asks a host to send with a view whose
 // resource declares no csp.
 const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
