@@ -231,11 +231,19 @@ func (l *Linter) appMIME(f *mcp.Frame, uri, mime string, ts []appTemplate) {
 // maxScanListed is how many blocked URLs one finding names.
 const maxScanListed = 6
 
+// maxScanBytes bounds the HTML the scan reads: far above any view a host
+// accepts, so only a hostile one is cut.
+const maxScanBytes = 16 << 20
+
 // appScan reports the URLs the view's HTML names that its CSP does not
 // allow.
 func (l *Linter) appScan(f *mcp.Frame, key, uri, of, html string, m apps.ResourceMeta) {
 	var blocked []string
 	n := 0
+	cut := ""
+	if len(html) > maxScanBytes {
+		html, cut = html[:maxScanBytes], fmt.Sprintf(" (its first %d MiB)", maxScanBytes>>20)
+	}
 	for _, r := range apps.ScanHTML(html) {
 		if m.CSP.Allows(r.Directive, r.URL) {
 			continue
@@ -260,7 +268,7 @@ func (l *Linter) appScan(f *mcp.Frame, key, uri, of, html string, m apps.Resourc
 	if m.CSP == nil {
 		declared = "the default CSP (no csp declared)"
 	}
-	l.reportOnce("apps/csp-static-scan:"+key, "apps/csp-static-scan", fmt.Sprintf("Static scan of %s%s: %d URL(s) that %s does not allow: %s.", uri, of, n, declared, strings.Join(blocked, "; ")), f.Seq)
+	l.reportOnce("apps/csp-static-scan:"+key, "apps/csp-static-scan", fmt.Sprintf("Static scan of %s%s%s: %d URL(s) that %s does not allow: %s.", uri, of, cut, n, declared, strings.Join(blocked, "; ")), f.Seq)
 }
 
 // viewHTML is a content item's text, or its blob decoded, when it is
