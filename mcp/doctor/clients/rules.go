@@ -162,6 +162,8 @@ var (
 var (
 	docsAppsVisibility = Source{"docs", "MCP Apps specification 2026-01-26 (io.modelcontextprotocol/ui): tool visibility; a host does not give the model a tool whose visibility leaves out \"model\"", "https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx"}
 	codeClaudeVisib    = Source{"code", "Claude Code 2.1.328 code: a tool whose _meta.ui.visibility omits \"model\", or whose _meta.ui or visibility cannot be read, is kept from the model (hosts still see it)", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: is kept from the model (its _meta.ui.visibility omits"}
+	wireGeminiVisib    = Source{"wire", "Gemini CLI 0.61.0 on the wire: a tool with _meta.ui.visibility [\"app\"] sent to the model among the others", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view), a tool for views alone"}
+	wireClaudeVisib    = Source{"wire", "Claude Code 2.1.328 on the wire: a tool with _meta.ui.visibility [\"app\"] named in neither request to the model", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view), a tool for views alone"}
 	srcVSCodeVisib     = Source{"source", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpServer.ts (_normalizeTool: McpToolVisibility from _meta.ui.visibility) and mcpLanguageModelToolContribution.ts (only McpToolVisibility.Model tools are registered)", "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts"}
 )
 
@@ -200,7 +202,7 @@ var catalog = []Rule{
 		Sources: []Source{codeClaudeAnyOf, wireClaudeAnyOf, wireClaude}},
 	{ID: "claude/visibility", Client: Claude,
 		Says:    "Claude Code 2.1.328 keeps from the model a tool whose _meta.ui.visibility leaves out \"model\", and also one whose _meta.ui is not an object or whose visibility is not an array (it reads those as visible to neither model nor app).",
-		Sources: []Source{codeClaudeVisib, docsAppsVisibility}},
+		Sources: []Source{codeClaudeVisib, wireClaudeVisib, docsAppsVisibility}},
 	{ID: "claude/list-changed", Client: Claude,
 		Says: "Claude Code's documentation says it refreshes tools on notifications/tools/list_changed; users have reported sessions that did not.",
 		Sources: []Source{docsClaudeMCP,
@@ -263,6 +265,10 @@ var catalog = []Rule{
 	{ID: "gemini/wait-for-previous", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls).",
 		Sources: []Source{codeGeminiWait, wireGemini}},
+
+	{ID: "gemini/visibility", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 does not read MCP Apps' visibility: a tool for views alone (_meta.ui.visibility without \"model\") is given to the model like any other, and costs what the others do.",
+		Sources: []Source{wireGeminiVisib, docsAppsVisibility}},
 
 	{ID: "codex/prefix", Client: Codex,
 		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",

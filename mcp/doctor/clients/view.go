@@ -256,6 +256,9 @@ func (v *View) gemini(in Input) {
 			named += " (each character outside [a-zA-Z0-9_.:-] made _)"
 		}
 		e.Effects = append(e.Effects, Effect{"gemini/prefix", named})
+		if appOnly(t) != "" {
+			e.Effects = append(e.Effects, Effect{"gemini/visibility", "for views alone (_meta.ui.visibility without \"model\"), yet Gemini CLI gives it to the model"})
+		}
 		if long > 0 {
 			e.Effects = append(e.Effects, Effect{"gemini/name-length", fmt.Sprintf("a name of %d characters shortened to its first %d, ..., and last %d", long, GeminiNameKeep, GeminiNameKeep)})
 		}

@@ -89,7 +89,23 @@ func caseVSCodeVisibility(t *testing.T) {
 	}
 }
 
+// Source: Gemini CLI 0.61.0 on the wire: the tool for views alone was
+// sent to the model with the others.
+func caseGeminiVisibility(t *testing.T) {
+	v := clients.Present(clients.Gemini, clients.Input{Server: "s", Tools: tools(t, visibilityTools...)})
+	if k := kept(v); len(k) != len(visibilityTools) {
+		t.Errorf("kept %v", k)
+	}
+	if e := entry(t, v, "refresh"); !has(e, "gemini/visibility") {
+		t.Errorf("refresh: %+v", e)
+	}
+	if e := entry(t, v, "get-time"); has(e, "gemini/visibility") {
+		t.Errorf("get-time: %+v", e)
+	}
+}
+
 func init() {
+	ruleCases["gemini/visibility"] = caseGeminiVisibility
 	ruleCases["generic/visibility"] = caseGenericVisibility
 	ruleCases["claude/visibility"] = caseClaudeVisibility
 	ruleCases["vscode/visibility"] = caseVSCodeVisibility
