@@ -1,16 +1,21 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
 	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 	"github.com/mcpscope/mcpscope/mcp/mcptest"
+	"github.com/mcpscope/mcpscope/mcp/tap"
 )
 
 // appsModelTool is a tool with a view the model sees; appsViewTool one for
@@ -111,5 +116,77 @@ func TestCheckOnTheRealMCPAppServers(t *testing.T) {
 				t.Errorf("initialize offered MCP Apps %d times, not %d times", offered, without)
 			}
 		})
+	}
+}
+
+// The apps rules judge a view read through a tap as they do in check:
+// check is the real client, reading a misbehaving app server's view
+// through `mcpscope tap`; the tap's viewer finds the same apps findings in
+// the capture.
+func TestAppsRulesOnATap(t *testing.T) {
+	base := t.TempDir()
+	t.Setenv("HOME", filepath.Join(base, "home"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "state"))
+	rt := filepath.Join(base, "rt")
+	if err := os.Mkdir(rt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+
+	html, _ := json.Marshal(`<html><script src="https://cdn.example.com/app.js"></script></html>`)
+	sc := mcptest.Script{Capabilities: json.RawMessage(`{"tools":{},"resources":{}}`), On: map[string][][]string{
+		"tools/list":     {{`{"jsonrpc":"2.0","id":{{id}},"result":{"tools":[` + appsModelTool + `]}}`}},
+		"resources/list": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"resources":[]}}`}},
+		"resources/read": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"contents":[{"uri":"ui://get-time/app.html","mimeType":"text/html","text":` + string(html) + `}]}}`}},
+	}}
+	args := []string{"check", "--format", "json", "--relist-delay", "0s", "-e", asCLIVar + "=1", "--", os.Args[0], "tap", "--name", "apps", "--", "env"}
+	args = append(append(args, sc.Env()...), os.Args[0])
+	out, _, code := runCLI(t, args...)
+	if code != exitServerError {
+		t.Fatalf("check exit %d: %s", code, out)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || !rep.Connected {
+		t.Fatalf("check report %v: %s", err, out)
+	}
+	apps := func(ds []report.Diagnostic) []string {
+		var out []string
+		for _, d := range ds {
+			if strings.HasPrefix(d.Rule, "apps/") {
+				out = append(out, d.Rule+": "+d.Message)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	want := apps(rep.Diagnostics)
+	if len(want) != 2 {
+		t.Fatalf("check found %d apps findings, want the MIME type and the scan:\n  %s", len(want), strings.Join(want, "\n  "))
+	}
+	var capture tap.Listed
+	deadline := time.Now().Add(10 * time.Second)
+	for capture.File == "" && time.Now().Before(deadline) {
+		taps, _ := tap.List()
+		for _, l := range taps {
+			if l.Name == "apps" && !l.Live {
+				capture = l
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if capture.File == "" {
+		t.Fatal("the tap's capture is not listed")
+	}
+	src := tap.NewSource(capture)
+	ch := src.Events()
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var evs []mcp.Event
+	for ev := range ch {
+		evs = append(evs, ev)
+	}
+	if got := apps(report.Diagnostics(evs)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the doctor on the tap found:\n  %s\ncheck found:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
