@@ -573,7 +573,7 @@ var catalog = []RuleInfo{
 		SpecRef: `MCP Apps 2026-01-26 §UI resources: a UI resource's URI uses the ui:// scheme`},
 	{ID: "apps/template-mime", Severity: sevE,
 		Summary: "a view's resource has the wrong MIME type for its dialect: text/html;profile=mcp-app for _meta.ui.resourceUri, text/html+skybridge for openai/outputTemplate alone",
-		Why:     "Hosts pick the renderer by the MIME type: an MCP Apps host refuses a view that is not text/html;profile=mcp-app, and ChatGPT renders openai/outputTemplate only as text/html+skybridge, so the view never appears.",
+		Why:     "The spec gives an MCP Apps view the type text/html;profile=mcp-app, and hosts that check it refuse another (Qwen Code shows the result without the view, naming the type it needs); ChatGPT renders an openai/outputTemplate widget only as text/html+skybridge. The view appears in some clients and not in others.",
 		Fix:     "Serve the resource with mimeType text/html;profile=mcp-app (RESOURCE_MIME_TYPE in the SDK), or text/html+skybridge for a ChatGPT-only widget, in both the listing and the resources/read contents.",
 		SpecRef: `MCP Apps 2026-01-26 §UI resources: mimeType "text/html;profile=mcp-app"; OpenAI Apps SDK: openai/outputTemplate names a text/html+skybridge resource`},
 	{ID: "apps/template-keys-differ", Severity: sevW,
