@@ -216,8 +216,11 @@ func TestCSPHeader(t *testing.T) {
 	if got := none.Header(); got != DefaultCSP {
 		t.Errorf("nil CSP: %q, want the default", got)
 	}
-	if got := (&CSP{}).Header(); got != DefaultCSP {
-		t.Errorf("empty CSP: %q, want the default", got)
+	// A csp declared empty: no domains, and what the spec says an empty
+	// list means for frames and the base URI.
+	if got, want := (&CSP{}).Header(), "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "+
+		"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; base-uri 'self'"; got != want {
+		t.Errorf("empty CSP: %q, want %q", got, want)
 	}
 	c := &CSP{
 		ConnectDomains:  []string{"https://api.x.com", "wss://rt.x.com"},
@@ -228,7 +231,7 @@ func TestCSPHeader(t *testing.T) {
 	want := "default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.x.com https://*.y.com; " +
 		"style-src 'self' 'unsafe-inline' https://cdn.x.com https://*.y.com; img-src 'self' data: https://cdn.x.com https://*.y.com; " +
 		"font-src 'self' https://cdn.x.com https://*.y.com; media-src 'self' data: https://cdn.x.com https://*.y.com; " +
-		"connect-src https://api.x.com wss://rt.x.com; frame-src https://www.youtube.com; object-src 'none'; base-uri https://b.x.com"
+		"connect-src https://api.x.com wss://rt.x.com; frame-src https://www.youtube.com; base-uri https://b.x.com"
 	if got := c.Header(); got != want {
 		t.Errorf("Header =\n%s\nwant\n%s", got, want)
 	}

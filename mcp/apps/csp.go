@@ -8,16 +8,18 @@ import "strings"
 const MaxHTMLBytes = 768 << 10
 
 // DefaultCSP is the policy the spec asks a host to send with a view whose
-// resource declares no csp.
+// resource declares no csp (2026-01-26, host behavior), as it writes it.
 const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'"
+	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'"
 
-// Header is the Content-Security-Policy a host sends with the view: the
-// default widened by the declared domains (connectDomains to connect-src,
-// resourceDomains to script-, style-, img-, font- and media-src,
-// frameDomains to frame-src, baseUriDomains to base-uri). A nil CSP gives
-// DefaultCSP. Entries that could break out of their directive (see
-// SafeSource) are left out; Rejected lists them.
+// Header is the Content-Security-Policy a host sends with the view. A nil
+// CSP (none declared) gives DefaultCSP; a declared one widens it by its
+// domains (connectDomains to connect-src, resourceDomains to script-,
+// style-, img-, font- and media-src, frameDomains to frame-src,
+// baseUriDomains to base-uri), with what the spec says an empty list
+// means: frame-src 'none' and base-uri 'self'. Entries that could break
+// out of their directive (see SafeSource) are left out; Rejected lists
+// them.
 func (c *CSP) Header() string {
 	if c == nil {
 		return DefaultCSP
@@ -36,10 +38,11 @@ func (c *CSP) Header() string {
 		join("media-src 'self' data:", res),
 		orNone("connect-src", safe(c.ConnectDomains)),
 		orNone("frame-src", safe(c.FrameDomains)),
-		"object-src 'none'",
 	)
 	if base := safe(c.BaseURIDomains); len(base) > 0 {
 		directives = append(directives, join("base-uri", base))
+	} else {
+		directives = append(directives, "base-uri 'self'")
 	}
 	return strings.Join(directives, "; ")
 }
