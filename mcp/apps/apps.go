@@ -7,9 +7,9 @@
 //
 // It reads the server's JSON as sent and never fixes it: a key of the wrong
 // type is reported in the parsed value's Malformed list, so that the doctor
-// can say so and the panes can still show the rest. It imports no other
-// mcpscope package, so the protocol client, the doctor, the panes and the
-// preview host can all share it.
+// can say so and the panes can still show the rest. It imports only
+// mcp/lib, so the protocol client, the doctor, the panes and the preview
+// host can all share it.
 package apps
 
 import (

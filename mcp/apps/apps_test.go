@@ -271,3 +271,21 @@ func TestWithoutExtension(t *testing.T) {
 		t.Error("the extension is still offered")
 	}
 }
+
+// BenchmarkParseToolBigSchema is what the Tools pane pays per drawn row
+// for its badges: a tool with a 100 KB input schema and a view.
+func BenchmarkParseToolBigSchema(b *testing.B) {
+	props := make(map[string]any, 2000)
+	for i := range 2000 {
+		props["p"+string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676))] = map[string]any{"type": "string", "description": "a property of the big schema"}
+	}
+	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+	entry := json.RawMessage(`{"name":"big","inputSchema":` + string(schema) + `,"_meta":{"ui":{"resourceUri":"ui://a","visibility":["app"]}}}`)
+	b.SetBytes(int64(len(entry)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if !ParseTool(entry).HasView() {
+			b.Fatal("no view")
+		}
+	}
+}

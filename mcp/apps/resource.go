@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // CSP is the origins a view declares it needs (_meta.ui.csp). A nil *CSP
@@ -69,11 +71,7 @@ func (m ResourceMeta) Declared() bool {
 // ParseResource reads a resources/list entry or a resources/read content
 // item as sent (both carry _meta).
 func ParseResource(entry json.RawMessage) ResourceMeta {
-	obj, ok := object(entry)
-	if !ok {
-		return ResourceMeta{}
-	}
-	m, has := obj["_meta"]
+	m, has := jsonview.Member(entry, "_meta")
 	if !has || string(m) == "null" {
 		return ResourceMeta{}
 	}

@@ -3,6 +3,8 @@ package apps
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // ToolView is what a tools/list entry says about its view: the template it
@@ -23,13 +25,11 @@ type ToolView struct {
 	Malformed []string
 }
 
-// ParseTool reads the view of one tools/list entry as sent.
+// ParseTool reads the view of one tools/list entry as sent. Only _meta is
+// decoded: the panes ask on every frame they draw, and an entry's schemas
+// may be large.
 func ParseTool(entry json.RawMessage) ToolView {
-	obj, ok := object(entry)
-	if !ok {
-		return ToolView{}
-	}
-	m, has := obj["_meta"]
+	m, has := jsonview.Member(entry, "_meta")
 	if !has || string(m) == "null" {
 		return ToolView{}
 	}
