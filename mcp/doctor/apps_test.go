@@ -166,3 +166,17 @@ func TestAppsHTMLSizeSummaryNamesTheBound(t *testing.T) {
 		t.Errorf("summary %q does not name %s", r.Summary, want)
 	}
 }
+
+// A server that declares no resources cannot give the view its tool
+// names: said at the listing, once per view.
+func TestAppsTemplateWithoutResourcesCapability(t *testing.T) {
+	s := run(t, scripted(toolList(viewTool("show", appURI), viewTool("again", appURI))), mcp.Options{}, doctor.Options{}, listAll("tools/list"))
+	f := appsFindings(s)
+	if len(f) != 1 || !strings.Contains(f[0], `apps/template-unresolved: Tool "show" names the view ui://t/app.html, but the server declares no resources capability`) {
+		t.Errorf("findings:\n  %s", strings.Join(f, "\n  "))
+	}
+	s = run(t, scripted(appServer([]string{viewTool("show", appURI)}, []string{appListing}, viewContents(appURI, appMIME, "<p>", ""))), mcp.Options{}, doctor.Options{}, listAll("tools/list"))
+	if f := appsFindings(s); len(f) != 0 {
+		t.Errorf("with resources declared and nothing read:\n  %s", strings.Join(f, "\n  "))
+	}
+}
