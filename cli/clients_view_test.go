@@ -26,14 +26,16 @@ import (
 
 // viewTools are tools built to trigger the client rules: a dot, a
 // 70-character name, type [X, "null"], a top-level anyOf, a
-// 3,000-character description, a 300 KB result (big).
+// 3,000-character description, a 300 KB result (big), and a tool for MCP
+// Apps views alone (visibility ["app"]).
 var viewTools = `[
 {"name":"get.weather","description":"Weather.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}},
 {"name":"` + strings.Repeat("n", 35) + strings.Repeat("z", 35) + `","description":"long name","inputSchema":{"type":"object"}},
 {"name":"maybe","description":"nullable","inputSchema":{"type":"object","properties":{"v":{"type":["string","null"],"description":"d"}}}},
 {"name":"either","description":"Finds.","inputSchema":{"type":"object","anyOf":[{"properties":{"id":{"type":"string"}},"required":["id"]},{"properties":{"name":{"type":"string"}},"required":["name"]}]}},
 {"name":"wordy","description":"` + strings.Repeat("d", 3000) + `","inputSchema":{"type":"object"}},
-{"name":"big","description":"A 300 KB result.","inputSchema":{"type":"object"}}
+{"name":"big","description":"A 300 KB result.","inputSchema":{"type":"object"}},
+{"name":"refresh","description":"Called by the view only.","inputSchema":{"type":"object"},"_meta":{"ui":{"visibility":["app"]}}}
 ]`
 
 // toolsServerJS is an MCP server (stdio, newline-delimited) that lists
@@ -435,10 +437,23 @@ func testClaudeView(t *testing.T) {
 			t.Errorf("the first request already defines %s: not deferred", tl.Name)
 		}
 	}
+	// A tool the view says Claude Code keeps from the model (one for
+	// views alone) is named nowhere; the others are.
+	var kept []clients.Entry
 	for _, e := range view.Tools {
+		if e.Dropped != "" && !e.Refused {
+			if bytes.Contains(msgs[0], []byte(e.Shown)) || bytes.Contains(msgs[1], []byte(e.Shown)) {
+				t.Errorf("%s, which the view says is kept from the model (%s), was sent to it", e.Shown, e.Dropped)
+			}
+			continue
+		}
+		kept = append(kept, e)
 		if !bytes.Contains(msgs[0], []byte(e.Shown)) {
 			t.Errorf("the first request does not name %s", e.Shown)
 		}
+	}
+	if len(kept) == len(view.Tools) {
+		t.Error("the view keeps every tool: the tool for views alone is not dropped")
 	}
 	sent := map[string]apiTool{}
 	for _, tl := range loaded.Tools {
@@ -446,10 +461,10 @@ func testClaudeView(t *testing.T) {
 			sent[tl.Name] = tl
 		}
 	}
-	if len(sent) != len(view.Tools) {
-		t.Errorf("Claude Code sent %d MCP tools once loaded, the view %d", len(sent), len(view.Tools))
+	if len(sent) != len(kept) {
+		t.Errorf("Claude Code sent %d MCP tools once loaded, the view %d", len(sent), len(kept))
 	}
-	for _, e := range view.Tools {
+	for _, e := range kept {
 		tl, ok := sent[e.Shown]
 		switch {
 		case !ok:

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
 	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
@@ -199,11 +201,14 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 			toolItems = again
 		}
 	}
+	readViews(ctx, client, hs, toolItems, rep)
 	if f.callTools {
 		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
 	if toolItems != nil {
-		rep.Tokens = report.NewTokens(tokens.List(toolItems), f.maxToolTokens, f.maxResultTokens)
+		model, appOnly := report.ForModel(toolItems)
+		rep.Tokens = report.NewTokens(tokens.List(model), f.maxToolTokens, f.maxResultTokens)
+		rep.Tokens.AppOnly = appOnly
 	}
 	if ctx.Err() != nil {
 		shutdown(client) // interrupted: end within a second
@@ -265,6 +270,69 @@ func discover(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, rep *report
 		}
 	}
 	return tools
+}
+
+// maxViewReads bounds the views check reads.
+const maxViewReads = 64
+
+// readViews reads each view (ui:// template) the tools name, once, so the
+// doctor's apps rules judge what a host would get. A server without the
+// resources capability is not asked: the doctor says a host cannot read
+// its views.
+func readViews(ctx context.Context, c *mcp.Client, hs *mcp.Handshake, items []json.RawMessage, rep *report.Report) {
+	if hs == nil || !hs.HasCapability("resources") {
+		return
+	}
+	var order []string
+	tools := map[string][]string{}
+	for _, raw := range items {
+		v := apps.ParseTool(raw)
+		name := mcp.ParseTools([]json.RawMessage{raw})[0].Name
+		for _, uri := range []string{v.ResourceURI, v.FlatResourceURI, v.OutputTemplate} {
+			if !apps.IsUIURI(uri) || slices.Contains(tools[uri], name) {
+				continue
+			}
+			if tools[uri] == nil {
+				if len(order) == maxViewReads {
+					continue
+				}
+				order = append(order, uri)
+			}
+			tools[uri] = append(tools[uri], name)
+		}
+	}
+	for _, uri := range order {
+		if c.Err() != nil {
+			return
+		}
+		out := report.ViewRead{URI: uri, Tools: tools[uri]}
+		resp, err := c.Call(ctx, mcp.MethodResourcesRead, map[string]any{"uri": uri})
+		if err != nil {
+			out.Error = err.Error()
+		} else {
+			out.Bytes = viewBytes(resp.Result, uri)
+		}
+		rep.Views = append(rep.Views, out)
+	}
+}
+
+// viewBytes is the size of a read's text or blob for uri.
+func viewBytes(result json.RawMessage, uri string) int {
+	var res struct {
+		Contents []struct {
+			URI  string `json:"uri"`
+			Text string `json:"text"`
+			Blob string `json:"blob"`
+		} `json:"contents"`
+	}
+	_ = json.Unmarshal(result, &res) // what it cannot read, the doctor reports
+	n := 0
+	for _, c := range res.Contents {
+		if c.URI == uri {
+			n += len(c.Text) + len(c.Blob)*3/4
+		}
+	}
+	return n
 }
 
 // callTools calls each tool with the minimal instance of its inputSchema.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/lib/plural"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
@@ -149,7 +150,13 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	}
 	base := f.connect.clientOptions()
 	base.OnEvent = rec.Event
-	client := mcp.NewClient(t.transport, script.ClientOptions(base))
+	opts := script.ClientOptions(base)
+	if f.connect.noApps && len(opts.Capabilities) > 0 {
+		// The recording's capabilities replace the defaults; --no-apps
+		// still holds for them.
+		opts.Capabilities = apps.WithoutExtension(opts.Capabilities)
+	}
+	client := mcp.NewClient(t.transport, opts)
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)
 	defer func() {

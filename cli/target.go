@@ -26,6 +26,7 @@ type connectFlags struct {
 	protocolVersion string
 	logLevel        string
 	maxLineMiB      int
+	noApps          bool
 
 	// --config FILE [--server NAME]; pick chooses when the file has several
 	// servers and no --server (set by the TUI only).
@@ -55,6 +56,7 @@ func (f *connectFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.era, "era", "legacy", "protocol era: legacy (initialize), modern (2026-07-28, server/discover) or auto (probe)")
 	fs.StringVar(&f.protocolVersion, "protocol-version", "", "protocol version to offer (default: the era's latest)")
 	fs.IntVar(&f.maxLineMiB, "max-line-mib", 256, "for a command target: the longest stdout line (one message) read whole, in MiB; a longer one is cut and says so")
+	fs.BoolVar(&f.noApps, "no-apps", false, "do not offer MCP Apps (extensions[\"io.modelcontextprotocol/ui\"]) in the client capabilities, to see what a client that cannot render views gets")
 	fs.StringVar(&f.configPath, "config", "", "read the server from a config file: Claude Desktop / Cursor / Claude Code (mcpServers) or VS Code (servers)")
 	fs.StringVar(&f.serverName, "server", "", "with --config: the server to run (default: the only one, or a picker in the TUI)")
 	fs.StringVar(&f.transport, "transport", "auto", "for a URL target: auto (from the URL; Streamable HTTP falls back to HTTP+SSE), streamable, sse or ws")
@@ -149,12 +151,16 @@ func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*t
 // clientOptions turns the flags into client options.
 func (f *connectFlags) clientOptions() mcp.Options {
 	era, _ := mcp.ParseEra(f.era)
-	return mcp.Options{
+	opts := mcp.Options{
 		Era:             era,
 		ProtocolVersion: f.protocolVersion,
 		Timeout:         f.timeout,
 		LogLevel:        f.logLevel,
 	}
+	if f.noApps {
+		opts.Capabilities = mcp.ClientCapabilitiesWithoutApps()
+	}
+	return opts
 }
 
 // urlSchemes are the schemes that make a bare argument a server URL.

@@ -14,7 +14,7 @@ const module = "github.com/mcpscope/mcpscope"
 // reader knows a package's place from its path.
 var layers = [][]string{
 	{"mcp/lib/..."}, // generic leaves: they know nothing of MCP
-	{"mcp", "mcp/config", "mcp/demo"},
+	{"mcp", "mcp/apps", "mcp/config", "mcp/demo"},
 	{"mcp/session", "mcp/auth", "mcp/policy", "mcp/doctor/...", "mcp/mcptest"},
 	{"mcp/sessionfile/...", "mcp/watch", "mcp/tap/...", "mcp/calls"},
 	{"keymap", "themes"},

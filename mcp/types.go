@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/mcpscope/mcpscope/mcp/apps"
 )
 
 // Protocol versions mcpscope speaks (mcp-protocol.md §1.1).
@@ -231,7 +233,21 @@ type ResourceTemplate struct {
 }
 
 // DefaultClientCapabilities is what mcpscope offers: everything a server may
-// ask of a client, so that a debugger can see those requests.
+// ask of a client, so that a debugger can see those requests, and MCP Apps
+// (extensions["io.modelcontextprotocol/ui"]), so that a server shows the
+// tools and views it keeps for clients that can render them.
+//
+// The extensions map is named by the schema only from 2026-07-28, but it is
+// offered in every version: earlier capabilities objects are open, the SDKs
+// read extensions in any version, and MCP Apps servers negotiate 2025-06-18.
 func DefaultClientCapabilities() json.RawMessage {
+	return json.RawMessage(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}},` +
+		`"extensions":{"` + apps.ExtensionID + `":` + string(apps.ClientCapability()) + `}}`)
+}
+
+// ClientCapabilitiesWithoutApps is DefaultClientCapabilities without the MCP
+// Apps extension (--no-apps): a server may answer a client without it
+// differently, and that answer is worth seeing too.
+func ClientCapabilitiesWithoutApps() json.RawMessage {
 	return json.RawMessage(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`)
 }

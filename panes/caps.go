@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -44,7 +45,9 @@ var knownCaps = map[string]capInfo{
 	"tasks.requests.tools.call": {explain: "tools/call may carry params.task and return a task instead of a result"},
 	"experimental":              {explain: "non-standard capabilities; what each means is up to the server"},
 	"extensions":                {explain: "protocol extensions the server supports, by identifier"},
-	"extensions.io.modelcontextprotocol/tasks": {explain: "the tasks extension: tools/call may return a task (tasks/get, tasks/update, tasks/cancel)"},
+	"extensions.io.modelcontextprotocol/tasks":        {explain: "the tasks extension: tools/call may return a task (tasks/get, tasks/update, tasks/cancel)"},
+	"extensions.io.modelcontextprotocol/ui":           {"MCP Apps: a tool may name a view (_meta.ui.resourceUri, a ui:// resource of type text/html;profile=mcp-app) that a host renders in a sandboxed iframe; servers need not declare it, the tools' _meta is what counts", []string{"mimeTypes"}},
+	"extensions.io.modelcontextprotocol/ui.mimeTypes": {explain: "the view types the server serves; text/html;profile=mcp-app is MCP Apps"},
 }
 
 // topLevelOrder is the order known capabilities are shown in.
@@ -283,17 +286,41 @@ func (c *Caps) itemNodes(capName string, depth int) []*capNode {
 			isItem:  true,
 			depth:   depth,
 		}
+		views := 0
 		for i, raw := range items {
-			group.children = append(group.children, &capNode{
+			n := &capNode{
 				path:   fmt.Sprintf("#items:%s:%d", method, i),
 				label:  itemLabel(method, raw),
 				isItem: true,
 				depth:  depth + 1,
-			})
+			}
+			if method == mcp.MethodToolsList {
+				if explain := toolViewExplain(raw); explain != "" {
+					n.label += " ▣"
+					n.explain = explain
+					views++
+				}
+			}
+			group.children = append(group.children, n)
+		}
+		if views > 0 {
+			group.label += fmt.Sprintf(" (%d with a view)", views)
+			group.explain += "; ▣ marks a tool with an MCP Apps or ChatGPT view"
 		}
 		out = append(out, group)
 	}
 	return out
+}
+
+// toolViewExplain says which view a tool renders and who sees it, ""
+// for a tool without one.
+func toolViewExplain(raw json.RawMessage) string {
+	v := apps.ParseTool(raw)
+	if !v.HasView() {
+		return ""
+	}
+	return termsafe.String(fmt.Sprintf("renders the view %s (%s); visibility [%s]; enter on the tools pane to call it",
+		v.URI(), v.Dialect(), v.VisibilityLabel()))
 }
 
 // itemLabel names a list item: its display name, and the URI for resources.

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/themes"
@@ -50,6 +51,8 @@ type Resources struct {
 	lastURI   string
 	lastMime  string
 	completes bool
+	// readMeta is the _meta.ui of what resources/read returned, by URI.
+	readMeta map[string]apps.ResourceMeta
 	// wantW is each section's widest row (see ContentWidth), measured when
 	// a page arrives.
 	wantW [2]int
@@ -283,6 +286,7 @@ func (r *Resources) Subscribed() []string {
 // SetRead keeps the last read result's blob for saving.
 func (r *Resources) SetRead(uri string, result json.RawMessage) {
 	r.lastBlob, r.lastURI, r.lastMime = nil, uri, ""
+	r.readUIMeta(result)
 	if b, u, mt, ok := BlobOf(result); ok {
 		r.lastBlob, r.lastURI, r.lastMime = b, u, mt
 	}
@@ -452,6 +456,9 @@ func (r *Resources) resourceRow(i int) string {
 	s += " " + t.Tools.Description.Render(termsafe.String(res.URI))
 	if res.MimeType != "" {
 		s += " " + t.Detail.Label.Render(termsafe.String(res.MimeType))
+	}
+	if app := r.appSummary(&res); app != "" {
+		s += " " + t.Tools.Badge.Render("app view") + " " + t.Detail.Label.Render(app)
 	}
 	return s
 }

@@ -1174,11 +1174,11 @@ type annotationBadge struct {
 }
 
 func toolBadges(t *mcp.Tool) []annotationBadge {
+	out := appBadges(t)
 	a := t.Annotations
 	if a == nil {
-		return nil
+		return out
 	}
-	var out []annotationBadge
 	isTrue := func(b *bool) bool { return b != nil && *b }
 	if isTrue(a.ReadOnlyHint) {
 		out = append(out, annotationBadge{"read-only", "RO", false})
@@ -1350,6 +1350,10 @@ func (p *Tools) renderDetails(t *mcp.Tool, w int) []detailLine {
 	}
 	add(0, "", section.Render("Annotations"))
 	add(2, p.annotationLines(t, w)...)
+	if lines := p.appLines(t); len(lines) > 0 {
+		add(0, "", section.Render("App view"))
+		add(4, lines...)
+	}
 	if len(t.OutputSchema) > 0 {
 		add(0, "", section.Render("Output schema"))
 		addJSON(t.OutputSchema)

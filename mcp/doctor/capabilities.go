@@ -140,6 +140,9 @@ func (l *Linter) listPage(f *mcp.Frame, req *outRequest, res map[string]json.Raw
 			l.listEntry(f, req.method, it)
 		default:
 			l.listEntry(f, req.method, it)
+			if req.method == mcp.MethodResourcesList {
+				l.appListed(f, it)
+			}
 		}
 	}
 	if l.modern {

@@ -98,7 +98,7 @@ func resourceContentsProblem(c map[string]json.RawMessage) string {
 	return ""
 }
 
-func (l *Linter) readResult(f *mcp.Frame, res map[string]json.RawMessage) {
+func (l *Linter) readResult(f *mcp.Frame, req *outRequest, res map[string]json.RawMessage) {
 	if rt, _ := str(res, "resultType"); rt == "input_required" {
 		return
 	}
@@ -116,6 +116,7 @@ func (l *Linter) readResult(f *mcp.Frame, res map[string]json.RawMessage) {
 	if len(problems) > 0 {
 		l.report("content/invalid", "The resources/read result is malformed: "+strings.Join(problems, "; ")+".", f.Seq, f.ReplyTo)
 	}
+	l.appRead(f, req, contents)
 }
 
 func (l *Linter) promptResult(f *mcp.Frame, res map[string]json.RawMessage) {

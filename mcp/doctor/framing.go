@@ -56,6 +56,9 @@ func (l *Linter) outboundRequest(f *mcp.Frame) {
 		}
 	}
 	req.cursor, _ = str(params, "cursor")
+	if f.Method == mcp.MethodResourcesRead {
+		req.uri, _ = str(params, "uri")
+	}
 	switch f.Method {
 	case mcp.MethodServerDiscover:
 		l.discoverSent = true
@@ -311,6 +314,9 @@ func (l *Linter) errorResponse(f *mcp.Frame, req *outRequest, raw json.RawMessag
 		l.report("framing/null-id-error", fmt.Sprintf(`The error answering %s has "id": null.`, orUnknown(req.method)), f.Seq)
 	}
 	l.capabilityError(f, req)
+	if req.method == mcp.MethodResourcesRead {
+		l.appReadFailed(f, req)
+	}
 	l.notFoundCode(f, req)
 	l.modernErrorCode(f)
 	l.urlElicitationRequired(f, e)
@@ -346,7 +352,7 @@ func (l *Linter) result(f *mcp.Frame, req *outRequest, raw json.RawMessage) {
 	case mcp.MethodToolsCall:
 		l.toolResult(f, req, res)
 	case mcp.MethodResourcesRead:
-		l.readResult(f, res)
+		l.readResult(f, req, res)
 	case mcp.MethodPromptsGet:
 		l.promptResult(f, res)
 	case mcp.MethodCompletionComplete:

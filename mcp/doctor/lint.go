@@ -116,6 +116,10 @@ type Linter struct {
 	toolOrder, prevToolOrder []string
 	prevToolOrderSeq         int64
 
+	// apps is what the doctor knows of MCP Apps views (apps.go); nil
+	// until a tool or resource has one.
+	apps *appsState
+
 	discoverSent bool   // mcpscope sent server/discover (the modern era)
 	authNoPRM    string // a finding of auth/no-resource-metadata awaiting the version
 }
@@ -129,6 +133,7 @@ type outRequest struct {
 	token    string // compact JSON of _meta.progressToken
 	cursor   string
 	toolName string
+	uri      string // a resources/read's uri
 	version  string // _meta protocolVersion the request declared (modern)
 }
 

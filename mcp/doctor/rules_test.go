@@ -43,7 +43,7 @@ func ruleCases() []ruleCase {
 	}
 	outSchema := `"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
 	modern := mcp.Options{Era: mcp.EraModern}
-	return []ruleCase{
+	return append([]ruleCase{
 		// Framing.
 		{rule: "framing/non-json-stdout", script: mcptest.Script{Start: []string{"Server listening on stdio"}}},
 		{rule: "framing/line-over-limit", events: []mcp.Event{mcp.FrameEvent{Frame: &mcp.Frame{Seq: 1, Dir: mcp.Inbound, Transport: "stdio",
@@ -219,7 +219,7 @@ func ruleCases() []ruleCase {
 		{rule: "profile/gemini-presents", lint: doctor.Options{Profile: doctor.ProfileGemini}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
 		{rule: "profile/codex-presents", lint: doctor.Options{Profile: doctor.ProfileCodex}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
 		{rule: "profile/vscode-presents", lint: doctor.Options{Profile: doctor.ProfileVSCode}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
-	}
+	}, appRuleCases()...)
 }
 
 func noop(context.Context, *mcp.Client) {}

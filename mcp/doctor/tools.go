@@ -30,6 +30,7 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 		name = prev.name
 	}
 	label := QuoteName(name)
+	l.appTool(f, name, raw)
 	for _, k := range []string{"name", "title", "description"} {
 		if s, ok := str(t, k); ok {
 			l.controlChars(f, "tool "+label+" "+k, s)

@@ -158,6 +158,15 @@ var (
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
 )
 
+// MCP Apps' visibility, in the specification and the clients that read it.
+var (
+	docsAppsVisibility = Source{"docs", "MCP Apps specification 2026-01-26 (io.modelcontextprotocol/ui): tool visibility; a host does not give the model a tool whose visibility leaves out \"model\"", "https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx"}
+	codeClaudeVisib    = Source{"code", "Claude Code 2.1.328 code: a tool whose _meta.ui.visibility omits \"model\", or whose _meta.ui or visibility cannot be read, is kept from the model (hosts still see it)", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: is kept from the model (its _meta.ui.visibility omits"}
+	wireGeminiVisib    = Source{"wire", "Gemini CLI 0.61.0 on the wire: a tool with _meta.ui.visibility [\"app\"] sent to the model among the others", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view), a tool for views alone"}
+	wireClaudeVisib    = Source{"wire", "Claude Code 2.1.328 on the wire: a tool with _meta.ui.visibility [\"app\"] named in neither request to the model", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view), a tool for views alone"}
+	srcVSCodeVisib     = Source{"source", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpServer.ts (_normalizeTool: McpToolVisibility from _meta.ui.visibility) and mcpLanguageModelToolContribution.ts (only McpToolVisibility.Model tools are registered)", "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts"}
+)
+
 func report(label, url string) Source { return Source{"report", label, url} }
 
 // catalog is every client rule. docs/clients.md explains each with its
@@ -166,6 +175,9 @@ var catalog = []Rule{
 	{ID: "generic/as-served", Client: Generic,
 		Says:    "The list as the server sent it: nothing renamed, cut or dropped. A name that appears twice is marked: the specification asks for unique names and says nothing of which one a client keeps.",
 		Sources: []Source{{"docs", "MCP specification 2025-11-25: Tools, tool names", "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names"}}},
+	{ID: "generic/visibility", Client: Generic,
+		Says:    "A host of MCP Apps leaves out of the model's list a tool whose _meta.ui.visibility is an array without \"model\" (a tool for views alone): it costs the model nothing. A visibility that is not an array reads as the default, [\"model\", \"app\"].",
+		Sources: []Source{docsAppsVisibility}},
 
 	{ID: "claude/prefix", Client: Claude,
 		Says: "Claude Code 2.1.328 names each MCP tool mcp__<server>__<tool> for the model, <server> being the name the server has in its configuration; each character of either outside [a-zA-Z0-9_-] becomes _ (get.weather of server wx is mcp__wx__get_weather).",
@@ -188,6 +200,9 @@ var catalog = []Rule{
 	{ID: "claude/schema-combinators", Client: Claude,
 		Says:    "Claude Code 2.1.328 rewrites an input schema with a top-level anyOf, oneOf or allOf (which the Anthropic API does not accept) into {type: object, properties (every branch's), required (those every branch requires), additionalProperties: true}, and puts an \"Input constraint: ...\" note before the description.",
 		Sources: []Source{codeClaudeAnyOf, wireClaudeAnyOf, wireClaude}},
+	{ID: "claude/visibility", Client: Claude,
+		Says:    "Claude Code 2.1.328 keeps from the model a tool whose _meta.ui.visibility leaves out \"model\", and also one whose _meta.ui is not an object or whose visibility is not an array (it reads those as visible to neither model nor app).",
+		Sources: []Source{codeClaudeVisib, wireClaudeVisib, docsAppsVisibility}},
 	{ID: "claude/list-changed", Client: Claude,
 		Says: "Claude Code's documentation says it refreshes tools on notifications/tools/list_changed; users have reported sessions that did not.",
 		Sources: []Source{docsClaudeMCP,
@@ -220,6 +235,9 @@ var catalog = []Rule{
 	{ID: "vscode/empty-description", Client: VSCode,
 		Says:    "VS Code gives a tool without a description the description <empty>.",
 		Sources: []Source{srcVSCodeServer}},
+	{ID: "vscode/visibility", Client: VSCode,
+		Says:    "VS Code gives the model only the tools whose _meta.ui.visibility, when it is an array, includes \"model\"; one for views alone is not registered as a tool, and the 128-tool limit counts only the others.",
+		Sources: []Source{srcVSCodeVisib, docsAppsVisibility}},
 	{ID: "vscode/tool-count", Client: VSCode,
 		Says: "VS Code sends at most 128 tools in one chat request, counting every server's.",
 		Sources: []Source{report("postmanlabs/postman-mcp-server#26", "https://github.com/postmanlabs/postman-mcp-server/pull/26"),
@@ -247,6 +265,10 @@ var catalog = []Rule{
 	{ID: "gemini/wait-for-previous", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls).",
 		Sources: []Source{codeGeminiWait, wireGemini}},
+
+	{ID: "gemini/visibility", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 does not read MCP Apps' visibility: a tool for views alone (_meta.ui.visibility without \"model\") is given to the model like any other, and costs what the others do.",
+		Sources: []Source{wireGeminiVisib, docsAppsVisibility}},
 
 	{ID: "codex/prefix", Client: Codex,
 		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",

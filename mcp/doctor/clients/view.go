@@ -151,10 +151,16 @@ func (v *View) generic(in Input) {
 			e.Effects = append(e.Effects, Effect{"generic/as-served", "a second tool of this name: which one a client keeps is not specified"})
 		}
 		seen[t.Name] = true
+		if why := appOnly(t); why != "" {
+			e.Dropped = why
+			e.Effects = append(e.Effects, Effect{"generic/visibility", why})
+		} else {
+			raws = append(raws, raw(t))
+		}
 		v.Tools = append(v.Tools, e)
-		raws = append(raws, raw(t))
 	}
-	// As served, the list is one JSON array: what check reports.
+	// As served, the list is one JSON array (the tools the model is
+	// given): what check reports.
 	v.Tokens = tokens.List(raws).Total
 }
 
@@ -188,6 +194,10 @@ func (v *View) claude(in Input) {
 			named += " (each character outside [a-zA-Z0-9_-] made _)"
 		}
 		e.Effects = append(e.Effects, Effect{"claude/prefix", named})
+		if why := claudeAppOnly(t); why != "" {
+			e.Dropped = why
+			e.Effects = append(e.Effects, Effect{"claude/visibility", why})
+		}
 		if len(e.Shown) > AnthropicNameMax {
 			e.Refused = true
 			e.Dropped = fmt.Sprintf("the Anthropic API refuses the name (it is %d characters, over %d): Claude Code sends it all the same, so a turn after the model loads this tool through tool search fails", len(e.Shown), AnthropicNameMax)
@@ -246,6 +256,9 @@ func (v *View) gemini(in Input) {
 			named += " (each character outside [a-zA-Z0-9_.:-] made _)"
 		}
 		e.Effects = append(e.Effects, Effect{"gemini/prefix", named})
+		if appOnly(t) != "" {
+			e.Effects = append(e.Effects, Effect{"gemini/visibility", "for views alone (_meta.ui.visibility without \"model\"), yet Gemini CLI gives it to the model"})
+		}
 		if long > 0 {
 			e.Effects = append(e.Effects, Effect{"gemini/name-length", fmt.Sprintf("a name of %d characters shortened to its first %d, ..., and last %d", long, GeminiNameKeep, GeminiNameKeep)})
 		}
@@ -412,6 +425,10 @@ func (v *View) vscode(in Input) {
 		}
 		e.Shown = shown
 		e.Effects = append([]Effect{{"vscode/prefix", "named " + shown}}, e.Effects...)
+		if why := appOnly(t); why != "" {
+			e.Dropped = why
+			e.Effects = append(e.Effects, Effect{"vscode/visibility", why})
+		}
 		desc := t.Description
 		if desc == "" {
 			desc = "<empty>"
@@ -425,10 +442,18 @@ func (v *View) vscode(in Input) {
 		e.Tokens = definition(shown, desc, t.InputSchema)
 		v.Tools = append(v.Tools, e)
 	}
-	if n := len(in.Tools); n > VSCodeMaxTools {
-		for i := VSCodeMaxTools; i < n; i++ {
+	// The limit counts the tools the model is given: those for views
+	// alone are left out first.
+	n := 0
+	for i := range v.Tools {
+		if v.Tools[i].Dropped != "" {
+			continue
+		}
+		if n++; n > VSCodeMaxTools {
 			v.Tools[i].Dropped = fmt.Sprintf("beyond the %d tools VS Code sends in one request", VSCodeMaxTools)
 		}
+	}
+	if n > VSCodeMaxTools {
 		v.Notes = append(v.Notes, Effect{"vscode/tool-count", fmt.Sprintf("%d tools: VS Code sends at most %d in a request, every server's counted", n, VSCodeMaxTools)})
 	} else {
 		v.Notes = append(v.Notes, Effect{"vscode/tool-count", fmt.Sprintf("%d of the %d tools VS Code sends in a request, with other servers' tools counted too", n, VSCodeMaxTools)})

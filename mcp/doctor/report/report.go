@@ -27,6 +27,7 @@ type Report struct {
 	Server          *mcp.Implementation `json:"server,omitempty"`
 	Lists           []List              `json:"lists,omitempty"`
 	ToolCalls       []ToolCall          `json:"toolCalls,omitempty"`
+	Views           []ViewRead          `json:"views,omitempty"`
 	Tokens          *Tokens             `json:"tokens,omitempty"`
 	Summary         Counts              `json:"summary"`
 	Diagnostics     []Diagnostic        `json:"diagnostics"`
@@ -43,6 +44,16 @@ type List struct {
 	// ErrorCode is the server's JSON-RPC error code when it answered with
 	// one (-32601 to a probe is the expected answer).
 	ErrorCode int `json:"errorCode,omitempty"`
+}
+
+// ViewRead is one read of a view (an MCP Apps or ChatGPT template a tool
+// names), which check makes so the apps rules can judge the view.
+type ViewRead struct {
+	URI   string   `json:"uri"`
+	Tools []string `json:"tools"`
+	// Bytes is the size of what the read returned for the URI.
+	Bytes int    `json:"bytes,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // ToolCall is one --call-tools call: the minimal arguments sent and how it ended.

@@ -80,6 +80,13 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		fmt.Fprintf(&b, "  %-26s %-20s %s\n", l.Method, "("+tag+")", safe(state))
 	}
+	for _, v := range rep.Views {
+		state := fmt.Sprintf("%d bytes", v.Bytes)
+		if v.Error != "" {
+			state = "error: " + v.Error
+		}
+		fmt.Fprintf(&b, "  view %s (%s) → %s\n", safe(v.URI), safe(strings.Join(v.Tools, ", ")), safe(state))
+	}
 	for _, tc := range rep.ToolCalls {
 		state := "ok"
 		switch {
@@ -103,6 +110,9 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		if tk.MaxToolTokens > 0 {
 			fmt.Fprintf(&b, "; budget %d", tk.MaxToolTokens)
+		}
+		if len(tk.AppOnly) > 0 {
+			fmt.Fprintf(&b, "; not counted, for app views alone (visibility without \"model\"): %s", safe(strings.Join(tk.AppOnly, ", ")))
 		}
 		b.WriteString("\n")
 	}

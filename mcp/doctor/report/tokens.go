@@ -1,12 +1,15 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/doctor"
 	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
+	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 )
 
 // Tokens is what the tool list costs a model (check always counts it) and
@@ -22,6 +25,10 @@ type Tokens struct {
 	// --max-result-tokens (0: no budget).
 	MaxToolTokens   int `json:"maxToolTokens,omitempty"`
 	MaxResultTokens int `json:"maxResultTokens,omitempty"`
+	// AppOnly names the tools for MCP Apps views alone (visibility
+	// without "model"): a host does not give them to the model, so they
+	// are not counted.
+	AppOnly []string `json:"appOnly,omitempty"`
 }
 
 // The budget rules: findings of check's own, not of the doctor (which
@@ -45,6 +52,26 @@ func BudgetRules() []doctor.RuleInfo {
 			Fix:     "Paginate, filter or summarise the result; return a resource link for bulky data.",
 			SpecRef: "not a protocol rule: the budget given to check (" + tokens.Encoding + " tokens)"},
 	}
+}
+
+// ForModel splits a tool list into what a model is given and the names of
+// the tools for MCP Apps views alone, which a host keeps from it.
+func ForModel(tools []json.RawMessage) (model []json.RawMessage, appOnly []string) {
+	for _, t := range tools {
+		if !apps.HiddenFromModel(t) {
+			model = append(model, t)
+			continue
+		}
+		name := ""
+		if v, ok := jsonview.Member(t, "name"); ok {
+			name, _ = jsonview.String(v)
+		}
+		if cut, whole := doctor.CutName(name); !whole {
+			name = cut + "…"
+		}
+		appOnly = append(appOnly, name)
+	}
+	return model, appOnly
 }
 
 // NewTokens counts a tool list for a report.
