@@ -91,14 +91,14 @@ func (s *Server) run(ctx context.Context, v *View, c *websocket.Conn) {
 		}
 		var e envelope
 		if err := json.Unmarshal(data, &e); err != nil {
-			b.problem(fmt.Sprintf("the host page sent what mcpscope cannot read: %v", err))
+			b.problem(RuleBridge, fmt.Sprintf("the host page sent what mcpscope cannot read: %v", err))
 			continue
 		}
 		switch {
 		case len(e.Report) > 0:
 			var r report
 			if json.Unmarshal(e.Report, &r) != nil {
-				b.problem("the sandbox sent an unreadable report")
+				b.problem(RuleBridge, "the sandbox sent an unreadable report")
 				continue
 			}
 			b.publish(Event{Kind: r.kind(), FromView: true, Raw: e.Report, Text: r.text()})
@@ -119,15 +119,16 @@ func (b *bridge) publish(e Event) {
 	if e.Text == "" && e.Kind == KindBridge {
 		e.Text = summary(e.Raw)
 	}
+	b.v.tl.add(e)
 	if b.s.opts.OnEvent != nil {
 		b.s.opts.OnEvent(e)
 	}
 }
 
 // problem publishes the host's own finding about the view.
-func (b *bridge) problem(text string) {
-	raw, _ := json.Marshal(map[string]string{"problem": text})
-	b.publish(Event{Kind: KindProblem, Raw: raw, Text: termsafe.String(text)})
+func (b *bridge) problem(rule, text string) {
+	raw, _ := json.Marshal(map[string]string{"rule": rule, "problem": text})
+	b.publish(Event{Kind: KindProblem, Raw: raw, Text: termsafe.String(text), Rule: rule})
 }
 
 // send publishes msg as the host's and posts it to the view. A message
@@ -136,7 +137,7 @@ func (b *bridge) problem(text string) {
 func (b *bridge) send(v any) {
 	msg, err := json.Marshal(v)
 	if err != nil {
-		b.problem("mcpscope could not encode a message for the view: " + err.Error())
+		b.problem(RuleBridge, "mcpscope could not encode a message for the view: "+err.Error())
 		return
 	}
 	b.writeMu.Lock()
@@ -200,7 +201,7 @@ func (b *bridge) request(ctx context.Context, method string, params any) (json.R
 // closes the connection.
 func (b *bridge) teardown(ctx context.Context) {
 	if _, err := b.request(ctx, "ui/resource-teardown", map[string]any{}); err != nil {
-		b.problem("ui/resource-teardown was not answered: " + err.Error())
+		b.problem(RuleTeardown, "ui/resource-teardown was not answered: "+err.Error())
 	}
 	b.c.Close(websocket.StatusNormalClosure, "mcpscope closed the preview") //nolint:errcheck // closing anyway
 }
@@ -212,7 +213,7 @@ func (b *bridge) fromView(ctx context.Context, raw json.RawMessage, via string) 
 	b.writeMu.Unlock()
 	var m rpc
 	if err := json.Unmarshal(raw, &m); err != nil {
-		b.problem("the view sent a message that is not JSON: " + err.Error())
+		b.problem(RuleBridge, "the view sent a message that is not JSON: "+err.Error())
 		return
 	}
 	hasID := len(m.ID) > 0 && string(m.ID) != "null"
@@ -222,7 +223,7 @@ func (b *bridge) fromView(ctx context.Context, raw json.RawMessage, via string) 
 		ch := b.pending[string(m.ID)]
 		b.mu.Unlock()
 		if ch == nil {
-			b.problem("the view answered request " + termsafe.String(string(m.ID)) + ", which the host never sent")
+			b.problem(RuleBridge, "the view answered request "+termsafe.String(string(m.ID))+", which the host never sent")
 			return
 		}
 		ch <- raw
@@ -231,7 +232,7 @@ func (b *bridge) fromView(ctx context.Context, raw json.RawMessage, via string) 
 	case m.Method != "":
 		b.handleNotification(ctx, m)
 	default:
-		b.problem("the view sent a message that is neither a request, a notification nor an answer")
+		b.problem(RuleBridge, "the view sent a message that is neither a request, a notification nor an answer")
 	}
 }
 
@@ -284,7 +285,7 @@ func (b *bridge) loadResource(ctx context.Context) {
 		ok := b.initialized
 		b.mu.Unlock()
 		if !ok {
-			b.problem(fmt.Sprintf("the view sent no ui/initialize within %s of loading", b.s.opts.InitTimeout))
+			b.problem(RuleNoInitialize, fmt.Sprintf("the view sent no ui/initialize within %s of loading", b.s.opts.InitTimeout))
 		}
 	}()
 }
@@ -398,7 +399,7 @@ func (b *bridge) handleRequest(ctx context.Context, m rpc) {
 		}
 		if _, err := openurl.Check(p.URL); err != nil {
 			b.answer(m.ID, map[string]any{"isError": true})
-			b.problem("ui/open-link refused: " + err.Error())
+			b.problem(RuleOpenLink, "ui/open-link refused: "+err.Error())
 			return
 		}
 		opened := b.s.opts.OpenLink != nil && b.s.opts.OpenLink(ctx, b.v, p.URL)
@@ -439,18 +440,18 @@ func (b *bridge) forward(ctx context.Context, m rpc) {
 		}
 		msg := "mcpscope: " + m.Method + " not sent: " + why
 		b.fail(m.ID, codeReadOnly, msg, nil)
-		b.problem(msg)
+		b.problem(RuleReadOnly, msg)
 		return
 	}
 	result, rpcErr, err := b.s.opts.Forward(ctx, b.v, m.Method, m.Params)
 	switch {
 	case rpcErr != nil:
 		b.fail(m.ID, rpcErr.Code, rpcErr.Message, rpcErr.Data)
-		b.problem(fmt.Sprintf("the view's %s failed: the server answered %d %s", m.Method, rpcErr.Code, rpcErr.Message))
+		b.problem(RuleRequestFailed, fmt.Sprintf("the view's %s failed: the server answered %d %s", m.Method, rpcErr.Code, rpcErr.Message))
 	case err != nil:
 		msg := "mcpscope could not send " + m.Method + ": " + err.Error()
 		b.fail(m.ID, codeInternal, msg, nil)
-		b.problem(msg)
+		b.problem(RuleRequestFailed, msg)
 	default:
 		b.answer(m.ID, result)
 	}

@@ -55,7 +55,7 @@ type Forwarder func(ctx context.Context, view *View, method string, params json.
 
 // Options configure a Server.
 type Options struct {
-	// Theme is "light" or "dark", from mcpscope's theme.
+	// Theme is "light" or "dark" (the default), from mcpscope's theme.
 	Theme string
 	// Locale is a BCP 47 tag; "en-US" when empty.
 	Locale string
@@ -101,6 +101,9 @@ type Server struct {
 
 // Start listens on two random loopback ports and serves until Close.
 func Start(opts Options) (*Server, error) {
+	if opts.Theme != "light" {
+		opts.Theme = "dark"
+	}
 	if opts.Locale == "" {
 		opts.Locale = "en-US"
 	}
@@ -147,6 +150,7 @@ func (s *Server) Add(v View) *View {
 	v.ID = strconv.Itoa(s.nextID)
 	v.URL = s.HostOrigin() + "/" + s.token + "/view/" + v.ID
 	v.settled = make(chan struct{})
+	v.tl = &timeline{changed: make(chan struct{})}
 	if v.Result != nil || v.Cancelled != "" {
 		close(v.settled)
 	}

@@ -1,11 +1,13 @@
 package host
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp/apps"
@@ -26,6 +28,72 @@ type View struct {
 	Resource Resource
 
 	settled chan struct{} // closed once Result or Cancelled is set
+	tl      *timeline     // the view's own copy of its events
+}
+
+// maxTimeline bounds the events a view keeps for Events and WaitFor (the
+// OnEvent callback sees them all).
+const maxTimeline = 10000
+
+// timeline is a view's events, and a broadcast when one is added.
+type timeline struct {
+	mu      sync.Mutex
+	events  []Event
+	dropped int
+	changed chan struct{}
+}
+
+func (t *timeline) add(e Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.events) < maxTimeline {
+		t.events = append(t.events, e)
+	} else {
+		t.dropped++
+	}
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// Events is what the view's bridge and page did so far, in order (the
+// first 10000 events).
+func (v *View) Events() []Event {
+	v.tl.mu.Lock()
+	defer v.tl.mu.Unlock()
+	return append([]Event(nil), v.tl.events...)
+}
+
+// WaitFor waits until an event satisfies cond and returns it.
+func (v *View) WaitFor(ctx context.Context, cond func(Event) bool) (Event, error) {
+	seen := 0
+	for {
+		v.tl.mu.Lock()
+		events, changed := v.tl.events[seen:], v.tl.changed
+		seen = len(v.tl.events)
+		v.tl.mu.Unlock()
+		for _, e := range events {
+			if cond(e) {
+				return e, nil
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return Event{}, ctx.Err()
+		}
+	}
+}
+
+// Method is a bridge message's method ("" for an answer or another kind).
+func (e Event) Method() string {
+	if e.Kind != KindBridge {
+		return ""
+	}
+	var m struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(e.Raw, &m)
+	return m.Method
 }
 
 // Tool is the tool a view belongs to.
@@ -82,7 +150,19 @@ type Event struct {
 	Raw json.RawMessage
 	// Text is a one-line summary, terminal controls neutralised.
 	Text string
+	// Rule names a KindProblem's finding (RuleNoInitialize, ...).
+	Rule string
 }
+
+// The host's findings about a view (Event.Rule of a KindProblem).
+const (
+	RuleNoInitialize  = "apps/no-initialize"       // no ui/initialize within InitTimeout of loading
+	RuleRequestFailed = "apps/view-request-failed" // a view's request the server or mcpscope failed
+	RuleReadOnly      = "apps/read-only"           // a view's request on a read-only source
+	RuleBridge        = "apps/bridge"              // a message the host cannot use
+	RuleOpenLink      = "apps/open-link-refused"   // a link that is not http(s)
+	RuleTeardown      = "apps/teardown"            // ui/resource-teardown not answered
+)
 
 // report is what the sandbox page tells the host besides bridge messages.
 type report struct {
