@@ -96,7 +96,7 @@ func (s *Server) run(ctx context.Context, v *View, c *websocket.Conn) {
 		}
 		switch {
 		case len(e.Report) > 0:
-			var r report
+			var r pageReport
 			if json.Unmarshal(e.Report, &r) != nil {
 				b.problem(RuleBridge, "the sandbox sent an unreadable report")
 				continue
@@ -201,7 +201,7 @@ func (b *bridge) request(ctx context.Context, method string, params any) (json.R
 // closes the connection.
 func (b *bridge) teardown(ctx context.Context) {
 	if _, err := b.request(ctx, "ui/resource-teardown", map[string]any{}); err != nil {
-		b.problem(RuleTeardown, "ui/resource-teardown was not answered: "+err.Error())
+		b.problem(RuleBridge, "ui/resource-teardown was not answered: "+err.Error())
 	}
 	b.c.Close(websocket.StatusNormalClosure, "mcpscope closed the preview") //nolint:errcheck // closing anyway
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/doctor/report"
 	"github.com/mcpscope/mcpscope/mcp/lib/cdp"
 )
 
@@ -179,6 +180,15 @@ func TestBrowserHandWrittenViewCSPAndConsole(t *testing.T) {
 			}
 			if len(console) == 0 || !strings.Contains(console[0].Text, "hello from the view") {
 				t.Errorf("console rows %v", console)
+			}
+			var cspFindings []string
+			for _, d := range Findings(view) {
+				if d.Rule == report.RuleViewCSP {
+					cspFindings = append(cspFindings, d.Message)
+				}
+			}
+			if allowed != (len(cspFindings) == 0) || !allowed && (!strings.Contains(cspFindings[0], script) || !strings.Contains(cspFindings[0], "script-src")) {
+				t.Errorf("CSP findings %q (origin allowed: %v)", cspFindings, allowed)
 			}
 			if allowed {
 				evalUntil(t, ctx, r.Page, frame, `document.body.dataset.loaded || ""`, "yes")

@@ -154,18 +154,18 @@ type Event struct {
 	Rule string
 }
 
-// The host's findings about a view (Event.Rule of a KindProblem).
+// The host's findings about a view (Event.Rule of a KindProblem); the
+// names are check's rules (report.PreviewRules) where check judges them.
 const (
-	RuleNoInitialize  = "apps/no-initialize"       // no ui/initialize within InitTimeout of loading
-	RuleRequestFailed = "apps/view-request-failed" // a view's request the server or mcpscope failed
-	RuleReadOnly      = "apps/read-only"           // a view's request on a read-only source
-	RuleBridge        = "apps/bridge"              // a message the host cannot use
-	RuleOpenLink      = "apps/open-link-refused"   // a link that is not http(s)
-	RuleTeardown      = "apps/teardown"            // ui/resource-teardown not answered
+	RuleNoInitialize  = "apps/view-no-initialize"     // no ui/initialize within InitTimeout of loading
+	RuleRequestFailed = "apps/view-request-failed"    // a view's request the server or mcpscope failed
+	RuleBridge        = "apps/view-bridge-error"      // a message the host cannot use, a request not answered
+	RuleReadOnly      = "apps/view-read-only"         // a view's request on a read-only source
+	RuleOpenLink      = "apps/view-open-link-refused" // a link that is not http(s)
 )
 
-// report is what the sandbox page tells the host besides bridge messages.
-type report struct {
+// pageReport is what the sandbox page tells the host besides bridge messages.
+type pageReport struct {
 	Type        string `json:"type"` // csp, console, error, load
 	Level       string `json:"level,omitempty"`
 	Text        string `json:"text,omitempty"`
@@ -204,8 +204,8 @@ func summary(raw json.RawMessage) string {
 	return "not JSON-RPC"
 }
 
-// text is a report's one line.
-func (r report) text() string {
+// text is a pageReport's one line.
+func (r pageReport) text() string {
 	switch r.Type {
 	case "csp":
 		return termsafe.String(fmt.Sprintf("CSP blocked %s (%s)", r.BlockedURI, r.Directive))
@@ -221,7 +221,7 @@ func (r report) text() string {
 	return termsafe.String("console." + r.Level + ": " + r.Text)
 }
 
-func (r report) kind() Kind {
+func (r pageReport) kind() Kind {
 	switch r.Type {
 	case "csp":
 		return KindCSP

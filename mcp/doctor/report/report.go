@@ -28,6 +28,7 @@ type Report struct {
 	Lists           []List              `json:"lists,omitempty"`
 	ToolCalls       []ToolCall          `json:"toolCalls,omitempty"`
 	Tokens          *Tokens             `json:"tokens,omitempty"`
+	Apps            *Apps               `json:"apps,omitempty"` // check --apps
 	Summary         Counts              `json:"summary"`
 	Diagnostics     []Diagnostic        `json:"diagnostics"`
 }
