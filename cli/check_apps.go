@@ -54,7 +54,10 @@ func checkApps(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 	}
 	defer func() { _ = b.Close() }()
 	rep.Apps.Browser = path
-	srv, err := host.Start(host.Options{Version: mcp.ClientVersion, Forward: host.ClientForwarder(c)})
+	// Every bridge message and report is a row of the session (and of its
+	// --record file), next to the frames it caused.
+	srv, err := host.Start(host.Options{Version: mcp.ClientVersion, Forward: host.ClientForwarder(c),
+		OnEvent: func(e host.Event) { c.Note(e.Row()) }})
 	if err != nil {
 		return skip(err.Error())
 	}
@@ -118,7 +121,12 @@ func renderOne(ctx context.Context, c *mcp.Client, b *chromium.Browser, srv *hos
 	defer cancel()
 	r, err := host.Render(rctx, b, view, 1000, 800)
 	if r != nil && r.Page != nil {
-		defer func() { _ = r.Page.Close(context.Background()) }()
+		defer func() {
+			tctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			srv.Teardown(tctx, view) // before the page goes, as a host removes a view
+			_ = r.Page.Close(tctx)
+		}()
 	}
 	findings := host.Findings(view)
 	for _, e := range view.Events() {

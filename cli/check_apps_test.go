@@ -128,12 +128,22 @@ func TestCheckAppsSkybridgeWidget(t *testing.T) {
 		t.Fatal(err)
 	}
 	var viewCall, viewAnswer bool
+	var appRows []string
 	for _, e := range entries {
+		if e.Type == "transport" && e.TransportKind == "app" {
+			appRows = append(appRows, e.Summary)
+		}
 		if e.ByView && e.Method == "tools/call" && e.Raw != nil && strings.Contains(*e.Raw, `"echo":"s3cr3t-42"`) {
 			viewCall = true
 		}
 		if e.ByView && e.Dir == "in" {
 			viewAnswer = true
+		}
+	}
+	rows := strings.Join(appRows, "\n")
+	for _, want := range []string{"ui/initialize #\"openai-1\" (via window.openai)", "host → view: ui/notifications/tool-result", "tools/call #\"openai-2\" (via window.openai)"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("the record's app rows lack %q:\n%s", want, rows)
 		}
 	}
 	if !viewCall || !viewAnswer {

@@ -322,6 +322,17 @@ func (c *Client) markReachable(how string) {
 	}
 }
 
+// Note puts a row of mcpscope's own on the client's timeline, in order
+// with its frames, recorded and analysed like them: the MCP Apps preview's
+// bridge messages and its view's reports are TransportEvents of kind "app".
+// After the client closed, the row is dropped with the stream.
+func (c *Client) Note(ev TransportEvent) {
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	c.publish(ev)
+}
+
 func (c *Client) publish(ev Event) {
 	c.pubMu.Lock()
 	c.publishLocked(ev)

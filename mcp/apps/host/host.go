@@ -192,6 +192,18 @@ func (s *Server) Close(ctx context.Context) error {
 	return errors.Join(s.hostSrv.Close(), s.sandboxSrv.Close())
 }
 
+// Teardown sends the view's open page ui/resource-teardown and waits for
+// its answer (or ctx), as a host does before it removes a view; the
+// connection is closed after. A view with no page open is left alone.
+func (s *Server) Teardown(ctx context.Context, v *View) {
+	s.mu.Lock()
+	b := s.conns[v.ID]
+	s.mu.Unlock()
+	if b != nil {
+		b.teardown(ctx)
+	}
+}
+
 // guard refuses what is not for this listener: a Host header other than its
 // own address (DNS rebinding), an Origin other than its own (another site
 // in the same browser), a path without the token.

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
@@ -318,4 +319,39 @@ func NewView(toolEntry, arguments, result, listing, read json.RawMessage) (View,
 		}
 	}
 	return v, nil
+}
+
+// Row is the event as a row of mcpscope's timeline (mcp.Client.Note): a
+// TransportEvent of kind "app" whose summary names the view and the
+// message, with the message exactly as sent in the "message" field. A
+// report or a problem carries its text as the row's error.
+func (e Event) Row() mcp.TransportEvent {
+	arrow := "host → view: "
+	if e.FromView {
+		arrow = "view → host: "
+	}
+	who := termsafe.String(e.View.Tool.Name)
+	tr := mcp.TransportEvent{Time: e.Time, Kind: "app"}
+	switch e.Kind {
+	case KindBridge:
+		tr.Summary = who + " " + arrow + e.Text
+		if e.Via != "" {
+			tr.Summary += " (via " + e.Via + ")"
+		}
+	case KindProblem:
+		tr.Summary = who + " view: mcpscope's host"
+		tr.Err = errors.New(e.Text)
+	default:
+		tr.Summary = who + " view: " + string(e.Kind)
+		tr.Err = errors.New(e.Text)
+	}
+	tr.Fields = []mcp.Field{{Key: "view", Value: e.View.Resource.URI}, {Key: "kind", Value: string(e.Kind)}}
+	if e.Via != "" {
+		tr.Fields = append(tr.Fields, mcp.Field{Key: "via", Value: e.Via})
+	}
+	if e.Rule != "" {
+		tr.Fields = append(tr.Fields, mcp.Field{Key: "rule", Value: e.Rule})
+	}
+	tr.Fields = append(tr.Fields, mcp.Field{Key: "message", Value: string(e.Raw)})
+	return tr
 }
