@@ -35,6 +35,7 @@ type tuiFlags struct {
 	policy      policyFlags // --root, --elicitation, --sampling
 	calls       string      // --calls: the saved calls' file
 	watch       watchFlags  // --watch, --build, --watch-ignore, --rerun
+	noOpen      bool        // --no-open: the preview key shows the view's URL
 }
 
 // register adds the UI's flags to the root command.
@@ -46,6 +47,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
 	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
+	fs.BoolVar(&o.noOpen, "no-open", false, "the preview key (p on a tool's result) shows the view's URL instead of opening the browser")
 	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
 	o.policy.register(fs)
 	o.watch.register(fs)
@@ -168,6 +170,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		NewClient:      newClient,
 		Target:         t.shown(),
 		Theme:          o.theme,
+		NoOpen:         o.noOpen,
 		NoColor:        os.Getenv("NO_COLOR") != "",
 		Logger:         logger,
 		Context:        ctx,

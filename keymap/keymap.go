@@ -151,6 +151,7 @@ type Result struct {
 	Save      key.Binding // write the whole result (raw JSON) to a file
 	SaveMedia key.Binding // write image, audio and blob contents to files
 	Open      key.Binding // read the next resource_link / embedded resource with resources/read
+	Preview   key.Binding // open the tool's view (MCP Apps, ChatGPT skybridge) in the browser
 }
 
 // Scroll keys move every scrolling view and list drawn by package
@@ -327,6 +328,7 @@ func Default() KeyMap {
 		Save:      bind(k("s"), "s", "save result"),
 		SaveMedia: bind(k("w"), "w", "write media"),
 		Open:      bind(k("o"), "o", "open resource"),
+		Preview:   bind(k("p"), "p", "preview view"),
 		Close:     bind(k("esc"), "esc", "close"),
 	}
 	m.Scroll = Scroll{

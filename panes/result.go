@@ -408,6 +408,9 @@ func (r *Result) ShortHelp() []key.Binding {
 	if len(r.links) > 0 {
 		out = append(out, k.Open)
 	}
+	if r.msg != nil && r.msg.Template != "" && r.msg.Result != nil {
+		out = append(out, k.Preview)
+	}
 	return append(out, k.Close)
 }
 
