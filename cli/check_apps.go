@@ -14,7 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/apps/host"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
-	chromium "github.com/mcpscope/mcpscope/mcp/lib/cdp"
+	"github.com/mcpscope/mcpscope/mcp/lib/chromium"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
 

@@ -448,6 +448,10 @@ func (b *bridge) forward(ctx context.Context, m rpc) {
 	case rpcErr != nil:
 		b.fail(m.ID, rpcErr.Code, rpcErr.Message, rpcErr.Data)
 		b.problem(RuleRequestFailed, fmt.Sprintf("the view's %s failed: the server answered %d %s", m.Method, rpcErr.Code, rpcErr.Message))
+	case errors.Is(err, ErrReadOnly):
+		msg := "mcpscope: " + m.Method + " not sent: " + err.Error()
+		b.fail(m.ID, codeReadOnly, msg, nil)
+		b.problem(RuleReadOnly, msg)
 	case err != nil:
 		msg := "mcpscope could not send " + m.Method + ": " + err.Error()
 		b.fail(m.ID, codeInternal, msg, nil)

@@ -15,25 +15,25 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/report"
-	"github.com/mcpscope/mcpscope/mcp/lib/cdp"
+	"github.com/mcpscope/mcpscope/mcp/lib/chromium"
 )
 
 // These tests open views in a real headless Chromium. .ci/run installs it
 // and sets MCPSCOPE_BROWSER_TESTS=1; with the variable set and no Chromium
 // they fail rather than skip.
 
-func launchChromium(t *testing.T) *cdp.Browser {
+func launchChromium(t *testing.T) *chromium.Browser {
 	t.Helper()
 	if os.Getenv("MCPSCOPE_BROWSER_TESTS") == "" {
 		t.Skip("set MCPSCOPE_BROWSER_TESTS=1 (see .ci/run) to render views in headless Chromium")
 	}
-	path, err := cdp.Find("")
+	path, err := chromium.Find("")
 	if err != nil {
 		t.Fatalf("MCPSCOPE_BROWSER_TESTS is set but: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	b, err := cdp.Launch(ctx, path)
+	b, err := chromium.Launch(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ console.error("hello from the view");
 </script><script src="SCRIPT"></script></body></html>`
 
 // innermost is the deepest frame of the page: the view.
-func innermost(t *testing.T, ctx context.Context, p *cdp.Page) string {
+func innermost(t *testing.T, ctx context.Context, p *chromium.Page) string {
 	t.Helper()
 	frames, err := p.Frames(ctx)
 	if err != nil {
@@ -79,7 +79,7 @@ func innermost(t *testing.T, ctx context.Context, p *cdp.Page) string {
 }
 
 // evalUntil evaluates expr in the frame until it returns want.
-func evalUntil(t *testing.T, ctx context.Context, p *cdp.Page, frame, expr, want string) {
+func evalUntil(t *testing.T, ctx context.Context, p *chromium.Page, frame, expr, want string) {
 	t.Helper()
 	var last string
 	for ctx.Err() == nil {

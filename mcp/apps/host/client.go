@@ -44,3 +44,38 @@ func ReadView(ctx context.Context, c *mcp.Client, toolEntry, arguments, result, 
 	}
 	return NewView(toolEntry, arguments, result, listing, resp.Result)
 }
+
+// CapturedRead finds the last resources/read answer for uri among frames
+// already seen (a tap's capture, a session file), for a preview that
+// cannot read the template again. It looks only at answers to
+// resources/read, newest first, and returns the result, or nil.
+func CapturedRead(store *mcp.FrameStore, uri string) json.RawMessage {
+	for i := store.Len() - 1; i >= 0; i-- {
+		if store.Kind(i) != mcp.KindResponse {
+			continue
+		}
+		f := store.Frame(i)
+		if f == nil || f.Dir != mcp.Inbound || f.ReplyToMethod != mcp.MethodResourcesRead {
+			continue
+		}
+		var resp struct {
+			Result struct {
+				Contents []struct {
+					URI string `json:"uri"`
+				} `json:"contents"`
+			} `json:"result"`
+		}
+		var whole struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(f.Raw, &resp) != nil || json.Unmarshal(f.Raw, &whole) != nil {
+			continue
+		}
+		for _, c := range resp.Result.Contents {
+			if c.URI == uri {
+				return whole.Result
+			}
+		}
+	}
+	return nil
+}

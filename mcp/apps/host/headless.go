@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpscope/mcpscope/mcp/lib/cdp"
+	"github.com/mcpscope/mcpscope/mcp/lib/chromium"
 )
 
 // quiet is how long a rendered view must stay silent, after its result was
@@ -15,7 +15,7 @@ const quiet = 400 * time.Millisecond
 
 // Rendered is a view as a headless browser showed it.
 type Rendered struct {
-	Page *cdp.Page // open until the caller closes it
+	Page *chromium.Page // open until the caller closes it
 	PNG  []byte
 	// Delivered is set when the host sent tool-result or tool-cancelled,
 	// that is the view initialised and got its call.
@@ -26,7 +26,7 @@ type Rendered struct {
 // result (or the host gave up on its ui/initialize), then until it has been
 // quiet a moment, and takes a screenshot. The page stays open for the
 // caller (a click, a look at the DOM); close it with Page.Close.
-func Render(ctx context.Context, b *cdp.Browser, v *View, width, height int) (*Rendered, error) {
+func Render(ctx context.Context, b *chromium.Browser, v *View, width, height int) (*Rendered, error) {
 	page, err := b.Open(ctx, v.URL, width, height)
 	if err != nil {
 		return nil, err

@@ -53,6 +53,11 @@ var assets embed.FS
 // answered with a JSON-RPC error that says so.
 type Forwarder func(ctx context.Context, view *View, method string, params json.RawMessage) (result json.RawMessage, rpcErr *mcp.RPCError, err error)
 
+// ErrReadOnly is wrapped by a Forwarder's error for a view whose source
+// cannot send (a tap's capture, a session file): the view gets a JSON-RPC
+// error that says so, and the row is a read-only one, not a failure.
+var ErrReadOnly = errors.New("the source is read-only")
+
 // Options configure a Server.
 type Options struct {
 	// Theme is "light" or "dark" (the default), from mcpscope's theme.

@@ -1,10 +1,10 @@
-// Package cdp drives a headless Chromium through the DevTools protocol, as
+// Package chromium drives a headless Chromium through the DevTools protocol, as
 // much as mcpscope needs of it: open a page, list its frames, evaluate an
 // expression in one of them (in an isolated world, so the page's own
 // scripts cannot see or change it), and take a screenshot. It speaks the
 // protocol's JSON over the WebSocket Chromium opens, with no other
 // dependency, and knows nothing of MCP.
-package cdp
+package chromium
 
 import (
 	"bufio"
