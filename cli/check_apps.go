@@ -57,7 +57,7 @@ func checkApps(ctx context.Context, c *mcp.Client, items []json.RawMessage, rep 
 	// Every bridge message and report is a row of the session (and of its
 	// --record file), next to the frames it caused.
 	srv, err := host.Start(host.Options{Version: mcp.ClientVersion, Forward: host.ClientForwarder(c),
-		OnEvent: func(e host.Event) { c.Note(e.Row()) }})
+		OnEvent: func(e host.Event) { c.Note(e.Row()) }, Tools: func() []json.RawMessage { return items }})
 	if err != nil {
 		return skip(err.Error())
 	}

@@ -27,6 +27,7 @@ type previewer struct {
 	mu      sync.Mutex
 	clients map[string]*mcp.Client // by view ID; absent: a read-only source
 	rows    []mcp.TransportEvent   // read-only views' rows, not yet in the log
+	tools   []json.RawMessage      // the tools/list entries at the last preview
 	signal  chan struct{}          // a row is waiting (capacity 1)
 }
 
@@ -55,7 +56,7 @@ func startPreviewer(ctx context.Context, dark bool, confirm func(context.Context
 		_, err := openurl.Open(url)
 		return err == nil
 	}
-	srv, err := host.Start(host.Options{Theme: theme, Version: mcp.ClientVersion, Forward: p.forward, OnEvent: p.onEvent, OpenLink: openLink})
+	srv, err := host.Start(host.Options{Theme: theme, Version: mcp.ClientVersion, Forward: p.forward, OnEvent: p.onEvent, OpenLink: openLink, Tools: p.toolList})
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +68,14 @@ func startPreviewer(ctx context.Context, dark bool, confirm func(context.Context
 		_ = srv.Close(closeCtx)
 	}()
 	return p, nil
+}
+
+// toolList is the tools the views may call, as the session listed them
+// when the last preview started (the bridge judges visibility by them).
+func (p *previewer) toolList() []json.RawMessage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tools
 }
 
 func (p *previewer) client(v *host.View) *mcp.Client {
@@ -145,6 +154,13 @@ func (m *Model) previewResult() tea.Cmd {
 		first = p.waitRows()
 	}
 	p, ctx, noOpen := m.previewer, m.ctx, m.cfg.NoOpen
+	var entries []json.RawMessage
+	for _, t := range m.tools.Tools() {
+		entries = append(entries, t.Raw)
+	}
+	p.mu.Lock()
+	p.tools = entries
+	p.mu.Unlock()
 	var client *mcp.Client
 	if s, ok := m.src.(interface{ Client() *mcp.Client }); ok {
 		client = s.Client()

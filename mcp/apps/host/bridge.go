@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpscope/mcpscope/mcp/apps"
 	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 )
@@ -431,8 +432,40 @@ func (b *bridge) handleRequest(ctx context.Context, m rpc) {
 	}
 }
 
+// hiddenFromApps is the reason a view may not call the tool its tools/call
+// names: the tool's visibility excludes "app" ("" when it may, or when
+// the host does not know the tool).
+func (b *bridge) hiddenFromApps(m rpc) string {
+	if m.Method != "tools/call" || b.s.opts.Tools == nil {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return ""
+	}
+	for _, entry := range b.s.opts.Tools() {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(entry, &t) == nil && t.Name == p.Name {
+			if tv := apps.ParseTool(entry); !tv.VisibleToApp() {
+				return fmt.Sprintf("the tool %s is not visible to apps (visibility %s)", termsafe.String(p.Name), tv.VisibilityLabel())
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // forward sends a view's server request through the session.
 func (b *bridge) forward(ctx context.Context, m rpc) {
+	if why := b.hiddenFromApps(m); why != "" {
+		b.fail(m.ID, codeInvalidParams, "mcpscope: tools/call not sent: "+why, nil)
+		b.problem(RuleHiddenTool, "the view called a tool hidden from it: "+why)
+		return
+	}
 	if b.s.opts.Forward == nil {
 		why := b.s.opts.ReadOnly
 		if why == "" {

@@ -50,7 +50,7 @@ func Findings(v *View) []report.Diagnostic {
 			add(report.RuleViewLoad, who+": "+e.Text+".")
 		case KindProblem:
 			switch e.Rule {
-			case RuleNoInitialize, RuleRequestFailed, RuleBridge:
+			case RuleNoInitialize, RuleRequestFailed, RuleBridge, RuleHiddenTool:
 				add(e.Rule, who+": "+e.Text+".")
 			}
 		}

@@ -77,6 +77,10 @@ type Options struct {
 	// whether the URL was opened. Nil refuses every link. The host has
 	// already checked the URL is http or https.
 	OpenLink func(ctx context.Context, view *View, url string) bool
+	// Tools, when set, gives the server's tools/list entries: a view's
+	// tools/call of a tool whose visibility excludes "app" is then refused,
+	// as the spec asks hosts to, and is a problem row.
+	Tools func() []json.RawMessage
 	// OnEvent receives every bridge message both ways and every report of
 	// the page (CSP violations, console errors, load failures), in order
 	// per view. It must not block for long.

@@ -341,3 +341,44 @@ func TestNewViewSaysWhatIsMissing(t *testing.T) {
 		t.Errorf("declared CSP: %v %q", err, v.Resource.CSP)
 	}
 }
+
+// A view's tools/call of a tool hidden from apps is refused and is a
+// finding; a tool visible to apps goes through.
+func TestBridgeRefusesAToolHiddenFromApps(t *testing.T) {
+	rec := newRecorder()
+	sent := 0
+	var mu sync.Mutex
+	tools := []json.RawMessage{
+		json.RawMessage(`{"name":"model-only","_meta":{"ui":{"visibility":["model"]}}}`),
+		json.RawMessage(`{"name":"for-apps","_meta":{"ui":{"visibility":["app"]}}}`),
+	}
+	s := startServer(t, Options{OnEvent: rec.on, Tools: func() []json.RawMessage { return tools },
+		Forward: func(context.Context, *View, string, json.RawMessage) (json.RawMessage, *mcp.RPCError, error) {
+			mu.Lock()
+			sent++
+			mu.Unlock()
+			return json.RawMessage(`{"content":[]}`), nil, nil
+		}})
+	v := testView(t, s)
+	p := openPage(t, s, v)
+	p.send("view", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"model-only","arguments":{}}}`)
+	if m := p.next(); m["error"] == nil {
+		t.Fatalf("a model-only tool was called for the view: %v", m)
+	}
+	p.send("view", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"for-apps","arguments":{}}}`)
+	if m := p.next(); m["result"] == nil {
+		t.Fatalf("an app tool was refused: %v", m)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if sent != 1 {
+		t.Errorf("%d calls reached the server, want 1", sent)
+	}
+	var found bool
+	for _, d := range Findings(v) {
+		found = found || d.Rule == RuleHiddenTool && strings.Contains(d.Message, "model-only")
+	}
+	if !found {
+		t.Errorf("no finding for the hidden tool: %v", Findings(v))
+	}
+}

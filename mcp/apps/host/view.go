@@ -163,6 +163,7 @@ const (
 	RuleBridge        = "apps/view-bridge-error"      // a message the host cannot use, a request not answered
 	RuleReadOnly      = "apps/view-read-only"         // a view's request on a read-only source
 	RuleOpenLink      = "apps/view-open-link-refused" // a link that is not http(s)
+	RuleHiddenTool    = "apps/view-calls-hidden-tool" // a tools/call of a tool whose visibility excludes apps
 )
 
 // pageReport is what the sandbox page tells the host besides bridge messages.

@@ -41,6 +41,7 @@ const (
 	RuleViewLoad         = "apps/view-load-failed"
 	RuleViewRequest      = "apps/view-request-failed"
 	RuleViewBridge       = "apps/view-bridge-error"
+	RuleViewHiddenTool   = "apps/view-calls-hidden-tool"
 )
 
 const appsSpec = "MCP Apps 2026-01-26 (io.modelcontextprotocol/ui)"
@@ -78,6 +79,11 @@ func PreviewRules() []doctor.RuleInfo {
 			Why:     "The view called the server and got an error, which views often swallow: the user sees a button that does nothing.",
 			Fix:     "Check the tool's name and arguments the view sends, and that the tool's visibility includes \"app\".",
 			SpecRef: appsSpec + ", Tool and resource access from views"},
+		{ID: RuleViewHiddenTool, Severity: mcp.SeverityError,
+			Summary: "a view called a tool whose visibility excludes apps",
+			Why:     "Hosts refuse a view's tools/call of a tool marked _meta.ui.visibility [\"model\"]: the button that calls it does nothing in a real host.",
+			Fix:     "Add \"app\" to the tool's _meta.ui.visibility, or call a tool meant for the view.",
+			SpecRef: appsSpec + ", Tool visibility"},
 		{ID: RuleViewBridge, Severity: mcp.SeverityError,
 			Summary: "a view sent the host a message it cannot use, or did not answer the host",
 			Why:     "Hosts drop what is not JSON-RPC 2.0 and wait for answers to their requests (ui/resource-teardown) before they remove the view.",
