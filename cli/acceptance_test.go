@@ -57,6 +57,7 @@ func TestAcceptance(t *testing.T) {
 		{"cut text wraps and lines up", flowCutTextWrapsAndLinesUp},
 		{"reconnect clears the status", flowReconnectClearsTheStatus},
 		{"recording says read-only", flowRecordingSaysReadOnly},
+		{"preview a tool's view", flowAppPreview},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()

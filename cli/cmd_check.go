@@ -40,6 +40,10 @@ type checkFlags struct {
 	// --record-secrets.
 	record      string
 	keepSecrets bool
+	// apps renders each tool's view in headless Chromium (--apps), found
+	// on PATH or at browser; screenshots is the directory of their PNGs.
+	apps                 bool
+	browser, screenshots string
 }
 
 func newCheckCommand() *cobra.Command {
@@ -54,6 +58,11 @@ declaring them is the classic reason a client shows "No tools available". Each
 list is requested once; with --relist, the declared lists are fetched a second
 time a moment later, and a list that changed without a list_changed notification
 is flagged.
+
+With --apps, each tool that names a view (_meta.ui.resourceUri or
+openai/outputTemplate) is called with minimal arguments and its view rendered in
+headless Chromium on mcpscope's host page (docs/apps.md); CSP violations, console
+errors and bridge errors are findings, --screenshots DIR keeps a PNG of each.
 
 With --call-tools, every tool is called once with the smallest arguments its
 inputSchema accepts, and the results are checked. This runs the tools for real:
@@ -76,6 +85,7 @@ N does the same for each result.`,
 		Example: `  mcpscope check -- node build/index.js
   mcpscope check --client-profile chatgpt --format sarif -- uvx my-server > mcp.sarif
   mcpscope check --max-tool-tokens 4000 -- node build/index.js
+  mcpscope check --apps --screenshots shots -- node dist/index.js --stdio
   mcpscope check --list-rules`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -95,6 +105,9 @@ N does the same for each result.`,
 	fs.BoolVar(&f.relist, "relist", false, "list the declared lists a second time after --relist-delay, and flag a list that changed without list_changed (every list is then requested twice)")
 	fs.DurationVar(&f.relistDelay, "relist-delay", 500*time.Millisecond, "with --relist: how long to wait before listing a second time (giving it implies --relist)")
 	fs.StringVar(&f.record, "record", "", "write every event of the check's session to FILE as JSON lines (docs/session-files.md); mcpscope open FILE shows it")
+	fs.BoolVar(&f.apps, "apps", false, "render each tool's view (MCP Apps, ChatGPT skybridge) in headless Chromium: the tool called with minimal arguments, the view run on mcpscope's host and bridge, its CSP violations, console errors and bridge errors reported")
+	fs.StringVar(&f.browser, "browser", "", "with --apps: the Chromium to run (default: chromium, chromium-browser or google-chrome on PATH)")
+	fs.StringVar(&f.screenshots, "screenshots", "", "with --apps: write a PNG of each view to DIR (TOOL.png, replacing one of that name)")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and URL query secrets (api_key=, token=...) in the --record file instead of redacting them")
 	return cmd
 }
@@ -141,6 +154,8 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		return withCode(exitUsage, errors.New("--max-tool-tokens and --max-result-tokens take a number of tokens above 0"))
 	case f.maxResultTokens > 0 && !f.callTools:
 		return withCode(exitUsage, errors.New("--max-result-tokens needs --call-tools: only a call has a result to count"))
+	case (f.browser != "" || f.screenshots != "") && !f.apps:
+		return withCode(exitUsage, errors.New("--browser and --screenshots need --apps: they say how to render the views"))
 	}
 	profile, err := doctor.ParseProfile(f.profile)
 	if err != nil {
@@ -205,6 +220,10 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	if f.callTools {
 		callTools(ctx, client, toolItems, rep, f.callTimeout)
 	}
+	var appFindings []report.Diagnostic
+	if f.apps {
+		appFindings = checkApps(ctx, client, toolItems, rep, f, stderr)
+	}
 	if toolItems != nil {
 		model, appOnly := report.ForModel(toolItems)
 		rep.Tokens = report.NewTokens(tokens.List(model), f.maxToolTokens, f.maxResultTokens)
@@ -215,7 +234,7 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	} else {
 		shutdownWithin(client, checkShutdownBudget)
 	}
-	rep.Diagnostics = append(report.Diagnostics(log.all()), report.BudgetFindings(rep)...)
+	rep.Diagnostics = append(append(report.Diagnostics(log.all()), report.BudgetFindings(rep)...), appFindings...)
 	rep.Summary = report.Count(rep.Diagnostics)
 
 	if err := report.Write(stdout, f.format, rep); err != nil {

@@ -36,6 +36,7 @@ type tuiFlags struct {
 	policy      policyFlags // --root, --elicitation, --sampling
 	calls       string      // --calls: the saved calls' file
 	watch       watchFlags  // --watch, --build, --watch-ignore, --rerun
+	noOpen      bool        // --no-open: the preview key shows the view's URL
 }
 
 // register adds the UI's flags to the root command.
@@ -48,6 +49,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.markdown, "markdown", false, "render tools' text results as Markdown (text/markdown resources, descriptions and prompt messages always are); m shows the source")
 	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
+	fs.BoolVar(&o.noOpen, "no-open", false, "the preview key (p on a tool's result) shows the view's URL instead of opening the browser")
 	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
 	o.policy.register(fs)
 	o.watch.register(fs)
@@ -171,6 +173,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		NewClient:      newClient,
 		Target:         t.shown(),
 		Theme:          o.theme,
+		NoOpen:         o.noOpen,
 		NoColor:        os.Getenv("NO_COLOR") != "",
 		Logger:         logger,
 		Context:        ctx,

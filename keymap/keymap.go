@@ -154,6 +154,7 @@ type Result struct {
 	// Markdown shows the Markdown in a view as its source, or rendered
 	// again: the result, a resource or prompt read, a tool's details.
 	Markdown key.Binding
+	Preview  key.Binding // open the tool's view (MCP Apps, ChatGPT skybridge) in the browser
 }
 
 // Scroll keys move every scrolling view and list drawn by package
@@ -331,6 +332,7 @@ func Default() KeyMap {
 		SaveMedia: bind(k("w"), "w", "write media"),
 		Open:      bind(k("o"), "o", "open resource"),
 		Markdown:  bind(k("m"), "m", "Markdown source"),
+		Preview:   bind(k("p"), "p", "preview view"),
 		Close:     bind(k("esc"), "esc", "close"),
 	}
 	m.Scroll = Scroll{

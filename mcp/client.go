@@ -147,6 +147,7 @@ type pending struct {
 	seq    int64
 	method string
 	probe  bool // its answer is labelled as the answer to a probe
+	byView bool // its answer is labelled as the answer to a view's request
 	// strayCh gets the id of an answer matching no request, for handshake
 	// requests only: the server may have answered them under another id.
 	strayCh    chan ID
@@ -319,6 +320,17 @@ func (c *Client) markReachable(how string) {
 	if publish {
 		c.publishLocked(StateEvent{Time: time.Now(), State: StateReady, Detail: "the server answers again (" + how + ")"})
 	}
+}
+
+// Note puts a row of mcpscope's own on the client's timeline, in order
+// with its frames, recorded and analysed like them: the MCP Apps preview's
+// bridge messages and its view's reports are TransportEvents of kind "app".
+// After the client closed, the row is dropped with the stream.
+func (c *Client) Note(ev TransportEvent) {
+	if ev.Time.IsZero() {
+		ev.Time = time.Now()
+	}
+	c.publish(ev)
 }
 
 func (c *Client) publish(ev Event) {
@@ -549,6 +561,7 @@ type callOpts struct {
 	resetOnProgress bool
 	maxTimeout      time.Duration
 	probe           bool
+	byView          bool
 	noCancel        bool
 	progressToken   string
 	onResponse      func(*Response)
@@ -593,6 +606,10 @@ func WithProgressToken(token string) CallOption {
 
 // AsProbe marks the request as a probe in its frame.
 func AsProbe() CallOption { return func(o *callOpts) { o.probe = true } }
+
+// ByView marks the request, and its answer, as sent on behalf of a tool's
+// view (Frame.ByView).
+func ByView() CallOption { return func(o *callOpts) { o.byView = true } }
 
 // maxInputRounds caps MRTR retries: a server that keeps asking is a bug to
 // show, not a loop to follow forever.
@@ -739,8 +756,8 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 		}
 	}
 	msg := encodeRequest(id, method, params)
-	pd := &pending{method: method, probe: co.probe, strayCh: make(chan ID, 1), ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
-	frame := &Frame{Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe}
+	pd := &pending{method: method, probe: co.probe, byView: co.byView, strayCh: make(chan ID, 1), ch: make(chan *Response, 1), failCh: make(chan error, 1), progressCh: make(chan struct{}, 1), onProgress: co.onProgress}
+	frame := &Frame{Dir: Outbound, Transport: c.transport.Name(), Raw: msg, Kind: KindRequest, Method: method, ID: id, Probe: co.probe, ByView: co.byView}
 
 	// The deadline starts now, before a byte is written: a server that
 	// does not read its input costs the caller its timeout, no more.
@@ -1222,6 +1239,7 @@ func (c *Client) inboundResponse(f *Frame, p parsed) {
 		f.Time = c.clockLocked(f.Time) // before the latency is measured from it
 		f.ReplyTo, f.ReplyToMethod, f.Latency = pd.seq, pd.method, f.Time.Sub(pd.sent)
 		f.Probe = pd.probe
+		f.ByView = pd.byView
 	} else if done, was := c.finished[f.ID]; was {
 		f.ReplyTo, f.ReplyToMethod = done.seq, done.method
 		if done.abandoned {

@@ -636,3 +636,26 @@ func TestWithResponseSeesTheResponse(t *testing.T) {
 		t.Fatalf("error response not seen: err %v, seen %+v", err, seen)
 	}
 }
+
+func TestByViewMarksTheRequestAndItsAnswer(t *testing.T) {
+	c, col := connect(t, fake("paginate"), mcp.Options{})
+	if _, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": "own"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Call(context.Background(), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"message": "view"}}, mcp.ByView()); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	var marked []string
+	for _, f := range frames(col.wait(t)) {
+		if f.ByView {
+			marked = append(marked, f.Dir.String()+" "+f.Kind.String())
+			if f.Dir == mcp.Outbound && !strings.Contains(string(f.Raw), `"view"`) {
+				t.Errorf("marked the wrong request: %s", f.Raw)
+			}
+		}
+	}
+	if len(marked) != 2 {
+		t.Errorf("frames marked as the view's: %q, want its request and answer", marked)
+	}
+}

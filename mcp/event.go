@@ -112,7 +112,8 @@ type LocalErrorEvent struct {
 // event is made.
 type TransportEvent struct {
 	Time time.Time
-	// Kind groups events: "http", "sse", "reconnect", "oauth", "websocket".
+	// Kind groups events: "http", "sse", "reconnect", "oauth", "websocket",
+	// "app" (a tool view's bridge message or report, Client.Note).
 	Kind string
 	// Summary is one line for the timeline, e.g. "POST /mcp → 200 text/event-stream".
 	Summary string

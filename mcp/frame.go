@@ -127,6 +127,10 @@ type Frame struct {
 	// notifications after it.
 	ByTap bool
 
+	// ByView marks a request a tool's view sent through mcpscope (the MCP
+	// Apps preview's tools/call and resources/read), and its answer.
+	ByView bool
+
 	// ClientSession numbers the client session the frame belongs to when
 	// one tap carries several (an HTTP tap --listen serving one client
 	// after another, or two at once), 1 on in the order they began; 0

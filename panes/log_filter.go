@@ -18,7 +18,9 @@ import (
 //	                   (kind:error also finds tools/call results that say
 //	                   isError: the calls that failed, as the exchanges
 //	                   view marks them)
-//	kind:transport|http|sse|reconnect|oauth|websocket|process  transport rows
+//	kind:transport|http|sse|reconnect|oauth|websocket|process|app  transport rows
+//	                   (app: a tool view's bridge messages, CSP violations,
+//	                   console errors, as the preview saw them)
 //	kind:stderr|state|note|local|exit                          other rows
 //	id:3               the JSON-RPC id, exactly
 //	session:2          client session 2 of a tap carrying several (its
@@ -119,7 +121,7 @@ func canonicalKind(s string) (string, bool) {
 		return "batch", true
 	case "transport", "tr":
 		return "transport", true
-	case "http", "sse", "reconnect", "oauth", "websocket", "process":
+	case "http", "sse", "reconnect", "oauth", "websocket", "process", "app":
 		return strings.ToLower(s), true
 	case "ws":
 		return "websocket", true

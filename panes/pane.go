@@ -85,6 +85,9 @@ type ToolResultMsg struct {
 	// Compared, when set, is this answer compared with the one before it
 	// (--rerun after a restart), shown above it.
 	Compared *Comparison
+	// Template is the tool's view (an MCP Apps or skybridge ui:// URI),
+	// empty when it has none: the preview key is offered then.
+	Template string
 }
 
 // CloseMsg asks the root model to close the modal that sent it.

@@ -425,6 +425,9 @@ func (r *Result) ShortHelp() []key.Binding {
 	if r.hasMarkdown() && !r.raw {
 		out = append(out, r.markdownKey())
 	}
+	if r.msg != nil && r.msg.Template != "" && r.msg.Result != nil {
+		out = append(out, k.Preview)
+	}
 	return append(out, k.Close)
 }
 

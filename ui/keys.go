@@ -31,6 +31,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if !capturing(p) && key.Matches(msg, g.Quit) {
 			return tea.Quit
 		}
+		if m.modal == modalResult && !capturing(p) && key.Matches(msg, m.keys.Result.Preview) {
+			return m.previewResult()
+		}
 		return p.Update(msg)
 	}
 	focused := m.pane(m.focus)

@@ -91,6 +91,9 @@ type Config struct {
 	// server's stream (the --record file could not be written): each is a
 	// row of the log and the status line's note, whatever the source.
 	Notices <-chan mcp.TransportEvent
+	// NoOpen makes the preview key show the view's URL instead of opening
+	// the browser (--no-open).
+	NoOpen bool
 	// Clipboard decides where a copy goes (OSC 52, or the system
 	// clipboard in a tmux that swallows OSC 52); nil: the system's.
 	Clipboard *clipboard.Router
@@ -104,6 +107,10 @@ type Model struct {
 	log    *slog.Logger
 	keys   keymap.KeyMap
 	theme  *themes.Theme
+	// previewer is the MCP Apps preview's host (nil until the first
+	// preview); lastTool the result the preview key opens the view of.
+	previewer *previewer
+	lastTool  panes.ToolResultMsg
 
 	w, h   int
 	layout layout

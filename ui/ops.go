@@ -283,7 +283,7 @@ func (m *Model) toolDone(v *opView, ev session.OpDoneEvent, r *session.ToolResul
 		name, args = r.Name, r.Args
 	}
 	res := panes.ToolResultMsg{Name: name, Args: args, Latency: ev.Latency, OutputSchema: m.outputSchema(name),
-		Client: m.tools.ViewAs(), Compared: m.rerunOf(int64(ev.Op.ID))}
+		Client: m.tools.ViewAs(), Compared: m.rerunOf(int64(ev.Op.ID)), Template: m.templateOf(name)}
 	if ev.Frame != nil {
 		res.Seq, res.Response = ev.Frame.Seq, ev.Frame
 	}

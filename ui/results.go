@@ -123,7 +123,15 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		}
 	case panes.CallToolMsg:
 		return m.callTool(msg)
+	case previewMsg:
+		m.showPreview(msg)
+	case appRowsMsg:
+		for _, r := range msg.rows {
+			m.logPane.Append(r)
+		}
+		return m.previewer.waitRows()
 	case toolCalledMsg:
+		m.lastTool = msg.result
 		line, ok := toolResultLine(msg.result, msg.isError)
 		m.toolStatus, m.toolOK = line, ok
 		cmd := m.tools.Update(msg.result)

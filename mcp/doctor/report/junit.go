@@ -50,6 +50,9 @@ func budgetSet(rep *Report, rule string) bool {
 	case RuleResultTokens:
 		return rep.Tokens != nil && rep.Tokens.MaxResultTokens > 0
 	}
+	if previewRule(rule) {
+		return rep.Apps != nil && rep.Apps.Browser != ""
+	}
 	return true
 }
 
@@ -62,7 +65,7 @@ func WriteJUnit(w io.Writer, rep *Report) error {
 		byRule[d.Rule] = append(byRule[d.Rule], d)
 	}
 	suite := junitSuite{Name: "mcpscope check " + rep.Target}
-	for _, r := range append(doctor.Rules(), BudgetRules()...) {
+	for _, r := range append(append(doctor.Rules(), BudgetRules()...), PreviewRules()...) {
 		if r.Profile != "" && string(r.Profile) != rep.Profile || !budgetSet(rep, r.ID) {
 			continue
 		}

@@ -29,6 +29,7 @@ type Report struct {
 	ToolCalls       []ToolCall          `json:"toolCalls,omitempty"`
 	Views           []ViewRead          `json:"views,omitempty"`
 	Tokens          *Tokens             `json:"tokens,omitempty"`
+	Apps            *Apps               `json:"apps,omitempty"` // check --apps
 	Summary         Counts              `json:"summary"`
 	Diagnostics     []Diagnostic        `json:"diagnostics"`
 }

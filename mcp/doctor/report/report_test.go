@@ -69,7 +69,7 @@ func TestWriteSARIFPointsAtRules(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	run := log.Runs[0]
-	if len(run.Tool.Driver.Rules) != len(doctor.Rules())+len(BudgetRules()) || len(run.Results) != 2 {
+	if len(run.Tool.Driver.Rules) != len(doctor.Rules())+len(BudgetRules())+len(PreviewRules()) || len(run.Results) != 2 {
 		t.Fatalf("%d rules, %d results", len(run.Tool.Driver.Rules), len(run.Results))
 	}
 	for _, r := range run.Results {

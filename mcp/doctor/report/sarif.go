@@ -76,7 +76,7 @@ func sarifLevel(sev string) string {
 // WriteSARIF writes rep as SARIF 2.1.0: every rule in the driver, one
 // result per diagnostic, located at its frames.
 func WriteSARIF(w io.Writer, rep *Report) error {
-	rules := append(doctor.Rules(), BudgetRules()...)
+	rules := append(append(doctor.Rules(), BudgetRules()...), PreviewRules()...)
 	driver := sarifDriver{Name: "mcpscope", Version: mcp.ClientVersion, InformationURI: "https://github.com/mcpscope/mcpscope"}
 	index := map[string]int{}
 	for i, r := range rules {

@@ -103,6 +103,25 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 		fmt.Fprintf(&b, "  call %s %s → %s\n", safe(tc.Tool), safe(string(tc.Arguments)), safe(state))
 	}
+	if ap := rep.Apps; ap != nil {
+		if ap.Skipped != "" {
+			fmt.Fprintf(&b, "  views: not rendered: %s\n", safe(ap.Skipped))
+		}
+		for _, v := range ap.Views {
+			state := "initialised, got its result"
+			switch {
+			case v.Error != "":
+				state = "not rendered: " + v.Error
+			case !v.Delivered:
+				state = "never got its result"
+			}
+			fmt.Fprintf(&b, "  view %s %s (%s) → %s · %s", safe(v.Tool), safe(v.Template), v.Dialect, safe(state), plural.S(v.Messages, "bridge message"))
+			if v.Screenshot != "" {
+				fmt.Fprintf(&b, " · %s", safe(v.Screenshot))
+			}
+			b.WriteString("\n")
+		}
+	}
 	if tk := rep.Tokens; tk != nil {
 		fmt.Fprintf(&b, "  tools cost %d tokens in all (%s)", tk.List, tk.Note)
 		if len(tk.Tools) > 0 {

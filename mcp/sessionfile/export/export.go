@@ -36,6 +36,9 @@ type Session struct {
 	Outcome     reading.Outcome
 	Diagnostics []*mcp.Diagnostic
 	HTTP        []mcp.TransportEvent // the HTTP requests, for HAR
+	// App is the rows of tool views the preview rendered (kind "app"):
+	// bridge messages both ways, CSP violations, console errors.
+	App         []mcp.TransportEvent
 	Stderr      []string
 	States      []mcp.StateEvent
 	LocalErrors []*mcp.LocalError
@@ -115,6 +118,9 @@ func FromEvents(source string, header record.Entry, events []mcp.Event) *Session
 				e.Fields = redactFields(e.Fields)
 				e.Summary = redact.URLs(e.Summary)
 				s.HTTP = append(s.HTTP, e)
+			}
+			if e.Kind == "app" {
+				s.App = append(s.App, e)
 			}
 		case mcp.StderrEvent:
 			if e.Dropped > 0 {

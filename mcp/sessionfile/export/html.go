@@ -99,6 +99,10 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 </details>
 {{end}}
 
+{{if .App}}<h2 id="views">Tool views</h2>
+<pre>{{range .App}}{{.Summary}}{{if .Err}}: {{.Err}}{{end}}
+{{end}}</pre>{{end}}
+
 {{if .Stderr}}<h2 id="stderr">Server stderr</h2>
 <pre>{{range .Stderr}}{{.}}
 {{end}}</pre>{{end}}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // maxMarkdownBody is how much of one frame a bug report quotes.
@@ -79,6 +80,16 @@ func Markdown(w io.Writer, s *Session) error {
 			fmt.Fprintf(&b, "  \n  Fix: %s", mdText(d.Fix))
 		}
 		b.WriteString("\n")
+	}
+	if len(s.App) > 0 {
+		b.WriteString("\n### Tool views\n\n")
+		for _, e := range s.App {
+			line := e.Summary
+			if e.Err != nil {
+				line += ": " + e.Err.Error()
+			}
+			fmt.Fprintf(&b, "- `+%s` %s\n", e.Time.Sub(s.Start).Round(time.Millisecond), mdText(line))
+		}
 	}
 	if len(s.Stderr) > 0 {
 		b.WriteString("\n### Last stderr lines\n\n")

@@ -298,7 +298,7 @@ func (b *Rebuilder) frame(e *Entry) *mcp.Frame {
 	f := &mcp.Frame{Seq: e.Seq, Time: e.Time, Dir: parseDir(e.Dir), Transport: e.Transport, Raw: raw,
 		Kind: parseKind(e.Kind), Method: e.Method, ID: mcp.ID(e.ID), Problem: e.Problem, ReplyTo: e.ReplyTo,
 		Latency: fromMs(e.LatencyMs), UnknownID: e.UnknownID, Duplicate: e.Duplicate, BatchSeq: e.BatchSeq,
-		Stream: e.Stream, Probe: e.Probe, ByTap: e.ByTap, ErrorCode: e.ErrorCode, ClientSession: e.ClientSession}
+		Stream: e.Stream, Probe: e.Probe, ByTap: e.ByTap, ByView: e.ByView, ErrorCode: e.ErrorCode, ClientSession: e.ClientSession}
 	if err != nil && f.Problem == "" {
 		f.Problem = "the session file's raw_base64 is unreadable: " + err.Error()
 	}

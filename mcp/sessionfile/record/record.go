@@ -70,7 +70,8 @@ type Entry struct {
 	BatchSeq  int64   `json:"batchSeq,omitempty"`
 	Stream    string  `json:"stream,omitempty"`
 	Probe     bool    `json:"probe,omitempty"`
-	ByTap     bool    `json:"byTap,omitempty"` // a tap wrote it itself (Frame.ByTap)
+	ByTap     bool    `json:"byTap,omitempty"`  // a tap wrote it itself (Frame.ByTap)
+	ByView    bool    `json:"byView,omitempty"` // a tool's view sent it through mcpscope (Frame.ByView)
 	ErrorCode int     `json:"errorCode,omitempty"`
 	// ClientSession numbers the client session of a tap carrying several
 	// (Frame.ClientSession) on a frame, a handshake and an HTTP transport
@@ -483,7 +484,7 @@ func FromEvent(ev mcp.Event) *Entry {
 		out := &Entry{Type: "frame", Time: f.Time, Seq: f.Seq, Dir: f.Dir.String(), Transport: f.Transport,
 			Kind: f.Kind.String(), Method: f.Method, ID: string(f.ID), Size: f.Size(), Problem: f.Problem,
 			ReplyTo: f.ReplyTo, LatencyMs: ms(f.Latency), UnknownID: f.UnknownID, Duplicate: f.Duplicate,
-			BatchSeq: f.BatchSeq, Probe: f.Probe, ByTap: f.ByTap, ErrorCode: f.ErrorCode, Stream: f.Stream,
+			BatchSeq: f.BatchSeq, Probe: f.Probe, ByTap: f.ByTap, ByView: f.ByView, ErrorCode: f.ErrorCode, Stream: f.Stream,
 			ClientSession: f.ClientSession}
 		if utf8.Valid(f.Raw) {
 			s := string(f.Raw)
