@@ -27,6 +27,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -64,6 +65,8 @@ type resultBlock struct {
 	// made as they are drawn (a 20 MB JSON text is 1.6 million lines,
 	// and the first screen needs 30 of them).
 	json *jsonview.Indented
+	// image is the block's picture, drawn below its header line.
+	image *imageRef
 }
 
 // bodySegment is a run of the body's lines: laid out ones, or a JSON
@@ -117,6 +120,13 @@ type Result struct {
 
 	// cost is what the result costs a model, once counted (result_cost.go).
 	cost *tokens.ResultCost
+
+	// screen says how images are drawn; images is what became of the
+	// result's (result_image.go).
+	screen *termimage.Screen
+	images map[termimage.Key]*shownImage
+	laidH  int  // the height images were laid out for
+	hidden bool // the view is left: nothing is sent to the terminal
 
 	media    []mediaBlob // decodable binary contents, for w
 	links    []string    // resource URIs in the result, for o
@@ -232,6 +242,8 @@ func (r *Result) SetTheme(t *themes.Theme) {
 // opens at once with a "preparing" line; the returned Cmd parses and lays
 // it out off the UI goroutine and its message completes the view.
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
+	r.releaseImages()
+	r.images = nil
 	r.msg = &msg
 	r.body.Reset()
 	r.raw = false
@@ -242,7 +254,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 		r.loading = false
 		r.parse()
 		r.layout()
-		return r.countCost(msg.Result)
+		return tea.Batch(r.countCost(msg.Result), r.decodeImages())
 	}
 	r.cost = nil
 	r.loading = true
@@ -251,6 +263,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.head = r.header
 	// The Cmd works on a copy of its own and never touches r.
 	prep := &Result{theme: r.theme, keys: r.keys, w: r.w, h: r.h, msg: &msg, cache: map[int]string{}}
+	// Images are laid out once adopted: the copy draws none.
 	gen := r.gen
 	return func() tea.Msg {
 		prep.parse()
@@ -285,7 +298,7 @@ func (r *Result) Title() string {
 
 func (r *Result) SetSize(w, h int) {
 	r.w, r.h = w, h
-	if w != r.width {
+	if w != r.width || h != r.laidH && len(r.images) > 0 {
 		r.layout()
 	}
 	r.sizeBody()
@@ -310,8 +323,12 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		if r.adopt(ready) {
 			// Counted once it is on screen: a count of a big text is a
 			// job of its own (result_cost.go).
-			return r.countCost(r.msg.Result)
+			return tea.Batch(r.countCost(r.msg.Result), r.decodeImages())
 		}
+		return nil
+	}
+	if d, ok := msg.(imageDecodedMsg); ok {
+		r.imageDecoded(d)
 		return nil
 	}
 	if c, ok := msg.(resultCostMsg); ok {
@@ -810,11 +827,13 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		return b
 	case "image", "audio":
 		meta := label("mime ") + value(orDash(c.MimeType)) + label("  size ") + value(byteSize(base64Len(c.Data)))
+		var ref *imageRef
 		if c.Type == "image" {
 			meta += imageDimensions(c.Data, label, value)
+			ref = &imageRef{key: termimage.KeyOf(c.Data), data: c.Data, mime: c.MimeType}
 		}
 		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data})
-		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)")}
+		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)"), image: ref}
 	case "resource_link":
 		r.links = append(r.links, c.URI)
 		meta := label("uri ") + value(c.URI)
@@ -843,6 +862,9 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			b.text = *res.Text
 		case res.Blob != nil:
 			b.meta += label("  blob ") + value(byteSize(base64Len(*res.Blob)))
+			if termimage.IsImageMIME(res.MimeType) {
+				b.image = &imageRef{key: termimage.KeyOf(*res.Blob), data: *res.Blob, mime: res.MimeType}
+			}
 			r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: res.MimeType, data: *res.Blob})
 		}
 		return b
@@ -888,7 +910,7 @@ func byteSize(n int) string {
 // layout turns the blocks into lines at the current width. Small text is
 // word-wrapped; big text and JSON are referenced line by line, unwrapped.
 func (r *Result) layout() {
-	r.width = r.w
+	r.width, r.laidH = r.w, r.h
 	r.cache = map[int]string{}
 	r.segs, r.n = nil, 0
 	w := max(r.w-2, 1)
@@ -915,6 +937,11 @@ func (r *Result) layout() {
 		r.add(resultLine{kind: lineStyled, text: b.heading})
 		if b.meta != "" {
 			r.add(resultLine{kind: lineStyled, text: "  " + b.meta})
+		}
+		if b.image != nil {
+			for _, l := range r.imageLines(b.image, w) {
+				r.add(resultLine{kind: lineStyled, text: l})
+			}
 		}
 		switch {
 		case b.json != nil:

@@ -29,6 +29,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/watch"
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/panes/list"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -49,7 +50,10 @@ type Config struct {
 	Theme string
 	// NoColor selects the colourless theme (NO_COLOR is set).
 	NoColor bool
-	Keys    keymap.KeyMap
+	// Images is how images are drawn (--images): "auto" (or empty) asks
+	// the terminal, "kitty", "blocks" (half-block cells) or "off".
+	Images string
+	Keys   keymap.KeyMap
 	// Logger receives debug logs; nil discards them. Never stdout/stderr.
 	Logger *slog.Logger
 	// Context bounds every client call; Background when nil.
@@ -133,6 +137,9 @@ type Model struct {
 	tools   toolsPane
 	hsPane  handshakePane
 	result  *panes.Result
+	// screen is how images are drawn, once images finds out (images.go).
+	screen  *termimage.Screen
+	images  *termimage.Detector
 	help    help.Model
 	helpBar helpCache // the help bar's last layout, kept while its keys do not change
 	// helpList scrolls the help overlay's rows (helpRows): at 60×15 they
@@ -216,6 +223,7 @@ func New(cfg Config) *Model {
 	m.tools = newToolsPane(m.theme, m.keys)
 	m.hsPane = newHandshakePane(m.theme, m.keys)
 	m.result = panes.NewResult(m.theme, m.keys)
+	m.initImages()
 	m.resources = panes.NewResources(m.theme, m.keys)
 	m.prompts = panes.NewPrompts(m.theme, m.keys)
 	m.serverLog = panes.NewServerLog(m.theme, m.keys)
@@ -254,7 +262,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls(), waitForNotice(m.cfg.Notices))
+	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls(), waitForNotice(m.cfg.Notices), m.images.Start())
 	return tea.Batch(cmds...)
 }
 
@@ -289,6 +297,10 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if seq := m.screen.Take(); seq != "" {
+		// Images sent or deleted by the panes in this update.
+		cmd = tea.Batch(cmd, tea.Raw(seq))
+	}
 	m.sawBreaking()
 	if m.calls.toolsChanged {
 		m.calls.toolsChanged = false
@@ -302,6 +314,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, done := m.images.Update(msg); cmd != nil || done {
+		if done {
+			m.imagesDetected()
+		}
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -442,6 +460,9 @@ func (m *Model) modalPane() panes.Pane {
 }
 
 func (m *Model) openModal(md modal) {
+	if md == modalResult && m.modal != modalResult {
+		m.result.ShowImages()
+	}
 	m.modal = md
 	if p := m.modalPane(); p != nil {
 		p.Focus()
@@ -451,6 +472,11 @@ func (m *Model) openModal(md modal) {
 func (m *Model) closeModal() {
 	if p := m.modalPane(); p != nil {
 		p.Blur()
+	}
+	if m.modal == modalResult {
+		// Leaving the result deletes what it drew with a graphics
+		// protocol; half-block cells go with the view.
+		m.result.ReleaseImages()
 	}
 	m.modal = modalNone
 }
