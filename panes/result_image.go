@@ -150,10 +150,14 @@ func (r *Result) imageLines(ref *imageRef, w int) []string {
 	}
 	maxRows := min(maxImageRows, max(r.h-2-len(r.head)-3, 4))
 	indent := "  "
+	var note []string
+	if st.img.Note != "" {
+		note = []string{indent + th.Detail.Hint.Render(st.img.Note)}
+	}
 	switch r.screen.Protocol() {
 	case termimage.Blocks:
 		cols, rows := termimage.Fit(st.img.Thumb.Rect.Dx(), st.img.Thumb.Rect.Dy(), w-len(indent), maxRows, 1)
-		return indented(indent, termimage.HalfBlocks(st.img.Thumb, cols, rows, !th.Plain))
+		return append(note, indented(indent, termimage.HalfBlocks(st.img.Thumb, cols, rows, !th.Plain))...)
 	case termimage.Kitty:
 		cols, rows := termimage.Fit(st.img.Width, st.img.Height, min(w-len(indent), termimage.MaxKittyCells), min(maxRows, termimage.MaxKittyCells), termimage.CellWidth)
 		if st.id == 0 {
@@ -165,7 +169,7 @@ func (r *Result) imageLines(ref *imageRef, w int) []string {
 			}
 			st.cols, st.rows = cols, rows
 		}
-		return indented(indent, termimage.KittyPlaceholders(st.id, cols, rows))
+		return append(note, indented(indent, termimage.KittyPlaceholders(st.id, cols, rows))...)
 	}
 	return nil
 }

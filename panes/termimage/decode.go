@@ -69,6 +69,8 @@ type Image struct {
 	// Thumb is at most ThumbSide on its longest side; it is the original
 	// when that is small already.
 	Thumb *image.RGBA
+	// Note says what was left out to draw it, if anything.
+	Note string
 }
 
 // Config reads an image's format and declared size and checks them
@@ -106,6 +108,20 @@ func Config(data []byte, mime string) (image.Config, string, error) {
 // a thumbnail. The original's pixels are dropped once the thumbnail is
 // made.
 func Decode(data []byte, mime string) (*Image, error) {
+	img, err := decode(data, mime)
+	if err == nil {
+		return img, nil
+	}
+	if fixed, dropped := dropBadAncillaryChunks(data); fixed != nil {
+		if img, err2 := decode(fixed, mime); err2 == nil {
+			img.Note = droppedNote(dropped)
+			return img, nil
+		}
+	}
+	return nil, err
+}
+
+func decode(data []byte, mime string) (*Image, error) {
 	cfg, format, err := Config(data, mime)
 	if err != nil {
 		return nil, err

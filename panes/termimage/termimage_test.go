@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -445,5 +446,30 @@ func BenchmarkDecode5MBPNG(b *testing.B) {
 			b.Fatal(err)
 		}
 		HalfBlocks(img.Thumb, 76, 20, true)
+	}
+}
+
+// server-everything's get-tiny-image: a PNG whose iCCP chunk has a wrong
+// CRC, which browsers draw. It is drawn, and the view says what was left
+// out; a critical chunk's wrong CRC is still an error.
+func TestAPNGWithABadAncillaryChunkIsDrawn(t *testing.T) {
+	data, err := os.ReadFile("testdata/everything-tiny-image.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(data)); err == nil {
+		t.Fatal("image/png reads it now: the workaround can go")
+	}
+	img, err := Decode(data, "image/png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Width != 20 || img.Height != 20 || !strings.Contains(img.Note, "iCCP") {
+		t.Fatalf("%d×%d, note %q", img.Width, img.Height, img.Note)
+	}
+	bad := bytes.Clone(data)
+	bad[29] ^= 1 // IHDR's CRC
+	if _, err := Decode(bad, "image/png"); err == nil {
+		t.Fatal("a wrong IHDR CRC was let through")
 	}
 }
