@@ -12,6 +12,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -37,6 +38,12 @@ type Content struct {
 	// (showRaw); nil when there is no frame to show.
 	raw     []string
 	showRaw bool
+	// base are the lines as Set, and placed the images drawn among them
+	// (content_image.go): lines is base with the images' lines put in.
+	base         []string
+	placed       []ContentImage
+	images       imageSet
+	laidW, laidH int
 }
 
 // NewContent makes an empty content view.
@@ -70,6 +77,8 @@ func (c *Content) Set(title string, lines []string) {
 		c.body.SetWrap(c.wasWrapped)
 	}
 	c.title, c.lines, c.lazy, c.raw, c.showRaw = title, lines, nil, nil, false
+	c.base, c.placed = lines, nil
+	c.images.reset()
 	c.body.SetLen(len(lines))
 	c.body.Reset()
 }
@@ -138,6 +147,9 @@ func (c *Content) Lines() []string {
 func (c *Content) Title() string { return termsafe.String(c.title) }
 func (c *Content) SetSize(w, h int) {
 	c.w, c.h = w, h
+	if len(c.placed) > 0 && (w != c.laidW || h != c.laidH) {
+		c.placeImages()
+	}
 	c.body.SetSize(max(w-2, 0), c.rows())
 }
 func (c *Content) Focus() { c.focused = true }
@@ -147,6 +159,12 @@ func (c *Content) rows() int { return max(c.h-2, 0) }
 
 // Update scrolls and closes.
 func (c *Content) Update(msg tea.Msg) tea.Cmd {
+	if d, ok := msg.(imageDecodedMsg); ok {
+		if c.images.decoded(d) {
+			c.placeImages()
+		}
+		return nil
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Close) {
 		return func() tea.Msg { return CloseMsg{} }
 	}
@@ -188,6 +206,13 @@ func (c *Content) View() string {
 // ReadResultLines renders a resources/read result: each content's URI and
 // mime type, text highlighted by mime type, blobs by decoded size.
 func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
+	lines, _ := ReadResultParts(t, raw)
+	return lines
+}
+
+// ReadResultParts is ReadResultLines and the images among them: a blob of
+// an image type, drawn below its size line (Content.SetImages).
+func ReadResultParts(t *themes.Theme, raw json.RawMessage) ([]string, []ContentImage) {
 	var res struct {
 		Contents []struct {
 			URI      string  `json:"uri"`
@@ -197,9 +222,10 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 		} `json:"contents"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return append([]string{t.Result.Error.Render("the result is not a ReadResourceResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...)
+		return append([]string{t.Result.Error.Render("the result is not a ReadResourceResult: " + termsafe.String(err.Error()))}, highlightJSON(t, raw, 0)...), nil
 	}
 	var out []string
+	var imgs []ContentImage
 	if len(res.Contents) == 0 {
 		out = append(out, t.Form.Warn.Render("no contents"))
 	}
@@ -229,13 +255,16 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 				out = append(out, t.Result.Error.Render("blob is not valid base64: "+termsafe.String(err.Error())))
 			} else {
 				out = append(out, t.Result.Content.Render(fmt.Sprintf("binary, %s (press w in the resources pane to save it)", byteSize(len(n)))))
+				if termimage.IsImageMIME(c.MimeType) {
+					imgs = append(imgs, ContentImage{After: len(out) - 1, ref: newImageRef(*c.Blob, c.MimeType)})
+				}
 			}
 		default:
 			out = append(out, t.Result.Error.Render("neither text nor blob"))
 		}
 		out = append(out, "")
 	}
-	return out
+	return out, imgs
 }
 
 // prettyJSONText is a resource's text indented when its MIME type (or,

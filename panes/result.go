@@ -121,12 +121,9 @@ type Result struct {
 	// cost is what the result costs a model, once counted (result_cost.go).
 	cost *tokens.ResultCost
 
-	// screen says how images are drawn; images is what became of the
-	// result's (result_image.go).
-	screen *termimage.Screen
-	images map[termimage.Key]*shownImage
-	laidH  int  // the height images were laid out for
-	hidden bool // the view is left: nothing is sent to the terminal
+	// images are the result's pictures (images.go, result_image.go).
+	images imageSet
+	laidH  int // the height images were laid out for
 
 	media    []mediaBlob // decodable binary contents, for w
 	links    []string    // resource URIs in the result, for o
@@ -242,8 +239,7 @@ func (r *Result) SetTheme(t *themes.Theme) {
 // opens at once with a "preparing" line; the returned Cmd parses and lays
 // it out off the UI goroutine and its message completes the view.
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
-	r.releaseImages()
-	r.images = nil
+	r.images.reset()
 	r.msg = &msg
 	r.body.Reset()
 	r.raw = false
@@ -298,7 +294,7 @@ func (r *Result) Title() string {
 
 func (r *Result) SetSize(w, h int) {
 	r.w, r.h = w, h
-	if w != r.width || h != r.laidH && len(r.images) > 0 {
+	if w != r.width || h != r.laidH && len(r.images.shown) > 0 {
 		r.layout()
 	}
 	r.sizeBody()
@@ -328,7 +324,9 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if d, ok := msg.(imageDecodedMsg); ok {
-		r.imageDecoded(d)
+		if r.images.decoded(d) {
+			r.layout()
+		}
 		return nil
 	}
 	if c, ok := msg.(resultCostMsg); ok {
@@ -830,7 +828,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		var ref *imageRef
 		if c.Type == "image" {
 			meta += imageDimensions(c.Data, label, value)
-			ref = &imageRef{key: termimage.KeyOf(c.Data), data: c.Data, mime: c.MimeType}
+			ref = newImageRef(c.Data, c.MimeType)
 		}
 		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data})
 		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)"), image: ref}
@@ -863,7 +861,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		case res.Blob != nil:
 			b.meta += label("  blob ") + value(byteSize(base64Len(*res.Blob)))
 			if termimage.IsImageMIME(res.MimeType) {
-				b.image = &imageRef{key: termimage.KeyOf(*res.Blob), data: *res.Blob, mime: res.MimeType}
+				b.image = newImageRef(*res.Blob, res.MimeType)
 			}
 			r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: res.MimeType, data: *res.Blob})
 		}

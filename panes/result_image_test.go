@@ -226,8 +226,8 @@ func TestResultKittyImageIsDeletedWhenLeft(t *testing.T) {
 	run(r, cmd)
 	sent := s.Take()
 	id := 0
-	for _, st := range r.images {
-		id = st.id
+	if ids := r.images.kittyIDs(); len(ids) == 1 {
+		id = ids[0]
 	}
 	if id == 0 || !strings.Contains(sent, fmt.Sprintf("i=%d,", id)) || !strings.Contains(sent, "U=1") {
 		t.Fatalf("image %d not sent: %q", id, sent[:min(len(sent), 80)])
@@ -303,5 +303,67 @@ func BenchmarkResult5MBPNGToScreen(b *testing.B) {
 		r, cmd := showResult(themes.Dark(), termimage.NewScreen(termimage.Blocks), 120, 35, result)
 		run(r, cmd)
 		_ = r.View()
+	}
+}
+
+// runContent is run for the content view.
+func runContent(c *Content, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, m := range msg {
+			runContent(c, m)
+		}
+	case nil:
+	default:
+		runContent(c, c.Update(msg))
+	}
+}
+
+// An image resource's blob is drawn below its size line in the content
+// view, and its kitty image deleted when the view is left.
+func TestContentDrawsAnImageResource(t *testing.T) {
+	raw := json.RawMessage(fmt.Sprintf(`{"contents":[{"uri":"demo://logo.png","mimeType":"image/png","blob":%q},{"uri":"demo://after","mimeType":"text/plain","text":"after"}]}`,
+		base64.StdEncoding.EncodeToString(knownPNG(t))))
+	for _, p := range []termimage.Protocol{termimage.Blocks, termimage.Kitty} {
+		s := termimage.NewScreen(p)
+		c := NewContent(themes.Dark(), keymap.Default())
+		c.SetScreen(s)
+		c.SetSize(80, 24)
+		pre := []string{"a line above"}
+		lines, imgs := ReadResultParts(c.theme, raw)
+		if len(imgs) != 1 {
+			t.Fatalf("%d images found", len(imgs))
+		}
+		c.Set("resources/read demo://logo.png", append(pre, lines...))
+		if v := ansi.Strip(c.View()); !strings.Contains(v, "binary, 442 bytes") {
+			t.Fatalf("no size line:\n%s", v)
+		}
+		runContent(c, c.SetImages(len(pre), imgs))
+		all := strings.Join(c.Lines(), "\n")
+		size := strings.Index(all, "binary, 442 bytes")
+		var drawn int
+		switch p {
+		case termimage.Blocks:
+			drawn = strings.Index(all, "▀")
+		case termimage.Kitty:
+			drawn = strings.IndexRune(all, kitty.Placeholder)
+		}
+		if drawn < size || !strings.Contains(all[drawn:], "after") {
+			t.Fatalf("%s: the image is not below its size line:\n%s", p, ansi.Strip(all))
+		}
+		if p == termimage.Kitty {
+			sent := s.Take()
+			ids := c.images.kittyIDs()
+			if len(ids) != 1 || !strings.Contains(sent, fmt.Sprintf("i=%d,", ids[0])) {
+				t.Fatalf("not sent: %v %q", ids, sent[:min(40, len(sent))])
+			}
+			c.ReleaseImages()
+			if del := s.Take(); del != termimage.KittyDelete(ids[0], false) {
+				t.Fatalf("leaving wrote %q", del)
+			}
+		}
 	}
 }

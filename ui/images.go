@@ -24,13 +24,17 @@ func (m *Model) initImages() {
 	}
 	m.screen = termimage.NewScreen(first)
 	m.result.SetScreen(m.screen)
+	m.content.SetScreen(m.screen)
 }
 
 // imagesDetected switches to what the terminal answered.
 func (m *Model) imagesDetected() {
 	m.screen.Set(m.images.Protocol(), m.images.Tmux())
 	m.log.Debug(m.images.Summary())
-	m.result.ShowImages()
+	// Laid out again for the new protocol; a view that is not shown
+	// sends nothing until it is.
+	m.result.SetScreen(m.screen)
+	m.content.SetScreen(m.screen)
 }
 
 // ReleaseImages is the sequence that deletes every image still in the

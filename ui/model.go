@@ -223,7 +223,6 @@ func New(cfg Config) *Model {
 	m.tools = newToolsPane(m.theme, m.keys)
 	m.hsPane = newHandshakePane(m.theme, m.keys)
 	m.result = panes.NewResult(m.theme, m.keys)
-	m.initImages()
 	m.resources = panes.NewResources(m.theme, m.keys)
 	m.prompts = panes.NewPrompts(m.theme, m.keys)
 	m.serverLog = panes.NewServerLog(m.theme, m.keys)
@@ -232,6 +231,7 @@ func New(cfg Config) *Model {
 	m.roots = panes.NewRoots(m.theme, m.keys, cfg.Roots)
 	m.ask = panes.NewAsk(m.theme, m.keys)
 	m.content = panes.NewContent(m.theme, m.keys)
+	m.initImages()
 	m.initDiagnostics()
 	m.initCalls()
 	m.explorer = focusTools
@@ -460,8 +460,11 @@ func (m *Model) modalPane() panes.Pane {
 }
 
 func (m *Model) openModal(md modal) {
-	if md == modalResult && m.modal != modalResult {
+	switch {
+	case md == modalResult && m.modal != modalResult:
 		m.result.ShowImages()
+	case md == modalContent && m.modal != modalContent:
+		m.content.ShowImages()
 	}
 	m.modal = md
 	if p := m.modalPane(); p != nil {
@@ -473,10 +476,13 @@ func (m *Model) closeModal() {
 	if p := m.modalPane(); p != nil {
 		p.Blur()
 	}
-	if m.modal == modalResult {
-		// Leaving the result deletes what it drew with a graphics
+	switch m.modal {
+	case modalResult:
+		// Leaving the view deletes what it drew with a graphics
 		// protocol; half-block cells go with the view.
 		m.result.ReleaseImages()
+	case modalContent:
+		m.content.ReleaseImages()
 	}
 	m.modal = modalNone
 }

@@ -159,12 +159,15 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		cmd = m.toolDone(v, ev, r)
 	case *session.ReadResult:
 		m.resources.SetRead(r.URI, r.Raw)
-		m.content.Set(ev.Op.Label, append(comparisonLines(m, m.rerunOf(int64(ev.Op.ID))), panes.ReadResultLines(m.theme, r.Raw)...))
+		pre := comparisonLines(m, m.rerunOf(int64(ev.Op.ID)))
+		lines, imgs := panes.ReadResultParts(m.theme, r.Raw)
+		m.content.Set(ev.Op.Label, append(pre, lines...))
 		if ev.Frame != nil {
 			m.content.SetRaw(ev.Frame.Raw)
 		}
 		m.setNote(fmt.Sprintf("read %s in %v", r.URI, ev.Latency.Round(time.Millisecond)), true)
 		m.openOver(modalContent)
+		cmd = m.content.SetImages(len(pre), imgs)
 	case *session.PromptResult:
 		// A prompt's messages are prose: wrapped, not cut (W unwraps).
 		m.content.SetFolded(ev.Op.Label, append(comparisonLines(m, m.rerunOf(int64(ev.Op.ID))), panes.PromptResultLines(m.theme, r.Raw)...))

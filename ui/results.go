@@ -135,7 +135,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		// every pane that might own them; each ignores what is not its.
 		var cmds []tea.Cmd
 		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane, m.result,
-			m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask} {
+			m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content} {
 			cmds = append(cmds, p.Update(msg))
 		}
 		return tea.Batch(cmds...)
