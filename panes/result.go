@@ -125,8 +125,8 @@ type Result struct {
 	images imageSet
 	laidH  int // the height images were laid out for
 
-	media    []mediaBlob // decodable binary contents, for w
-	links    []string    // resource URIs in the result, for o
+	media    []mediaBlob  // decodable binary contents, for w
+	links    []openTarget // resources and media in the result, for o
 	nextLink int
 
 	// saveQ is the question S asks (result_save.go); callsFile and
@@ -371,9 +371,9 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(kp, r.keys.Result.SaveMedia) && len(r.media) > 0:
 			return r.saveMedia()
 		case key.Matches(kp, r.keys.Result.Open) && len(r.links) > 0:
-			uri := r.links[r.nextLink%len(r.links)]
+			t := r.links[r.nextLink%len(r.links)]
 			r.nextLink++
-			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
+			return r.open(t)
 		}
 	}
 	r.sizeBody()
@@ -830,10 +830,15 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			meta += imageDimensions(c.Data, label, value)
 			ref = newImageRef(c.Data, c.MimeType)
 		}
-		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data})
+		if c.Type == "audio" {
+			meta += durationMeta(c.Data, c.MimeType, label, value)
+		}
+		blob := mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data}
+		r.media = append(r.media, blob)
+		r.links = append(r.links, openTarget{media: &blob})
 		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)"), image: ref}
 	case "resource_link":
-		r.links = append(r.links, c.URI)
+		r.links = append(r.links, openTarget{uri: c.URI})
 		meta := label("uri ") + value(c.URI)
 		if c.MimeType != "" {
 			meta += label("  mime ") + value(c.MimeType)
@@ -851,7 +856,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		}
 		_ = json.Unmarshal(c.Resource, &res)
 		if res.URI != "" {
-			r.links = append(r.links, res.URI)
+			r.links = append(r.links, openTarget{uri: res.URI})
 		}
 		meta := label("uri ") + value(res.URI) + label("  mime ") + value(orDash(res.MimeType))
 		b := resultBlock{heading: heading("resource (embedded)"), meta: meta, mime: res.MimeType, uri: res.URI}

@@ -138,10 +138,12 @@ type Model struct {
 	hsPane  handshakePane
 	result  *panes.Result
 	// screen is how images are drawn, once images finds out (images.go).
-	screen  *termimage.Screen
-	images  *termimage.Detector
-	help    help.Model
-	helpBar helpCache // the help bar's last layout, kept while its keys do not change
+	screen *termimage.Screen
+	images *termimage.Detector
+	// mediaFiles are the temporary files o opened (media.go).
+	mediaFiles mediaFiles
+	help       help.Model
+	helpBar    helpCache // the help bar's last layout, kept while its keys do not change
 	// helpList scrolls the help overlay's rows (helpRows): at 60×15 they
 	// do not fit.
 	helpList  *list.Model
@@ -273,6 +275,7 @@ const quitBudget = 700 * time.Millisecond
 // Close ends the connection; runTUI calls it after the program exits.
 func (m *Model) Close() {
 	m.cancel()
+	m.mediaFiles.remove()
 	ctx, cancel := context.WithTimeout(context.Background(), quitBudget)
 	defer cancel()
 	if m.src != nil {

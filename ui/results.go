@@ -114,6 +114,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		cmd := m.detail.SetFrame(msg.Frame)
 		m.openModal(modalDetail)
 		return cmd
+	case panes.OpenMediaMsg:
+		return m.openMedia(msg)
 	case panes.CloseMsg:
 		m.closeModal()
 		if m.modal == modalNone && len(m.queue) > 0 {
