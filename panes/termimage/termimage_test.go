@@ -473,3 +473,26 @@ func TestAPNGWithABadAncillaryChunkIsDrawn(t *testing.T) {
 		t.Fatal("a wrong IHDR CRC was let through")
 	}
 }
+
+// FuzzDecode: whatever bytes a server sends as an image, Decode gives a
+// picture within its bounds or an *Error, never a panic.
+func FuzzDecode(f *testing.F) {
+	f.Add(pngOf(f, knownImage(4, 3)))
+	f.Add(declaredPNG(f, 20000, 20000))
+	f.Add([]byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"))
+	f.Add([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"))
+	f.Add([]byte("\xff\xd8\xff\xdb"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		img, err := Decode(b, "image/png")
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("not an *Error: %v", err)
+			}
+			return
+		}
+		if r := img.Thumb.Rect; r.Dx() > ThumbSide || r.Dy() > ThumbSide || r.Empty() {
+			t.Fatalf("thumbnail %v", r)
+		}
+	})
+}
