@@ -45,7 +45,7 @@ func flowImagePreview(t *testing.T, a *accept) {
 			}
 			// j scrolls the body a line: the preview moves up with it.
 			s.keys("j", "j")
-			scr = s.waitFor("the preview to scroll", 5*time.Second, func(scr string) bool {
+			s.waitFor("the preview to scroll", 5*time.Second, func(scr string) bool {
 				r := firstRowWith(scr, "▀")
 				return r >= 0 && r < top
 			})
