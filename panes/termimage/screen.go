@@ -178,14 +178,21 @@ type Detector struct {
 	inTmx bool   // TMUX is set
 	// passthrough is tmux's allow-passthrough: on, all, or what else.
 	passthrough bool
-	kitty       bool
-	sixel       bool
-	done        bool
-	version     string
+	// outerTerm is the TERM of the terminal tmux's client runs in, a
+	// hint where tmux keeps the terminal's answer to itself.
+	outerTerm string
+	kitty     bool
+	sixel     bool
+	done      bool
+	version   string
 }
 
-// passthroughMsg is tmux's allow-passthrough, asked in a Cmd.
-type passthroughMsg struct{ on bool }
+// passthroughMsg is tmux's allow-passthrough and its client's TERM, asked
+// in a Cmd.
+type passthroughMsg struct {
+	on        bool
+	outerTerm string
+}
 
 // NewDetector starts a detection for the images setting; getenv reads
 // the environment (TMUX).
@@ -213,8 +220,17 @@ func askTmuxPassthrough() tea.Msg {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "tmux", "show", "-gv", "allow-passthrough").Output()
 	v := strings.TrimSpace(string(out))
-	return passthroughMsg{on: err == nil && (v == "on" || v == "all")}
+	msg := passthroughMsg{on: err == nil && (v == "on" || v == "all")}
+	if term, err := exec.CommandContext(ctx, "tmux", "display", "-p", "#{client_termname}").Output(); err == nil {
+		msg.outerTerm = strings.TrimSpace(string(term))
+	}
+	return msg
 }
+
+// kittyTerms are the TERMs of terminals that draw kitty images: tmux
+// answers the kitty query itself (it does not know it), so under tmux its
+// client's TERM is the hint.
+var kittyTerms = map[string]bool{"xterm-kitty": true, "xterm-ghostty": true}
 
 func (d *Detector) query() tea.Cmd {
 	q := KittyQuery
@@ -232,7 +248,7 @@ func (d *Detector) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	}
 	switch msg := msg.(type) {
 	case passthroughMsg:
-		d.passthrough = msg.on
+		d.passthrough, d.outerTerm = msg.on, msg.outerTerm
 		if !msg.on {
 			d.done = true
 			return nil, true
@@ -261,7 +277,7 @@ func (d *Detector) Protocol() Protocol {
 		return Off
 	case d.mode == "blocks", d.inTmx && !d.passthrough:
 		return Blocks
-	case d.mode == "kitty", d.kitty:
+	case d.mode == "kitty", d.kitty, d.inTmx && kittyTerms[d.outerTerm]:
 		return Kitty
 	}
 	return Blocks
@@ -272,6 +288,6 @@ func (d *Detector) Tmux() bool { return d.inTmx && d.passthrough }
 
 // Summary says what was found, for the debug log.
 func (d *Detector) Summary() string {
-	return fmt.Sprintf("images: %s (setting %s; kitty answered %v, sixel %v, tmux %v, passthrough %v, terminal %q)",
-		d.Protocol(), d.mode, d.kitty, d.sixel, d.inTmx, d.passthrough, d.version)
+	return fmt.Sprintf("images: %s (setting %s; kitty answered %v, sixel %v, tmux %v, passthrough %v, tmux client's TERM %q, terminal %q)",
+		d.Protocol(), d.mode, d.kitty, d.sixel, d.inTmx, d.passthrough, d.outerTerm, d.version)
 }

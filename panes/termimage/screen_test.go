@@ -34,6 +34,9 @@ func TestDetectorReadsTheTerminalsAnswers(t *testing.T) {
 		{"another image's answer", "auto", "", []tea.Msg{uv.KittyGraphicsEvent{Options: kitty.Options{ID: 7}, Payload: []byte("OK")}, uv.PrimaryDeviceAttributesEvent{62}}, Blocks, false},
 		{"tmux without passthrough", "auto", "/tmp/tmux-0/default,1,0", []tea.Msg{passthroughMsg{on: false}}, Blocks, false},
 		{"tmux with passthrough", "auto", "/tmp/tmux-0/default,1,0", []tea.Msg{passthroughMsg{on: true}, okKitty, uv.PrimaryDeviceAttributesEvent{62}}, Kitty, true},
+		{"tmux in kitty, the query kept by tmux", "auto", "x", []tea.Msg{passthroughMsg{on: true, outerTerm: "xterm-kitty"}, uv.PrimaryDeviceAttributesEvent{62}}, Kitty, true},
+		{"tmux in kitty without passthrough", "auto", "x", []tea.Msg{passthroughMsg{on: false, outerTerm: "xterm-kitty"}}, Blocks, false},
+		{"tmux in xterm", "auto", "x", []tea.Msg{passthroughMsg{on: true, outerTerm: "xterm-256color"}, uv.PrimaryDeviceAttributesEvent{62}}, Blocks, true},
 		{"kitty forced", "kitty", "", []tea.Msg{uv.PrimaryDeviceAttributesEvent{62}}, Kitty, false},
 		{"kitty forced in a closed tmux", "kitty", "x", []tea.Msg{passthroughMsg{on: false}}, Blocks, false},
 	}
