@@ -57,6 +57,7 @@ func TestAcceptance(t *testing.T) {
 		{"cut text wraps and lines up", flowCutTextWrapsAndLinesUp},
 		{"reconnect clears the status", flowReconnectClearsTheStatus},
 		{"recording says read-only", flowRecordingSaysReadOnly},
+		{"an image is previewed, scrolls and goes with esc", flowImagePreview},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()
