@@ -62,6 +62,11 @@ func Markdown(w io.Writer, s *Session) error {
 		}
 		fmt.Fprintf(&b, "**%s %s**%s %s\n\n", r.At, mdText(r.Label), where, mdText(r.Status))
 		for _, p := range r.Parts {
+			if p.HTML != "" {
+				// Markdown rendered for the HTML page: the JSON quoted
+				// above holds it as sent.
+				continue
+			}
 			fmt.Fprintf(&b, "%s:\n\n", p.Title)
 			// A report shows no picture: each image is a line with its
 			// size, and its base64 is not quoted.
