@@ -28,8 +28,8 @@ func newExportCommand() *cobra.Command {
 		Long: `Exports a session file (written by --record or a tap) for someone else:
 
   html  one self-contained page (no network access at all): the handshake, the timeline of
-        exchanges that open to their exact JSON, the capabilities and the diagnostics;
-        readable in a browser and in print
+        exchanges that open to their exact JSON and show their images, the capabilities and
+        the diagnostics; readable in a browser and in print
   md    a bug-report excerpt: the server and versions, the handshake, the exchanges that
         failed, the diagnostics
   har   HAR 1.2 of the HTTP exchanges, for browser devtools

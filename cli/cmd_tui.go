@@ -19,6 +19,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/resident"
 	"github.com/mcpscope/mcpscope/mcp/session"
 	"github.com/mcpscope/mcpscope/panes"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/ui"
 	"github.com/spf13/pflag"
 )
@@ -26,6 +27,7 @@ import (
 // tuiFlags are the flags only the interactive UI uses.
 type tuiFlags struct {
 	theme       string
+	images      string // --images: auto, kitty, blocks or off
 	logFile     string
 	profile     string // --client-profile: the protocol doctor's client
 	record      string // --record: the session file
@@ -42,6 +44,7 @@ type tuiFlags struct {
 // register adds the UI's flags to the root command.
 func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
+	fs.StringVar(&o.images, "images", "auto", "how images in results are drawn: auto (ask the terminal), kitty (its graphics protocol), blocks (half-block cells) or off")
 	fs.StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
 	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (docs/session-files.md)")
 	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets (api_key=, token=...) and the command's secret arguments (--api-key X) in the --record file's header instead of redacting them")
@@ -69,6 +72,9 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	case "auto", "dark", "light":
 	default:
 		return withCode(exitUsage, fmt.Errorf("--theme %q: expected auto, dark or light", o.theme))
+	}
+	if _, err := termimage.ParseMode(o.images); err != nil {
+		return withCode(exitUsage, err)
 	}
 	if err := o.watch.check(); err != nil {
 		return withCode(exitUsage, err)
@@ -175,6 +181,7 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		Theme:          o.theme,
 		NoOpen:         o.noOpen,
 		NoColor:        os.Getenv("NO_COLOR") != "",
+		Images:         o.images,
 		Logger:         logger,
 		Context:        ctx,
 	})
@@ -188,6 +195,11 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	logger.Info("Starting the TUI", "target", t.shown())
 	if _, err := tea.NewProgram(m.Paced(), tea.WithContext(ctx), tea.WithFilter(touchOnInput(idle))).Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal UI: %w", err)
+	}
+	if seq := m.ReleaseImages(); seq != "" {
+		// The terminal keeps an image's data until told; the UI is gone,
+		// so this writes nothing over it.
+		_, _ = io.WriteString(os.Stdout, seq)
 	}
 	return nil
 }

@@ -117,6 +117,7 @@ var wantedPackages = map[string]string{
 	"golang.org/x/net/idna":                  "the idn-hostname and idn-email formats (mcp/lib/schema/format/idna.go)",
 	"github.com/tiktoken-go/tokenizer/codec": "token costs in o200k_base (mcp/doctor/tokens)",
 	"github.com/fsnotify/fsnotify":           "--watch follows the server's files (mcp/watch)",
+	"golang.org/x/image/webp":                "WebP images in results are drawn (panes/termimage)",
 }
 
 // The binary links the chosen libraries and none of unwantedPackages (the

@@ -7,6 +7,9 @@
 #
 #   docs/screenshot.sh            # rewrites docs/mcpscope.svg
 #   docs/screenshot.sh OUT.svg    # writes elsewhere
+#   docs/screenshot.sh --image    # rewrites docs/tui-image.svg: the demo's
+#                                 # image tool's result at 80x24, its picture
+#                                 # drawn in half-block cells
 #
 # Needs Go and tmux; freeze is run with go run at a pinned version, so
 # nothing is added to go.mod. The times and sizes on screen are the run's
@@ -16,8 +19,13 @@ set -euo pipefail
 freeze=github.com/charmbracelet/freeze@v0.2.2
 cols=120
 rows=35
-
 top=$(cd "$(dirname "$0")/.." && pwd)
+shot=add
+if [ "${1:-}" = --image ]; then
+	shift
+	shot=image cols=80 rows=24
+	set -- "${1:-$top/docs/tui-image.svg}"
+fi
 out=${1:-$top/docs/mcpscope.svg}
 work=$(mktemp -d)
 sock=mcpscope-shot-$$
@@ -38,7 +46,7 @@ trap cleanup EXIT
 # with COLORTERM=truecolor it is the theme's own colours, which tmux keeps.
 echo 'set -g default-terminal xterm-256color' >"$work/tmux.conf"
 env -u NO_COLOR COLORTERM=truecolor tmux -L "$sock" -f "$work/tmux.conf" new-session -d \
-	-x "$cols" -y "$rows" -c "$work" "$work/mcpscope --theme dark"
+	-x "$cols" -y "$rows" -c "$work" "$work/mcpscope --theme dark --images blocks"
 
 screen() { tmux -L "$sock" capture-pane -p; }
 keys() { tmux -L "$sock" send-keys "$@"; }
@@ -59,14 +67,24 @@ wait_for "● ready"
 wait_for "resources/templates/list"
 keys 3
 wait_for "Tools · "
-keys Enter
-wait_for "Call add"
-keys 2 Tab 3
-wait_for "✓"
-keys C-s
-wait_for "Result · add"
-keys Escape
-wait_for "result of tools/call add"
+if [ "$shot" = image ]; then
+	# The tools are listed by name: image is the seventh.
+	keys j j j j j j
+	wait_for "name image"
+	keys Enter
+	wait_for "Call image"
+	keys C-s
+	wait_for "▀"
+else
+	keys Enter
+	wait_for "Call add"
+	keys 2 Tab 3
+	wait_for "✓"
+	keys C-s
+	wait_for "Result · add"
+	keys Escape
+	wait_for "result of tools/call add"
+fi
 
 tmux -L "$sock" capture-pane -e -p >"$work/screen.ansi"
 (cd "$work" && go run "$freeze" --language ansi --window=false --padding 20 \

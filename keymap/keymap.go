@@ -150,7 +150,7 @@ type Result struct {
 	Close     key.Binding
 	Save      key.Binding // write the whole result (raw JSON) to a file
 	SaveMedia key.Binding // write image, audio and blob contents to files
-	Open      key.Binding // read the next resource_link / embedded resource with resources/read
+	Open      key.Binding // read the next resource_link / embedded resource, or open the next image or audio block
 	// Markdown shows the Markdown in a view as its source, or rendered
 	// again: the result, a resource or prompt read, a tool's details.
 	Markdown key.Binding
@@ -330,7 +330,7 @@ func Default() KeyMap {
 		Raw:       bind(k("v"), "v", "raw response"),
 		Save:      bind(k("s"), "s", "save result"),
 		SaveMedia: bind(k("w"), "w", "write media"),
-		Open:      bind(k("o"), "o", "open resource"),
+		Open:      bind(k("o"), "o", "open resource/media"),
 		Markdown:  bind(k("m"), "m", "Markdown source"),
 		Preview:   bind(k("p"), "p", "preview view"),
 		Close:     bind(k("esc"), "esc", "close"),

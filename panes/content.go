@@ -13,6 +13,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/panes/markdown"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -44,6 +45,14 @@ type Content struct {
 	// source until it renders.
 	doc              []DocPart
 	mdSource, mdWait bool
+	// base are the lines laid out from doc (or as Set), and placed the
+	// images drawn among them (content_image.go): lines is base with the
+	// images' lines put in. An image is a part of doc, so a Markdown
+	// part laid out again moves it with the lines around it.
+	base         []string
+	placed       []placedImage
+	images       imageSet
+	laidW, laidH int
 }
 
 // NewContent makes an empty content view.
@@ -78,6 +87,8 @@ func (c *Content) Set(title string, lines []string) {
 	}
 	c.title, c.lines, c.lazy, c.raw, c.showRaw = title, lines, nil, nil, false
 	c.doc, c.mdWait, c.mdSource = nil, false, false
+	c.base, c.placed = lines, nil
+	c.images.reset()
 	c.body.SetLen(len(lines))
 	c.body.Reset()
 }
@@ -145,9 +156,10 @@ func (c *Content) Lines() []string {
 
 func (c *Content) Title() string { return termsafe.String(c.title) }
 func (c *Content) SetSize(w, h int) {
-	relayout := c.doc != nil && w != c.w
 	c.w, c.h = w, h
-	if relayout {
+	if c.doc != nil && (w != c.laidW || h != c.laidH && len(c.placed) > 0) {
+		// Markdown is rendered at the width, and a picture sized to the
+		// pane: both are laid out again.
 		c.layoutDoc()
 	}
 	c.body.SetSize(max(w-2, 0), c.rows())
@@ -159,6 +171,12 @@ func (c *Content) rows() int { return max(c.h-2, 0) }
 
 // Update scrolls and closes.
 func (c *Content) Update(msg tea.Msg) tea.Cmd {
+	if d, ok := msg.(imageDecodedMsg); ok {
+		if c.images.decoded(d) {
+			c.placeImages()
+		}
+		return nil
+	}
 	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, c.keys.Result.Close) {
 		return func() tea.Msg { return CloseMsg{} }
 	}
@@ -218,7 +236,9 @@ func ReadResultLines(t *themes.Theme, raw json.RawMessage) []string {
 }
 
 // ReadResultDoc is ReadResultLines with each text/markdown content as a
-// Markdown part, which the content view renders at its width.
+// Markdown part, which the content view renders at its width, and each
+// blob of an image type followed by an image part, drawn below its size
+// line.
 func ReadResultDoc(t *themes.Theme, raw json.RawMessage) []DocPart {
 	var res struct {
 		Contents []struct {
@@ -268,6 +288,11 @@ func ReadResultDoc(t *themes.Theme, raw json.RawMessage) []DocPart {
 				out = append(out, t.Result.Error.Render("blob is not valid base64: "+termsafe.String(err.Error())))
 			} else {
 				out = append(out, t.Result.Content.Render(fmt.Sprintf("binary, %s (press w in the resources pane to save it)", byteSize(len(n)))))
+				if termimage.IsImageMIME(c.MimeType) {
+					doc.flush(out)
+					doc.image(newImageRef(*c.Blob, c.MimeType))
+					out = doc.lines()
+				}
 			}
 		default:
 			out = append(out, t.Result.Error.Render("neither text nor blob"))

@@ -8,13 +8,15 @@ import (
 )
 
 // DocPart is a run of what the content view shows: lines drawn as they
-// are, or a Markdown text rendered at the view's width (Source is how it
-// is drawn as source: m, too big, or still rendering).
+// are, a Markdown text rendered at the view's width (Source is how it
+// is drawn as source: m, too big, or still rendering), or a picture
+// drawn below the line before it (content_image.go).
 type DocPart struct {
 	Lines    []string // styled and safe
 	Markdown string   // a server's Markdown, as it came
 	Source   []string // Markdown's source as drawn, styled and safe
 	Indent   int      // the columns a rendered Markdown sits in by
+	image    *imageRef
 }
 
 // DocLines are a document's lines with each Markdown part as its source.
@@ -48,16 +50,24 @@ func (d *docBuilder) markdown(text string, source []string, indent int) {
 	d.parts = append(d.parts, DocPart{Markdown: text, Source: source, Indent: indent})
 }
 
+// image appends a picture, drawn below the last line.
+func (d *docBuilder) image(ref *imageRef) {
+	d.parts = append(d.parts, DocPart{image: ref})
+}
+
 // SetDoc shows a document whose Markdown parts are rendered at the view's
-// width; fold shows it wrapped, as SetFolded.
-func (c *Content) SetDoc(title string, doc []DocPart, fold bool) {
+// width; fold shows it wrapped, as SetFolded. The returned Cmd decodes its
+// pictures off the UI goroutine: the text is on screen first.
+func (c *Content) SetDoc(title string, doc []DocPart, fold bool) tea.Cmd {
 	if fold {
 		c.SetFolded(title, nil)
 	} else {
 		c.Set(title, nil)
 	}
 	c.doc = doc
+	cmd := c.decodeImages()
 	c.layoutDoc()
+	return cmd
 }
 
 // hasMarkdown reports whether the view shows a Markdown part.
@@ -71,14 +81,20 @@ func (c *Content) hasMarkdown() bool {
 }
 
 // layoutDoc lays the document out at the view's width: a Markdown part
-// rendered, or its source under a line saying why not.
+// rendered, or its source under a line saying why not; then its pictures
+// placed below the lines they follow, wherever the Markdown put them.
 func (c *Content) layoutDoc() {
 	if c.doc == nil {
 		return
 	}
 	c.mdWait = false
 	var out []string
+	c.placed = c.placed[:0]
 	for _, p := range c.doc {
+		if p.image != nil {
+			c.placed = append(c.placed, placedImage{After: len(out) - 1, ref: p.image})
+			continue
+		}
 		if p.Markdown == "" {
 			out = append(out, p.Lines...)
 			continue
@@ -103,8 +119,8 @@ func (c *Content) layoutDoc() {
 		}
 		out = append(out, p.Source...)
 	}
-	c.lines = out
-	c.body.SetLen(len(out))
+	c.base = out
+	c.placeImages()
 }
 
 // markdownWidth is the width part p is rendered at.

@@ -28,6 +28,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/panes/markdown"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -69,6 +70,8 @@ type resultBlock struct {
 	// made as they are drawn (a 20 MB JSON text is 1.6 million lines,
 	// and the first screen needs 30 of them).
 	json *jsonview.Indented
+	// image is the block's picture, drawn below its header line.
+	image *imageRef
 }
 
 // bodySegment is a run of the body's lines: laid out ones, or a JSON
@@ -123,8 +126,12 @@ type Result struct {
 	// cost is what the result costs a model, once counted (result_cost.go).
 	cost *tokens.ResultCost
 
-	media    []mediaBlob // decodable binary contents, for w
-	links    []string    // resource URIs in the result, for o
+	// images are the result's pictures (images.go, result_image.go).
+	images imageSet
+	laidH  int // the height images were laid out for
+
+	media    []mediaBlob  // decodable binary contents, for w
+	links    []openTarget // resources and media in the result, for o
 	nextLink int
 
 	// Markdown (result_markdown.go): mdText treats text blocks as
@@ -242,6 +249,7 @@ func (r *Result) SetTheme(t *themes.Theme) {
 // opens at once with a "preparing" line; the returned Cmd parses and lays
 // it out off the UI goroutine and its message completes the view.
 func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
+	r.images.reset()
 	r.msg = &msg
 	r.body.Reset()
 	r.raw, r.mdSource = false, false
@@ -252,7 +260,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 		r.loading = false
 		r.parse()
 		r.layout()
-		return r.countCost(msg.Result)
+		return tea.Batch(r.countCost(msg.Result), r.decodeImages())
 	}
 	r.cost = nil
 	r.loading = true
@@ -261,6 +269,7 @@ func (r *Result) SetResult(msg ToolResultMsg) tea.Cmd {
 	r.head = r.header
 	// The Cmd works on a copy of its own and never touches r.
 	prep := &Result{theme: r.theme, keys: r.keys, w: r.w, h: r.h, msg: &msg, cache: map[int]string{}}
+	// Images are laid out once adopted: the copy draws none.
 	gen := r.gen
 	return func() tea.Msg {
 		prep.parse()
@@ -295,7 +304,7 @@ func (r *Result) Title() string {
 
 func (r *Result) SetSize(w, h int) {
 	r.w, r.h = w, h
-	if w != r.width {
+	if w != r.width || h != r.laidH && len(r.images.shown) > 0 {
 		r.layout()
 	}
 	r.sizeBody()
@@ -320,7 +329,13 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		if r.adopt(ready) {
 			// Counted once it is on screen: a count of a big text is a
 			// job of its own (result_cost.go).
-			return r.countCost(r.msg.Result)
+			return tea.Batch(r.countCost(r.msg.Result), r.decodeImages())
+		}
+		return nil
+	}
+	if d, ok := msg.(imageDecodedMsg); ok {
+		if r.images.decoded(d) {
+			r.layout()
 		}
 		return nil
 	}
@@ -370,9 +385,9 @@ func (r *Result) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(kp, r.keys.Result.SaveMedia) && len(r.media) > 0:
 			return r.saveMedia()
 		case key.Matches(kp, r.keys.Result.Open) && len(r.links) > 0:
-			uri := r.links[r.nextLink%len(r.links)]
+			t := r.links[r.nextLink%len(r.links)]
 			r.nextLink++
-			return func() tea.Msg { return ReadResourceMsg{URI: uri} }
+			return r.open(t)
 		}
 	}
 	r.sizeBody()
@@ -832,13 +847,20 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		return b
 	case "image", "audio":
 		meta := label("mime ") + value(orDash(c.MimeType)) + label("  size ") + value(byteSize(base64Len(c.Data)))
+		var ref *imageRef
 		if c.Type == "image" {
 			meta += imageDimensions(c.Data, label, value)
+			ref = newImageRef(c.Data, c.MimeType)
 		}
-		r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data})
-		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)")}
+		if c.Type == "audio" {
+			meta += durationMeta(c.Data, c.MimeType, label, value)
+		}
+		blob := mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: c.MimeType, data: c.Data}
+		r.media = append(r.media, blob)
+		r.links = append(r.links, openTarget{media: &blob})
+		return resultBlock{heading: heading(c.Type), meta: meta + label("  (w writes it to a file)"), image: ref}
 	case "resource_link":
-		r.links = append(r.links, c.URI)
+		r.links = append(r.links, openTarget{uri: c.URI})
 		meta := label("uri ") + value(c.URI)
 		if c.MimeType != "" {
 			meta += label("  mime ") + value(c.MimeType)
@@ -856,7 +878,7 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		}
 		_ = json.Unmarshal(c.Resource, &res)
 		if res.URI != "" {
-			r.links = append(r.links, res.URI)
+			r.links = append(r.links, openTarget{uri: res.URI})
 		}
 		meta := label("uri ") + value(res.URI) + label("  mime ") + value(orDash(res.MimeType))
 		b := resultBlock{heading: heading("resource (embedded)"), meta: meta, mime: res.MimeType, uri: res.URI, markdown: markdown.IsMIME(res.MimeType)}
@@ -865,6 +887,9 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 			b.text = *res.Text
 		case res.Blob != nil:
 			b.meta += label("  blob ") + value(byteSize(base64Len(*res.Blob)))
+			if termimage.IsImageMIME(res.MimeType) {
+				b.image = newImageRef(*res.Blob, res.MimeType)
+			}
 			r.media = append(r.media, mediaBlob{name: fmt.Sprintf("%s-%d", r.msg.Name, i), mime: res.MimeType, data: *res.Blob})
 		}
 		return b
@@ -910,7 +935,7 @@ func byteSize(n int) string {
 // layout turns the blocks into lines at the current width. Small text is
 // word-wrapped; big text and JSON are referenced line by line, unwrapped.
 func (r *Result) layout() {
-	r.width = r.w
+	r.width, r.laidH = r.w, r.h
 	r.cache = map[int]string{}
 	r.segs, r.n = nil, 0
 	r.mdWait = false
@@ -938,6 +963,11 @@ func (r *Result) layout() {
 		r.add(resultLine{kind: lineStyled, text: b.heading})
 		if b.meta != "" {
 			r.add(resultLine{kind: lineStyled, text: "  " + b.meta})
+		}
+		if b.image != nil {
+			for _, l := range r.imageLines(b.image, w) {
+				r.add(resultLine{kind: lineStyled, text: l})
+			}
 		}
 		switch {
 		case b.json != nil:

@@ -81,7 +81,11 @@ func TestResultMediaAndLinks(t *testing.T) {
 		got.Name != "result-img/../x" || got.MimeType != "application/json" {
 		t.Errorf("s gave %#v", got)
 	}
-	// o opens the resource link with resources/read.
+	// o opens the image (result_media.go), then the resource link with
+	// resources/read.
+	if got, ok := r.Update(tea.KeyPressMsg{Code: 'o', Text: "o"})().(OpenMediaMsg); !ok || !bytes.Equal(got.Data, pic) {
+		t.Errorf("o gave %#v", got)
+	}
 	if got := r.Update(tea.KeyPressMsg{Code: 'o', Text: "o"})(); got != (ReadResourceMsg{URI: "demo://readme"}) {
 		t.Errorf("o gave %#v", got)
 	}

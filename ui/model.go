@@ -30,6 +30,7 @@ import (
 	"github.com/mcpscope/mcpscope/panes"
 	"github.com/mcpscope/mcpscope/panes/list"
 	"github.com/mcpscope/mcpscope/panes/markdown"
+	"github.com/mcpscope/mcpscope/panes/termimage"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -50,7 +51,10 @@ type Config struct {
 	Theme string
 	// NoColor selects the colourless theme (NO_COLOR is set).
 	NoColor bool
-	Keys    keymap.KeyMap
+	// Images is how images are drawn (--images): "auto" (or empty) asks
+	// the terminal, "kitty", "blocks" (half-block cells) or "off".
+	Images string
+	Keys   keymap.KeyMap
 	// Logger receives debug logs; nil discards them. Never stdout/stderr.
 	Logger *slog.Logger
 	// Context bounds every client call; Background when nil.
@@ -149,8 +153,13 @@ type Model struct {
 	tools   toolsPane
 	hsPane  handshakePane
 	result  *panes.Result
-	help    help.Model
-	helpBar helpCache // the help bar's last layout, kept while its keys do not change
+	// screen is how images are drawn, once images finds out (images.go).
+	screen *termimage.Screen
+	images *termimage.Detector
+	// mediaFiles are the temporary files o opened (media.go).
+	mediaFiles mediaFiles
+	help       help.Model
+	helpBar    helpCache // the help bar's last layout, kept while its keys do not change
 	// helpList scrolls the help overlay's rows (helpRows): at 60×15 they
 	// do not fit.
 	helpList  *list.Model
@@ -241,6 +250,7 @@ func New(cfg Config) *Model {
 	m.roots = panes.NewRoots(m.theme, m.keys, cfg.Roots)
 	m.ask = panes.NewAsk(m.theme, m.keys)
 	m.content = panes.NewContent(m.theme, m.keys)
+	m.initImages()
 	m.initDiagnostics()
 	m.initCalls()
 	m.explorer = focusTools
@@ -271,7 +281,7 @@ func (m *Model) Init() tea.Cmd {
 	if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls(), waitForNotice(m.cfg.Notices))
+	cmds = append(cmds, m.connect(), waitForAsk(m.asks), m.loadCalls(), waitForNotice(m.cfg.Notices), m.images.Start())
 	return tea.Batch(cmds...)
 }
 
@@ -282,6 +292,7 @@ const quitBudget = 700 * time.Millisecond
 // Close ends the connection; runTUI calls it after the program exits.
 func (m *Model) Close() {
 	m.cancel()
+	m.mediaFiles.remove()
 	ctx, cancel := context.WithTimeout(context.Background(), quitBudget)
 	defer cancel()
 	if m.src != nil {
@@ -307,6 +318,10 @@ func shutdownSource(ctx context.Context, src session.Source) {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.markdownCmds())
+	if seq := m.screen.Take(); seq != "" {
+		// Images sent or deleted by the panes in this update.
+		cmd = tea.Batch(cmd, tea.Raw(seq))
+	}
 	m.sawBreaking()
 	if m.calls.toolsChanged {
 		m.calls.toolsChanged = false
@@ -320,6 +335,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if cmd, done := m.images.Update(msg); cmd != nil || done {
+		if done {
+			m.imagesDetected()
+		}
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -463,6 +484,12 @@ func (m *Model) modalPane() panes.Pane {
 }
 
 func (m *Model) openModal(md modal) {
+	switch {
+	case md == modalResult && m.modal != modalResult:
+		m.result.ShowImages()
+	case md == modalContent && m.modal != modalContent:
+		m.content.ShowImages()
+	}
 	m.modal = md
 	if p := m.modalPane(); p != nil {
 		p.Focus()
@@ -472,6 +499,14 @@ func (m *Model) openModal(md modal) {
 func (m *Model) closeModal() {
 	if p := m.modalPane(); p != nil {
 		p.Blur()
+	}
+	switch m.modal {
+	case modalResult:
+		// Leaving the view deletes what it drew with a graphics
+		// protocol; half-block cells go with the view.
+		m.result.ReleaseImages()
+	case modalContent:
+		m.content.ReleaseImages()
 	}
 	m.modal = modalNone
 }

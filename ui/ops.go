@@ -159,7 +159,7 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		cmd = m.toolDone(v, ev, r)
 	case *session.ReadResult:
 		m.resources.SetRead(r.URI, r.Raw)
-		m.content.SetDoc(ev.Op.Label, append([]panes.DocPart{{Lines: comparisonLines(m, m.rerunOf(int64(ev.Op.ID)))}}, panes.ReadResultDoc(m.theme, r.Raw)...), false)
+		cmd = m.content.SetDoc(ev.Op.Label, append([]panes.DocPart{{Lines: comparisonLines(m, m.rerunOf(int64(ev.Op.ID)))}}, panes.ReadResultDoc(m.theme, r.Raw)...), false)
 		if ev.Frame != nil {
 			m.content.SetRaw(ev.Frame.Raw)
 		}
@@ -167,7 +167,7 @@ func (m *Model) opDone(ev session.OpDoneEvent, stale bool) tea.Cmd {
 		m.openOver(modalContent)
 	case *session.PromptResult:
 		// A prompt's messages are prose: wrapped, not cut (W unwraps).
-		m.content.SetDoc(ev.Op.Label, append([]panes.DocPart{{Lines: comparisonLines(m, m.rerunOf(int64(ev.Op.ID)))}}, panes.PromptResultDoc(m.theme, r.Raw)...), true)
+		cmd = m.content.SetDoc(ev.Op.Label, append([]panes.DocPart{{Lines: comparisonLines(m, m.rerunOf(int64(ev.Op.ID)))}}, panes.PromptResultDoc(m.theme, r.Raw)...), true)
 		if ev.Frame != nil {
 			m.content.SetRaw(ev.Frame.Raw)
 		}

@@ -101,14 +101,16 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case panes.ShowFrameMsg:
 		m.showFrame(msg.Frame)
 	case panes.OpenLinesMsg:
+		var cmd tea.Cmd
 		if msg.Doc != nil {
-			m.content.SetDoc(msg.Title, msg.Doc, msg.Fold)
+			cmd = m.content.SetDoc(msg.Title, msg.Doc, msg.Fold)
 		} else if msg.Fold {
 			m.content.SetFolded(msg.Title, msg.Lines)
 		} else {
 			m.content.Set(msg.Title, msg.Lines)
 		}
 		m.openOver(modalContent)
+		return cmd
 	case panes.OpenExchangeMsg:
 		m.content.SetLazy(panes.ExchangeLines(m.theme, msg))
 		m.openOver(modalContent)
@@ -116,6 +118,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		cmd := m.detail.SetFrame(msg.Frame)
 		m.openModal(modalDetail)
 		return cmd
+	case panes.OpenMediaMsg:
+		return m.openMedia(msg)
 	case panes.CloseMsg:
 		m.closeModal()
 		if m.modal == modalNone && len(m.queue) > 0 {
@@ -145,7 +149,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		// every pane that might own them; each ignores what is not its.
 		var cmds []tea.Cmd
 		for _, p := range []panes.Pane{m.detail, m.logPane, m.caps, m.tools, m.hsPane, m.result,
-			m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask} {
+			m.resources, m.prompts, m.serverLog, m.activity, m.roots, m.ask, m.content} {
 			cmds = append(cmds, p.Update(msg))
 		}
 		return tea.Batch(cmds...)

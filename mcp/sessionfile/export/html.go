@@ -39,6 +39,7 @@ details { border-bottom: 1px solid var(--line); padding: .25em 0; } summary { cu
 .diag { border-left: 3px solid var(--line); padding: .2em .8em; margin: .6em 0; } .diag.error { border-color: var(--err); } .diag.warning { border-color: var(--warn); } .diag.hint { border-color: var(--hint); }
 .diag p { margin: .2em 0; color: var(--fg); }
 .md { border-left: 3px solid var(--line); padding: 0 .8em; margin: .3em 0; } .md .url { color: var(--mute); }
+img.shot { display: block; max-width: 100%; max-height: 40em; margin: .3em 0 .6em; border: 1px solid var(--line); }
 footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 @media print {
   body { max-width: none; margin: 0; font-size: 11px; } pre { white-space: pre-wrap; }
@@ -95,7 +96,7 @@ footer { margin-top: 3em; color: var(--mute); font-size: .9em; }
 {{range .Rows}}{{with .Heading}}<h3>{{.}}</h3>
 {{end}}<details{{if .Failed}} class="failed"{{end}}>
 <summary><span class="t">{{.At}}</span><span class="dir">{{.Arrow}}</span> {{.Label}}{{if .Status}} <span class="{{.StatusClass}}">{{.Status}}</span>{{end}}{{if .Latency}} <span class="lat">{{.Latency}}</span>{{end}}</summary>
-{{range .Parts}}<div class="mute">{{.Title}}</div>{{if .HTML}}<div class="md">{{.HTML}}</div>{{else}}<pre>{{.Body}}</pre>{{end}}{{end}}
+{{range .Parts}}<div class="mute">{{.Title}}</div>{{if .HTML}}<div class="md">{{.HTML}}</div>{{else}}<pre>{{.Body}}</pre>{{end}}{{range .Images}}{{if .Src}}<img class="shot" src="{{.Src}}" alt="{{.MIME}} image, {{.Size}} bytes">{{else}}<div class="mute">{{.Note}}</div>{{end}}{{end}}{{end}}
 </details>
 {{end}}
 
@@ -142,11 +143,13 @@ type row struct {
 	Parts                                          []part
 }
 
-// part is a titled body under a row: a frame's JSON (Body), or a
-// Markdown text in it rendered (HTML, html_markdown.go).
+// part is a titled body under a row: a frame's JSON (Body) with the
+// images the frame carries (Images, images.go), or a Markdown text in
+// it rendered (HTML, html_markdown.go).
 type part struct {
 	Title, Body string
 	HTML        template.HTML
+	Images      []frameImage
 }
 
 type htmlData struct {
@@ -163,10 +166,14 @@ type htmlData struct {
 func HTML(w io.Writer, s *Session) error {
 	d := htmlData{Session: s, Recorded: s.Header.Time.UTC().Format("2006-01-02 15:04:05 UTC"),
 		FrameCount: s.frameCount, DiagSummary: diagSummary(s.Diagnostics), Outcome: outcome(s), FirstOf: s.firstOf()}
+	budget := maxInlineImages
 	for _, it := range s.Timeline {
 		r := s.row(it)
 		if c := s.Heading(it); c != nil {
 			r.Heading = c.String()
+		}
+		for _, p := range r.Parts {
+			inline(p.Images, &budget)
 		}
 		d.Rows = append(d.Rows, r)
 	}
@@ -191,7 +198,7 @@ func (s *Session) row(it *Item) row {
 		switch {
 		case it.Response != nil:
 			resp := it.Response
-			r.Parts = append(r.Parts, part{Title: fmt.Sprintf("answer, frame %d, %s", resp.Seq, plural.S(resp.Size(), "byte")), Body: pretty(resp.Raw)})
+			r.Parts = append(r.Parts, part{Title: fmt.Sprintf("answer, frame %d, %s", resp.Seq, plural.S(resp.Size(), "byte")), Body: pretty(resp.Raw), Images: imagesOf(resp.Raw)})
 			r.Parts = append(r.Parts, markdownParts(resp.Raw)...)
 			if resp.Latency > 0 {
 				r.Latency = resp.Latency.Round(time.Microsecond).String()

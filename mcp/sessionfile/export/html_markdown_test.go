@@ -108,3 +108,22 @@ func FuzzMarkdownHTML(f *testing.F) {
 		}
 	})
 }
+
+// The Markdown report quotes a failing answer's JSON, which holds its
+// Markdown as sent; the HTML rendering of it is no part of the report,
+// not even as an empty block under its title.
+func TestMarkdownReportQuotesNoRendering(t *testing.T) {
+	s := sessionWithAnswer(t, map[string]any{"isError": true, "content": []any{
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "demo://r.md", "mimeType": "text/markdown", "text": "# Report\n\n- one"}}}})
+	var b bytes.Buffer
+	if err := Markdown(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if !strings.Contains(md, `"text": "# Report\n\n- one"`) {
+		t.Fatalf("the report does not quote the answer's Markdown as sent:\n%s", md)
+	}
+	if strings.Contains(md, "rendered") || strings.Contains(md, "```\n\n```") {
+		t.Errorf("the report has a block for the HTML rendering:\n%s", md)
+	}
+}

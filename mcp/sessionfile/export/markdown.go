@@ -1,6 +1,7 @@
 package export
 
 import (
+	"encoding/base64"
 	"fmt"
 	"io"
 	"strings"
@@ -62,8 +63,23 @@ func Markdown(w io.Writer, s *Session) error {
 		}
 		fmt.Fprintf(&b, "**%s %s**%s %s\n\n", r.At, mdText(r.Label), where, mdText(r.Status))
 		for _, p := range r.Parts {
+			if p.HTML != "" {
+				// Markdown rendered for the HTML page: the JSON quoted
+				// above holds it as sent.
+				continue
+			}
 			fmt.Fprintf(&b, "%s:\n\n", p.Title)
-			fence(&b, p.Body)
+			// A report shows no picture: each image is a line with its
+			// size, and its base64 is not quoted.
+			fence(&b, withoutImageData(p.Body, p.Images))
+			for _, im := range p.Images {
+				im.Size = base64.StdEncoding.DecodedLen(len(im.b64))
+				im.Why = "a Markdown report shows no image; the HTML export does"
+				fmt.Fprintf(&b, "- %s\n", mdText(im.Note()))
+			}
+			if len(p.Images) > 0 {
+				b.WriteString("\n")
+			}
 		}
 	}
 

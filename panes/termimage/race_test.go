@@ -1,0 +1,5 @@
+//go:build race
+
+package termimage
+
+const raceEnabled = true
