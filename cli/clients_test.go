@@ -266,6 +266,7 @@ func TestRealClientsInside(t *testing.T) {
 	t.Run("gemini-cli view", testGeminiView)
 	t.Run("claude-code view", testClaudeView)
 	t.Run("codex", testCodex)
+	t.Run("codex view", testCodexView)
 }
 
 // Claude Code's switches for a run that tries no outside host.

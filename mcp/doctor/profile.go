@@ -63,15 +63,18 @@ func (l *Linter) profileView(f *mcp.Frame, raws []json.RawMessage) {
 	}
 	v := clients.Present(pc.id, clients.Input{Server: server, ServerTitle: l.serverInfo.Title, Tools: mcp.ParseTools(raws)})
 	who := pc.id.Name()
-	waits := 0
+	waits, codeMode := 0, 0
 	for _, e := range v.Tools {
 		var says []string
 		if e.Dropped != "" {
 			says = append(says, e.Dropped)
 		}
 		for _, x := range e.Effects {
-			if x.Rule == "gemini/wait-for-previous" {
+			switch x.Rule {
+			case "gemini/wait-for-previous":
 				waits++
+			case "codex/code-mode":
+				codeMode++
 			}
 			if routineEffect(pc.id, x) || x.Text == e.Dropped {
 				continue
@@ -89,6 +92,9 @@ func (l *Linter) profileView(f *mcp.Frame, raws []json.RawMessage) {
 	if waits > 0 {
 		l.reportOnce("gemini-wait", pc.rule, fmt.Sprintf("%s adds a boolean property wait_for_previous to the input schema of %d of the %d tools (%s).", who, waits, len(v.Tools), withSource("gemini/wait-for-previous")), f.Seq)
 	}
+	if codeMode > 0 {
+		l.reportOnce("codex-code-mode", pc.rule, fmt.Sprintf("%s gives its model no JSON Schema for %d of the %d tools: each one's input is a TypeScript declaration appended to its description (%s).", who, codeMode, len(v.Tools), withSource("codex/code-mode")), f.Seq)
+	}
 	for _, n := range v.Notes {
 		if n.Rule == "claude/tool-search" || n.Rule == "codex/deferred" {
 			l.reportOnce(n.Rule, pc.rule, fmt.Sprintf("%s: %s (%s).", who, n.Text, withSource(n.Rule)), f.Seq)
@@ -104,7 +110,7 @@ func routineEffect(id clients.ID, x clients.Effect) bool {
 	switch {
 	case id == clients.Claude && (x.Rule == "claude/prefix" || x.Rule == "claude/name-pattern"):
 		return true
-	case x.Rule == "gemini/wait-for-previous": // every tool's: said once
+	case x.Rule == "gemini/wait-for-previous", x.Rule == "codex/code-mode": // every tool's: said once
 		return true
 	}
 	return strings.HasSuffix(x.Rule, "/prefix") && !strings.Contains(x.Text, "(")

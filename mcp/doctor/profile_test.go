@@ -55,8 +55,9 @@ func TestProfilesSayWhatTheClientSends(t *testing.T) {
 			"adds a boolean property wait_for_previous to the input schema of 5 of the 6 tools",
 		}, nil, "plain"},
 		{doctor.ProfileCodex, "profile/codex-presents", []string{
-			`"get.weather" is sent as "mcp__script__get.weather" (rule codex/prefix; source: Codex 0.169.0 code`,
-			"Codex: tools are sent deferred: the first request names only the namespace mcp__script; a definition reaches the model only when it loads the tool (rule codex/deferred; source: Codex 0.169.0 on the wire, observed by hand",
+			`tool "get.weather" to its model as "mcp__script__get_weather": named mcp__script__get_weather (each character outside [a-zA-Z0-9_] made _) (rule codex/prefix; source: Codex 0.169.0 on the wire`,
+			"Codex gives its model no JSON Schema for 6 of the 6 tools: each one's input is a TypeScript declaration appended to its description (rule codex/code-mode; source: Codex 0.169.0 on the wire",
+			"Codex: tools are sent deferred: the first request names only the namespace mcp__script; the model finds a tool's name and description (with its TypeScript declaration) in ALL_TOOLS from its exec tool (rule codex/deferred; source: Codex 0.169.0 on the wire",
 		}, nil, "plain"},
 	} {
 		t.Run(string(tc.profile), func(t *testing.T) {

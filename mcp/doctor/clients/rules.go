@@ -154,8 +154,10 @@ var (
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
 	wireGemini       = Source{"wire", "Gemini CLI 0.61.0 on the wire: names, descriptions and schemas as the gemini view predicts them (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view)"}
-	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire, observed by hand (codex exec with a model_provider on loopback): the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire by hand: Codex 0.169.0 with a loopback model_provider"}
+	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire: the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view)"}
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
+	wireCodex        = Source{"wire", "Codex 0.169.0 on the wire: names and descriptions, as ALL_TOOLS in its exec tool gave them, as the codex view predicts (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view)"}
+	srcCodexTS       = Source{"source", "openai/codex codex-rs/code-mode-protocol/src/description.rs (render_code_mode_sample, normalize_code_mode_identifier)", "https://github.com/openai/codex/blob/main/codex-rs/code-mode-protocol/src/description.rs"}
 )
 
 func report(label, url string) Source { return Source{"report", label, url} }
@@ -249,11 +251,14 @@ var catalog = []Rule{
 		Sources: []Source{codeGeminiWait, wireGemini}},
 
 	{ID: "codex/prefix", Client: Codex,
-		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",
-		Sources: []Source{codeCodexName}},
+		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>, each character outside [a-zA-Z0-9_] made _ (a JavaScript identifier: get.weather is mcp__wx__get_weather, rich-tool mcp__wx__rich_tool); a name over 64 characters is kept whole.",
+		Sources: []Source{wireCodex, codeCodexName, srcCodexTS}},
+	{ID: "codex/code-mode", Client: Codex,
+		Says:    "Codex 0.169.0 gives its model MCP tools as methods of its exec tool's JavaScript tools object: the description is the server's (whole: 3,000 characters were sent), a blank line, and \"exec tool declaration:\" with a TypeScript declaration of the input (properties sorted, optional unless required, descriptions as // comments, type [X, \"null\"] as X | null, a top-level anyOf as a union); no JSON Schema reaches the model.",
+		Sources: []Source{wireCodex, srcCodexTS}},
 	{ID: "codex/deferred", Client: Codex,
-		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; how a definition is loaded and what it then looks like was not observed.",
-		Sources: []Source{wireCodexDefer}},
+		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; the model finds them by reading ALL_TOOLS ({name, description}) in its exec tool.",
+		Sources: []Source{wireCodexDefer, wireCodex}},
 }
 
 // Rules is every client rule, in the catalogue's order.
@@ -288,7 +293,7 @@ func Unknown(id ID) string {
 	case Gemini:
 		return "Gemini CLI's server name is its key in settings.json (mcpServers); the view takes the announced one. Descriptions go unchanged (a 3,000-character one was sent whole)."
 	case Codex:
-		return "How Codex handles characters outside [a-zA-Z0-9_-], long names, descriptions and schemas was not confirmed; the view shows them as served."
+		return "Codex's TypeScript for schema keywords other than type, enum, anyOf, oneOf, properties, required, items and additionalProperties, and for an output schema, was not observed; the view writes unknown where it cannot tell."
 	case ChatGPT:
 		return "How ChatGPT names tools for its model, and what it cuts, is not documented."
 	case VSCode:

@@ -59,6 +59,7 @@ var ruleCases = map[string]func(*testing.T){
 	"gemini/wait-for-previous":  caseGeminiWaitForPrevious,
 	"codex/prefix":              caseCodexPrefix,
 	"codex/deferred":            caseCodexDeferred,
+	"codex/code-mode":           caseCodexCodeMode,
 	"claude/tool-search":        caseClaudeToolSearch,
 	"claude/result-limits":      caseClaudeResultLimits,
 	"claude/list-changed":       caseClaudeListChanged,
@@ -297,14 +298,6 @@ func caseGeminiWaitForPrevious(t *testing.T) {
 	}
 }
 
-// Source: Codex 0.169.0's shipped instructions (mcp__server__tool).
-func caseCodexPrefix(t *testing.T) {
-	v := clients.Present(clients.Codex, clients.Input{Server: "wx", Tools: tools(t, `{"name":"forecast","description":"d","inputSchema":{"type":"object"}}`)})
-	if e := entry(t, v, "forecast"); e.Shown != "mcp__wx__forecast" || !has(e, "codex/prefix") || e.Description != "d" || string(e.Schema) != `{"type":"object"}` {
-		t.Errorf("forecast: %+v", e)
-	}
-}
-
 // Source: Claude Code's MCP docs (Dynamic tool updates);
 // anthropics/claude-code#13646. A fact for the doctor's
 // profile/claude-list-changed hint, not a change to the list.
@@ -528,13 +521,5 @@ func TestForClientInfo(t *testing.T) {
 		if got := clients.For(tc.info); got != tc.want {
 			t.Errorf("For(%+v) = %s, want %s", tc.info, got, tc.want)
 		}
-	}
-}
-
-// Source: Codex 0.169.0 on the wire, by hand: only the namespace at first.
-func caseCodexDeferred(t *testing.T) {
-	v := clients.Present(clients.Codex, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a"}`)})
-	if len(v.Notes) != 1 || v.Notes[0].Rule != "codex/deferred" || !strings.Contains(v.Notes[0].Text, "namespace mcp__wx") {
-		t.Errorf("notes: %+v", v.Notes)
 	}
 }
