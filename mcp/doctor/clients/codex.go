@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpscope/mcpscope/mcp/doctor/tokens"
 )
 
 // codexIdentChar is what Codex 0.169.0 keeps of a name in code mode,
@@ -96,15 +98,9 @@ func codexTS(raw json.RawMessage, indent string) string {
 	return strings.Join(parts, " | ")
 }
 
-// tokensCompact is a JSON value without insignificant space.
-func tokensCompact(raw json.RawMessage) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return raw
-	}
-	b, _ := json.Marshal(v)
-	return b
-}
+// tokensCompact is a JSON value without insignificant space, its
+// strings as JavaScript and serde write them (no HTML escapes).
+func tokensCompact(raw json.RawMessage) json.RawMessage { return tokens.ClientJSON(raw) }
 
 func codexTSType(t string, ms []member, indent string) string {
 	switch t {

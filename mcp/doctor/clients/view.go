@@ -102,6 +102,10 @@ func Present(id ID, in Input) View {
 		v.gemini(in)
 	case Codex:
 		v.codex(in)
+	case OpenCode:
+		v.opencode(in)
+	case Copilot:
+		v.copilot(in)
 	default:
 		v.Client = Generic
 		v.generic(in)

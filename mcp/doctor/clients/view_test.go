@@ -60,6 +60,12 @@ var ruleCases = map[string]func(*testing.T){
 	"codex/prefix":              caseCodexPrefix,
 	"codex/deferred":            caseCodexDeferred,
 	"codex/code-mode":           caseCodexCodeMode,
+	"opencode/prefix":           caseOpenCodePrefix,
+	"opencode/schema":           caseOpenCodeSchema,
+	"opencode/invalid-list":     caseOpenCodeInvalidList,
+	"copilot/prefix":            caseCopilotPrefix,
+	"copilot/name-length":       caseCopilotNameLength,
+	"copilot/schema":            caseCopilotSchema,
 	"claude/tool-search":        caseClaudeToolSearch,
 	"claude/result-limits":      caseClaudeResultLimits,
 	"claude/list-changed":       caseClaudeListChanged,
@@ -517,6 +523,8 @@ func TestForClientInfo(t *testing.T) {
 		{mcp.Implementation{Name: "cursor-vscode"}, clients.Cursor},
 		{mcp.Implementation{Name: "Cursor"}, clients.Cursor},
 		{mcp.Implementation{Name: "openai-mcp"}, clients.ChatGPT},
+		{mcp.Implementation{Name: "opencode", Version: "1.18.33"}, clients.OpenCode},
+		{mcp.Implementation{Name: "copilot-cli", Version: "1.0.102"}, clients.Copilot},
 	} {
 		if got := clients.For(tc.info); got != tc.want {
 			t.Errorf("For(%+v) = %s, want %s", tc.info, got, tc.want)
