@@ -57,7 +57,7 @@ func codexTS(raw json.RawMessage, indent string) string {
 		if json.Unmarshal(v, &vals) == nil && len(vals) > 0 {
 			parts := make([]string, len(vals))
 			for i, x := range vals {
-				parts[i] = string(tokensCompact(x))
+				parts[i] = string(tokens.ClientJSON(x))
 			}
 			return strings.Join(parts, " | ")
 		}
@@ -98,10 +98,6 @@ func codexTS(raw json.RawMessage, indent string) string {
 	return strings.Join(parts, " | ")
 }
 
-// tokensCompact is a JSON value without insignificant space, its
-// strings as JavaScript and serde write them (no HTML escapes).
-func tokensCompact(raw json.RawMessage) json.RawMessage { return tokens.ClientJSON(raw) }
-
 func codexTSType(t string, ms []member, indent string) string {
 	switch t {
 	case "string", "boolean", "null":
@@ -130,7 +126,7 @@ func codexTSObject(ms []member, indent string) string {
 		}
 	}
 	if len(props) == 0 {
-		if ap, ok := get(ms, "additionalProperties"); ok && string(tokensCompact(ap)) == "false" {
+		if ap, ok := get(ms, "additionalProperties"); ok && string(tokens.ClientJSON(ap)) == "false" {
 			return "{}"
 		}
 		return "{ [key: string]: unknown; }"
@@ -158,7 +154,7 @@ func codexTSObject(ms []member, indent string) string {
 	for _, k := range keys {
 		name := k
 		if !codexTSIdent().MatchString(k) {
-			name = string(jsonString(k))
+			name = string(tokens.QuoteString(k))
 		}
 		if !slices.Contains(required, k) {
 			name += "?"

@@ -90,11 +90,11 @@ func copilotSchema(raw json.RawMessage) (out json.RawMessage, combinator string)
 	if len(raw) == 0 {
 		raw = json.RawMessage(`{}`)
 	}
-	ms, ok := object(copilotSorted(tokensCompact(raw)))
+	ms, ok := object(copilotSorted(tokens.ClientJSON(raw)))
 	if !ok {
 		return raw, ""
 	}
-	props, _ := object(mustGet(ms, "properties"))
+	props, _ := object(memberOf(ms, "properties"))
 	for _, comb := range []string{"allOf", "anyOf", "oneOf"} {
 		v, ok := get(ms, comb)
 		if !ok {
@@ -107,7 +107,7 @@ func copilotSchema(raw json.RawMessage) (out json.RawMessage, combinator string)
 		combinator = comb
 		ms = slices.DeleteFunc(ms, func(m member) bool { return m.key == comb })
 		for _, b := range branches {
-			bp, _ := object(mustGet(mustObject(b), "properties"))
+			bp, _ := object(memberOf(membersOf(b), "properties"))
 			for _, p := range bp {
 				if _, has := get(props, p.key); has {
 					continue
@@ -133,16 +133,19 @@ func copilotSchema(raw json.RawMessage) (out json.RawMessage, combinator string)
 	return encode(ms), combinator
 }
 
-func mustObject(raw json.RawMessage) []member {
+// membersOf is an object's members, none for anything else.
+func membersOf(raw json.RawMessage) []member {
 	ms, _ := object(raw)
 	return ms
 }
 
-func mustGet(ms []member, key string) json.RawMessage {
+// memberOf is the value of key, nil where it is absent.
+func memberOf(ms []member, key string) json.RawMessage {
 	v, _ := get(ms, key)
 	return v
 }
 
+// encodeOrEmpty is the members as an object, {} for none.
 func encodeOrEmpty(ms []member) json.RawMessage {
 	if len(ms) == 0 {
 		return json.RawMessage(`{}`)
