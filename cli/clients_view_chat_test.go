@@ -14,9 +14,10 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
 )
 
-// chatAnswer answers an OpenAI Chat Completions request as a model that
-// says "ok" would, streamed when the request asks for it; /models lists
-// one model.
+// chatAnswer answers an OpenAI Chat Completions request as a model
+// would, streamed when the request asks for it: while no tool result has
+// come back, a call of the server's tool big (wx_big or wx-big) where
+// the request offers it; then "ok". /models lists one model.
 func chatAnswer(w http.ResponseWriter, path string, body []byte, _ int) {
 	switch {
 	case strings.HasSuffix(path, "/models"):
@@ -28,12 +29,27 @@ func chatAnswer(w http.ResponseWriter, path string, body []byte, _ int) {
 		return
 	}
 	var req struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
+		Model    string     `json:"model"`
+		Stream   bool       `json:"stream"`
+		Tools    []chatTool `json:"tools"`
+		Messages []struct {
+			Role string `json:"role"`
+		} `json:"messages"`
 	}
 	_ = json.Unmarshal(body, &req)
+	big := ""
+	for _, tl := range req.Tools {
+		if n := tl.Function.Name; n == "wx_big" || n == "wx-big" {
+			big = n
+		}
+	}
+	for _, m := range req.Messages {
+		if m.Role == "tool" {
+			big = ""
+		}
+	}
 	usage := map[string]int{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
-	if !req.Stream {
+	if !req.Stream && big == "" {
 		w.Header().Set("Content-Type", "application/json")
 		b, _ := json.Marshal(map[string]any{"id": "c1", "object": "chat.completion", "created": 0, "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": "ok"}, "finish_reason": "stop"}},
@@ -51,8 +67,14 @@ func chatAnswer(w http.ResponseWriter, path string, body []byte, _ int) {
 		b, _ := json.Marshal(c)
 		_, _ = io.WriteString(w, "data: "+string(b)+"\n\n")
 	}
-	chunk(map[string]any{"role": "assistant", "content": "ok"}, nil, nil)
-	chunk(map[string]any{}, "stop", map[string]any{"usage": usage})
+	if big != "" {
+		call := map[string]any{"index": 0, "id": "call_big", "type": "function", "function": map[string]any{"name": big, "arguments": "{}"}}
+		chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}, nil, nil)
+		chunk(map[string]any{}, "tool_calls", map[string]any{"usage": usage})
+	} else {
+		chunk(map[string]any{"role": "assistant", "content": "ok"}, nil, nil)
+		chunk(map[string]any{}, "stop", map[string]any{"usage": usage})
+	}
 	_, _ = io.WriteString(w, "data: [DONE]\n\n")
 }
 
@@ -104,6 +126,38 @@ func compareChatTools(t *testing.T, client string, body []byte, view clients.Vie
 	}
 }
 
+// toolResult is the content of the tool message answering call_big in
+// the requests, "" when none does.
+func toolResult(t *testing.T, reqs [][]byte) string {
+	t.Helper()
+	for _, b := range reqs {
+		var req struct {
+			Messages []struct {
+				Role       string          `json:"role"`
+				ToolCallID string          `json:"tool_call_id"`
+				Content    json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(b, &req)
+		for _, m := range req.Messages {
+			if m.Role != "tool" || m.ToolCallID != "call_big" {
+				continue
+			}
+			var text string
+			if json.Unmarshal(m.Content, &text) == nil {
+				return text
+			}
+			var parts []struct{ Text string }
+			_ = json.Unmarshal(m.Content, &parts)
+			for _, p := range parts {
+				text += p.Text
+			}
+			return text
+		}
+	}
+	return ""
+}
+
 // writeViewServer writes the tools server and its list into the run's
 // HOME and returns the command that starts it.
 func writeViewServer(t *testing.T, r *clientRun) []string {
@@ -152,9 +206,10 @@ func testOpenCodeView(t *testing.T) {
 	if out, err := r.run(2*time.Minute, "opencode", "run", "say ok"); err != nil {
 		t.Fatalf("opencode run: %v (the model API had requests to %v)\n%s", err, api.paths(), out)
 	}
+	reqs := api.sent("/chat/completions")
 	var withTools []byte
-	for _, b := range api.sent("/chat/completions") {
-		if strings.Contains(string(b), `"tools"`) {
+	for _, b := range reqs {
+		if withTools == nil && strings.Contains(string(b), `"tools"`) {
 			withTools = b
 		}
 	}
@@ -162,6 +217,17 @@ func testOpenCodeView(t *testing.T) {
 		t.Fatalf("opencode sent no request with tools (requests to %v)", api.paths())
 	}
 	compareChatTools(t, "opencode", withTools, viewOf(clients.OpenCode), "wx_")
+	// The 300 KB result reaches the model as opencode/result-limits says:
+	// none of its text, the path of the file that holds it.
+	result := toolResult(t, reqs)
+	if !strings.Contains(result, "...307200 bytes truncated...") ||
+		!strings.Contains(result, "The tool call succeeded but the output was truncated. Full output saved to: ") ||
+		strings.Contains(result, "xxxxxxxx") || len(result) > 4096 {
+		t.Errorf("the 300 KB result reached the model as %d bytes:\n%s", len(result), result)
+	}
+	if !strings.Contains(clients.OpenCodeResultNote, `"The tool call succeeded but the output was truncated. Full output saved to: PATH"`) {
+		t.Errorf("the view's note does not say so: %s", clients.OpenCodeResultNote)
+	}
 }
 
 // Copilot CLI 1.0.102, offline with a provider on a fake OpenAI-compatible
@@ -188,4 +254,14 @@ func testCopilotView(t *testing.T) {
 		t.Fatalf("Copilot CLI sent no Chat Completions request (requests to %v)", api.paths())
 	}
 	compareChatTools(t, "Copilot CLI", reqs[0], viewOf(clients.Copilot), "wx-")
+	// The 300 KB result reaches the model as copilot/result-limits says:
+	// the file's path and a 500-character preview.
+	result := toolResult(t, reqs)
+	head, preview, ok := strings.Cut(result, "\n\nPreview (first 500 chars):\n")
+	if !ok || !strings.HasPrefix(head, "Output too large to read at once (300.0 KB). Saved to: ") || preview != strings.Repeat("x", 500) {
+		t.Errorf("the 300 KB result reached the model as %d bytes:\n%.2000s", len(result), result)
+	}
+	if !strings.Contains(clients.CopilotResultNote, `"Output too large to read at once (300.0 KB). Saved to: PATH"`) || !strings.Contains(clients.CopilotResultNote, "first 500 characters") {
+		t.Errorf("the view's note does not say so: %s", clients.CopilotResultNote)
+	}
 }

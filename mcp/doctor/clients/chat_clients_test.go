@@ -124,3 +124,21 @@ func caseCopilotSchema(t *testing.T) {
 		t.Errorf("either: effects %+v", e.Effects)
 	}
 }
+
+// Source: opencode 1.18.33 on the wire (cli testOpenCodeView checks the
+// note against what the model got).
+func caseOpenCodeResultLimits(t *testing.T) {
+	v := clients.Present(clients.OpenCode, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a","inputSchema":{"type":"object"}}`)})
+	if len(v.Notes) != 1 || v.Notes[0].Rule != "opencode/result-limits" || v.Notes[0].Text != clients.OpenCodeResultNote {
+		t.Errorf("notes: %+v", v.Notes)
+	}
+}
+
+// Source: Copilot CLI 1.0.102 on the wire (cli testCopilotView checks the
+// note against what the model got).
+func caseCopilotResultLimits(t *testing.T) {
+	v := clients.Present(clients.Copilot, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a","inputSchema":{"type":"object"}}`)})
+	if len(v.Notes) != 1 || v.Notes[0].Rule != "copilot/result-limits" || v.Notes[0].Text != clients.CopilotResultNote {
+		t.Errorf("notes: %+v", v.Notes)
+	}
+}

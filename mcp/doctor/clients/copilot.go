@@ -180,4 +180,8 @@ func (v *View) copilot(in Input) {
 		v.Tools = append(v.Tools, e)
 	}
 	v.total()
+	v.Notes = append(v.Notes, Effect{"copilot/result-limits", CopilotResultNote})
 }
+
+// CopilotResultNote says what Copilot CLI did with a long result.
+const CopilotResultNote = "a 300 KB result reached the model as \"Output too large to read at once (300.0 KB). Saved to: PATH\", advice to read the file with grep, head/tail or jq, and \"Preview (first 500 chars):\" with its first 500 characters; where the limit lies was not observed"

@@ -106,4 +106,8 @@ func (v *View) opencode(in Input) {
 		v.Tools = append(v.Tools, e)
 	}
 	v.total()
+	v.Notes = append(v.Notes, Effect{"opencode/result-limits", OpenCodeResultNote})
 }
+
+// OpenCodeResultNote says what opencode did with a long result.
+const OpenCodeResultNote = "a 300 KB result (one line) reached the model as \"...N bytes truncated...\" and \"The tool call succeeded but the output was truncated. Full output saved to: PATH\", with instructions to have an agent read the file: none of the text itself; where the cut starts was not observed"

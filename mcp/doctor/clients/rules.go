@@ -170,6 +170,8 @@ var (
 	wireOpenCodeList = Source{"wire", "opencode 1.18.33 on the wire, by hand: with one tool whose inputSchema had no type, the request held none of the server's tools", "observed on the wire by hand: opencode 1.18.33, a tool whose inputSchema has no type"}
 	wireCopilot      = Source{"wire", "Copilot CLI 1.0.102 on the wire: every name, description and schema, as predicted", "observed on the wire: Copilot CLI 1.0.102 (go test ./cli -run TestRealClients, copilot view)"}
 	wireCopilotMore  = Source{"wire", "Copilot CLI 1.0.102 on the wire, by hand: héllo wörld as wx-xn--hllo-wrld-b4a2m, UPPER.Case as wx-UPPER-Case, a top-level oneOf and allOf, keys sorted at every depth (COPILOT_MODEL m and gpt-4.1 alike)", "observed on the wire by hand: Copilot CLI 1.0.102 with COPILOT_PROVIDER_BASE_URL on loopback"}
+	wireOpenCodeBig  = Source{"wire", "opencode 1.18.33 on the wire: a 300 KB result as the model got it", "observed on the wire: opencode 1.18.33 (go test ./cli -run TestRealClients, opencode view), a 300 KB result"}
+	wireCopilotBig   = Source{"wire", "Copilot CLI 1.0.102 on the wire: a 300 KB result as the model got it", "observed on the wire: Copilot CLI 1.0.102 (go test ./cli -run TestRealClients, copilot view), a 300 KB result"}
 	srcCodexTS       = Source{"source", "openai/codex codex-rs/code-mode-protocol/src/description.rs (render_code_mode_sample, normalize_code_mode_identifier)", "https://github.com/openai/codex/blob/main/codex-rs/code-mode-protocol/src/description.rs"}
 )
 
@@ -282,6 +284,9 @@ var catalog = []Rule{
 	{ID: "opencode/invalid-list", Client: OpenCode,
 		Says:    "A tools/list with one tool whose inputSchema is not of type \"object\" is refused whole by opencode 1.18.33's MCP SDK: none of that server's tools reach the model.",
 		Sources: []Source{wireOpenCodeList}},
+	{ID: "opencode/result-limits", Client: OpenCode,
+		Says:    "opencode 1.18.33 gave its model a 300 KB one-line result as \"...307200 bytes truncated...\" and \"The tool call succeeded but the output was truncated. Full output saved to: PATH\", with instructions to have an agent read the file: none of the text itself.",
+		Sources: []Source{wireOpenCodeBig}},
 
 	{ID: "copilot/prefix", Client: Copilot,
 		Says:    "Copilot CLI 1.0.102 names each MCP tool <server>-<tool>: a name with characters outside ASCII becomes punycode (héllo wörld is xn--hllo-wrld-b4a2m), then each character outside [a-zA-Z0-9_-] becomes - (get.weather of wx is wx-get-weather).",
@@ -292,6 +297,9 @@ var catalog = []Rule{
 	{ID: "copilot/schema", Client: Copilot,
 		Says:    "Copilot CLI 1.0.102 sorts an input schema's keys at every depth and adds properties: {} when absent; it removes a top-level anyOf or oneOf, adds each branch's properties as {} and sets the schema's description to \"{anyOf: [the branches as JSON]}\"; it merges a top-level allOf's properties. Descriptions go unchanged (a 3,000-character one whole); type [X, \"null\"] is sent as served.",
 		Sources: []Source{wireCopilot, wireCopilotMore}},
+	{ID: "copilot/result-limits", Client: Copilot,
+		Says:    "Copilot CLI 1.0.102 gave its model a 300 KB result as \"Output too large to read at once (300.0 KB). Saved to: PATH\", advice to read the file with grep, head/tail or jq, and \"Preview (first 500 chars):\" with its first 500 characters.",
+		Sources: []Source{wireCopilotBig}},
 }
 
 // Rules is every client rule, in the catalogue's order.

@@ -66,6 +66,8 @@ var ruleCases = map[string]func(*testing.T){
 	"copilot/prefix":            caseCopilotPrefix,
 	"copilot/name-length":       caseCopilotNameLength,
 	"copilot/schema":            caseCopilotSchema,
+	"opencode/result-limits":    caseOpenCodeResultLimits,
+	"copilot/result-limits":     caseCopilotResultLimits,
 	"claude/tool-search":        caseClaudeToolSearch,
 	"claude/result-limits":      caseClaudeResultLimits,
 	"claude/list-changed":       caseClaudeListChanged,
