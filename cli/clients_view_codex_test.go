@@ -84,8 +84,13 @@ func sse(w io.Writer, kind string, data map[string]any) {
 // tools are in ALL_TOOLS, as {name, description}.
 const codexListTools = `text(JSON.stringify(ALL_TOOLS.filter(t => t.name.startsWith("mcp__wx__"))))`
 
+// codexBig is what the model runs next: the 300 KB tool, its text as the
+// exec tool's output.
+const codexBig = `const r = await tools.mcp__wx__big({}); text(r.content[0].text)`
+
 // codexAnswer answers a Responses request as Codex's model would: first
-// an exec call that lists the deferred MCP tools, then "ok".
+// an exec call that lists the deferred MCP tools, then one that calls
+// big, then "ok".
 func codexAnswer(w http.ResponseWriter, path string, body []byte, n int) {
 	if !strings.HasSuffix(path, "/responses") {
 		http.NotFound(w, nil)
@@ -96,8 +101,11 @@ func codexAnswer(w http.ResponseWriter, path string, body []byte, n int) {
 	sse(w, "response.created", map[string]any{"response": map[string]any{"id": id}})
 	item := map[string]any{"type": "message", "role": "assistant", "id": "msg_" + id,
 		"content": []any{map[string]any{"type": "output_text", "text": "ok"}}}
-	if !strings.Contains(string(body), `"custom_tool_call_output"`) {
+	switch strings.Count(string(body), `"type":"custom_tool_call_output"`) {
+	case 0:
 		item = map[string]any{"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": "exec", "input": codexListTools}
+	case 1:
+		item = map[string]any{"type": "custom_tool_call", "id": "ctc_2", "call_id": "call_2", "name": "exec", "input": codexBig}
 	}
 	sse(w, "response.output_item.done", map[string]any{"output_index": 0, "item": item})
 	sse(w, "response.completed", map[string]any{"response": map[string]any{"id": id,
@@ -123,12 +131,14 @@ func testCodexView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if out, err := r.run(2*time.Minute, "codex", "exec", "--skip-git-repo-check", "say ok"); err != nil {
+	// Without the bypass, Codex refuses the model's MCP call: "approval
+	// policy is never".
+	if out, err := r.run(2*time.Minute, "codex", "exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "say ok"); err != nil {
 		t.Fatalf("codex exec: %v (the model API had requests to %v)\n%s", err, api.paths(), out)
 	}
 	reqs := api.sent("/responses")
-	if len(reqs) != 2 {
-		t.Fatalf("Codex sent %d Responses requests, want 2: the first, and the one after the exec call", len(reqs))
+	if len(reqs) != 3 {
+		t.Fatalf("Codex sent %d Responses requests, want 3: the first, and one after each exec call", len(reqs))
 	}
 	var raws []json.RawMessage
 	_ = json.Unmarshal([]byte(viewTools), &raws)
@@ -146,29 +156,10 @@ func testCodexView(t *testing.T) {
 	}
 
 	// The exec call's output, as Codex gives it back to its model.
-	var second struct {
-		Input []struct {
-			Type   string `json:"type"`
-			CallID string `json:"call_id"`
-			Output []struct {
-				Text string `json:"text"`
-			} `json:"output"`
-		} `json:"input"`
-	}
-	if err := json.Unmarshal(reqs[1], &second); err != nil {
-		t.Fatalf("the second request: %v", err)
-	}
 	var listed []struct{ Name, Description string }
-	for _, it := range second.Input {
-		if it.Type != "custom_tool_call_output" || it.CallID != "call_1" {
-			continue
-		}
-		for _, o := range it.Output {
-			if strings.HasPrefix(o.Text, "[") {
-				if err := json.Unmarshal([]byte(o.Text), &listed); err != nil {
-					t.Fatalf("ALL_TOOLS as the exec tool gave it back: %v\n%s", err, o.Text)
-				}
-			}
+	if text := codexOutput(t, reqs[1], "call_1"); text != "" {
+		if err := json.Unmarshal([]byte(text[strings.Index(text, "["):]), &listed); err != nil {
+			t.Fatalf("ALL_TOOLS as the exec tool gave it back: %v\n%s", err, text)
 		}
 	}
 	sent := map[string]string{}
@@ -191,6 +182,45 @@ func testCodexView(t *testing.T) {
 			t.Errorf("%s: the view predicts a JSON Schema; Codex sends its model none", e.Shown)
 		}
 	}
+
+	// The 300 KB result reaches the model as codex/result-limits says: its
+	// first and last 20,000 bytes around a note of what was cut.
+	big := codexOutput(t, reqs[2], "call_2")
+	want := "Warning: truncated output (original token count: 76800)\nTotal output lines: 1\n\n" +
+		strings.Repeat("x", 20000) + "\u202666800 tokens truncated\u2026" + strings.Repeat("x", 20000)
+	if !strings.HasSuffix(big, want) {
+		t.Errorf("the 300 KB result reached the model as %d bytes:\n%.300s", len(big), big)
+	}
+	if !strings.Contains(clients.CodexResultNote, "Warning: truncated output (original token count: N)") {
+		t.Errorf("the view's note does not say so: %s", clients.CodexResultNote)
+	}
+}
+
+// codexOutput is the text of the exec call's output that Codex gave
+// back to its model in a request.
+func codexOutput(t *testing.T, body []byte, callID string) string {
+	t.Helper()
+	var req struct {
+		Input []struct {
+			Type   string `json:"type"`
+			CallID string `json:"call_id"`
+			Output []struct {
+				Text string `json:"text"`
+			} `json:"output"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("a Responses request: %v", err)
+	}
+	var text string
+	for _, it := range req.Input {
+		if it.Type == "custom_tool_call_output" && it.CallID == callID {
+			for _, o := range it.Output {
+				text += o.Text
+			}
+		}
+	}
+	return text
 }
 
 // jsonString is s as a JSON (and TOML basic) string.

@@ -59,7 +59,16 @@ func caseCodexCodeMode(t *testing.T) {
 // Source: Codex 0.169.0 on the wire: only the namespace at first.
 func caseCodexDeferred(t *testing.T) {
 	v := clients.Present(clients.Codex, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a"}`)})
-	if len(v.Notes) != 1 || v.Notes[0].Rule != "codex/deferred" || !strings.Contains(v.Notes[0].Text, "namespace mcp__wx") {
+	if len(v.Notes) != 2 || v.Notes[0].Rule != "codex/deferred" || !strings.Contains(v.Notes[0].Text, "namespace mcp__wx") {
+		t.Errorf("notes: %+v", v.Notes)
+	}
+}
+
+// Source: Codex 0.169.0 on the wire (cli testCodexView checks the note
+// against what the model got).
+func caseCodexResultLimits(t *testing.T) {
+	v := clients.Present(clients.Codex, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a"}`)})
+	if len(v.Notes) != 2 || v.Notes[1].Rule != "codex/result-limits" || v.Notes[1].Text != clients.CodexResultNote {
 		t.Errorf("notes: %+v", v.Notes)
 	}
 }

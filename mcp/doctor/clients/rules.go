@@ -170,6 +170,7 @@ var (
 	wireOpenCodeList = Source{"wire", "opencode 1.18.33 on the wire, by hand: with one tool whose inputSchema had no type, the request held none of the server's tools", "observed on the wire by hand: opencode 1.18.33, a tool whose inputSchema has no type"}
 	wireCopilot      = Source{"wire", "Copilot CLI 1.0.102 on the wire: every name, description and schema, as predicted", "observed on the wire: Copilot CLI 1.0.102 (go test ./cli -run TestRealClients, copilot view)"}
 	wireCopilotMore  = Source{"wire", "Copilot CLI 1.0.102 on the wire, by hand: héllo wörld as wx-xn--hllo-wrld-b4a2m, UPPER.Case as wx-UPPER-Case, a top-level oneOf and allOf, keys sorted at every depth (COPILOT_MODEL m and gpt-4.1 alike)", "observed on the wire by hand: Copilot CLI 1.0.102 with COPILOT_PROVIDER_BASE_URL on loopback"}
+	wireCodexBig     = Source{"wire", "Codex 0.169.0 on the wire: a 300 KB result, output by the model's exec script, as the model got it", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view), a 300 KB result"}
 	wireOpenCodeBig  = Source{"wire", "opencode 1.18.33 on the wire: a 300 KB result as the model got it", "observed on the wire: opencode 1.18.33 (go test ./cli -run TestRealClients, opencode view), a 300 KB result"}
 	wireCopilotBig   = Source{"wire", "Copilot CLI 1.0.102 on the wire: a 300 KB result as the model got it", "observed on the wire: Copilot CLI 1.0.102 (go test ./cli -run TestRealClients, copilot view), a 300 KB result"}
 	srcCodexTS       = Source{"source", "openai/codex codex-rs/code-mode-protocol/src/description.rs (render_code_mode_sample, normalize_code_mode_identifier)", "https://github.com/openai/codex/blob/main/codex-rs/code-mode-protocol/src/description.rs"}
@@ -274,6 +275,9 @@ var catalog = []Rule{
 	{ID: "codex/deferred", Client: Codex,
 		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; the model finds them by reading ALL_TOOLS ({name, description}) in its exec tool.",
 		Sources: []Source{wireCodexDefer, wireCodex}},
+	{ID: "codex/result-limits", Client: Codex,
+		Says:    "Codex 0.169.0 cuts its exec tool's output to max_output_tokens (10,000 by default, 4 bytes a token): a 300 KB result the model's script output reached it as \"Warning: truncated output (original token count: 76800)\", \"Total output lines: 1\", then its first 20,000 bytes, \"\u202666800 tokens truncated\u2026\" and its last 20,000.",
+		Sources: []Source{wireCodexBig}},
 
 	{ID: "opencode/prefix", Client: OpenCode,
 		Says:    "opencode 1.18.33 names each MCP tool <server>_<tool>, each character of either outside [a-zA-Z0-9_-] made _ (get.weather of wx is wx_get_weather; héllo wörld is h_llo_w_rld); a name over 64 characters is sent whole.",

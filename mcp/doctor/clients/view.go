@@ -289,7 +289,12 @@ func (v *View) codex(in Input) {
 	}
 	v.total()
 	v.Notes = append(v.Notes, Effect{"codex/deferred", "tools are sent deferred: the first request names only the namespace mcp__" + in.Server + "; the model finds a tool's name and description (with its TypeScript declaration) in ALL_TOOLS from its exec tool"})
+	v.Notes = append(v.Notes, Effect{"codex/result-limits", CodexResultNote})
 }
+
+// CodexResultNote says what Codex does with a long result its model's
+// script outputs.
+const CodexResultNote = "the exec tool's output is cut to max_output_tokens (10,000 by default, counted as 4 bytes a token): the model gets \"Warning: truncated output (original token count: N)\", the line count, then the first and last halves around \"\u2026N tokens truncated\u2026\"; a result the script does not output does not reach the model"
 
 // sameDefinition compares what a model is given of two tools.
 func sameDefinition(a, b *mcp.Tool) bool {

@@ -60,6 +60,7 @@ var ruleCases = map[string]func(*testing.T){
 	"codex/prefix":              caseCodexPrefix,
 	"codex/deferred":            caseCodexDeferred,
 	"codex/code-mode":           caseCodexCodeMode,
+	"codex/result-limits":       caseCodexResultLimits,
 	"opencode/prefix":           caseOpenCodePrefix,
 	"opencode/schema":           caseOpenCodeSchema,
 	"opencode/invalid-list":     caseOpenCodeInvalidList,
