@@ -22,7 +22,9 @@ import (
 
 // The real clients, from npm, through the tap against server-everything:
 // Claude Code (stdio, and Streamable HTTP through tap --listen), Gemini CLI
-// and Codex. MCPSCOPE_CLIENT_TESTS=1 runs them (.ci/run does, about 40 s),
+// and Codex; and the view tests, which run those three, opencode and
+// Copilot CLI against a fake model API on loopback.
+// MCPSCOPE_CLIENT_TESTS=1 runs them (.ci/run does, about 90 s),
 // with MCPSCOPE_CLIENTS naming the directory of their commands (.ci/run
 // installs them into .ci/clients); then a missing client,
 // server-everything, unshare, ip or strace fails the test.
@@ -42,7 +44,7 @@ func TestRealClients(t *testing.T) {
 	if bin == "" {
 		t.Fatal("MCPSCOPE_CLIENT_TESTS is set but MCPSCOPE_CLIENTS does not name the clients' directory")
 	}
-	for _, c := range []string{"claude", "gemini", "codex"} {
+	for _, c := range []string{"claude", "gemini", "codex", "opencode", "copilot"} {
 		if _, err := os.Stat(filepath.Join(bin, c)); err != nil {
 			t.Fatalf("MCPSCOPE_CLIENTS=%s: %v", bin, err)
 		}
@@ -266,6 +268,9 @@ func TestRealClientsInside(t *testing.T) {
 	t.Run("gemini-cli view", testGeminiView)
 	t.Run("claude-code view", testClaudeView)
 	t.Run("codex", testCodex)
+	t.Run("codex view", testCodexView)
+	t.Run("opencode view", testOpenCodeView)
+	t.Run("copilot view", testCopilotView)
 }
 
 // Claude Code's switches for a run that tries no outside host.

@@ -94,7 +94,7 @@ N does the same for each result.`,
 	}
 	fs := cmd.Flags()
 	f.connect.register(fs)
-	fs.StringVar(&f.profile, "client-profile", "generic", "add the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
+	fs.StringVar(&f.profile, "client-profile", "generic", "add the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0) or junit")
 	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on warnings too")
 	fs.BoolVar(&f.callTools, "call-tools", false, "call every tool once with minimal arguments generated from its schema, and check the results")

@@ -48,7 +48,7 @@ even in a file recorded with --record-secrets.`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.format, "format", "html", "html, md or har")
 	fs.StringVarP(&f.output, "output", "o", "", "write to FILE instead of stdout")
-	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
+	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	return cmd
 }
 

@@ -58,7 +58,7 @@ rule: a recorded command only when given after --).`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 	fs.StringVar(&f.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
-	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
+	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	fs.BoolVar(&f.follow, "follow", true, "keep reading as the file grows (a running --record or tap)")
 	f.connect.register(fs)
 	return cmd

@@ -51,7 +51,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.saveDir, "save-dir", "", "directory for the files the TUI saves (s and w in a result, s on a resource's blob); default: the current directory. Nothing is overwritten: name-2.ext, name-3.ext...")
 	fs.BoolVar(&o.markdown, "markdown", false, "render tools' text results as Markdown (text/markdown resources, descriptions and prompt messages always are); m shows the source")
 	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
-	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini or codex")
+	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	fs.BoolVar(&o.noOpen, "no-open", false, "the preview key (p on a tool's result) shows the view's URL instead of opening the browser")
 	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
 	o.policy.register(fs)

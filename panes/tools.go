@@ -985,7 +985,7 @@ func (p *Tools) View() string {
 		body = append(body, p.theme.Log.FilterPrompt.Render("/ ")+p.theme.Tools.Description.Render(termsafe.String(p.filterText)))
 	}
 	if p.cost.picking {
-		body = append(body, ansi.Truncate(p.pickerLine(), inner, "…"))
+		body = append(body, ansi.Truncate(p.pickerLine(inner), inner, "…"))
 	} else if line := p.summaryLine(inner); line != "" {
 		body = append(body, line)
 	}

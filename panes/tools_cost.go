@@ -200,10 +200,12 @@ func (p *Tools) costCellW() int {
 }
 
 // pickerLine is the line the client picker draws: each client, the one
-// under the cursor marked.
-func (p *Tools) pickerLine() string {
+// under the cursor marked. Where the line is wider than w, the clients
+// before the marked one give way to "…" so that it stays in sight.
+func (p *Tools) pickerLine(w int) string {
 	th := p.theme
-	parts := []string{th.Log.FilterPrompt.Render("view as ")}
+	prompt := th.Log.FilterPrompt.Render("view as ")
+	var parts []string
 	for i, id := range clients.All() {
 		name := id.Name()
 		if id == clients.Generic {
@@ -215,7 +217,15 @@ func (p *Tools) pickerLine() string {
 			parts = append(parts, th.Tools.Title.Render(" "+name+" "))
 		}
 	}
-	return strings.Join(parts, "")
+	upTo := func(n int) int { return ansi.StringWidth(prompt + strings.Join(parts[:n], "")) }
+	first := 0
+	for first < p.cost.pick && upTo(p.cost.pick+1)-upTo(first)+ansi.StringWidth(prompt)+1 > w {
+		first++
+	}
+	if first == 0 {
+		return prompt + strings.Join(parts, "")
+	}
+	return prompt + "…" + strings.Join(parts[first:], "")
 }
 
 // summaryLine says, in a client's view, what is left out and what is

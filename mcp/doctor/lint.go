@@ -24,11 +24,14 @@ const (
 	ProfileVSCode  Profile = "vscode"
 	ProfileGemini  Profile = "gemini"
 	ProfileCodex   Profile = "codex"
+	// ProfileOpenCode is opencode, ProfileCopilot GitHub Copilot CLI.
+	ProfileOpenCode Profile = "opencode"
+	ProfileCopilot  Profile = "copilot"
 )
 
 // Profiles lists the profiles --client-profile accepts.
 func Profiles() []Profile {
-	return []Profile{ProfileGeneric, ProfileChatGPT, ProfileClaude, ProfileVSCode, ProfileGemini, ProfileCodex}
+	return []Profile{ProfileGeneric, ProfileChatGPT, ProfileClaude, ProfileVSCode, ProfileGemini, ProfileCodex, ProfileOpenCode, ProfileCopilot}
 }
 
 // ParseProfile reads a --client-profile value; "" is generic.
@@ -41,7 +44,7 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown client profile %q (want generic, chatgpt, claude, vscode, gemini or codex)", s)
+	return "", fmt.Errorf("unknown client profile %q (want generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot)", s)
 }
 
 // Options configure a [Linter].

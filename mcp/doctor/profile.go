@@ -35,10 +35,12 @@ var profileClient = map[Profile]struct {
 	id   clients.ID
 	rule string
 }{
-	ProfileClaude: {clients.Claude, "profile/claude-presents"},
-	ProfileVSCode: {clients.VSCode, "profile/vscode-presents"},
-	ProfileGemini: {clients.Gemini, "profile/gemini-presents"},
-	ProfileCodex:  {clients.Codex, "profile/codex-presents"},
+	ProfileClaude:   {clients.Claude, "profile/claude-presents"},
+	ProfileVSCode:   {clients.VSCode, "profile/vscode-presents"},
+	ProfileGemini:   {clients.Gemini, "profile/gemini-presents"},
+	ProfileCodex:    {clients.Codex, "profile/codex-presents"},
+	ProfileOpenCode: {clients.OpenCode, "profile/opencode-presents"},
+	ProfileCopilot:  {clients.Copilot, "profile/copilot-presents"},
 }
 
 // maxViewTools bounds the tools a listing keeps for the view.
@@ -63,15 +65,28 @@ func (l *Linter) profileView(f *mcp.Frame, raws []json.RawMessage) {
 	}
 	v := clients.Present(pc.id, clients.Input{Server: server, ServerTitle: l.serverInfo.Title, Tools: mcp.ParseTools(raws)})
 	who := pc.id.Name()
-	waits := 0
+	waits, codeMode, rewrites := 0, 0, 0
 	for _, e := range v.Tools {
 		var says []string
 		if e.Dropped != "" {
-			says = append(says, e.Dropped)
+			// Named with the rule that drops it, where an effect says so.
+			dropped := e.Dropped
+			for _, x := range e.Effects {
+				if x.Text == e.Dropped {
+					dropped += " (" + withSource(x.Rule) + ")"
+					break
+				}
+			}
+			says = append(says, dropped)
 		}
 		for _, x := range e.Effects {
-			if x.Rule == "gemini/wait-for-previous" {
+			switch x.Rule {
+			case "gemini/wait-for-previous":
 				waits++
+			case "codex/code-mode":
+				codeMode++
+			case "opencode/schema":
+				rewrites++
 			}
 			if routineEffect(pc.id, x) || x.Text == e.Dropped {
 				continue
@@ -89,6 +104,12 @@ func (l *Linter) profileView(f *mcp.Frame, raws []json.RawMessage) {
 	if waits > 0 {
 		l.reportOnce("gemini-wait", pc.rule, fmt.Sprintf("%s adds a boolean property wait_for_previous to the input schema of %d of the %d tools (%s).", who, waits, len(v.Tools), withSource("gemini/wait-for-previous")), f.Seq)
 	}
+	if codeMode > 0 {
+		l.reportOnce("codex-code-mode", pc.rule, fmt.Sprintf("%s gives its model no JSON Schema for %d of the %d tools: each one's input is a TypeScript declaration appended to its description (%s).", who, codeMode, len(v.Tools), withSource("codex/code-mode")), f.Seq)
+	}
+	if rewrites > 0 {
+		l.reportOnce("opencode-schema", pc.rule, fmt.Sprintf("%s sends the input schema of %d of the %d tools with type object, properties and additionalProperties: false set: the model is told no other argument is allowed (%s).", who, rewrites, len(v.Tools), withSource("opencode/schema")), f.Seq)
+	}
 	for _, n := range v.Notes {
 		if n.Rule == "claude/tool-search" || n.Rule == "codex/deferred" {
 			l.reportOnce(n.Rule, pc.rule, fmt.Sprintf("%s: %s (%s).", who, n.Text, withSource(n.Rule)), f.Seq)
@@ -104,7 +125,7 @@ func routineEffect(id clients.ID, x clients.Effect) bool {
 	switch {
 	case id == clients.Claude && (x.Rule == "claude/prefix" || x.Rule == "claude/name-pattern"):
 		return true
-	case x.Rule == "gemini/wait-for-previous": // every tool's: said once
+	case x.Rule == "gemini/wait-for-previous", x.Rule == "codex/code-mode", x.Rule == "opencode/schema": // every tool's: said once
 		return true
 	}
 	return strings.HasSuffix(x.Rule, "/prefix") && !strings.Contains(x.Text, "(")

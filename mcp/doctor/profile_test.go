@@ -55,8 +55,19 @@ func TestProfilesSayWhatTheClientSends(t *testing.T) {
 			"adds a boolean property wait_for_previous to the input schema of 5 of the 6 tools",
 		}, nil, "plain"},
 		{doctor.ProfileCodex, "profile/codex-presents", []string{
-			`"get.weather" is sent as "mcp__script__get.weather" (rule codex/prefix; source: Codex 0.169.0 code`,
-			"Codex: tools are sent deferred: the first request names only the namespace mcp__script; a definition reaches the model only when it loads the tool (rule codex/deferred; source: Codex 0.169.0 on the wire, observed by hand",
+			`tool "get.weather" to its model as "mcp__script__get_weather": named mcp__script__get_weather (each character outside [a-zA-Z0-9_] made _) (rule codex/prefix; source: Codex 0.169.0 on the wire`,
+			"Codex gives its model no JSON Schema for 6 of the 6 tools: each one's input is a TypeScript declaration appended to its description (rule codex/code-mode; source: Codex 0.169.0 on the wire",
+			"Codex: tools are sent deferred: the first request names only the namespace mcp__script; the model finds a tool's name and description (with its TypeScript declaration) in ALL_TOOLS from its exec tool (rule codex/deferred; source: Codex 0.169.0 on the wire",
+		}, nil, "plain"},
+		{doctor.ProfileOpenCode, "profile/opencode-presents", []string{
+			`names each of the 6 tools for its model with its prefix: "get.weather" is sent as "script_get_weather" (rule opencode/prefix; source: opencode 1.18.33 on the wire`,
+			`tool "plain" to its model as "script_plain": tool "either" has no inputSchema of type "object": opencode's MCP SDK refuses the whole list, so none of this server's tools reach the model (rule opencode/invalid-list; source: opencode 1.18.33 on the wire, by hand`,
+			"opencode sends the input schema of 6 of the 6 tools with type object, properties and additionalProperties: false set: the model is told no other argument is allowed (rule opencode/schema; source: opencode 1.18.33 on the wire",
+		}, nil, ""},
+		{doctor.ProfileCopilot, "profile/copilot-presents", []string{
+			`tool "get.weather" to its model as "script-get-weather": named script-get-weather (characters outside ASCII as punycode, then each outside [a-zA-Z0-9_-] made -) (rule copilot/prefix; source: Copilot CLI 1.0.102 on the wire`,
+			`": a name of 77 characters cut to 64 (rule copilot/name-length; source: Copilot CLI 1.0.102 on the wire`,
+			`tool "either" to its model as "script-either": the top-level anyOf removed`,
 		}, nil, "plain"},
 	} {
 		t.Run(string(tc.profile), func(t *testing.T) {
@@ -76,7 +87,7 @@ func TestProfilesSayWhatTheClientSends(t *testing.T) {
 				t.Errorf("a tool sent as served but for the prefix has a finding:\n%s", got)
 			}
 			// Another profile's rule never fires.
-			for _, other := range []string{"profile/claude-presents", "profile/gemini-presents", "profile/codex-presents", "profile/vscode-presents"} {
+			for _, other := range []string{"profile/claude-presents", "profile/gemini-presents", "profile/codex-presents", "profile/vscode-presents", "profile/opencode-presents", "profile/copilot-presents"} {
 				if other != tc.rule && s.fired(other) {
 					t.Errorf("%s fired under %s", other, tc.profile)
 				}

@@ -218,6 +218,8 @@ func ruleCases() []ruleCase {
 		{rule: "profile/claude-presents", lint: doctor.Options{Profile: doctor.ProfileClaude}, script: toolList(tool("find", `"description":"`+strings.Repeat("d", 5000)+`","_meta":{"anthropic/alwaysLoad":true}`)), act: listAll("tools/list")},
 		{rule: "profile/gemini-presents", lint: doctor.Options{Profile: doctor.ProfileGemini}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
 		{rule: "profile/codex-presents", lint: doctor.Options{Profile: doctor.ProfileCodex}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
+		{rule: "profile/opencode-presents", lint: doctor.Options{Profile: doctor.ProfileOpenCode}, script: toolList(tool("get.weather", "")), act: listAll("tools/list")},
+		{rule: "profile/copilot-presents", lint: doctor.Options{Profile: doctor.ProfileCopilot}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
 		{rule: "profile/vscode-presents", lint: doctor.Options{Profile: doctor.ProfileVSCode}, script: toolList(tool("echo", "")), act: listAll("tools/list")},
 	}, appRuleCases()...)
 }

@@ -118,7 +118,7 @@ func handshakeOf(req, resp *mcp.Frame) *mcp.Handshake {
 // the conversation it had.
 func ProfileFor(info mcp.Implementation) doctor.Profile {
 	switch id := clients.For(info); id {
-	case clients.Claude, clients.ChatGPT, clients.VSCode, clients.Gemini, clients.Codex:
+	case clients.Claude, clients.ChatGPT, clients.VSCode, clients.Gemini, clients.Codex, clients.OpenCode, clients.Copilot:
 		return doctor.Profile(id)
 	}
 	return doctor.ProfileGeneric // Cursor has no doctor rules of its own

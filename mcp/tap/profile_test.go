@@ -18,6 +18,8 @@ func TestProfileForRealClients(t *testing.T) {
 		{mcp.Implementation{Name: "codex-mcp-client", Title: "Codex"}, doctor.ProfileCodex},
 		{mcp.Implementation{Name: "mcp-test-client", Version: "0.0.1"}, doctor.ProfileGemini},
 		{mcp.Implementation{Name: "Visual Studio Code"}, doctor.ProfileVSCode},
+		{mcp.Implementation{Name: "opencode", Version: "1.18.33"}, doctor.ProfileOpenCode},
+		{mcp.Implementation{Name: "copilot-cli", Version: "1.0.102"}, doctor.ProfileCopilot},
 		{mcp.Implementation{Name: "cursor-vscode"}, doctor.ProfileGeneric},
 		{mcp.Implementation{Name: "inspector-cli"}, doctor.ProfileGeneric},
 	} {

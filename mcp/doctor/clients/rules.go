@@ -21,10 +21,15 @@ const (
 	Cursor  ID = "cursor"
 	Gemini  ID = "gemini"
 	Codex   ID = "codex"
+	// OpenCode is opencode (opencode-ai), Copilot GitHub Copilot CLI.
+	OpenCode ID = "opencode"
+	Copilot  ID = "copilot"
 )
 
 // All lists the clients in the order a picker offers them.
-func All() []ID { return []ID{Generic, Claude, ChatGPT, VSCode, Cursor, Gemini, Codex} }
+func All() []ID {
+	return []ID{Generic, Claude, ChatGPT, VSCode, Cursor, Gemini, Codex, OpenCode, Copilot}
+}
 
 // Name is how a view names the client.
 func (id ID) Name() string {
@@ -41,6 +46,10 @@ func (id ID) Name() string {
 		return "Gemini CLI"
 	case Codex:
 		return "Codex"
+	case OpenCode:
+		return "opencode"
+	case Copilot:
+		return "Copilot CLI"
 	}
 	return "generic client"
 }
@@ -49,7 +58,7 @@ func (id ID) Name() string {
 // for its model; for the others a view shows the server's name and says
 // the rest is not known.
 func (id ID) NamesKnown() bool {
-	return id == Claude || id == VSCode || id == Gemini || id == Codex
+	return id == Claude || id == VSCode || id == Gemini || id == Codex || id == OpenCode || id == Copilot
 }
 
 // Parse reads a client's name ("" is generic); ok is false for a name
@@ -154,8 +163,17 @@ var (
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
 	wireGemini       = Source{"wire", "Gemini CLI 0.61.0 on the wire: names, descriptions and schemas as the gemini view predicts them (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view)"}
-	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire, observed by hand (codex exec with a model_provider on loopback): the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire by hand: Codex 0.169.0 with a loopback model_provider"}
+	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire: the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view)"}
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
+	wireCodex        = Source{"wire", "Codex 0.169.0 on the wire: the names and descriptions ALL_TOOLS gave its model, as predicted", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view)"}
+	wireOpenCode     = Source{"wire", "opencode 1.18.33 on the wire: every name, description and schema, as predicted", "observed on the wire: opencode 1.18.33 (go test ./cli -run TestRealClients, opencode view)"}
+	wireOpenCodeList = Source{"wire", "opencode 1.18.33 on the wire, by hand: with one tool whose inputSchema had no type, the request held none of the server's tools", "observed on the wire by hand: opencode 1.18.33, a tool whose inputSchema has no type"}
+	wireCopilot      = Source{"wire", "Copilot CLI 1.0.102 on the wire: every name, description and schema, as predicted", "observed on the wire: Copilot CLI 1.0.102 (go test ./cli -run TestRealClients, copilot view)"}
+	wireCopilotMore  = Source{"wire", "Copilot CLI 1.0.102 on the wire, by hand: héllo wörld as wx-xn--hllo-wrld-b4a2m, UPPER.Case as wx-UPPER-Case, a top-level oneOf and allOf, keys sorted at every depth (COPILOT_MODEL m and gpt-4.1 alike)", "observed on the wire by hand: Copilot CLI 1.0.102 with COPILOT_PROVIDER_BASE_URL on loopback"}
+	wireCodexBig     = Source{"wire", "Codex 0.169.0 on the wire: a 300 KB result, output by the model's exec script, as the model got it", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view), a 300 KB result"}
+	wireOpenCodeBig  = Source{"wire", "opencode 1.18.33 on the wire: a 300 KB result as the model got it", "observed on the wire: opencode 1.18.33 (go test ./cli -run TestRealClients, opencode view), a 300 KB result"}
+	wireCopilotBig   = Source{"wire", "Copilot CLI 1.0.102 on the wire: a 300 KB result as the model got it", "observed on the wire: Copilot CLI 1.0.102 (go test ./cli -run TestRealClients, copilot view), a 300 KB result"}
+	srcCodexTS       = Source{"source", "openai/codex codex-rs/code-mode-protocol/src/description.rs (render_code_mode_sample, normalize_code_mode_identifier)", "https://github.com/openai/codex/blob/main/codex-rs/code-mode-protocol/src/description.rs"}
 )
 
 // MCP Apps' visibility, in the specification and the clients that read it.
@@ -271,11 +289,43 @@ var catalog = []Rule{
 		Sources: []Source{wireGeminiVisib, docsAppsVisibility}},
 
 	{ID: "codex/prefix", Client: Codex,
-		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>. What it does with characters outside [a-zA-Z0-9_-] or names over 64 characters was not confirmed here.",
-		Sources: []Source{codeCodexName}},
+		Says:    "Codex 0.169.0 names each MCP tool mcp__<server>__<tool>, each character outside [a-zA-Z0-9_] made _ (a JavaScript identifier: get.weather is mcp__wx__get_weather, rich-tool mcp__wx__rich_tool); a name over 64 characters is kept whole.",
+		Sources: []Source{wireCodex, codeCodexName, srcCodexTS}},
+	{ID: "codex/code-mode", Client: Codex,
+		Says:    "Codex 0.169.0 gives its model MCP tools as methods of its exec tool's JavaScript tools object: the description is the server's (whole: 3,000 characters were sent), a blank line, and \"exec tool declaration:\" with a TypeScript declaration of the input (properties sorted, optional unless required, descriptions as // comments, type [X, \"null\"] as X | null, a top-level anyOf as a union); no JSON Schema reaches the model.",
+		Sources: []Source{wireCodex, srcCodexTS}},
 	{ID: "codex/deferred", Client: Codex,
-		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; how a definition is loaded and what it then looks like was not observed.",
-		Sources: []Source{wireCodexDefer}},
+		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; the model finds them by reading ALL_TOOLS ({name, description}) in its exec tool.",
+		Sources: []Source{wireCodexDefer, wireCodex}},
+	{ID: "codex/result-limits", Client: Codex,
+		Says:    "Codex 0.169.0 cuts its exec tool's output to max_output_tokens (10,000 by default, 4 bytes a token): a 300 KB result the model's script output reached it as \"Warning: truncated output (original token count: 76800)\", \"Total output lines: 1\", then its first 20,000 bytes, \"\u202666800 tokens truncated\u2026\" and its last 20,000.",
+		Sources: []Source{wireCodexBig}},
+
+	{ID: "opencode/prefix", Client: OpenCode,
+		Says:    "opencode 1.18.33 names each MCP tool <server>_<tool>, each character of either outside [a-zA-Z0-9_-] made _ (get.weather of wx is wx_get_weather; héllo wörld is h_llo_w_rld); a name over 64 characters is sent whole.",
+		Sources: []Source{wireOpenCode, wireOpenCodeList}},
+	{ID: "opencode/schema", Client: OpenCode,
+		Says:    "opencode 1.18.33 sends an input schema with type \"object\", properties ({} when absent) and additionalProperties: false (replacing true or a schema); keys come type, properties, required, then the rest as served. Descriptions go unchanged (a 3,000-character one whole); a top-level anyOf and type [X, \"null\"] are sent as served.",
+		Sources: []Source{wireOpenCode, wireOpenCodeList}},
+	{ID: "opencode/invalid-list", Client: OpenCode,
+		Says:    "A tools/list with one tool whose inputSchema is not of type \"object\" is refused whole by opencode 1.18.33's MCP SDK: none of that server's tools reach the model.",
+		Sources: []Source{wireOpenCodeList}},
+	{ID: "opencode/result-limits", Client: OpenCode,
+		Says:    "opencode 1.18.33 gave its model a 300 KB one-line result as \"...307200 bytes truncated...\" and \"The tool call succeeded but the output was truncated. Full output saved to: PATH\", with instructions to have an agent read the file: none of the text itself.",
+		Sources: []Source{wireOpenCodeBig}},
+
+	{ID: "copilot/prefix", Client: Copilot,
+		Says:    "Copilot CLI 1.0.102 names each MCP tool <server>-<tool>: a name with characters outside ASCII becomes punycode (héllo wörld is xn--hllo-wrld-b4a2m), then each character outside [a-zA-Z0-9_-] becomes - (get.weather of wx is wx-get-weather).",
+		Sources: []Source{wireCopilot, wireCopilotMore}},
+	{ID: "copilot/name-length", Client: Copilot,
+		Says:    "Copilot CLI 1.0.102 cuts a tool's name, prefix included, to 64 characters.",
+		Sources: []Source{wireCopilot}},
+	{ID: "copilot/schema", Client: Copilot,
+		Says:    "Copilot CLI 1.0.102 sorts an input schema's keys at every depth and adds properties: {} when absent; it removes a top-level anyOf or oneOf, adds each branch's properties as {} and sets the schema's description to \"{anyOf: [the branches as JSON]}\"; it merges a top-level allOf's properties. Descriptions go unchanged (a 3,000-character one whole); type [X, \"null\"] is sent as served.",
+		Sources: []Source{wireCopilot, wireCopilotMore}},
+	{ID: "copilot/result-limits", Client: Copilot,
+		Says:    "Copilot CLI 1.0.102 gave its model a 300 KB result as \"Output too large to read at once (300.0 KB). Saved to: PATH\", advice to read the file with grep, head/tail or jq, and \"Preview (first 500 chars):\" with its first 500 characters.",
+		Sources: []Source{wireCopilotBig}},
 }
 
 // Rules is every client rule, in the catalogue's order.
@@ -310,7 +360,11 @@ func Unknown(id ID) string {
 	case Gemini:
 		return "Gemini CLI's server name is its key in settings.json (mcpServers); the view takes the announced one. Descriptions go unchanged (a 3,000-character one was sent whole)."
 	case Codex:
-		return "How Codex handles characters outside [a-zA-Z0-9_-], long names, descriptions and schemas was not confirmed; the view shows them as served."
+		return "Codex's TypeScript for schema keywords other than type, enum, anyOf, oneOf, properties, required, items and additionalProperties, and for an output schema, was not observed; the view writes unknown where it cannot tell."
+	case OpenCode:
+		return "opencode's server name is its key in opencode.json (mcp); the view takes the announced one. Run with a provider of the OpenAI-compatible kind; other providers may change schemas further."
+	case Copilot:
+		return "Copilot CLI's server name is its key in mcp-config.json (mcpServers); the view takes the announced one. Which of two tools cut to the same 64 characters it keeps, and what it does to a schema that has a description and a top-level anyOf, were not observed."
 	case ChatGPT:
 		return "How ChatGPT names tools for its model, and what it cuts, is not documented."
 	case VSCode:
@@ -323,12 +377,17 @@ func Unknown(id ID) string {
 
 // For is the client a handshake's clientInfo names (generic when none is
 // recognised): Claude Code sends "claude-code", VS Code "Visual Studio
-// Code", Codex "codex-mcp-client", and Gemini CLI 0.61.0 the SDK
+// Code", Codex "codex-mcp-client", Copilot CLI "copilot-cli", opencode
+// "opencode", and Gemini CLI 0.61.0 the SDK
 // example's "mcp-test-client", which nothing else is known to send
 // (testdata/captures, docs/clients.md).
 func For(info mcp.Implementation) ID {
 	n := strings.ToLower(info.Name + " " + info.Title)
 	switch {
+	case strings.Contains(n, "copilot-cli") || strings.Contains(n, "copilot cli"):
+		return Copilot
+	case strings.Contains(n, "opencode"):
+		return OpenCode
 	case strings.Contains(n, "codex"):
 		return Codex
 	case strings.Contains(n, "gemini") || info.Name == "mcp-test-client":

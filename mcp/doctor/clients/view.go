@@ -51,7 +51,8 @@ type Entry struct {
 	Tokens int
 	// Description and Schema are what the client sends its model of the
 	// tool where a rule changes them (the server's otherwise); Schema is
-	// compact JSON.
+	// compact JSON, nil where the client sends no JSON Schema (Codex, in
+	// code mode, declares the input in TypeScript in the description).
 	Description string
 	Schema      json.RawMessage
 }
@@ -101,6 +102,10 @@ func Present(id ID, in Input) View {
 		v.gemini(in)
 	case Codex:
 		v.codex(in)
+	case OpenCode:
+		v.opencode(in)
+	case Copilot:
+		v.copilot(in)
 	default:
 		v.Client = Generic
 		v.generic(in)
@@ -284,14 +289,25 @@ func (v *View) gemini(in Input) {
 func (v *View) codex(in Input) {
 	for i := range in.Tools {
 		t := &in.Tools[i]
-		e := Entry{Name: t.Name, Shown: "mcp__" + in.Server + "__" + t.Name, Description: t.Description, Schema: tokens.ClientJSON(t.InputSchema)}
-		e.Effects = append(e.Effects, Effect{"codex/prefix", "named " + e.Shown})
-		e.Tokens = definition(e.Shown, e.Description, e.Schema)
+		e := Entry{Name: t.Name, Shown: codexName(in.Server, t.Name)}
+		named := "named " + e.Shown
+		if e.Shown != "mcp__"+in.Server+"__"+t.Name {
+			named += " (each character outside [a-zA-Z0-9_] made _)"
+		}
+		e.Effects = append(e.Effects, Effect{"codex/prefix", named})
+		e.Description = codexDescription(e.Shown, t.Description, t.InputSchema, t.OutputSchema)
+		e.Effects = append(e.Effects, Effect{"codex/code-mode", "input schema sent as a TypeScript declaration after the description, not as JSON Schema"})
+		e.Tokens = definition(e.Shown, e.Description, nil)
 		v.Tools = append(v.Tools, e)
 	}
 	v.total()
-	v.Notes = append(v.Notes, Effect{"codex/deferred", "tools are sent deferred: the first request names only the namespace mcp__" + in.Server + "; a definition reaches the model only when it loads the tool"})
+	v.Notes = append(v.Notes, Effect{"codex/deferred", "tools are sent deferred: the first request names only the namespace mcp__" + in.Server + "; the model finds a tool's name and description (with its TypeScript declaration) in ALL_TOOLS from its exec tool"})
+	v.Notes = append(v.Notes, Effect{"codex/result-limits", CodexResultNote})
 }
+
+// CodexResultNote says what Codex does with a long result its model's
+// script outputs.
+const CodexResultNote = "the exec tool's output is cut to max_output_tokens (10,000 by default, counted as 4 bytes a token): the model gets \"Warning: truncated output (original token count: N)\", the line count, then the first and last halves around \"\u2026N tokens truncated\u2026\"; a result the script does not output does not reach the model"
 
 // sameDefinition compares what a model is given of two tools.
 func sameDefinition(a, b *mcp.Tool) bool {
