@@ -29,6 +29,7 @@ type replayFlags struct {
 	strict      bool
 	record      string
 	keepSecrets bool
+	otel        otelFlags
 }
 
 func newReplayCommand() *cobra.Command {
@@ -78,6 +79,7 @@ Exit codes:
 	fs.StringVar(&f.record, "record", "", "write the replay's session to FILE (default: the input's name with .replay.jsonl)")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and the command's secret arguments in the --record file instead of redacting them")
 	f.connect.register(fs)
+	f.otel.register(fs, false)
 	return cmd
 }
 
@@ -149,6 +151,13 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	}
 	base := f.connect.clientOptions()
 	base.OnEvent = rec.Event
+	orun, oerr := f.otel.start(ctx, t)
+	if oerr != nil {
+		return oerr
+	}
+	// A replay sends what was recorded: no traceparent is added.
+	orun.hook(&base, false)
+	defer orun.finish(stderr)
 	client := mcp.NewClient(t.transport, script.ClientOptions(base))
 	early := &earlyEvents{keep: true}
 	drained := drainEvents(client, early)

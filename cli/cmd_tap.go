@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
@@ -25,6 +26,7 @@ type tapOptions struct {
 	allowOrigins  []string
 	token         string     // --token: what the HTTP tap's clients must send ("generate": one made up)
 	watch         watchFlags // --watch, --build, --watch-ignore (stdio taps)
+	otel          otelFlags  // --otlp, --otlp-content
 }
 
 func newTapCommand() *cobra.Command {
@@ -106,6 +108,7 @@ new one (see the README, "Hot reload").`,
 	f.StringVar(&o.listen, "listen", "", "tap a remote server: listen on ADDR (e.g. 127.0.0.1:8808) and proxy to the URL given as the argument")
 	f.BoolVar(&o.listenPublic, "listen-public", false, "allow a --listen address other machines can reach (e.g. 0.0.0.0:8808); a warning says so")
 	o.watch.register(f)
+	o.otel.register(f, false)
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides the tap's own (repeatable)")
 	f.StringVar(&o.token, "token", "", "the HTTP tap takes only requests that carry this token (header "+tap.TokenHeader+" or ?"+tap.TokenParam+"= in the URL); \"generate\" makes one up and prints it")
 	return cmd
@@ -120,14 +123,25 @@ func runStdioTap(o tapOptions, args []string) {
 	// Signals are the server's to act on: the tap forwards them and keeps
 	// copying until the server ends, so the command's context (cancelled
 	// on Ctrl+C) does not bound it.
+	server := o.name
+	if server == "" {
+		server = filepath.Base(args[0])
+	}
+	tel, err := o.otel.startTap(server, "stdio", "")
+	if err != nil {
+		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+termsafe.Block(err.Error()))
+		os.Exit(exitUsage)
+	}
 	so := tap.StdioOptions{
 		Name: o.name, Command: args[0], Args: args[1:], Signals: sigs,
-		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub},
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub, OnEvent: tel.onEvent()},
 	}
 	if o.watch.on() {
 		so.Reload = &tap.ReloadOptions{Watch: watch.Options{Paths: o.watch.paths, Ignore: o.watch.ignore}, Build: o.watch.build}
 	}
 	out, err := tap.RunStdio(context.Background(), so)
+	// The recorder has stopped: every frame was seen.
+	tel.finish(os.Stderr)
 	if err != nil {
 		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+termsafe.Block(err.Error()))
 		os.Exit(exitUsage)
@@ -152,9 +166,21 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	if token == "generate" {
 		token = rand.Text()
 	}
-	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
+	server := o.name
+	if server == "" {
+		if u, err := url.Parse(target); err == nil {
+			server = u.Host
+		}
+	}
+	tel, err := o.otel.startTap(server, "http", target)
+	if err != nil {
+		return err
+	}
+	// After RunHTTP has returned: its recorders have stopped.
+	defer tel.finish(stderr)
+	err = tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
 		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins, Token: token, Reload: reload,
-		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub, OnEvent: tel.onEvent(),
 			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
 		Ready: func(local string) {
 			if token == "" {

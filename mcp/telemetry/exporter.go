@@ -42,6 +42,10 @@ type Config struct {
 	// ExportTraceServiceRequest a line, instead of a collector (export
 	// --format otlp). Nothing is dropped then: the queue waits.
 	JSON io.Writer
+	// OnFailure, when set, is told of the first export that failed, once,
+	// from the exporter's goroutine (the TUI's log row); Close says the
+	// count.
+	OnFailure func(error)
 	// Getenv reads the environment (tests); os.Getenv when nil.
 	Getenv func(string) string
 }
@@ -135,6 +139,7 @@ func New(ctx context.Context, cfg Config) (*Exporter, error) {
 		return nil, fmt.Errorf("OTLP trace exporter: %w", err)
 	}
 	e.q = newQueue(exp, cfg.JSON != nil)
+	e.q.onFailure = cfg.OnFailure
 	if cfg.JSON == nil {
 		e.probed = make(chan struct{})
 		go e.probe(cfg.Endpoint)

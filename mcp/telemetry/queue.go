@@ -31,8 +31,9 @@ type queue struct {
 	answered                 atomic.Bool // an export succeeded
 	failed                   atomic.Bool // the last export failed
 
-	mu       sync.Mutex
-	firstErr error
+	mu        sync.Mutex
+	firstErr  error
+	onFailure func(error)
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -123,10 +124,14 @@ func (q *queue) export(batch []sdktrace.ReadOnlySpan) {
 		q.dropped.Add(int64(len(batch)))
 		q.failed.Store(true)
 		q.mu.Lock()
-		if q.firstErr == nil {
+		first := q.firstErr == nil
+		if first {
 			q.firstErr = err
 		}
 		q.mu.Unlock()
+		if first && q.onFailure != nil && q.runCtx.Err() == nil {
+			q.onFailure(err)
+		}
 		return
 	}
 	q.failed.Store(false)

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -72,9 +73,11 @@ type Options struct {
 
 // Conversation turns one connection's ordered events into spans: a
 // connection span from its first event to End, each request a child span
-// from its frame to its answer's, with the frames' own times. Observe and
-// End are called from one goroutine.
+// from its frame to its answer's, with the frames' own times. It is safe
+// for concurrent use: the TUI ends a replaced connection's conversation
+// while its client may still be delivering its last events.
 type Conversation struct {
+	mu   sync.Mutex
 	e    *Exporter
 	opt  Options
 	p    *provider
@@ -159,6 +162,8 @@ func (c *Conversation) Traceparent() string {
 
 // Observe takes the connection's next event.
 func (c *Conversation) Observe(ev mcp.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.ended {
 		return
 	}
@@ -602,6 +607,8 @@ func (c *Conversation) spanOfSeq(seq int64) *request {
 // End ends the connection at at (the last event's time when zero):
 // requests still waiting end there unanswered.
 func (c *Conversation) End(at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.ended {
 		return
 	}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/telemetry"
+)
+
+// otelFlags are the OpenTelemetry export's flags (docs/otel.md), the same
+// on every command that talks to a server or watches one.
+type otelFlags struct {
+	endpoint  string
+	content   bool
+	propagate bool
+}
+
+func (f *otelFlags) register(fs *pflag.FlagSet, own bool) {
+	fs.StringVar(&f.endpoint, "otlp", "", "send the session's spans and metrics to this OpenTelemetry collector's OTLP HTTP URL (e.g. http://127.0.0.1:4318; the OTEL_EXPORTER_OTLP_* variables work too, OTEL_SDK_DISABLED=true turns export off)")
+	fs.BoolVar(&f.content, "otlp-content", false, "with --otlp: add tool arguments and results to the spans (gen_ai.tool.call.arguments and .result), secrets redacted")
+	if own {
+		fs.BoolVar(&f.propagate, "propagate", false, "with --otlp: put a W3C traceparent into params._meta of every request mcpscope sends, so a server that traces joins the trace")
+	}
+}
+
+// otelRun is one command's export: nil when none was asked for.
+type otelRun struct {
+	e       *telemetry.Exporter
+	c       *telemetry.Conversation
+	started time.Time
+}
+
+// start begins the export for a command's connection to t, when --otlp or
+// an OTLP endpoint variable asks for one.
+func (f *otelFlags) start(ctx context.Context, t *target) (*otelRun, error) {
+	if !telemetry.Requested(f.endpoint, nil) {
+		return nil, nil
+	}
+	e, err := telemetry.New(ctx, telemetry.Config{Endpoint: f.endpoint, Content: f.content})
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	return &otelRun{e: e, c: e.Conversation(conversationOptions(t)), started: time.Now()}, nil
+}
+
+func conversationOptions(t *target) telemetry.Options {
+	o := telemetry.Options{Transport: t.transport.Name()}
+	switch tr := t.transport.(type) {
+	case *mcp.HTTPTransport:
+		o.URL = tr.URL
+	case *mcp.SSETransport:
+		o.URL = tr.URL
+	case *mcp.WebSocketTransport:
+		o.URL = tr.URL
+	}
+	return o
+}
+
+// hook makes the client's events go to the export too (after whatever
+// OnEvent already does), and with --propagate its requests carry the
+// trace.
+func (r *otelRun) hook(opts *mcp.Options, propagate bool) {
+	if r == nil {
+		return
+	}
+	prev := opts.OnEvent
+	opts.OnEvent = func(ev mcp.Event) {
+		if prev != nil {
+			prev(ev)
+		}
+		r.c.Observe(ev)
+	}
+	if propagate {
+		opts.TraceMeta = func() map[string]string {
+			return map[string]string{"traceparent": r.c.Traceparent()}
+		}
+	}
+}
+
+// finish ends the export once the client has closed (every event seen)
+// and says on stderr, in one line, what a collector lost.
+func (r *otelRun) finish(stderr io.Writer) {
+	if r == nil {
+		return
+	}
+	r.c.End(time.Time{})
+	if line := r.e.Close().Line(); line != "" {
+		_, _ = fmt.Fprintln(stderr, "mcpscope: "+termsafe.String(line))
+	}
+}
+
+// tuiExport is the TUI's export: one conversation per connection, the
+// previous one ended when a reconnect makes the next.
+type tuiExport struct {
+	e   *telemetry.Exporter
+	t   *target
+	cur *otelRun
+}
+
+// startTUI begins the TUI's export (nil without one). The first failed
+// export is a row of the log, through notices; the count of dropped spans
+// is said after the UI ends.
+func (f *otelFlags) startTUI(ctx context.Context, t *target, notices chan<- mcp.TransportEvent) (*tuiExport, error) {
+	if !telemetry.Requested(f.endpoint, nil) {
+		return nil, nil
+	}
+	e, err := telemetry.New(ctx, telemetry.Config{Endpoint: f.endpoint, Content: f.content, OnFailure: func(err error) {
+		select {
+		case notices <- mcp.TransportEvent{Time: time.Now(), Kind: "otlp",
+			Summary: "OpenTelemetry export failed (spans are dropped; the count is said at exit): " + err.Error(), Err: err}:
+		default:
+		}
+	}})
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	return &tuiExport{e: e, t: t}, nil
+}
+
+// next is the export of a new connection (nil without export).
+func (x *tuiExport) next() *otelRun {
+	if x == nil {
+		return nil
+	}
+	if x.cur != nil {
+		x.cur.c.End(time.Time{})
+	}
+	x.cur = &otelRun{e: x.e, c: x.e.Conversation(conversationOptions(x.t)), started: time.Now()}
+	return x.cur
+}
+
+func (x *tuiExport) finish(stderr io.Writer) {
+	if x == nil {
+		return
+	}
+	if x.cur != nil {
+		x.cur.c.End(time.Time{})
+	}
+	if line := x.e.Close().Line(); line != "" {
+		_, _ = fmt.Fprintln(stderr, "mcpscope: "+termsafe.String(line))
+	}
+}
+
+// tapExport is a tap's export: each client session its own conversation
+// (an HTTP tap serves one client after another, or several at once), its
+// service named after that client's clientInfo.
+type tapExport struct {
+	e         *telemetry.Exporter
+	opt       telemetry.Options
+	convs     map[int]*telemetry.Conversation
+	transport string
+}
+
+// startTap begins a tap's export (nil without one). server names the
+// tapped server (--name, or the command's base name); url is an HTTP
+// tap's upstream.
+func (f *otelFlags) startTap(server, transport, url string) (*tapExport, error) {
+	if !telemetry.Requested(f.endpoint, nil) {
+		return nil, nil
+	}
+	e, err := telemetry.New(context.Background(), telemetry.Config{Endpoint: f.endpoint, Content: f.content})
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	return &tapExport{e: e, convs: map[int]*telemetry.Conversation{},
+		opt: telemetry.Options{Transport: transport, URL: url, Server: server, Tap: true}}, nil
+}
+
+// event is the tap recorder's OnEvent (nil without export).
+func (x *tapExport) onEvent() func(mcp.Event) {
+	if x == nil {
+		return nil
+	}
+	return func(ev mcp.Event) {
+		n := 0
+		if fe, ok := ev.(mcp.FrameEvent); ok {
+			n = fe.Frame.ClientSession
+		}
+		c, ok := x.convs[n]
+		if !ok {
+			opt := x.opt
+			if fe, ok := ev.(mcp.FrameEvent); ok && fe.Frame.Transport != "" {
+				opt.Transport = fe.Frame.Transport
+			}
+			c = x.e.Conversation(opt)
+			x.convs[n] = c
+		}
+		c.Observe(ev)
+	}
+}
+
+// finish ends every conversation once the tap's recorder has stopped and
+// says in one line on stderr what a collector lost.
+func (x *tapExport) finish(stderr io.Writer) {
+	if x == nil {
+		return
+	}
+	for _, c := range x.convs {
+		c.End(time.Time{})
+	}
+	if line := x.e.Close().Line(); line != "" {
+		_, _ = fmt.Fprintln(stderr, "mcpscope tap: "+termsafe.String(line))
+	}
+}

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"encoding/hex"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// fakeCollector is an OTLP HTTP receiver keeping the spans it is sent.
+type fakeCollector struct {
+	srv   *httptest.Server
+	mu    sync.Mutex
+	spans []*tracepb.Span
+	hits  int
+}
+
+func newFakeCollector(t *testing.T) *fakeCollector {
+	c := &fakeCollector{}
+	c.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.hits++
+		if r.URL.Path == "/v1/traces" {
+			var req coltracepb.ExportTraceServiceRequest
+			if err := proto.Unmarshal(body, &req); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			for _, rs := range req.ResourceSpans {
+				for _, ss := range rs.ScopeSpans {
+					c.spans = append(c.spans, ss.Spans...)
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	t.Cleanup(c.srv.Close)
+	return c
+}
+
+func (c *fakeCollector) byName() map[string]*tracepb.Span {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := map[string]*tracepb.Span{}
+	for _, s := range c.spans {
+		m[s.Name] = s
+	}
+	return m
+}
+
+func TestCallSendsItsSpans(t *testing.T) {
+	col := newFakeCollector(t)
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	out, err, code := runCLI(t, "call", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "--tool-arg", "b=2",
+		"--otlp", col.srv.URL, "--propagate", "--record", rec)
+	if code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if strings.Contains(out, "OpenTelemetry") {
+		t.Errorf("a healthy collector is reported: %s", out)
+	}
+	spans := col.byName()
+	conn := spans["mcp connection"]
+	if conn == nil {
+		t.Fatalf("no connection span among %v", keys(spans))
+	}
+	for _, name := range []string{"initialize", "tools/list", "tools/call add"} {
+		s := spans[name]
+		if s == nil {
+			t.Errorf("no span %q among %v", name, keys(spans))
+			continue
+		}
+		if string(s.ParentSpanId) != string(conn.SpanId) || string(s.TraceId) != string(conn.TraceId) {
+			t.Errorf("%q is not the connection's child", name)
+		}
+	}
+	// --propagate: the frame carries the very span id the collector holds.
+	data, rerr := os.ReadFile(rec)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	call := spans["tools/call add"]
+	if call == nil {
+		return
+	}
+	want := "00-" + hex.EncodeToString(call.TraceId) + "-" + hex.EncodeToString(call.SpanId) + "-01"
+	if !strings.Contains(string(data), `\"traceparent\":\"`+want+`\"`) {
+		t.Errorf("the recorded tools/call does not carry traceparent %s", want)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestCallWithoutPropagateSendsNoTraceparent(t *testing.T) {
+	col := newFakeCollector(t)
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	rec := filepath.Join(t.TempDir(), "s.jsonl")
+	if out, err, code := runCLI(t, "call", "--method", "tools/list", "--otlp", col.srv.URL, "--record", rec); code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	data, _ := os.ReadFile(rec)
+	if strings.Contains(string(data), "traceparent") {
+		t.Error("traceparent sent without --propagate")
+	}
+	if len(col.byName()) == 0 {
+		t.Error("no spans")
+	}
+}
+
+var droppedLine = regexp.MustCompile(`(?m)^mcpscope: OpenTelemetry export: (\d+) of (\d+) spans dropped: .+$`)
+
+func TestCallWithACollectorThatIsDownOrSilent(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedURL := "http://" + closed.Addr().String()
+	_ = closed.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		mu.Lock()
+		for _, c := range held {
+			_ = c.Close()
+		}
+		mu.Unlock()
+	}()
+	for name, url := range map[string]string{"closed port": closedURL, "never answers": "http://" + silent.Addr().String()} {
+		t.Run(name, func(t *testing.T) {
+			out, err, code := runCLI(t, "call", "--method", "tools/list", "--otlp", url)
+			if code != exitOK {
+				t.Fatalf("exit %d: %v\n%s", code, err, out)
+			}
+			m := droppedLine.FindAllStringSubmatch(out, -1)
+			if len(m) != 1 || m[0][1] != m[0][2] || m[0][1] == "0" {
+				t.Errorf("want one line saying every span was dropped:\n%s", out)
+			}
+			if !strings.Contains(out, `"tools"`) {
+				t.Errorf("the answer is not printed:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestOTELSDKDisabledTurnsTheExportOff(t *testing.T) {
+	col := newFakeCollector(t)
+	t.Setenv("OTEL_SDK_DISABLED", "true")
+	if out, err, code := runCLI(t, "call", "--method", "tools/list", "--otlp", col.srv.URL); code != exitOK || strings.Contains(out, "OpenTelemetry") {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	if col.hits != 0 {
+		t.Errorf("the collector was reached %d times with OTEL_SDK_DISABLED=true", col.hits)
+	}
+}
