@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
@@ -123,11 +122,7 @@ func runStdioTap(o tapOptions, args []string) {
 	// Signals are the server's to act on: the tap forwards them and keeps
 	// copying until the server ends, so the command's context (cancelled
 	// on Ctrl+C) does not bound it.
-	server := o.name
-	if server == "" {
-		server = filepath.Base(args[0])
-	}
-	tel, err := o.otel.startTap(server, "stdio", "")
+	tel, err := o.otel.startTap(tapServerName(o.name, "", args), "stdio", "")
 	if err != nil {
 		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+termsafe.Block(err.Error()))
 		os.Exit(exitUsage)
@@ -166,13 +161,7 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	if token == "generate" {
 		token = rand.Text()
 	}
-	server := o.name
-	if server == "" {
-		if u, err := url.Parse(target); err == nil {
-			server = u.Host
-		}
-	}
-	tel, err := o.otel.startTap(server, "http", target)
+	tel, err := o.otel.startTap(tapServerName(o.name, target, nil), "http", target)
 	if err != nil {
 		return err
 	}

@@ -2,14 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 	"github.com/mcpscope/mcpscope/mcp/telemetry"
 )
 
@@ -207,4 +212,74 @@ func (x *tapExport) finish(stderr io.Writer) {
 	if line := x.e.Close().Line(); line != "" {
 		_, _ = fmt.Fprintln(stderr, "mcpscope tap: "+termsafe.String(line))
 	}
+}
+
+// exportOTLP sends a session file's events as spans with their recorded
+// times: to out as OTLP/JSON lines, or (out nil) to --otlp URL. A capture
+// of an HTTP tap is one trace per client session, as the live tap sends
+// it.
+func exportOTLP(f *exportFlags, h record.Entry, events []mcp.Event, out io.Writer, stderr io.Writer) error {
+	cfg := telemetry.Config{Endpoint: f.otel.endpoint, Content: f.otel.content}
+	if out != nil {
+		cfg.JSON = out
+	}
+	e, err := telemetry.New(context.Background(), cfg)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	opt := telemetry.Options{URL: h.URL}
+	for _, ev := range events {
+		if fe, ok := ev.(mcp.FrameEvent); ok {
+			opt.Transport = fe.Frame.Transport
+			break
+		}
+	}
+	if h.Recorder == record.RecorderTap {
+		opt.Tap = true
+		opt.Server = recordedTapName(h)
+	}
+	x := &tapExport{e: e, convs: map[int]*telemetry.Conversation{}, opt: opt}
+	observe := x.onEvent()
+	for _, ev := range events {
+		observe(ev)
+	}
+	for _, c := range x.convs {
+		c.End(time.Time{})
+	}
+	r := e.Close()
+	if line := r.Line(); line != "" {
+		if out != nil {
+			return withCode(exitUsage, errors.New(line))
+		}
+		_, _ = fmt.Fprintln(stderr, "mcpscope: "+termsafe.String(line))
+		return withCode(exitConnection, errors.New("the collector did not take every span"))
+	}
+	return nil
+}
+
+// recordedTapName is the tapped server's name as a live tap gives it
+// (tapServerName), from a capture's header.
+func recordedTapName(h record.Entry) string {
+	name := h.Target
+	if h.URL != "" && name == h.URL || len(h.Command) > 0 && name == strings.Join(h.Command, " ") {
+		name = ""
+	}
+	return tapServerName(name, h.URL, h.Command)
+}
+
+// tapServerName is the tapped server's name in a tap's spans: --name, or
+// the URL's host, or the command's base name.
+func tapServerName(name, target string, command []string) string {
+	switch {
+	case name != "":
+		return name
+	case target != "":
+		if u, err := url.Parse(target); err == nil && u.Host != "" {
+			return u.Host
+		}
+		return target
+	case len(command) > 0:
+		return filepath.Base(command[0])
+	}
+	return ""
 }

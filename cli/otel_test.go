@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -188,5 +190,66 @@ func TestOTELSDKDisabledTurnsTheExportOff(t *testing.T) {
 	defer col.mu.Unlock()
 	if col.hits != 0 {
 		t.Errorf("the collector was reached %d times with OTEL_SDK_DISABLED=true", col.hits)
+	}
+}
+
+// TestExportOTLPGivesTheLiveSpans exports the session file of a call that
+// sent its spans live: the same names, the same count, the recorded times.
+func TestExportOTLPGivesTheLiveSpans(t *testing.T) {
+	col := newFakeCollector(t)
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "s.jsonl")
+	if out, err, code := runCLI(t, "call", "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "--tool-arg", "b=2",
+		"--otlp", col.srv.URL, "--record", rec); code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	live := col.byName()
+	otlp := filepath.Join(dir, "s.otlp.json")
+	if out, err, code := runCLI(t, "export", rec, "--format", "otlp", "-o", otlp); code != exitOK {
+		t.Fatalf("export: exit %d: %v\n%s", code, err, out)
+	}
+	data, err := os.ReadFile(otlp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type jsonSpan struct {
+		Name              string
+		TraceID           string `json:"traceId"`
+		SpanID            string `json:"spanId"`
+		StartTimeUnixNano string
+		EndTimeUnixNano   string
+	}
+	var exported []jsonSpan
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var req struct {
+			ResourceSpans []struct {
+				ScopeSpans []struct{ Spans []jsonSpan }
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &req); err != nil {
+			t.Fatalf("not OTLP/JSON: %v\n%s", err, line)
+		}
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				exported = append(exported, ss.Spans...)
+			}
+		}
+	}
+	if len(exported) != len(live) || len(live) < 4 {
+		t.Fatalf("exported %d spans, live %d (%v)", len(exported), len(live), keys(live))
+	}
+	for _, s := range exported {
+		l := live[s.Name]
+		if l == nil {
+			t.Errorf("exported %q, which the live run did not send", s.Name)
+			continue
+		}
+		if len(s.TraceID) != 32 || len(s.SpanID) != 16 {
+			t.Errorf("ids %q %q are not hex", s.TraceID, s.SpanID)
+		}
+		if s.StartTimeUnixNano != strconv.FormatUint(l.StartTimeUnixNano, 10) || s.EndTimeUnixNano != strconv.FormatUint(l.EndTimeUnixNano, 10) {
+			t.Errorf("%q: exported %s-%s, live %d-%d", s.Name, s.StartTimeUnixNano, s.EndTimeUnixNano, l.StartTimeUnixNano, l.EndTimeUnixNano)
+		}
 	}
 }
