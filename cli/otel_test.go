@@ -129,7 +129,10 @@ func TestCallWithoutPropagateSendsNoTraceparent(t *testing.T) {
 	}
 }
 
-var droppedLine = regexp.MustCompile(`(?m)^mcpscope: OpenTelemetry export: (\d+) of (\d+) spans dropped: .+$`)
+var (
+	droppedLine    = regexp.MustCompile(`(?m)^mcpscope: OpenTelemetry export: (\d+) of (\d+) spans? dropped: .+$`)
+	droppedTapLine = regexp.MustCompile(`(?m)^mcpscope tap: OpenTelemetry export: (\d+) of (\d+) spans? dropped: .+$`)
+)
 
 func TestCallWithACollectorThatIsDownOrSilent(t *testing.T) {
 	closed, err := net.Listen("tcp", "127.0.0.1:0")

@@ -300,17 +300,17 @@ func (r Report) Line() string {
 
 // flushWait is how long Close waits for a collector that has answered
 // before; lateShare the share of the run it waits for one that has not
-// answered yet, so that a hanging collector costs a command at most a
-// twentieth of its time.
+// answered yet (down, refusing or silent), so that such a collector costs
+// a command at most a fiftieth of its time, well inside the 5% it may.
 const (
 	flushWait = 5 * time.Second
-	lateShare = 20
+	lateShare = 50
 )
 
 // Close ends the export: the spans still queued are sent, waiting as long
 // as the collector deserves (flushWait for one that answered before, a
-// twentieth of the run for one still silent, nothing for one that
-// failed), and the rest counted as dropped. Conversations must have ended
+// fiftieth of the run for one that never did), and the rest counted as
+// dropped. Conversations must have ended
 // first.
 func (e *Exporter) Close() Report {
 	e.mu.Lock()
