@@ -156,10 +156,9 @@ func (x *tuiExport) finish(stderr io.Writer) {
 // (an HTTP tap serves one client after another, or several at once), its
 // service named after that client's clientInfo.
 type tapExport struct {
-	e         *telemetry.Exporter
-	opt       telemetry.Options
-	convs     map[int]*telemetry.Conversation
-	transport string
+	e     *telemetry.Exporter
+	opt   telemetry.Options
+	convs map[int]*telemetry.Conversation
 }
 
 // startTap begins a tap's export (nil without one). server names the

@@ -163,7 +163,7 @@ func BenchmarkCallWithABadCollector(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer silent.Close()
+	defer func() { _ = silent.Close() }()
 	go func() {
 		var held []net.Conn
 		for {

@@ -138,7 +138,7 @@ func jaegerTraces(t *testing.T, query, service string) map[string][]jaegerSpan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var body struct {
 		Data []struct {
 			TraceID   string       `json:"traceID"`
@@ -355,7 +355,7 @@ func readSession(t *testing.T, path string) *record.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sf, err := record.ReadEvents(f, false)
 	if err != nil {
 		t.Fatal(err)

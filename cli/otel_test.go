@@ -145,7 +145,7 @@ func TestCallWithACollectorThatIsDownOrSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer silent.Close()
+	defer func() { _ = silent.Close() }()
 	var held []net.Conn
 	var mu sync.Mutex
 	go func() {
