@@ -227,6 +227,15 @@ func TestJaeger(t *testing.T) {
 		return command(bin, "call", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi",
 			"--otlp", otlp, "--propagate", "--record", file("call.jsonl"), "--", node, se)
 	})
+	var echoed string
+	run("call-echo-meta", func() error {
+		cmd := exec.Command(bin, append([]string{"call", "--method", "tools/call", "--tool-name", "echo", "--no-validate",
+			"--otlp", otlp, "--propagate"}, scriptArgs(echoMeta)...)...)
+		cmd.Env = env
+		out, err := cmd.Output()
+		echoed = string(out)
+		return err
+	})
 	run("check", func() error {
 		return command(bin, "check", "--otlp", otlp, "--record", file("check.jsonl"), "--", node, se)
 	})
@@ -246,8 +255,13 @@ func TestJaeger(t *testing.T) {
 	// Jaeger stores what it is sent at once; the exports ended with the
 	// commands.
 	mine := jaegerTraces(t, query, "mcpscope")
-	if len(mine) != 3 {
-		t.Errorf("service mcpscope has %d traces, want 3 (call, check, test)", len(mine))
+	if len(mine) != 4 {
+		t.Errorf("service mcpscope has %d traces, want 4 (two calls, check, test)", len(mine))
+	}
+	// --propagate: a server that echoes _meta got the ids Jaeger holds.
+	traceID, spanID := echoedTraceparent(t, echoed)
+	if s := findName(mine[traceID], "tools/call echo"); s == nil || s.SpanID != spanID {
+		t.Errorf("the server was sent %s/%s; Jaeger's trace %s holds %+v", traceID, spanID, traceID, s)
 	}
 	for _, name := range []string{"call.jsonl", "check.jsonl", "test.jsonl"} {
 		checkSessionAgainstJaeger(t, file(name), mine)
@@ -366,6 +380,15 @@ func readSession(t *testing.T, path string) *record.File {
 func findSpan(spans []jaegerSpan, seq int64) *jaegerSpan {
 	for i, s := range spans {
 		if s.tag("mcpscope.frame.seq") == strconv.FormatInt(seq, 10) {
+			return &spans[i]
+		}
+	}
+	return nil
+}
+
+func findName(spans []jaegerSpan, name string) *jaegerSpan {
+	for i, s := range spans {
+		if s.OperationName == name {
 			return &spans[i]
 		}
 	}

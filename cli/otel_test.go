@@ -18,6 +18,8 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mcpscope/mcpscope/mcp/mcptest"
 )
 
 // fakeCollector is an OTLP HTTP receiver keeping the spans it is sent.
@@ -254,5 +256,37 @@ func TestExportOTLPGivesTheLiveSpans(t *testing.T) {
 		if s.StartTimeUnixNano != strconv.FormatUint(l.StartTimeUnixNano, 10) || s.EndTimeUnixNano != strconv.FormatUint(l.EndTimeUnixNano, 10) {
 			t.Errorf("%q: exported %s-%s, live %d-%d", s.Name, s.StartTimeUnixNano, s.EndTimeUnixNano, l.StartTimeUnixNano, l.EndTimeUnixNano)
 		}
+	}
+}
+
+// echoMeta is a server whose tools/call answers with the _meta it was sent.
+var echoMeta = mcptest.Script{Capabilities: json.RawMessage(`{"tools":{}}`), On: map[string][][]string{
+	"tools/call": {{`{"jsonrpc":"2.0","id":{{id}},"result":{"content":[],"structuredContent":{"meta":{{meta}}}}}`}},
+}}
+
+// echoedTraceparent is the traceparent a call's printed echoMeta answer holds.
+func echoedTraceparent(t *testing.T, out string) (traceID, spanID string) {
+	t.Helper()
+	m := regexp.MustCompile(`"traceparent": "00-([0-9a-f]{32})-([0-9a-f]{16})-01"`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the server echoed no traceparent:\n%s", out)
+	}
+	return m[1], m[2]
+}
+
+// With --propagate, a server that echoes _meta gets the trace and span id
+// the collector holds for the request.
+func TestPropagateReachesTheServer(t *testing.T) {
+	col := newFakeCollector(t)
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	args := append([]string{"call", "--method", "tools/call", "--tool-name", "echo", "--no-validate", "--otlp", col.srv.URL, "--propagate"}, scriptArgs(echoMeta)...)
+	out, err, code := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	traceID, spanID := echoedTraceparent(t, out)
+	s := col.byName()["tools/call echo"]
+	if s == nil || hex.EncodeToString(s.TraceId) != traceID || hex.EncodeToString(s.SpanId) != spanID {
+		t.Errorf("the server got %s/%s; the collector holds %+v", traceID, spanID, s)
 	}
 }
