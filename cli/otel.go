@@ -183,8 +183,11 @@ func (x *tapExport) onEvent() func(mcp.Event) {
 	}
 	return func(ev mcp.Event) {
 		n := 0
-		if fe, ok := ev.(mcp.FrameEvent); ok {
-			n = fe.Frame.ClientSession
+		switch ev := ev.(type) {
+		case mcp.FrameEvent:
+			n = ev.Frame.ClientSession
+		case mcp.TransportEvent:
+			n = ev.ClientSession
 		}
 		c, ok := x.convs[n]
 		if !ok {

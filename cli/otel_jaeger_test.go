@@ -361,6 +361,13 @@ func TestJaeger(t *testing.T) {
 			t.Errorf("%s's connection has no mcp.server.name", name)
 		}
 	}
+	// Streamable HTTP in the legacy era has a session: its id is on the
+	// connection and on the requests after the handshake.
+	if c, ok := conns["tap-c"]; ok {
+		if c.tag("mcp.session.id") == "" || c.tag("network.transport") != "tcp" || c.tag("server.port") == "" {
+			t.Errorf("tap --listen's connection attributes: %+v", c.Tags)
+		}
+	}
 }
 
 func readSession(t *testing.T, path string) *record.File {

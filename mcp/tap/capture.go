@@ -28,8 +28,8 @@ type Recording struct {
 	// Warn receives the one line said when recording or the hub fails; the
 	// tap goes on copying either way.
 	Warn func(string)
-	// OnEvent, when set, sees every recorded frame and the server's exit,
-	// in order, on the recorder's goroutine (never the copy's, which it
+	// OnEvent, when set, sees every recorded frame, an HTTP tap's
+	// exchanges and the server's exit, in order, on the recorder's goroutine (never the copy's, which it
 	// cannot slow): the OpenTelemetry export. A frame's Raw is valid only
 	// during the call.
 	OnEvent func(mcp.Event)

@@ -301,6 +301,9 @@ func (r *recorder) handle(c *chunk) {
 			}
 		}
 		r.w.Event(c.ev)
+		if te, ok := c.ev.(mcp.TransportEvent); ok && r.onEvent != nil {
+			r.onEvent(te) // an HTTP tap's Mcp-Session-Id
+		}
 	case chunkExit:
 		r.exited(c.ev.(mcp.ExitEvent))
 	case chunkAlias:

@@ -195,6 +195,12 @@ func TestACollectorThatIsDownOrSilentCostsNothingAndIsSaidOnce(t *testing.T) {
 	}
 }
 
+// A flood of notifications and requests with a collector that never
+// answers: the heap (garbage between collections included) stays within
+// what the queue and one batch hold, where keeping the 40,002 spans would
+// take several times as much. The real program's bound, 10 MiB of private
+// memory above a run without export, is cli's
+// TestTapFloodWithABadCollectorStaysBounded.
 func TestAFloodWithASilentCollectorStaysBounded(t *testing.T) {
 	e, err := New(context.Background(), Config{Endpoint: silentCollector(t), Getenv: noEnv})
 	if err != nil {
@@ -214,7 +220,7 @@ func TestAFloodWithASilentCollectorStaysBounded(t *testing.T) {
 	peak, took := heappeak.Of(func() {
 		for i := range n {
 			feed(mcp.Inbound, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"line `+fmt.Sprint(i)+`"}}`)
-			if i%20 == 0 {
+			if i%5 == 0 {
 				feed(mcp.Outbound, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i+1))
 				feed(mcp.Inbound, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i+1))
 			}
@@ -222,11 +228,11 @@ func TestAFloodWithASilentCollectorStaysBounded(t *testing.T) {
 	})
 	c.End(time.Time{})
 	r := e.Close()
-	t.Logf("%d notifications and %d pings: heap rose %.1f MiB in %s; %s", n, n/20, float64(peak)/(1<<20), took, r.Line())
-	if peak > 10<<20 {
-		t.Errorf("the heap rose %d bytes, want under 10 MiB", peak)
+	t.Logf("%d notifications and %d pings: heap rose %.1f MiB in %s; %s", n, n/5, float64(peak)/(1<<20), took, r.Line())
+	if peak > 20<<20 {
+		t.Errorf("the heap rose %d bytes, want under 20 MiB", peak)
 	}
-	if r.Dropped != r.Spans || r.Spans != n/20+2 {
+	if r.Dropped != r.Spans || r.Spans != n/5+2 {
 		t.Errorf("report %+v", r)
 	}
 }

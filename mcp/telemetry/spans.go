@@ -128,6 +128,9 @@ type request struct {
 	answer int64
 }
 
+// modernVersion is the first protocol version without sessions.
+const modernVersion = "2026-07-28"
+
 // earlyMax bounds the events a tap holds before the client's initialize.
 const earlyMax = 64
 
@@ -230,7 +233,11 @@ func (c *Conversation) observe(ev mcp.Event) {
 			c.conn.SetAttributes(attribute.String(attrServerName, h.ServerInfo.Name))
 		}
 	case mcp.TransportEvent:
-		if id := ev.Field("Mcp-Session-Id"); id != "" && c.sessionID == "" {
+		id := ev.Field("response Mcp-Session-Id")
+		if id == "" {
+			id = ev.Field("Mcp-Session-Id")
+		}
+		if id != "" && c.sessionID == "" && !c.modern {
 			c.sessionID = id
 			c.conn.SetAttributes(attribute.String(attrSessionID, id))
 		}
@@ -452,6 +459,8 @@ func (c *Conversation) answer(f *mcp.Frame) {
 	if r.method == mcp.MethodInitialize || r.method == mcp.MethodServerDiscover {
 		if a.Result.ProtocolVersion != "" {
 			c.version = a.Result.ProtocolVersion
+			// The 2026-07-28 protocol has no session, so no mcp.session.id.
+			c.modern = c.version >= modernVersion
 			r.span.SetAttributes(attribute.String(attrProtocol, c.version))
 			c.conn.SetAttributes(attribute.String(attrProtocol, c.version))
 		}
