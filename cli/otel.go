@@ -34,6 +34,24 @@ func (f *otelFlags) register(fs *pflag.FlagSet, own bool) {
 	}
 }
 
+// waitForCollector makes every export wait, before the command connects,
+// for the collector's answer to the exporter's probe. Tests set it: a
+// command on the demo server takes a few milliseconds, less than a loaded
+// machine may take to hear from a healthy collector, whose spans would
+// then be given up as a silent one's.
+var waitForCollector = false
+
+func newExporter(ctx context.Context, cfg telemetry.Config) (*telemetry.Exporter, error) {
+	e, err := telemetry.New(ctx, cfg)
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	if waitForCollector {
+		<-e.Probed()
+	}
+	return e, nil
+}
+
 // otelRun is one command's export: nil when none was asked for.
 type otelRun struct {
 	e       *telemetry.Exporter
@@ -47,9 +65,9 @@ func (f *otelFlags) start(ctx context.Context, t *target) (*otelRun, error) {
 	if !telemetry.Requested(f.endpoint, nil) {
 		return nil, nil
 	}
-	e, err := telemetry.New(ctx, telemetry.Config{Endpoint: f.endpoint, Content: f.content})
+	e, err := newExporter(ctx, telemetry.Config{Endpoint: f.endpoint, Content: f.content})
 	if err != nil {
-		return nil, withCode(exitUsage, err)
+		return nil, err
 	}
 	return &otelRun{e: e, c: e.Conversation(conversationOptions(t)), started: time.Now()}, nil
 }
@@ -115,7 +133,7 @@ func (f *otelFlags) startTUI(ctx context.Context, t *target, notices chan<- mcp.
 	if !telemetry.Requested(f.endpoint, nil) {
 		return nil, nil
 	}
-	e, err := telemetry.New(ctx, telemetry.Config{Endpoint: f.endpoint, Content: f.content, OnFailure: func(err error) {
+	e, err := newExporter(ctx, telemetry.Config{Endpoint: f.endpoint, Content: f.content, OnFailure: func(err error) {
 		select {
 		case notices <- mcp.TransportEvent{Time: time.Now(), Kind: "otlp",
 			Summary: "OpenTelemetry export failed (spans are dropped; the count is said at exit): " + err.Error(), Err: err}:
@@ -123,7 +141,7 @@ func (f *otelFlags) startTUI(ctx context.Context, t *target, notices chan<- mcp.
 		}
 	}})
 	if err != nil {
-		return nil, withCode(exitUsage, err)
+		return nil, err
 	}
 	return &tuiExport{e: e, t: t}, nil
 }
@@ -168,9 +186,9 @@ func (f *otelFlags) startTap(server, transport, url string) (*tapExport, error) 
 	if !telemetry.Requested(f.endpoint, nil) {
 		return nil, nil
 	}
-	e, err := telemetry.New(context.Background(), telemetry.Config{Endpoint: f.endpoint, Content: f.content})
+	e, err := newExporter(context.Background(), telemetry.Config{Endpoint: f.endpoint, Content: f.content})
 	if err != nil {
-		return nil, withCode(exitUsage, err)
+		return nil, err
 	}
 	return &tapExport{e: e, convs: map[int]*telemetry.Conversation{},
 		opt: telemetry.Options{Transport: transport, URL: url, Server: server, Tap: true}}, nil
@@ -229,6 +247,10 @@ func exportOTLP(f *exportFlags, h record.Entry, events []mcp.Event, out io.Write
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	// A file has no time budget: the collector's answer to the probe is
+	// waited for (up to its timeout), so that a collector that is there
+	// gets every span.
+	<-e.Probed()
 	opt := telemetry.Options{URL: h.URL}
 	for _, ev := range events {
 		if fe, ok := ev.(mcp.FrameEvent); ok {

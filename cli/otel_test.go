@@ -31,6 +31,10 @@ type fakeCollector struct {
 }
 
 func newFakeCollector(t *testing.T) *fakeCollector {
+	// A healthy collector answers the probe before the test's command ends
+	// (see waitForCollector).
+	waitForCollector = true
+	t.Cleanup(func() { waitForCollector = false })
 	c := &fakeCollector{}
 	c.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -241,6 +245,14 @@ func TestExportOTLPGivesTheLiveSpans(t *testing.T) {
 			}
 		}
 	}
+	// Sent with --otlp instead: the same spans reach the collector.
+	col2 := newFakeCollector(t)
+	if out, err, code := runCLI(t, "export", rec, "--format", "otlp", "--otlp", col2.srv.URL); code != exitOK {
+		t.Fatalf("export --otlp: exit %d: %v\n%s", code, err, out)
+	}
+	if sent := col2.byName(); len(sent) != len(live) {
+		t.Errorf("export --otlp sent %v; live %v", keys(sent), keys(live))
+	}
 	if len(exported) != len(live) || len(live) < 4 {
 		t.Fatalf("exported %d spans, live %d (%v)", len(exported), len(live), keys(live))
 	}
@@ -288,5 +300,40 @@ func TestPropagateReachesTheServer(t *testing.T) {
 	s := col.byName()["tools/call echo"]
 	if s == nil || hex.EncodeToString(s.TraceId) != traceID || hex.EncodeToString(s.SpanId) != spanID {
 		t.Errorf("the server got %s/%s; the collector holds %+v", traceID, spanID, s)
+	}
+}
+
+// check, test and replay export their connection too.
+func TestCheckTestAndReplayExport(t *testing.T) {
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "s.jsonl")
+	if out, err, code := runCLI(t, "call", "--method", "tools/list", "--record", rec); code != exitOK {
+		t.Fatalf("call: exit %d: %v\n%s", code, err, out)
+	}
+	callsFile := filepath.Join(dir, "calls.json")
+	if err := os.WriteFile(callsFile, []byte(`{"calls": [{"name": "add", "method": "tools/call",
+		"params": {"name": "add", "arguments": {"a": 1, "b": 2}}, "expect": {"isError": false}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, args := range map[string][]string{
+		"check":  {"check"},
+		"test":   {"test", "--calls", callsFile},
+		"replay": {"replay", rec},
+	} {
+		t.Run(name, func(t *testing.T) {
+			col := newFakeCollector(t)
+			out, err, code := runCLI(t, append(args, "--otlp", col.srv.URL)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %v\n%s", code, err, out)
+			}
+			spans := col.byName()
+			if spans["mcp connection"] == nil || spans["initialize"] == nil {
+				t.Errorf("spans %v: want the connection and its handshake", keys(spans))
+			}
+			if name == "test" && spans["tools/call add"] == nil {
+				t.Errorf("spans %v: want the saved call", keys(spans))
+			}
+		})
 	}
 }

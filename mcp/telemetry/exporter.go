@@ -196,6 +196,18 @@ func (e *Exporter) probe(endpoint string) {
 	e.q.answered.Store(true)
 }
 
+// Probed is closed once the probe of the collector has its answer (or
+// gave up): tests of quick commands wait for it, so that a loaded machine
+// does not make a healthy collector look silent.
+func (e *Exporter) Probed() <-chan struct{} {
+	if e.probed == nil {
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
+	return e.probed
+}
+
 // signalURL is the URL a signal is sent to for a base URL given with
 // --otlp.
 func signalURL(base, signal string) (string, error) {
