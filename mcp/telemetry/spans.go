@@ -23,34 +23,34 @@ import (
 // The attributes' names: the semantic conventions for MCP, and
 // mcpscope's own under mcpscope.*.
 const (
-	attrMethod         = "mcp.method.name"
-	attrRequestID      = "jsonrpc.request.id"
-	attrProtocol       = "mcp.protocol.version"
-	attrSessionID      = "mcp.session.id"
-	attrToolName       = "gen_ai.tool.name"
-	attrPromptName     = "gen_ai.prompt.name"
-	attrResourceURI    = "mcp.resource.uri"
-	attrOperation      = "gen_ai.operation.name"
-	attrErrorType      = "error.type"
-	attrStatusCode     = "rpc.response.status_code"
-	attrTransport      = "network.transport"
-	attrProtocolName   = "network.protocol.name"
-	attrServerAddress  = "server.address"
-	attrServerPort     = "server.port"
-	attrArguments      = "gen_ai.tool.call.arguments"
-	attrResult         = "gen_ai.tool.call.result"
-	attrServerName     = "mcp.server.name"
-	attrServerVersion  = "mcp.server.version"
-	attrClientName     = "mcp.client.name"
-	attrProbe          = "mcpscope.probe"
-	attrByTap          = "mcpscope.by_tap"
-	attrRule           = "mcpscope.doctor.rule"
-	attrSeverity       = "mcpscope.doctor.severity"
-	attrMessage        = "mcpscope.doctor.message"
-	attrFrameSeq       = "mcpscope.frame.seq"
-	attrDetail         = "mcpscope.detail"
-	errorTypeTool      = "tool_error"
-	errorTypeUnanswerd = "unanswered"
+	attrMethod          = "mcp.method.name"
+	attrRequestID       = "jsonrpc.request.id"
+	attrProtocol        = "mcp.protocol.version"
+	attrSessionID       = "mcp.session.id"
+	attrToolName        = "gen_ai.tool.name"
+	attrPromptName      = "gen_ai.prompt.name"
+	attrResourceURI     = "mcp.resource.uri"
+	attrOperation       = "gen_ai.operation.name"
+	attrErrorType       = "error.type"
+	attrStatusCode      = "rpc.response.status_code"
+	attrTransport       = "network.transport"
+	attrProtocolName    = "network.protocol.name"
+	attrServerAddress   = "server.address"
+	attrServerPort      = "server.port"
+	attrArguments       = "gen_ai.tool.call.arguments"
+	attrResult          = "gen_ai.tool.call.result"
+	attrServerName      = "mcp.server.name"
+	attrServerVersion   = "mcp.server.version"
+	attrClientName      = "mcp.client.name"
+	attrProbe           = "mcpscope.probe"
+	attrByTap           = "mcpscope.by_tap"
+	attrRule            = "mcpscope.doctor.rule"
+	attrSeverity        = "mcpscope.doctor.severity"
+	attrMessage         = "mcpscope.doctor.message"
+	attrFrameSeq        = "mcpscope.frame.seq"
+	attrDetail          = "mcpscope.detail"
+	errorTypeTool       = "tool_error"
+	errorTypeUnanswered = "unanswered"
 )
 
 // Options describe the connection a Conversation watches.
@@ -410,11 +410,22 @@ func (c *Conversation) request(f *mcp.Frame) {
 		// A second request with an id still pending: the first can no
 		// longer be told apart from it.
 		old.span.AddEvent("id reused by a later request", trace.WithTimestamp(f.Time))
-		c.finish(old, f.Time, errorTypeUnanswerd, "its id was reused before an answer")
+		c.finish(old, f.Time, errorTypeUnanswered, "its id was reused before an answer")
+	}
+	if len(c.pending) >= maxPending {
+		// A peer that never answers must not grow the memory: one of the
+		// waiting requests (any) is given up.
+		for _, old := range c.pending {
+			c.finish(old, f.Time, errorTypeUnanswered, "more requests were waiting than the export follows")
+			break
+		}
 	}
 	c.pending[r.key] = r
 	c.bySeq[f.Seq] = r
 }
+
+// maxPending bounds the requests a conversation follows at once.
+const maxPending = 4096
 
 // idText is a JSON-RPC id as jsonrpc.request.id writes it: a string id
 // without its quotes.
@@ -633,7 +644,7 @@ func (c *Conversation) End(at time.Time) {
 	}
 	c.release()
 	for _, r := range c.pending {
-		c.finish(r, at, errorTypeUnanswerd, "no answer before the connection ended")
+		c.finish(r, at, errorTypeUnanswered, "no answer before the connection ended")
 	}
 	c.release()
 	c.conn.End(trace.WithTimestamp(at))

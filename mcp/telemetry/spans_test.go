@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -251,7 +252,7 @@ func TestSpansAsTheConventionsSay(t *testing.T) {
 	if pg.attr(attrErrorType) != "-32602" || pg.attr(attrStatusCode) != "-32602" || pg.attr(attrPromptName) != "greet" || pg.Status.Code != 2 {
 		t.Errorf("an error answer's span: %+v status %+v", pg.Attributes, pg.Status)
 	}
-	if rr := got["resources/read"]; rr.attr(attrResourceURI) != "file:///a" || rr.attr(attrErrorType) != errorTypeUnanswerd || nanos(rr.EndTimeUnixNano) != end.UnixNano() {
+	if rr := got["resources/read"]; rr.attr(attrResourceURI) != "file:///a" || rr.attr(attrErrorType) != errorTypeUnanswered || nanos(rr.EndTimeUnixNano) != end.UnixNano() {
 		t.Errorf("an unanswered read: %+v ends %s", rr.Attributes, rr.EndTimeUnixNano)
 	}
 	if sm := got["sampling/createMessage"]; sm.Kind != 2 || sm.has(attrErrorType) {
@@ -355,5 +356,28 @@ func TestLocalTimeoutIsItsOwnErrorType(t *testing.T) {
 	tc := byName(exportJSON(t, Config{}, Options{Transport: "stdio"}, s.evs, time.Time{}))["tools/call slow"]
 	if tc.attr(attrErrorType) != "timeout" || nanos(tc.EndTimeUnixNano)-nanos(tc.StartTimeUnixNano) != int64(time.Second) {
 		t.Errorf("a timed-out call: %+v", tc.Attributes)
+	}
+}
+
+func TestRequestsNeverAnsweredStayBounded(t *testing.T) {
+	s := newScript("stdio")
+	for i := range maxPending + 10 {
+		s.send(0, mcp.Outbound, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i))
+	}
+	var buf bytes.Buffer
+	e, err := New(context.Background(), Config{JSON: &buf, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.Conversation(Options{Transport: "stdio"})
+	for _, ev := range s.evs {
+		c.Observe(ev)
+	}
+	if len(c.pending) != maxPending {
+		t.Errorf("%d requests followed, want at most %d", len(c.pending), maxPending)
+	}
+	c.End(time.Time{})
+	if r := e.Close(); r.Spans != maxPending+11 {
+		t.Errorf("%d spans, want every request and the connection", r.Spans)
 	}
 }
