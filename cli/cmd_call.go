@@ -35,6 +35,7 @@ type callFlags struct {
 	record      string
 	keepSecrets bool
 	noValidate  bool
+	otel        otelFlags
 }
 
 func newCallCommand() *cobra.Command {
@@ -71,6 +72,7 @@ are followed to the last page and printed as one list.
 	fs.StringVar(&f.connect.logLevel, "log-level", "", "logging level: the level for logging/setLevel, or the per-request level in the modern era")
 	fs.StringVar(&f.record, "record", "", "write every event of the session to FILE as JSON lines (docs/session-files.md)")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets (api_key=, token=...) and the command's secret arguments (--api-key X) in the --record file's header instead of redacting them")
+	f.otel.register(fs, true)
 	fs.BoolVar(&f.noValidate, "no-validate", false, "tools/call: send the arguments even when they do not match the tool's inputSchema")
 	return cmd
 }
@@ -105,6 +107,14 @@ func runCall(ctx context.Context, cmd *cobra.Command, f *callFlags, args []strin
 		// record holds the server's end, and its close is checked.
 		defer closeRecord(rec, &err, cmd.ErrOrStderr())
 	}
+	orun, oerr := f.otel.start(ctx, t)
+	if oerr != nil {
+		return oerr
+	}
+	orun.hook(&opts, f.otel.propagate)
+	// After the client's shutdown (deferred later, run first): every
+	// event is seen before the connection's span ends.
+	defer orun.finish(cmd.ErrOrStderr())
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		// The answer is printed before shutdown starts, so waiting long
 		// for a server that ignores stdin EOF (a Node server whose timers

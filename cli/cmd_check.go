@@ -24,6 +24,7 @@ import (
 // checkFlags configure the protocol doctor.
 type checkFlags struct {
 	connect   connectFlags
+	otel      otelFlags
 	profile   string
 	format    string
 	strict    bool
@@ -94,6 +95,7 @@ N does the same for each result.`,
 	}
 	fs := cmd.Flags()
 	f.connect.register(fs)
+	f.otel.register(fs, true)
 	fs.StringVar(&f.profile, "client-profile", "generic", "add the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	fs.StringVar(&f.format, "format", "text", "report format: text, json, sarif (SARIF 2.1.0) or junit")
 	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on warnings too")
@@ -181,6 +183,14 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 		opts.OnEvent = rec.Event
 		defer closeRecord(rec, &err, stderr)
 	}
+	orun, oerr := f.otel.start(ctx, t)
+	if oerr != nil {
+		return oerr
+	}
+	orun.hook(&opts, f.otel.propagate)
+	// After the client's shutdown (deferred later, run first): every
+	// event is seen before the connection's span ends.
+	defer orun.finish(stderr)
 	opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
 	opts.Handler = neutralAnswers(stderr)
 	client := mcp.NewClient(t.transport, opts)

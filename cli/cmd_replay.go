@@ -30,6 +30,7 @@ type replayFlags struct {
 	strict      bool
 	record      string
 	keepSecrets bool
+	otel        otelFlags
 }
 
 func newReplayCommand() *cobra.Command {
@@ -79,6 +80,7 @@ Exit codes:
 	fs.StringVar(&f.record, "record", "", "write the replay's session to FILE (default: the input's name with .replay.jsonl)")
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values and the command's secret arguments in the --record file instead of redacting them")
 	f.connect.register(fs)
+	f.otel.register(fs, false)
 	return cmd
 }
 
@@ -150,6 +152,13 @@ func runReplay(ctx context.Context, cmd *cobra.Command, f *replayFlags, args []s
 	}
 	base := f.connect.clientOptions()
 	base.OnEvent = rec.Event
+	orun, oerr := f.otel.start(ctx, t)
+	if oerr != nil {
+		return oerr
+	}
+	// A replay sends what was recorded: no traceparent is added.
+	orun.hook(&base, false)
+	defer orun.finish(stderr)
 	opts := script.ClientOptions(base)
 	if f.connect.noApps && len(opts.Capabilities) > 0 {
 		// The recording's capabilities replace the defaults; --no-apps

@@ -29,6 +29,7 @@ type tapOptions struct {
 	model         string     // --model: a model tap of this provider's API
 	upstream      string     // --upstream: the model API's URL
 	watch         watchFlags // --watch, --build, --watch-ignore (stdio taps)
+	otel          otelFlags  // --otlp, --otlp-content
 }
 
 func newTapCommand() *cobra.Command {
@@ -134,6 +135,7 @@ docs/model-tap.md.`,
 	f.StringVar(&o.model, "model", "", "tap a client's model API instead of a server: anthropic, openai or gemini (see docs/model-tap.md)")
 	f.StringVar(&o.upstream, "upstream", "", "with --model: the model API's URL (default: the provider's, e.g. https://api.anthropic.com)")
 	o.watch.register(f)
+	o.otel.register(f, false)
 	f.StringArrayVar(&o.allowOrigins, "allow-origin", nil, "let requests from this web origin (scheme://host[:port]) through the HTTP tap besides the tap's own (repeatable)")
 	f.StringVar(&o.token, "token", "", "the HTTP tap takes only requests that carry this token (header "+tap.TokenHeader+" or ?"+tap.TokenParam+"= in the URL); \"generate\" makes one up and prints it")
 	return cmd
@@ -148,14 +150,21 @@ func runStdioTap(o tapOptions, args []string) {
 	// Signals are the server's to act on: the tap forwards them and keeps
 	// copying until the server ends, so the command's context (cancelled
 	// on Ctrl+C) does not bound it.
+	tel, err := o.otel.startTap(tapServerName(o.name, "", args), "stdio", "")
+	if err != nil {
+		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+termsafe.Block(err.Error()))
+		os.Exit(exitUsage)
+	}
 	so := tap.StdioOptions{
 		Name: o.name, Command: args[0], Args: args[1:], Signals: sigs,
-		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub},
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub, OnEvent: tel.onEvent()},
 	}
 	if o.watch.on() {
 		so.Reload = &tap.ReloadOptions{Watch: watch.Options{Paths: o.watch.paths, Ignore: o.watch.ignore}, Build: o.watch.build}
 	}
 	out, err := tap.RunStdio(context.Background(), so)
+	// The recorder has stopped: every frame was seen.
+	tel.finish(os.Stderr)
 	if err != nil {
 		_, _ = fmt.Fprintln(os.Stderr, "mcpscope tap: "+termsafe.Block(err.Error()))
 		os.Exit(exitUsage)
@@ -180,9 +189,15 @@ func runHTTPTap(cmd *cobra.Command, o tapOptions, target string) error {
 	if token == "generate" {
 		token = rand.Text()
 	}
-	err := tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
+	tel, err := o.otel.startTap(tapServerName(o.name, target, nil), "http", target)
+	if err != nil {
+		return err
+	}
+	// After RunHTTP has returned: its recorders have stopped.
+	defer tel.finish(stderr)
+	err = tap.RunHTTP(cmd.Context(), tap.HTTPOptions{
 		Name: o.name, Listen: o.listen, Target: target, Public: o.listenPublic, AllowOrigins: o.allowOrigins, Token: token, Reload: reload,
-		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub,
+		Recording: tap.Recording{KeepSecrets: o.recordSecrets, NoHub: o.noHub, OnEvent: tel.onEvent(),
 			Warn: func(s string) { _, _ = fmt.Fprintln(stderr, "mcpscope tap: "+s) }},
 		Ready: func(local string) {
 			if token == "" {

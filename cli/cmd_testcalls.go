@@ -32,6 +32,7 @@ type testFlags struct {
 	from        string
 	record      string
 	keepSecrets bool
+	otel        otelFlags
 }
 
 const testExitCodes = `Exit codes:
@@ -88,6 +89,7 @@ comments and layout elsewhere are kept.
 	fs.BoolVar(&f.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets and the command's secret arguments in the --record file's header instead of redacting them")
 	f.connect.register(fs)
 	f.policy.register(fs)
+	f.otel.register(fs, true)
 	return cmd
 }
 
@@ -138,6 +140,14 @@ func runTest(ctx context.Context, cmd *cobra.Command, f *testFlags, args []strin
 		copts.OnEvent = rec.Event
 		defer closeRecord(rec, &err, stderr)
 	}
+	orun, oerr := f.otel.start(ctx, t)
+	if oerr != nil {
+		return oerr
+	}
+	orun.hook(&copts, f.otel.propagate)
+	// After the client's shutdown (deferred later, run first): every
+	// event is seen before the connection's span ends.
+	defer orun.finish(stderr)
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		st.Grace = 10 * time.Millisecond // the report is written before shutdown starts
 	}

@@ -39,6 +39,7 @@ type tuiFlags struct {
 	calls       string      // --calls: the saved calls' file
 	watch       watchFlags  // --watch, --build, --watch-ignore, --rerun
 	noOpen      bool        // --no-open: the preview key shows the view's URL
+	otel        otelFlags   // --otlp, --otlp-content, --propagate
 }
 
 // register adds the UI's flags to the root command.
@@ -57,6 +58,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	o.policy.register(fs)
 	o.watch.register(fs)
 	o.watch.registerRerun(fs)
+	o.otel.register(fs, true)
 }
 
 // runTUI runs the interactive debugger on one target until the user quits.
@@ -107,7 +109,9 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	go idle.Run(trimCtx)
 	onEvent := func(mcp.Event) { idle.Touch() }
 	var record func(mcp.Event)
-	var notices chan mcp.TransportEvent
+	// Two senders at most, each once: a recording that stops, an export
+	// that fails.
+	notices := make(chan mcp.TransportEvent, 2)
 	if o.record != "" {
 		rec, rerr := createRecord(o.record, t, o.keepSecrets)
 		if rerr != nil {
@@ -115,7 +119,6 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		}
 		// A write that fails (a full disk) is a row of the log and the
 		// status line at once; the exit says it again.
-		notices = make(chan mcp.TransportEvent, 1)
 		rec.OnFail(func(err error) {
 			cause := err.Error()
 			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
@@ -134,11 +137,20 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 		// Printed after the UI has ended, with a non-zero exit.
 		defer closeRecord(rec, &err, os.Stderr)
 	}
+	tel, err := o.otel.startTUI(ctx, t, notices)
+	if err != nil {
+		return err
+	}
+	// After the UI has ended: the line about dropped spans is printed
+	// then, never over the UI.
+	defer tel.finish(os.Stderr)
 	newClient := func() *mcp.Client {
 		opts := cf.clientOptions()
 		opts.Discover = true
 		opts.KeepAlive = o.keepAlive
 		opts.OnEvent = onEvent
+		// Each connection (a reconnect's too) is a trace of its own.
+		tel.next().hook(&opts, o.otel.propagate)
 		// A linter follows one session: a fresh one per connection.
 		opts.Analyzer = doctor.New(doctor.Options{Profile: profile})
 		return mcp.NewClient(t.transport, opts)

@@ -80,7 +80,7 @@ func terminalOutput(w io.Writer, form outputForm) io.Writer {
 // formOf is the form of a --format value.
 func formOf(format string) outputForm {
 	switch format {
-	case "json", "sarif", "har":
+	case "json", "sarif", "har", "otlp":
 		return formJSON
 	case "junit", "html":
 		return formXML

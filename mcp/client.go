@@ -32,6 +32,10 @@ type Options struct {
 	Discover bool
 	// LogLevel, in the modern era, is sent in every request's _meta.
 	LogLevel string
+	// TraceMeta, when set, gives keys to add to every request's
+	// params._meta (--propagate: W3C traceparent and tracestate, as
+	// SEP-414 carries them); they are part of the frame like any byte.
+	TraceMeta func() map[string]string
 	// OnEvent, when set, sees every event (diagnostics included) in order,
 	// from one goroutine of the client's that is not the read loop, before
 	// the event is delivered on Events (a recorder uses it). Once Close has
@@ -748,9 +752,13 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 	case co.onProgress != nil || co.resetOnProgress:
 		progressToken = "mcpscope-" + string(id)
 	}
-	if modern || progressToken != "" {
+	var trace map[string]string
+	if c.opts.TraceMeta != nil {
+		trace = c.opts.TraceMeta()
+	}
+	if modern || progressToken != "" || len(trace) > 0 {
 		var err error
-		params, err = addMeta(params, meta, progressToken)
+		params, err = addMeta(params, meta, progressToken, trace)
 		if err != nil {
 			return nil, err
 		}
@@ -989,7 +997,7 @@ func encodeRequest(id ID, method string, params json.RawMessage) []byte {
 
 // addMeta merges the modern era's _meta fields and a progress token into
 // params, keeping any _meta the caller set.
-func addMeta(params, meta json.RawMessage, progressToken string) (json.RawMessage, error) {
+func addMeta(params, meta json.RawMessage, progressToken string, extra map[string]string) (json.RawMessage, error) {
 	obj := map[string]json.RawMessage{}
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &obj); err != nil {
@@ -1015,6 +1023,11 @@ func addMeta(params, meta json.RawMessage, progressToken string) (json.RawMessag
 	}
 	if progressToken != "" {
 		m["progressToken"], _ = json.Marshal(progressToken)
+	}
+	for k, v := range extra {
+		if _, ok := m[k]; !ok { // the caller's own _meta wins
+			m[k], _ = json.Marshal(v)
+		}
 	}
 	var err error
 	obj["_meta"], err = json.Marshal(m)

@@ -15,7 +15,7 @@ const module = "github.com/mcpscope/mcpscope"
 var layers = [][]string{
 	{"mcp/lib/..."}, // generic leaves: they know nothing of MCP
 	{"mcp", "mcp/apps", "mcp/config", "mcp/demo"},
-	{"mcp/session", "mcp/auth", "mcp/policy", "mcp/doctor/...", "mcp/mcptest", "mcp/apps/host"},
+	{"mcp/session", "mcp/auth", "mcp/policy", "mcp/doctor/...", "mcp/mcptest", "mcp/apps/host", "mcp/telemetry"},
 	{"mcp/sessionfile/...", "mcp/watch", "mcp/tap/...", "mcp/calls"},
 	{"keymap", "themes"},
 	{"panes/..."},

@@ -23,6 +23,7 @@ const ScriptVar = "MCPSCOPE_FAKE_SCRIPT"
 //	{{id}}             the request's id token, as sent
 //	{{version}}        params.protocolVersion (initialize)
 //	{{progressToken}}  params._meta.progressToken, as sent (null if none)
+//	{{meta}}           params._meta, as sent (null if none): a server that echoes it
 //	{{cursor}}         params.cursor (empty if none)
 //
 // and these directives, which are not written:
@@ -106,6 +107,16 @@ func (sc *Script) answer(out *bufio.Writer, line []byte, calls map[string]int) (
 	if err := json.Unmarshal(line, &msg); err != nil || msg.Method == "" {
 		return 0, false
 	}
+	var withMeta struct {
+		Params struct {
+			Meta json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(line, &withMeta)
+	meta := string(withMeta.Params.Meta)
+	if meta == "" {
+		meta = "null"
+	}
 	token := string(msg.Params.Meta.ProgressToken)
 	if token == "" {
 		token = "null"
@@ -114,6 +125,7 @@ func (sc *Script) answer(out *bufio.Writer, line []byte, calls map[string]int) (
 		"{{id}}", string(msg.ID),
 		"{{version}}", msg.Params.ProtocolVersion,
 		"{{progressToken}}", token,
+		"{{meta}}", meta,
 		"{{cursor}}", msg.Params.Cursor,
 	)
 	replies, scripted := sc.On[msg.Method]

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
 )
 
@@ -27,6 +28,11 @@ type Recording struct {
 	// Warn receives the one line said when recording or the hub fails; the
 	// tap goes on copying either way.
 	Warn func(string)
+	// OnEvent, when set, sees every recorded frame, an HTTP tap's
+	// exchanges and the server's exit, in order, on the recorder's goroutine (never the copy's, which it
+	// cannot slow): the OpenTelemetry export. A frame's Raw is valid only
+	// during the call.
+	OnEvent func(mcp.Event)
 	// wrapFile, when set, stands between the recorder and its file
 	// (tests: a disk that fills up).
 	wrapFile func(io.WriteCloser) io.WriteCloser
@@ -179,6 +185,7 @@ func startCapture(info *Info, env []string, opt Recording) *capture {
 		spillDir = filepath.Dir(info.File)
 	}
 	c.rec = newRecorder(info.Transport, c.w, notify, opt.KeepSecrets, spillDir)
+	c.rec.onEvent = opt.OnEvent
 	return c
 }
 

@@ -102,6 +102,8 @@ type recorder struct {
 	onFlush   func() // after each flush: wake the viewers
 	// onFrame, when set, sees every frame (tests, the byte-identity check).
 	onFrame func(*mcp.Frame)
+	// onEvent, when set, sees every frame and the exit (Recording.OnEvent).
+	onEvent func(mcp.Event)
 	// keepSecrets leaves URL query secrets in stream names.
 	keepSecrets bool
 	line        []byte // the frame encoder's buffer
@@ -299,6 +301,9 @@ func (r *recorder) handle(c *chunk) {
 			}
 		}
 		r.w.Event(c.ev)
+		if te, ok := c.ev.(mcp.TransportEvent); ok && r.onEvent != nil {
+			r.onEvent(te) // an HTTP tap's Mcp-Session-Id
+		}
 	case chunkExit:
 		r.exited(c.ev.(mcp.ExitEvent))
 	case chunkAlias:
@@ -395,6 +400,9 @@ func (r *recorder) framesBy(dir mcp.Direction, raw []byte, problem, stream strin
 			g.Raw = bytes.Clone(f.Raw) // f.Raw is the spool's
 			r.onFrame(&g)
 		}
+		if r.onEvent != nil {
+			r.onEvent(mcp.FrameEvent{Frame: f})
+		}
 		stream := f.Stream
 		if stream != "" && !r.keepSecrets {
 			stream = redact.URLs(stream)
@@ -463,6 +471,10 @@ func (r *recorder) exited(ev mcp.ExitEvent) {
 		st = mcp.StateFailed
 	}
 	r.w.Event(mcp.StateEvent{Time: ev.Time, State: st, Detail: x.Error()})
+	if r.onEvent != nil {
+		r.onEvent(mcp.ExitEvent{Time: ev.Time, Exit: &x})
+		r.onEvent(mcp.StateEvent{Time: ev.Time, State: st, Detail: x.Error()})
+	}
 }
 
 // redactBody is an HTTP body as the tap records it: a JSON-RPC message
