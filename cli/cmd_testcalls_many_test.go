@@ -80,7 +80,13 @@ func TestTestFromManyRequestsIsLinear(t *testing.T) {
 	if budget := 2 * 10 * small; big > budget && big > 200*time.Millisecond {
 		t.Errorf("20,000 requests took %v, 2,000 took %v: more than linear (budget %v)", big, small, budget)
 	}
-	if big > 4*time.Second {
-		t.Errorf("20,000 requests took %v", big)
+	// The race detector slows this code several times over; the linear
+	// bound above is the one that holds under it.
+	limit := 4 * time.Second
+	if raceEnabled {
+		limit *= 3
+	}
+	if big > limit {
+		t.Errorf("20,000 requests took %v (limit %v)", big, limit)
 	}
 }
