@@ -174,13 +174,13 @@ func (m *Model) previewFrame(f *mcp.Frame) tea.Cmd {
 	res, ok := m.callOf(f, true)
 	switch {
 	case !ok:
-		m.setNote("no view to preview: this frame is not a tools/call or its answer", false)
+		m.previewNote("no view to preview: this frame is not a tools/call or its answer", false)
 		return nil
 	case res.Template == "":
-		m.setNote("no view to preview: the listed tools name no view for "+termsafe.String(res.Name)+" (_meta.ui.resourceUri or openai/outputTemplate)", false)
+		m.previewNote("no view to preview: the listed tools name no view for "+termsafe.String(res.Name)+" (_meta.ui.resourceUri or openai/outputTemplate)", false)
 		return nil
 	case res.Result == nil:
-		m.setNote("no view to preview: this call of "+termsafe.String(res.Name)+" has no successful answer in the log", false)
+		m.previewNote("no view to preview: this call of "+termsafe.String(res.Name)+" has no successful answer in the log", false)
 		return nil
 	}
 	return m.preview(res)
@@ -195,7 +195,7 @@ func (m *Model) previewResult() tea.Cmd { return m.preview(m.lastTool) }
 // a tools/call the log holds.
 func (m *Model) preview(res panes.ToolResultMsg) tea.Cmd {
 	if res.Template == "" || res.Result == nil {
-		m.setNote("this result's tool names no view (_meta.ui.resourceUri or openai/outputTemplate)", false)
+		m.previewNote("this result's tool names no view (_meta.ui.resourceUri or openai/outputTemplate)", false)
 		return nil
 	}
 	toolRaw := m.toolEntry(res.Name)
@@ -208,7 +208,7 @@ func (m *Model) preview(res panes.ToolResultMsg) tea.Cmd {
 		// A capture cannot read the template again: the client's own read
 		// of it, if the capture holds one, is the view.
 		if captured = host.CapturedRead(m.logPane.Store(), res.Template); captured == nil {
-			m.setNote("no preview: the source is read-only and holds no resources/read of "+termsafe.String(res.Template), false)
+			m.previewNote("no preview: the source is read-only and holds no resources/read of "+termsafe.String(res.Template), false)
 			return nil
 		}
 	}
@@ -216,7 +216,7 @@ func (m *Model) preview(res panes.ToolResultMsg) tea.Cmd {
 	if m.previewer == nil {
 		p, err := startPreviewer(m.ctx, m.theme.IsDark, m.ConfirmOpen)
 		if err != nil {
-			m.setNote("no preview: "+err.Error(), false)
+			m.previewNote("no preview: "+err.Error(), false)
 			return nil
 		}
 		m.previewer = p
@@ -230,7 +230,7 @@ func (m *Model) preview(res panes.ToolResultMsg) tea.Cmd {
 	p.mu.Lock()
 	p.tools = entries
 	p.mu.Unlock()
-	m.setNote("opening the view of "+termsafe.String(res.Name)+"…", true)
+	m.previewNote("opening the view of "+termsafe.String(res.Name)+"…", true)
 	return tea.Batch(first, func() tea.Msg {
 		var v host.View
 		var err error
@@ -256,17 +256,24 @@ func (m *Model) preview(res panes.ToolResultMsg) tea.Cmd {
 	})
 }
 
+// previewNote answers the preview key in the status line; the answer
+// shows over how a recorded server ended, as the key was just pressed.
+func (m *Model) previewNote(s string, ok bool) {
+	m.setNote(s, ok)
+	m.noteOverExit = true
+}
+
 // showPreview says where the view is.
 func (m *Model) showPreview(msg previewMsg) {
 	name := termsafe.String(msg.tool)
 	switch {
 	case msg.url == "" && msg.err != nil:
-		m.setNote("no preview of "+name+": "+msg.err.Error(), false)
+		m.previewNote("no preview of "+name+": "+msg.err.Error(), false)
 	case msg.err != nil:
-		m.setNote("the view of "+name+" is at "+msg.url+" (not opened: "+msg.err.Error()+")", false)
+		m.previewNote("the view of "+name+" is at "+msg.url+" (not opened: "+msg.err.Error()+")", false)
 	case msg.noOpen:
-		m.setNote("the view of "+name+" is at "+msg.url, true)
+		m.previewNote("the view of "+name+" is at "+msg.url, true)
 	default:
-		m.setNote("the view of "+name+" is open in the browser ("+msg.opener+") at "+msg.url, true)
+		m.previewNote("the view of "+name+" is open in the browser ("+msg.opener+") at "+msg.url, true)
 	}
 }

@@ -43,9 +43,12 @@ func capturedCall(withRead bool) []mcp.Event {
 	}
 	callRes := frame(9, 30, mcp.Inbound, mcp.KindResponse, "", "4", `{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"12:00"}]}}`)
 	callRes.ReplyTo, callRes.ReplyToMethod = 8, mcp.MethodToolsCall
+	// The capture ends as a tap's does, with how the server ended: the
+	// preview's answers must show over it.
 	return append(evs,
 		mcp.FrameEvent{Frame: frame(8, 25, mcp.Outbound, mcp.KindRequest, mcp.MethodToolsCall, "4", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"clock","arguments":{"tz":"UTC"}}}`)},
-		mcp.FrameEvent{Frame: callRes})
+		mcp.FrameEvent{Frame: callRes},
+		mcp.ExitEvent{Time: at(40), Exit: &mcp.ExitError{Code: 0, Expected: true}})
 }
 
 // captureProgram shows a capture as `mcpscope taps` does: a read-only
@@ -172,6 +175,9 @@ func previewed(t *testing.T, p *program, seq int64) string {
 	}
 	p.keys("P")
 	p.until("the view's URL", func() bool { return strings.Contains(p.m.note, "the view of clock is at http://127.0.0.1:") })
+	if s := ansi.Strip(p.m.renderStatus()); !strings.Contains(s, "the view of clock is at http://127.0.0.1:") {
+		t.Fatalf("the status line does not say where the view is: %q", s)
+	}
 	return p.m.note[strings.Index(p.m.note, "http://"):]
 }
 
@@ -235,8 +241,8 @@ func TestPreviewFromACaptureWithoutTheTemplate(t *testing.T) {
 	p := captureProgram(t, false)
 	p.openDetail(9)
 	p.keys("P")
-	if !strings.Contains(p.m.note, "holds no resources/read of ui://clock/view.html") || p.m.noteOK {
-		t.Errorf("the status line says %q", p.m.note)
+	if s := ansi.Strip(p.m.renderStatus()); !strings.Contains(s, "holds no resources/read of ui://clock/view.html") || p.m.noteOK {
+		t.Errorf("the status line says %q", s)
 	}
 	if p.m.previewer != nil {
 		t.Error("a host page was started for a view it cannot show")
