@@ -58,6 +58,7 @@ func TestAcceptance(t *testing.T) {
 		{"reconnect clears the status", flowReconnectClearsTheStatus},
 		{"recording says read-only", flowRecordingSaysReadOnly},
 		{"preview a tool's view", flowAppPreview},
+		{"tapped call: a view previewed from the capture", flowTappedAppPreview},
 		{"an image is previewed, scrolls and goes with esc", flowImagePreview},
 	} {
 		t.Run(f.name, func(t *testing.T) {

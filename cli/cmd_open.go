@@ -28,6 +28,7 @@ type openFlags struct {
 	logFile string
 	profile string
 	follow  bool
+	noOpen  bool // --no-open: the preview key shows the view's URL
 }
 
 func newOpenCommand() *cobra.Command {
@@ -60,6 +61,7 @@ rule: a recorded command only when given after --).`,
 	fs.StringVar(&f.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
 	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	fs.BoolVar(&f.follow, "follow", true, "keep reading as the file grows (a running --record or tap)")
+	fs.BoolVar(&f.noOpen, "no-open", false, noOpenUsage)
 	f.connect.register(fs)
 	return cmd
 }
@@ -101,7 +103,7 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 		if !cmd.Flags().Changed("client-profile") {
 			profile = ""
 		}
-		return watchTap(ctx, l, tapsOptions{theme: f.theme, logFile: f.logFile, fromFile: true, live: given}, profile)
+		return watchTap(ctx, l, tapsOptions{theme: f.theme, logFile: f.logFile, noOpen: f.noOpen, fromFile: true, live: given}, profile)
 	}
 	logger, closeLog, err := openDebugLog(f.logFile)
 	if err != nil {
@@ -160,6 +162,7 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 		NoColor:        os.Getenv("NO_COLOR") != "",
 		Logger:         logger,
 		Context:        ctx,
+		NoOpen:         f.noOpen,
 	})
 	defer m.Close()
 	logger.Info("Opening a session file", "path", path)

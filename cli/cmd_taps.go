@@ -25,6 +25,7 @@ type tapsOptions struct {
 	list    bool
 	theme   string
 	logFile string
+	noOpen  bool // --no-open: the preview key shows the view's URL
 	// fromFile: the capture was named by a path (mcpscope open), not
 	// found among this machine's taps. Its live-session key runs live (the
 	// target given after the file: "--" and a command, or a URL) or the
@@ -57,6 +58,7 @@ An ID (or a unique prefix of one, or a tap's name) opens that tap directly.`,
 	cmd.Flags().BoolVar(&o.list, "list", false, "print the list instead of opening a picker")
 	cmd.Flags().StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 	cmd.Flags().StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
+	cmd.Flags().BoolVar(&o.noOpen, "no-open", false, noOpenUsage)
 	return cmd
 }
 
@@ -272,6 +274,7 @@ func watchTap(ctx context.Context, l tap.Listed, o tapsOptions, profile doctor.P
 		ReconnectHelp: "reattach / next tap",
 		Target:        target,
 		Theme:         o.theme,
+		NoOpen:        o.noOpen,
 		NoColor:       os.Getenv("NO_COLOR") != "",
 		Logger:        logger,
 		Context:       ctx,

@@ -42,6 +42,9 @@ type tuiFlags struct {
 	otel        otelFlags   // --otlp, --otlp-content, --propagate
 }
 
+// noOpenUsage is --no-open's help, the same on every command with a TUI.
+const noOpenUsage = "the preview key (p on a tool's result, P on a tools/call frame) shows the view's URL instead of opening the browser"
+
 // register adds the UI's flags to the root command.
 func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
@@ -53,7 +56,7 @@ func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.markdown, "markdown", false, "render tools' text results as Markdown (text/markdown resources, descriptions and prompt messages always are); m shows the source")
 	fs.DurationVar(&o.keepAlive, "keepalive", 4*time.Second, "over Streamable HTTP without an open GET stream, ping the server after this long idle so that a server that went away shows as lost (0: never)")
 	fs.StringVar(&o.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
-	fs.BoolVar(&o.noOpen, "no-open", false, "the preview key (p on a tool's result) shows the view's URL instead of opening the browser")
+	fs.BoolVar(&o.noOpen, "no-open", false, noOpenUsage)
 	fs.StringVar(&o.calls, "calls", calls.DefaultPath, "the calls file: S on a result saves the call there, t and T run saved calls (see mcpscope test)")
 	o.policy.register(fs)
 	o.watch.register(fs)

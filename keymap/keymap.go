@@ -56,7 +56,11 @@ type Detail struct {
 	ToggleRaw key.Binding
 	Paired    key.Binding
 	Copy      key.Binding
-	Close     key.Binding
+	// Preview opens the view of the tools/call shown (its request or its
+	// response), built from what the log holds: a tap's capture has no
+	// result view of its own to press the Result pane's preview key on.
+	Preview key.Binding
+	Close   key.Binding
 }
 
 // Caps keys drive the capabilities tree.
@@ -255,6 +259,7 @@ func Default() KeyMap {
 		ToggleRaw: bind(k("v"), "v", "raw/pretty"),
 		Paired:    bind(k("p"), "p", "paired frame"),
 		Copy:      bind(k("c"), "c", "copy"),
+		Preview:   bind(k("P"), "P", "preview view"),
 		Close:     bind(k("esc"), "esc", "close"),
 	}
 	m.Caps = Caps{

@@ -48,7 +48,7 @@ func TestNoConflicts(t *testing.T) {
 			"ViewAs": m.Tools.ViewAs, "SortCost": m.Tools.SortCost},
 		"Detail": {"Up": m.Detail.Up, "Down": m.Detail.Down, "PageUp": m.Detail.PageUp, "PageDown": m.Detail.PageDown,
 			"Top": m.Detail.Top, "Bottom": m.Detail.Bottom, "ToggleRaw": m.Detail.ToggleRaw, "Paired": m.Detail.Paired,
-			"Copy": m.Detail.Copy, "Close": m.Detail.Close},
+			"Copy": m.Detail.Copy, "Preview": m.Detail.Preview, "Close": m.Detail.Close},
 	}
 	for group, bs := range panes {
 		for k, name := range keysOf(t, group, bs) {

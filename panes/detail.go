@@ -43,6 +43,10 @@ type Detail struct {
 
 	frame  *mcp.Frame
 	pairOf func(*mcp.Frame) *mcp.Frame
+	// previewable says whether the preview key applies to a frame (a
+	// tools/call, or its answer, of a tool that names a view); the root
+	// handles the key, the detail only offers it in its help.
+	previewable func(*mcp.Frame) bool
 	// diagsOf lists a frame's diagnostics; they are explained above the
 	// frame's body. diagCache holds their lines for one frame and width.
 	diagsOf   func(*mcp.Frame) []*mcp.Diagnostic
@@ -84,6 +88,9 @@ func (d *Detail) SetTheme(t *themes.Theme) {
 
 // SetDiagnostics sets where the detail finds a frame's diagnostics.
 func (d *Detail) SetDiagnostics(of func(*mcp.Frame) []*mcp.Diagnostic) { d.diagsOf = of }
+
+// SetPreviewable sets which frames offer the preview key.
+func (d *Detail) SetPreviewable(of func(*mcp.Frame) bool) { d.previewable = of }
 
 // diagLines explains the frame's diagnostics: for each, the message, why
 // it matters, how to fix it and the spec reference.
@@ -457,13 +464,17 @@ func (d *Detail) copy() tea.Cmd {
 // ShortHelp lists the detail's main keys.
 func (d *Detail) ShortHelp() []key.Binding {
 	k := d.keys.Detail
-	return []key.Binding{k.Up, k.Down, k.PageDown, d.keys.Scroll.Left, d.keys.Scroll.Wrap, k.ToggleRaw, k.Paired, k.Copy, k.Close}
+	b := []key.Binding{k.Up, k.Down, k.PageDown, d.keys.Scroll.Left, d.keys.Scroll.Wrap, k.ToggleRaw, k.Paired, k.Copy}
+	if d.frame != nil && d.previewable != nil && d.previewable(d.frame) {
+		b = append(b, k.Preview)
+	}
+	return append(b, k.Close)
 }
 
 // FullHelp lists every detail key.
 func (d *Detail) FullHelp() [][]key.Binding {
 	k := d.keys.Detail
-	return [][]key.Binding{d.body.FullHelp(), {k.ToggleRaw, k.Paired, k.Copy, k.Close}}
+	return [][]key.Binding{d.body.FullHelp(), {k.ToggleRaw, k.Paired, k.Copy, k.Preview, k.Close}}
 }
 
 // View draws the header and the visible body lines only; each visible line

@@ -48,6 +48,7 @@ func (m *Model) initDiagnostics() {
 	m.diags = panes.NewDiagnostics(m.theme, m.keys)
 	m.logPane.SetDiagnostics(m.diags.Of)
 	m.detail.SetDiagnostics(m.diags.Of)
+	m.detail.SetPreviewable(m.previewable)
 	m.doc.reset()
 }
 

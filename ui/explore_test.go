@@ -138,7 +138,7 @@ func (p *program) keys(keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
 		case "right":
 			msg = tea.KeyPressMsg{Code: tea.KeyRight}
-		case "ctrl+s", "ctrl+d", "ctrl+r", "ctrl+t", "ctrl+y", "ctrl+n", "ctrl+f":
+		case "ctrl+s", "ctrl+d", "ctrl+r", "ctrl+t", "ctrl+y", "ctrl+n", "ctrl+f", "ctrl+o":
 			msg = tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
 		default:
 			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}

@@ -34,6 +34,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.modal == modalResult && !capturing(p) && key.Matches(msg, m.keys.Result.Preview) {
 			return m.previewResult()
 		}
+		if m.modal == modalDetail && key.Matches(msg, m.keys.Detail.Preview) {
+			return m.previewFrame(m.detail.Frame())
+		}
 		return p.Update(msg)
 	}
 	focused := m.pane(m.focus)

@@ -66,7 +66,7 @@ func (m *Model) liveSessionDone(msg liveSessionDoneMsg) {
 		m.setNote("the live session: "+msg.err.Error(), false)
 		// Why the read-only view could not start one outranks how the
 		// recording ended, as a send key's refusal does.
-		m.noteReadOnly = true
+		m.noteOverExit = true
 		return
 	}
 	m.setNote("back from the live session; this view kept following the tap", true)

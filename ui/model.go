@@ -201,8 +201,10 @@ type Model struct {
 	// note is the last outcome of a UI action (ping, save, level...).
 	note   string
 	noteOK bool
-	// noteReadOnly: the note says why a read-only source sent nothing.
-	noteReadOnly bool
+	// noteOverExit: the note answers a key just pressed (why a read-only
+	// source sent nothing, where a view from its capture is), so it shows
+	// over how the recorded server ended.
+	noteOverExit bool
 	// reruns are the comparisons of the requests --rerun sent again, by
 	// operation, until their answers are shown; unseenBreaking counts the
 	// breaking changes of restarts not yet seen in Diagnostics (reload.go).

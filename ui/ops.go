@@ -43,7 +43,7 @@ type toolCalledMsg struct {
 }
 
 func (m *Model) setNote(s string, ok bool) {
-	m.note, m.noteOK, m.toolStatus, m.noteReadOnly = s, ok, "", false
+	m.note, m.noteOK, m.toolStatus, m.noteOverExit = s, ok, "", false
 }
 
 // errNoServer is what a send key answers when nothing is connected.
@@ -62,7 +62,7 @@ func (m *Model) send(start func(session.Sender) (session.Op, error), view opView
 		// A read-only source's answer is shown even over how the
 		// recorded server ended: it answers the key just pressed.
 		var ro *session.ReadOnlyError
-		m.noteReadOnly = errors.As(err, &ro)
+		m.noteOverExit = errors.As(err, &ro)
 		return err
 	}
 	if o.ID != 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/apps/host"
 	"github.com/mcpscope/mcpscope/mcp/lib/openurl"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
+	"github.com/mcpscope/mcpscope/panes"
 )
 
 // previewer is the MCP Apps preview: one host page server, started on the
@@ -120,34 +121,102 @@ func (p *previewer) waitRows() tea.Cmd {
 
 // templateOf is the view a tool names ("" when none).
 func (m *Model) templateOf(name string) string {
-	for _, t := range m.tools.Tools() {
-		if t.Name == name {
-			return apps.ParseTool(t.Raw).URI()
-		}
+	if raw := m.toolEntry(name); raw != nil {
+		return apps.ParseTool(raw).URI()
 	}
 	return ""
+}
+
+// toolEntry is a tool's tools/list entry as the Tools pane holds it, or
+// nil when it lists no such tool.
+func (m *Model) toolEntry(name string) json.RawMessage {
+	for _, t := range m.tools.Tools() {
+		if t.Name == name {
+			return t.Raw
+		}
+	}
+	return nil
+}
+
+// callOf is the tools/call a frame of the log belongs to (the request or
+// its answer), as a result the preview can open: name, arguments, the
+// result when it succeeded (only withResult: the help bar asks on every
+// draw, and an answer may be megabytes), the template when the tool names
+// one. ok is false for any other frame.
+func (m *Model) callOf(f *mcp.Frame, withResult bool) (res panes.ToolResultMsg, ok bool) {
+	if f == nil {
+		return res, false
+	}
+	req, resp := f, m.logPane.Paired(f)
+	if f.Kind != mcp.KindRequest {
+		req, resp = resp, f
+	}
+	call, ok := host.ReadCapturedCall(req, resp, withResult)
+	if !ok {
+		return res, false
+	}
+	res = panes.ToolResultMsg{Name: call.Name, Args: call.Arguments, Result: call.Result, Template: m.templateOf(call.Name)}
+	if call.Result != nil {
+		res.Seq, res.Response = resp.Seq, resp
+	}
+	return res, true
+}
+
+// previewable says whether the preview key applies to a frame of the log.
+func (m *Model) previewable(f *mcp.Frame) bool {
+	res, ok := m.callOf(f, false)
+	return ok && res.Template != ""
+}
+
+// previewFrame opens the view of the tools/call a frame's detail shows.
+// Each reason there is none is said, so the key never does nothing.
+func (m *Model) previewFrame(f *mcp.Frame) tea.Cmd {
+	res, ok := m.callOf(f, true)
+	switch {
+	case !ok:
+		m.previewNote("no view to preview: this frame is not a tools/call or its answer", false)
+		return nil
+	case res.Template == "":
+		m.previewNote("no view to preview: the listed tools name no view for "+termsafe.String(res.Name)+" (_meta.ui.resourceUri or openai/outputTemplate)", false)
+		return nil
+	case res.Result == nil:
+		m.previewNote("no view to preview: this call of "+termsafe.String(res.Name)+" has no successful answer in the log", false)
+		return nil
+	}
+	return m.preview(res)
 }
 
 // previewResult opens the last tool result's view: the host page is
 // served on loopback, and the browser opened on it (or, with --no-open,
 // its URL shown).
-func (m *Model) previewResult() tea.Cmd {
-	res := m.lastTool
+func (m *Model) previewResult() tea.Cmd { return m.preview(m.lastTool) }
+
+// preview opens the view of one tool result, from the TUI's call or from
+// a tools/call the log holds.
+func (m *Model) preview(res panes.ToolResultMsg) tea.Cmd {
 	if res.Template == "" || res.Result == nil {
-		m.setNote("this result's tool names no view (_meta.ui.resourceUri or openai/outputTemplate)", false)
+		m.previewNote("this result's tool names no view (_meta.ui.resourceUri or openai/outputTemplate)", false)
 		return nil
 	}
-	var toolRaw json.RawMessage
-	for _, t := range m.tools.Tools() {
-		if t.Name == res.Name {
-			toolRaw = t.Raw
+	toolRaw := m.toolEntry(res.Name)
+	var client *mcp.Client
+	if s, ok := m.src.(interface{ Client() *mcp.Client }); ok {
+		client = s.Client()
+	}
+	var captured json.RawMessage
+	if client == nil {
+		// A capture cannot read the template again: the client's own read
+		// of it, if the capture holds one, is the view.
+		if captured = host.CapturedRead(m.logPane.Store(), res.Template); captured == nil {
+			m.previewNote("no preview: the source is read-only and holds no resources/read of "+termsafe.String(res.Template), false)
+			return nil
 		}
 	}
 	var first tea.Cmd
 	if m.previewer == nil {
 		p, err := startPreviewer(m.ctx, m.theme.IsDark, m.ConfirmOpen)
 		if err != nil {
-			m.setNote("no preview: "+err.Error(), false)
+			m.previewNote("no preview: "+err.Error(), false)
 			return nil
 		}
 		m.previewer = p
@@ -161,20 +230,7 @@ func (m *Model) previewResult() tea.Cmd {
 	p.mu.Lock()
 	p.tools = entries
 	p.mu.Unlock()
-	var client *mcp.Client
-	if s, ok := m.src.(interface{ Client() *mcp.Client }); ok {
-		client = s.Client()
-	}
-	var captured json.RawMessage
-	if client == nil {
-		// A capture cannot read the template again: the client's own read
-		// of it, if the capture holds one, is the view.
-		if captured = host.CapturedRead(m.logPane.Store(), res.Template); captured == nil {
-			m.setNote("no preview: the source is read-only and holds no resources/read of "+termsafe.String(res.Template), false)
-			return first
-		}
-	}
-	m.setNote("opening the view of "+termsafe.String(res.Name)+"…", true)
+	m.previewNote("opening the view of "+termsafe.String(res.Name)+"…", true)
 	return tea.Batch(first, func() tea.Msg {
 		var v host.View
 		var err error
@@ -200,17 +256,24 @@ func (m *Model) previewResult() tea.Cmd {
 	})
 }
 
+// previewNote answers the preview key in the status line; the answer
+// shows over how a recorded server ended, as the key was just pressed.
+func (m *Model) previewNote(s string, ok bool) {
+	m.setNote(s, ok)
+	m.noteOverExit = true
+}
+
 // showPreview says where the view is.
 func (m *Model) showPreview(msg previewMsg) {
 	name := termsafe.String(msg.tool)
 	switch {
 	case msg.url == "" && msg.err != nil:
-		m.setNote("no preview of "+name+": "+msg.err.Error(), false)
+		m.previewNote("no preview of "+name+": "+msg.err.Error(), false)
 	case msg.err != nil:
-		m.setNote("the view of "+name+" is at "+msg.url+" (not opened: "+msg.err.Error()+")", false)
+		m.previewNote("the view of "+name+" is at "+msg.url+" (not opened: "+msg.err.Error()+")", false)
 	case msg.noOpen:
-		m.setNote("the view of "+name+" is at "+msg.url, true)
+		m.previewNote("the view of "+name+" is at "+msg.url, true)
 	default:
-		m.setNote("the view of "+name+" is open in the browser ("+msg.opener+") at "+msg.url, true)
+		m.previewNote("the view of "+name+" is open in the browser ("+msg.opener+") at "+msg.url, true)
 	}
 }

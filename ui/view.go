@@ -393,8 +393,12 @@ func (m *Model) renderStatus() string {
 	switch {
 	case m.reconnecting:
 		line = s.Info.Render("reconnecting: stopping the server…")
-	case m.note != "" && m.noteReadOnly && m.toolStatus == "":
-		line = s.Error.Render(termsafe.String(m.note))
+	case m.note != "" && m.noteOverExit && m.toolStatus == "":
+		st := s.Error
+		if m.noteOK {
+			st = s.OK
+		}
+		line = st.Render(termsafe.String(m.note))
 	case m.doc.err != nil:
 		cause, fix, _ := m.doctorLine()
 		// The cause gets at most 60% of the row so the fix shows too; the

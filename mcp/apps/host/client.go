@@ -79,3 +79,44 @@ func CapturedRead(store *mcp.FrameStore, uri string) json.RawMessage {
 	}
 	return nil
 }
+
+// CapturedCall is a tools/call seen in a log: its request and, when it
+// was answered with a result, the result.
+type CapturedCall struct {
+	Name      string
+	Arguments json.RawMessage // {} when the request had none
+	Result    json.RawMessage // nil when unanswered or answered with an error
+}
+
+// ReadCapturedCall reads a tools/call request and its answer (nil when
+// none), for a preview from a read-only source. It reads the answer's
+// result only when withResult: an answer may be megabytes, and a help bar
+// asks only whether the frame is a call. ok is false when req is not a
+// tools/call request naming a tool.
+func ReadCapturedCall(req, resp *mcp.Frame, withResult bool) (CapturedCall, bool) {
+	if req == nil || req.Kind != mcp.KindRequest || req.Method != mcp.MethodToolsCall {
+		return CapturedCall{}, false
+	}
+	var call struct {
+		Params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(req.Raw, &call) != nil || call.Params.Name == "" {
+		return CapturedCall{}, false
+	}
+	c := CapturedCall{Name: call.Params.Name, Arguments: call.Params.Arguments}
+	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
+		c.Arguments = json.RawMessage(`{}`)
+	}
+	if withResult && resp != nil && resp.Kind == mcp.KindResponse {
+		var answer struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(resp.Raw, &answer) == nil && len(answer.Result) > 0 && string(answer.Result) != "null" {
+			c.Result = answer.Result
+		}
+	}
+	return c, true
+}

@@ -382,3 +382,23 @@ func TestBridgeRefusesAToolHiddenFromApps(t *testing.T) {
 		t.Errorf("no finding for the hidden tool: %v", Findings(v))
 	}
 }
+
+func TestReadCapturedCall(t *testing.T) {
+	req := &mcp.Frame{Kind: mcp.KindRequest, Method: mcp.MethodToolsCall, Raw: []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"clock"}}`)}
+	ok := &mcp.Frame{Kind: mcp.KindResponse, Raw: []byte(`{"jsonrpc":"2.0","id":4,"result":{"content":[]}}`)}
+	failed := &mcp.Frame{Kind: mcp.KindErrorResponse, Raw: []byte(`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"no"}}`)}
+	c, isCall := ReadCapturedCall(req, ok, true)
+	if !isCall || c.Name != "clock" || string(c.Arguments) != `{}` || string(c.Result) != `{"content":[]}` {
+		t.Errorf("answered call: %+v %v", c, isCall)
+	}
+	if c, _ := ReadCapturedCall(req, ok, false); c.Result != nil {
+		t.Error("the result was read without withResult")
+	}
+	if c, isCall := ReadCapturedCall(req, failed, true); !isCall || c.Result != nil {
+		t.Errorf("a call answered with an error has a result: %+v", c)
+	}
+	list := &mcp.Frame{Kind: mcp.KindRequest, Method: mcp.MethodToolsList, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)}
+	if _, isCall := ReadCapturedCall(list, nil, true); isCall {
+		t.Error("tools/list read as a call")
+	}
+}
