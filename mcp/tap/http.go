@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -100,6 +101,10 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 		FlushInterval:  -1, // every write reaches the client at once: SSE event by event
 		ModifyResponse: h.response,
 		ErrorHandler:   h.failed,
+		// ReverseProxy logs an answer cut during its copy to the standard
+		// logger, i.e. to the terminal or a client's log; teeBody records
+		// it in the capture instead.
+		ErrorLog: log.New(io.Discard, "", 0),
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
 	if o.Ready != nil {
@@ -364,7 +369,7 @@ func wsFields(hd http.Header) []mcp.Field {
 
 func (h *httpTap) failed(w http.ResponseWriter, r *http.Request, err error) {
 	h.rec.push(chunk{kind: chunkEvent, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
-		Summary: r.Method + " " + pathOf(r.URL) + " failed at the tap", Err: err}})
+		Summary: r.Method + " " + pathOf(r.URL) + " failed at the tap", Fields: h.fields(r.Method, pathOf(r.URL), r.Header), Err: err}})
 	w.WriteHeader(http.StatusBadGateway)
 }
 

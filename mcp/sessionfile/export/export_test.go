@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"regexp"
 	"slices"
@@ -166,5 +167,41 @@ func TestExportSaysStderrLinesWereDropped(t *testing.T) {
 	want := []string{"first", "… 123456 earlier lines dropped (12345678 bytes): a flood faster than mcpscope keeps", "after the flood"}
 	if !slices.Equal(s.Stderr, want) {
 		t.Errorf("stderr %q, want %q", s.Stderr, want)
+	}
+}
+
+// A tap's note that an answer was cut before its end is an HTTP event
+// without a request: the HAR still validates, and the note is in the
+// log's comment, not dropped.
+func TestHARKeepsACutAnswerAsANote(t *testing.T) {
+	raw, err := os.ReadFile("testdata/har-1.2.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := schema.Compile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, "../record/testdata/format1-demo-http.jsonl")
+	exchanges := len(s.HTTP)
+	s.HTTP = append(s.HTTP, mcp.TransportEvent{Time: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC), Kind: "http",
+		Summary: "the answer on POST #7 was cut before its end: the client got only what came before",
+		Fields:  []mcp.Field{{Key: "stream", Value: "POST #7"}}, Err: errors.New("unexpected EOF")})
+	var buf bytes.Buffer
+	if err := HAR(&buf, s, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if issues := sch.ValidateJSON(buf.Bytes()); len(issues) > 0 {
+		t.Fatalf("the HAR does not validate: %+v", issues)
+	}
+	var har harLog
+	if err := json.Unmarshal(buf.Bytes(), &har); err != nil {
+		t.Fatal(err)
+	}
+	if len(har.Log.Entries) != exchanges {
+		t.Errorf("%d entries for %d exchanges", len(har.Log.Entries), exchanges)
+	}
+	if c := har.Log.Comment; !strings.Contains(c, "was cut before its end") || !strings.Contains(c, "unexpected EOF") {
+		t.Errorf("the log's comment does not keep the note: %q", c)
 	}
 }

@@ -113,17 +113,43 @@ func HAR(w io.Writer, s *Session, version string) error {
 		out.Log.Pages = append(out.Log.Pages, harPage{StartedDateTime: c.Start.UTC().Format(time.RFC3339Nano),
 			ID: pageID(c.N), Title: c.String()})
 	}
+	var notes []string
 	for _, ev := range s.HTTP {
+		if !isRequest(ev) {
+			// A note about the traffic (a tap's answer cut before its
+			// end) is no exchange: HAR has no entry without a request,
+			// so it goes in the log's comment, not away.
+			note := ev.Summary
+			if ev.Err != nil {
+				note += " — " + ev.Err.Error()
+			}
+			notes = append(notes, ev.Time.UTC().Format(time.RFC3339Nano)+" "+note)
+			continue
+		}
 		e := s.harEntry(ev)
 		if ev.ClientSession != 0 && s.conversation(ev.ClientSession) != nil {
 			e.Pageref = pageID(ev.ClientSession)
 		}
 		out.Log.Entries = append(out.Log.Entries, e)
 	}
+	if len(notes) > 0 {
+		out.Log.Comment = strings.TrimPrefix(out.Log.Comment+"; ", "; ") + "not exchanges: " + strings.Join(notes, "; ")
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// isRequest reports whether an HTTP transport event is an exchange (it
+// names its method), not a note about the traffic.
+func isRequest(ev mcp.TransportEvent) bool {
+	for _, f := range ev.Fields {
+		if f.Key == "method" {
+			return f.Value != ""
+		}
+	}
+	return false
 }
 
 func (s *Session) harEntry(ev mcp.TransportEvent) harEntry {
