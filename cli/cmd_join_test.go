@@ -91,3 +91,13 @@ func TestTapsJoin(t *testing.T) {
 		}
 	}
 }
+
+// taps ID on a model capture points to the join when MCP captures of
+// the same time are there.
+func TestTapsModelPointsToJoin(t *testing.T) {
+	joinFixtures(t)
+	out, _, code := runCLI(t, "taps", "20261203-150000-model")
+	if code != exitOK || !strings.Contains(out, "1 MCP tap capture of the same time: mcpscope taps --join 20261203-150000-model-anthropic shows") {
+		t.Errorf("taps ID (exit %d):\n%s", code, out)
+	}
+}

@@ -306,3 +306,16 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// Names and texts from the captures reach the terminal with their
+// control sequences neutralised.
+func TestJoinTextNeutralisesControls(t *testing.T) {
+	m := modelCapture(t, nil)
+	m.Requests[1].Tools = append(m.Requests[1].Tools, modelapi.Tool{Name: "mcp__wx__evil\x1b]52;c;aGk=\x07", Description: "Weather."})
+	r := join.Join(m, []join.Server{{ID: "wx\x1b[2J", Name: "wx\x1b[31m", Session: mcpCapture(t, 3*time.Second)}}, "")
+	var text bytes.Buffer
+	join.WriteText(&text, r)
+	if bytes.ContainsAny(text.Bytes(), "\x1b\x07") {
+		t.Errorf("the text holds a control character:\n%q", text.String())
+	}
+}
