@@ -626,8 +626,8 @@ func textChars(res json.RawMessage) int {
 }
 
 // given is what the model was given of the tool's results: the results
-// that answer the model's calls (by id), or for an API whose results do
-// not carry one (Gemini), those of the tool's name after a server call.
+// that answer the model's calls (by id), or those that name the tool
+// (Gemini's functionResponse names the function it answers).
 func given(reqs []tap.ModelEntry, shown string, calls []ModelCall, server []ServerCall, v clients.View) []Given {
 	ids := map[string]bool{}
 	for _, c := range calls {
@@ -638,7 +638,7 @@ func given(reqs []tap.ModelEntry, shown string, calls []ModelCall, server []Serv
 	var out []Given
 	for _, q := range reqs {
 		for _, res := range q.Results {
-			if res.ID != "" && ids[res.ID] || res.ID == "" && res.Name == shown {
+			if res.ID != "" && ids[res.ID] || res.Name == shown {
 				out = append(out, Given{Request: q.N, ID: res.ID, Bytes: res.Size, How: how(res, server), Rules: rulesOf(clients.Entry{}, v, "/result-limits")})
 			}
 		}

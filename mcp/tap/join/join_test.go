@@ -319,3 +319,14 @@ func TestJoinTextNeutralisesControls(t *testing.T) {
 		t.Errorf("the text holds a control character:\n%q", text.String())
 	}
 }
+
+// A Gemini result names its function: it is joined by that name, its
+// id or none.
+func TestJoinGeminiResultByName(t *testing.T) {
+	m := modelCapture(t, nil)
+	m.Requests[2].Results[0] = modelapi.Result{ID: "gemini-call-1", Name: "mcp__wx__big", Content: json.RawMessage(`{"output":"x"}`), Size: 14}
+	r := join.Join(m, []join.Server{{ID: "wx1", Name: "wx", Session: mcpCapture(t, 3*time.Second)}}, "")
+	if g := tool(t, r, "big").Given; len(g) != 1 || g[0].How != "cut" || g[0].Bytes != 14 {
+		t.Errorf("given %+v, want the named result, cut (14 bytes of 300 KB)", g)
+	}
+}
