@@ -244,7 +244,7 @@ func TestJoinClaude(t *testing.T) {
 		"renamed get.weather → mcp__wx__get_weather (claude/prefix); as the view predicts",
 		"description cut: from 20000 to 16397 characters (claude/description-cut); as the view predicts",
 		"the model was given 144 bytes of it in #3 (toolu_2): saved to a file (claude/result-limits)",
-		"300.0 KiB → 144 B saved ",
+		"1/1  300 KiB → 144 B saved\n",
 		"the API's count, which covers the whole request",
 		"#1 has none of the joined servers' tools, #2 has them: the API's input count differs by +800 tokens",
 	} {

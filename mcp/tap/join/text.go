@@ -12,10 +12,14 @@ import (
 
 // nameWidth bounds a name in the summary table; the details below it
 // give names whole.
-const nameWidth = 24
+const nameWidth = 20
 
-// resultWidth bounds the table's result cell.
-const resultWidth = 26
+// seenWidth and resultWidth bound the table's other cells: with them a
+// row is 78 columns.
+const (
+	seenWidth   = 24
+	resultWidth = 23
+)
 
 // WriteText prints the report: per server a table of its tools (one row
 // each: the name the model saw, what changed, the calls, what the model
@@ -36,18 +40,19 @@ func WriteText(w io.Writer, r Report) {
 			p(", client %s", termsafe.String(s.Client))
 		}
 		p(")\n")
-		// The changes come last: they are the widest.
-		row := func(cols ...string) {
-			p("  %s  %s  %5s %6s  %s  %s\n", cell(cols[0], nameWidth), cell(cols[1], nameWidth), cols[2], cols[3], cell(cols[4], resultWidth), cols[5])
-		}
-		row("TOOL", "AS THE MODEL SAW IT", "MODEL", "SERVER", "RESULT → MODEL", "CHANGES")
+		// Two lines a tool, so that the table fits 80 columns: the changes
+		// go under the name the model saw.
+		p("  %s  %s  %5s  %s\n", cell("TOOL", nameWidth), cell("AS THE MODEL SAW IT", seenWidth), "CALLS", "RESULT → MODEL")
 		for _, t := range s.Tools {
 			seen := "-"
 			if t.Presented != nil {
 				seen = t.Presented.Name
 			}
-			row(t.Server.Name, seen, fmt.Sprint(len(t.ModelCalls)), fmt.Sprint(len(t.ServerCalls)), results(t), kinds(t.Changes))
+			p("  %s  %s  %5s  %s\n", cell(t.Server.Name, nameWidth), cell(seen, seenWidth),
+				fmt.Sprintf("%d/%d", len(t.ModelCalls), len(t.ServerCalls)), ansi.Truncate(termsafe.String(results(t)), resultWidth, "…"))
+			p("  %s  %s\n", strings.Repeat(" ", nameWidth), kinds(t.Changes))
 		}
+		p("  (CALLS: by the model / on the server; below each tool, what the client changed)\n")
 		for _, t := range s.Tools {
 			writeTool(p, t)
 		}
@@ -183,13 +188,20 @@ func idOf(id string) string {
 	return " (" + termsafe.String(id) + ")"
 }
 
-// humanBytes is a size for a table cell.
+// humanBytes is a size for a table cell: two figures past ten units,
+// so that "300 KiB → 1.4 KiB saved" fits the cell.
 func humanBytes(n int) string {
+	unit, f := "B", float64(n)
 	switch {
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+		unit, f = "MiB", f/(1<<20)
 	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+		unit, f = "KiB", f/(1<<10)
+	default:
+		return fmt.Sprintf("%d B", n)
 	}
-	return fmt.Sprintf("%d B", n)
+	if f >= 10 {
+		return fmt.Sprintf("%.0f %s", f, unit)
+	}
+	return fmt.Sprintf("%.1f %s", f, unit)
 }
