@@ -191,14 +191,12 @@ func idOf(id string) string {
 // humanBytes is a size for a table cell: two figures past ten units,
 // so that "300 KiB → 1.4 KiB saved" fits the cell.
 func humanBytes(n int) string {
-	unit, f := "B", float64(n)
-	switch {
-	case n >= 1<<20:
-		unit, f = "MiB", f/(1<<20)
-	case n >= 1<<10:
-		unit, f = "KiB", f/(1<<10)
-	default:
+	if n < 1<<10 {
 		return fmt.Sprintf("%d B", n)
+	}
+	unit, f := "KiB", float64(n)/(1<<10)
+	if n >= 1<<20 {
+		unit, f = "MiB", float64(n)/(1<<20)
 	}
 	if f >= 10 {
 		return fmt.Sprintf("%.0f %s", f, unit)
