@@ -169,7 +169,8 @@ func checkClaudeJoin(t *testing.T, r join.Report, text string) {
 }
 
 // Gemini CLI, joined: its renames, the cut name and nullable, each with
-// its rule, and the tool for views alone sent all the same.
+// its rule, the tool for views alone sent all the same, and the 300 KB
+// result followed from the model's call to what the model was given.
 func checkGeminiJoin(t *testing.T, r join.Report, text string) {
 	t.Helper()
 	if r.Client != "gemini" {
@@ -184,6 +185,16 @@ func checkGeminiJoin(t *testing.T, r join.Report, text string) {
 	}
 	if c, ok := joinedChange(t, r, "refresh", "dropped"); ok || joinedTool(t, r, "refresh").Presented == nil {
 		t.Errorf("refresh: %+v; Gemini CLI sends a tool for views alone", c)
+	}
+	big := joinedTool(t, r, "big")
+	if len(big.ModelCalls) != 1 || len(big.ServerCalls) != 1 || big.ServerCalls[0].TextChars != 300*1024 {
+		t.Errorf("big: the model's calls joined as %+v, the server's as %+v", big.ModelCalls, big.ServerCalls)
+	}
+	// Gemini CLI 0.61.0 gave its model the first 8,000 and last 32,000
+	// characters and the path of the whole (no rule of the view says so
+	// yet).
+	if g := big.Given; len(g) != 1 || g[0].How != "saved to a file" || g[0].Bytes < 40000 || g[0].Bytes > 41000 {
+		t.Errorf("big: what the model was given joined as %+v", g)
 	}
 	if !strings.Contains(text, "renamed get.weather → mcp_wx_get.weather (gemini/prefix); as the view predicts") {
 		t.Errorf("open --with does not name the rename:\n%s", text)

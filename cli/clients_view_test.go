@@ -92,6 +92,11 @@ func startFakeModelAPI(t *testing.T) *fakeModelAPI {
 		switch {
 		case r.URL.Path == "/v1/messages":
 			anthropicAnswer(w, body)
+		case strings.HasSuffix(r.URL.Path, ":streamGenerateContent") && bytes.Contains(body, []byte(`"mcp_wx_big"`)) && !bytes.Contains(body, []byte(`"functionResponse"`)):
+			// The model calls big once (its 300 KB result is followed by
+			// the joined view), then says ok.
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "data: "+strings.Replace(answer, `{"text":"ok"}`, `{"functionCall":{"name":"mcp_wx_big","args":{}}}`, 1)+"\r\n\r\n")
 		case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"):
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "data: "+answer+"\r\n\r\n")

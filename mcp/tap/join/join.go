@@ -647,11 +647,13 @@ func given(reqs []tap.ModelEntry, shown string, calls []ModelCall, server []Serv
 }
 
 // how says what became of a result: saved to a file (the client's note
-// says so), cut (smaller than the server's text), or whole.
+// says so: Claude Code's and opencode's "saved to", Copilot CLI's
+// "Saved to:", Gemini CLI's "For full output see:"), cut (smaller than
+// the server's text), or whole.
 func how(res modelapi.Result, server []ServerCall) string {
 	content := strings.ToLower(string(res.Content))
 	switch {
-	case strings.Contains(content, "saved to"):
+	case strings.Contains(content, "saved to"), strings.Contains(content, "for full output see"):
 		return "saved to a file"
 	case strings.Contains(content, "truncated"):
 		return "cut"

@@ -330,3 +330,16 @@ func TestJoinGeminiResultByName(t *testing.T) {
 		t.Errorf("given %+v, want the named result, cut (14 bytes of 300 KB)", g)
 	}
 }
+
+// Gemini CLI 0.61.0 gave its model the first 8,000 and last 32,000
+// characters of a 300 KB result and the path of the whole: saved to a
+// file, as the real-client test saw.
+func TestJoinGeminiSaved(t *testing.T) {
+	m := modelCapture(t, nil)
+	note := `{"output":"Output too large. Showing first 8,000 and last 32,000 characters. For full output see: /tmp/x/mcp_wx_big.txt\n` + strings.Repeat("x", 40000) + `"}`
+	m.Requests[2].Results[0] = modelapi.Result{ID: "mcp_wx_big_1", Name: "mcp__wx__big", Content: json.RawMessage(note), Size: len(note)}
+	r := join.Join(m, []join.Server{{ID: "wx1", Name: "wx", Session: mcpCapture(t, 3*time.Second)}}, "")
+	if g := tool(t, r, "big").Given; len(g) != 1 || g[0].How != "saved to a file" {
+		t.Errorf("given %+v, want saved to a file", g)
+	}
+}
