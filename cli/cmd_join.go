@@ -68,6 +68,11 @@ func runJoin(out io.Writer, model tap.Listed, servers []tap.Listed, o joinOption
 	if cut != nil {
 		r.Notes = append(r.Notes, "model capture incomplete: "+cut.Error())
 	}
+	for _, s := range in {
+		if note := s.Session.CutNote(); note != "" {
+			r.Notes = append(r.Notes, "MCP capture incomplete: "+note)
+		}
+	}
 	if o.format == "json" {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")

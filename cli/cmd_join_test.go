@@ -101,3 +101,20 @@ func TestTapsModelPointsToJoin(t *testing.T) {
 		t.Errorf("taps ID (exit %d):\n%s", code, out)
 	}
 }
+
+// An MCP capture whose writer stopped mid-line is joined for what it
+// holds, and the join says it is incomplete.
+func TestTapsJoinCutCapture(t *testing.T) {
+	model, wx := joinFixtures(t)
+	b, err := os.ReadFile(wx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(wx, b[:len(b)-1000], 0o600); err != nil { // the big result's line, cut
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, "open", model, "--with", wx)
+	if code != exitOK || !strings.Contains(out, "note: MCP capture incomplete: ") || !strings.Contains(out, "renamed get.weather → mcp__wx__get_weather") {
+		t.Errorf("open --with a cut capture (exit %d):\n%s", code, out)
+	}
+}
