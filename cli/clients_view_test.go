@@ -92,6 +92,11 @@ func startFakeModelAPI(t *testing.T) *fakeModelAPI {
 		switch {
 		case r.URL.Path == "/v1/messages":
 			anthropicAnswer(w, body)
+		case strings.HasSuffix(r.URL.Path, ":streamGenerateContent") && bytes.Contains(body, []byte(`"mcp_wx_big"`)) && !bytes.Contains(body, []byte(`"functionResponse"`)):
+			// The model calls big once (its 300 KB result is followed by
+			// the joined view), then says ok.
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "data: "+strings.Replace(answer, `{"text":"ok"}`, `{"functionCall":{"name":"mcp_wx_big","args":{}}}`, 1)+"\r\n\r\n")
 		case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"):
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "data: "+answer+"\r\n\r\n")
@@ -283,7 +288,7 @@ func testGeminiView(t *testing.T) {
 		"privacy":    map[string]any{"usageStatisticsEnabled": false},
 		"telemetry":  map[string]any{"enabled": false},
 		"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-		"mcpServers": map[string]any{"wx": map[string]any{"command": "node", "args": []string{serverJS, toolsFile}, "trust": true}},
+		"mcpServers": map[string]any{"wx": map[string]any{"command": r.mcpscope, "args": wxTapArgs(serverJS, toolsFile), "trust": true}},
 	})
 	trusted, _ := json.Marshal(map[string]string{r.project: "TRUST_FOLDER"})
 	if err := os.WriteFile(filepath.Join(dir, "settings.json"), settings, 0o600); err != nil {
@@ -357,6 +362,8 @@ func testGeminiView(t *testing.T) {
 			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
 		}
 	}
+	joined, text := modelTap.joinWx()
+	checkGeminiJoin(t, joined, text)
 }
 
 // Claude Code 2.1.328, given the same server behind a loopback
@@ -370,7 +377,7 @@ func testClaudeView(t *testing.T) {
 	modelTap := r.startModelTap("anthropic", api.url)
 	r.env = append(r.env, "ANTHROPIC_BASE_URL="+modelTap.url)
 	toolsFile, serverJS, cfg := filepath.Join(r.home, "tools.json"), filepath.Join(r.home, "server.js"), filepath.Join(r.home, "mcp.json")
-	mcpCfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"wx": map[string]any{"command": "node", "args": []string{serverJS, toolsFile}}}})
+	mcpCfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"wx": map[string]any{"command": r.mcpscope, "args": wxTapArgs(serverJS, toolsFile)}}})
 	for path, data := range map[string]string{toolsFile: viewTools, serverJS: toolsServerJS, cfg: string(mcpCfg)} {
 		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
@@ -509,4 +516,6 @@ func testClaudeView(t *testing.T) {
 	if !strings.Contains(clients.ClaudeResultNote, "Error: result (N characters across L lines) exceeds maximum allowed tokens. Output has been saved to PATH.") {
 		t.Errorf("the view's note does not say so: %s", clients.ClaudeResultNote)
 	}
+	joined, text := modelTap.joinWx()
+	checkClaudeJoin(t, joined, text)
 }

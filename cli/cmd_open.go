@@ -29,6 +29,9 @@ type openFlags struct {
 	profile string
 	follow  bool
 	noOpen  bool // --no-open: the preview key shows the view's URL
+	// with are MCP captures to join a model capture with (cmd_join.go).
+	with   []string
+	format string
 }
 
 func newOpenCommand() *cobra.Command {
@@ -47,10 +50,16 @@ by itself; give it after --. A file that is still being written is followed as i
 A tap's capture is shown as ` + "`mcpscope taps`" + ` shows it: the client that spoke in the
 header and the handshake view, the doctor with that client's profile (unless
 --client-profile is given), and L, not r, for a live session on its server (the same
-rule: a recorded command only when given after --).`,
+rule: a recorded command only when given after --).
+
+A model tap's capture is printed as a listing of its requests; with --with, it is
+joined with MCP taps' captures of the same run, tool by tool, as
+` + "`mcpscope taps --join`" + ` does (--format json for JSON; --client-profile, when given,
+chooses the client whose view predicts the names).`,
 		Example: `  mcpscope open session.jsonl
   mcpscope open session.jsonl -- node build/index.js   # r starts this server
-  mcpscope open --client-profile claude session.jsonl`,
+  mcpscope open --client-profile claude session.jsonl
+  mcpscope open model.jsonl --with wx.jsonl            # the model tap joined with the MCP tap`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runOpen(cmd.Context(), cmd, &f, args, cmd.ErrOrStderr())
@@ -62,6 +71,8 @@ rule: a recorded command only when given after --).`,
 	fs.StringVar(&f.profile, "client-profile", "generic", "the protocol doctor adds the warnings of one client: generic, chatgpt, claude, vscode, gemini, codex, opencode or copilot")
 	fs.BoolVar(&f.follow, "follow", true, "keep reading as the file grows (a running --record or tap)")
 	fs.BoolVar(&f.noOpen, "no-open", false, noOpenUsage)
+	fs.StringArrayVar(&f.with, "with", nil, "join the model tap's capture FILE with this MCP tap's capture (repeatable)")
+	fs.StringVar(&f.format, "format", "text", "with --with: text or json")
 	f.connect.register(fs)
 	return cmd
 }
@@ -92,6 +103,9 @@ func runOpen(ctx context.Context, cmd *cobra.Command, f *openFlags, args []strin
 	}
 	if err := refuseOverwrite([]namedFile{{"--log-file", f.logFile}}, append(connectInputs(&f.connect), namedFile{"the session file", path})...); err != nil {
 		return err
+	}
+	if len(f.with) > 0 || cmd.Flags().Changed("format") {
+		return openJoined(cmd, f, path)
 	}
 	if l, ok := tap.Capture(path); ok && l.Transport == tap.TransportModel {
 		return printModelCapture(cmd.OutOrStdout(), l)
@@ -191,4 +205,29 @@ func openLiveTarget(cmd *cobra.Command, cf *connectFlags, given []string, h *rec
 		return nil, errRecordedCommand
 	}
 	return recordedTarget(cmd, cf, h, io.Discard)
+}
+
+// openJoined joins the model capture at path with the MCP captures
+// --with names.
+func openJoined(cmd *cobra.Command, f *openFlags, path string) error {
+	if len(f.with) == 0 {
+		return withCode(exitUsage, errors.New("--format goes with --with"))
+	}
+	model, ok := tap.Capture(path)
+	if !ok {
+		return withCode(exitUsage, fmt.Errorf("%s is not a tap's capture", path))
+	}
+	var servers []tap.Listed
+	for _, w := range f.with {
+		l, ok := tap.Capture(w)
+		if !ok {
+			return withCode(exitUsage, fmt.Errorf("--with %s: not an MCP tap's capture", w))
+		}
+		servers = append(servers, l)
+	}
+	o := joinOptions{format: f.format}
+	if cmd.Flags().Changed("client-profile") {
+		o.client = f.profile
+	}
+	return runJoin(cmd.OutOrStdout(), model, servers, o)
 }

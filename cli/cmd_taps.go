@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,12 +33,16 @@ type tapsOptions struct {
 	// recorded URL, never a command the file names.
 	fromFile bool
 	live     []string
+	// join: the arguments are a model capture and MCP captures, joined
+	// (cmd_join.go).
+	join     bool
+	joinOpts joinOptions
 }
 
 func newTapsCommand() *cobra.Command {
 	var o tapsOptions
 	cmd := &cobra.Command{
-		Use:   "taps [--list] [ID]",
+		Use:   "taps [--list] [ID] | --join MODEL_ID [MCP_ID...]",
 		Short: "List the live taps and recent captures; pick one to watch it in the TUI",
 		Long: `taps lists the conversations ` + "`mcpscope tap`" + ` is watching (live) and has recorded
 (recent captures, newest first). Pick one to open it in the TUI: the log,
@@ -49,8 +54,23 @@ where the tap ran it, or its URL; with your environment, as the client's is
 not recorded), and the view comes back when it ends.
 
 With --list (or when stdout is not a terminal) the list is printed instead.
-An ID (or a unique prefix of one, or a tap's name) opens that tap directly.`,
-		Args: cobra.MaximumNArgs(1),
+An ID (or a unique prefix of one, or a tap's name) opens that tap directly.
+
+With --join, a model tap's capture (mcpscope tap --model) is joined with the MCP
+taps' captures of the same run, tool by tool: what the server sent, what the
+client presented to its model (renamed, cut, rewritten, deferred, dropped: each
+change with its rule, and whether the client's view predicted it), what the
+model called, what the client called on the server, what came back and what the
+model was given of it, with our token counts beside the API's. Without MCP_ID,
+the MCP captures whose time meets the model capture's are joined.`,
+		Example: `  mcpscope taps --join 20261203-153012-model-anthropic wx
+  mcpscope taps --join 20261203-153012-model-anthropic wx --format json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.join {
+				return cobra.MinimumNArgs(1)(cmd, args)
+			}
+			return cobra.MaximumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTaps(cmd.Context(), cmd.OutOrStdout(), o, args)
 		},
@@ -59,6 +79,9 @@ An ID (or a unique prefix of one, or a tap's name) opens that tap directly.`,
 	cmd.Flags().StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
 	cmd.Flags().StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
 	cmd.Flags().BoolVar(&o.noOpen, "no-open", false, noOpenUsage)
+	cmd.Flags().BoolVar(&o.join, "join", false, "join a model tap's capture with MCP taps' captures of the same run, tool by tool")
+	cmd.Flags().StringVar(&o.joinOpts.format, "format", "text", "with --join: text or json")
+	cmd.Flags().StringVar(&o.joinOpts.client, "client-profile", "", "with --join: the client whose view predicts the names (default: from the MCP capture's clientInfo)")
 	return cmd
 }
 
@@ -66,6 +89,20 @@ func runTaps(ctx context.Context, out io.Writer, o tapsOptions, args []string) e
 	taps, err := tap.List()
 	if err != nil {
 		return withCode(exitUsage, err)
+	}
+	if !o.join && (o.joinOpts.client != "" || o.joinOpts.format != "text") {
+		return withCode(exitUsage, errors.New("--format and --client-profile go with --join"))
+	}
+	if o.join {
+		var ls []tap.Listed
+		for _, a := range args {
+			l, err := findTap(taps, a)
+			if err != nil {
+				return withCode(exitUsage, err)
+			}
+			ls = append(ls, l)
+		}
+		return runJoin(out, ls[0], ls[1:], o.joinOpts)
 	}
 	if len(args) == 1 {
 		l, err := findTap(taps, args[0])

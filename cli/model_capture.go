@@ -50,6 +50,12 @@ func printModelCapture(out io.Writer, l tap.Listed) error {
 			lastTools, lastN = r.Tools, r.N
 		}
 	}
+	// The join is where the tools are compared with the server's: say
+	// so when MCP captures of the same run are here to join.
+	if mcps, err := overlapping(l, reqs); err == nil {
+		_, _ = fmt.Fprintf(out, "\n%s of the same time: mcpscope taps --join %s shows, tool by tool, what the client made of the server's tools\n",
+			plural.S(len(mcps), "MCP tap capture"), l.ID)
+	}
 	return nil
 }
 
