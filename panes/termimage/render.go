@@ -186,9 +186,9 @@ func KittyDelete(id int, tmux bool) string {
 // protocol: one that does answers OK for image 31.
 const KittyQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 
-// ITerm2 is the iTerm2 inline-image sequence that draws m across
+// ITerm2Image is the iTerm2 inline-image sequence that draws m across
 // cols×rows cells at the cursor, the cursor left where it was.
-func ITerm2(m image.Image, cols, rows int) (string, error) {
+func ITerm2Image(m image.Image, cols, rows int) (string, error) {
 	var p bytes.Buffer
 	if err := png.Encode(&p, m); err != nil {
 		return "", fmt.Errorf("encode the image as PNG: %w", err)
@@ -204,10 +204,10 @@ func ITerm2(m image.Image, cols, rows int) (string, error) {
 	}), nil
 }
 
-// Sixel is the sixel sequence that draws m scaled to cols×rows cells of
-// CellWidth×CellHeight pixels at the cursor.
-func Sixel(m image.Image, cols, rows int) (string, error) {
-	px := Scale(m, cols*CellWidth, rows*CellHeight)
+// SixelImage is the sixel sequence that draws m scaled to cols×rows cells of
+// cellW×cellH pixels at the cursor.
+func SixelImage(m image.Image, cols, rows, cellW, cellH int) (string, error) {
+	px := Scale(m, cols*cellW, rows*cellH)
 	var p bytes.Buffer
 	if err := (&sixel.Encoder{}).Encode(&p, px); err != nil {
 		return "", fmt.Errorf("encode the image as sixel: %w", err)

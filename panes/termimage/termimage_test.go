@@ -336,7 +336,7 @@ func TestKittyPlaceholdersNumberEveryCell(t *testing.T) {
 
 func TestITerm2SequenceDecodesBackToTheImage(t *testing.T) {
 	m := knownImage(40, 20)
-	seq, err := ITerm2(m, 10, 5)
+	seq, err := ITerm2Image(m, 10, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestSixelSequenceDecodesBackToTheImage(t *testing.T) {
 	// decoded pixels must equal the scaled image's (sixel's colours are
 	// percentages: compared after the same rounding).
 	m := knownImage(2*CellWidth, 2*CellHeight)
-	seq, err := Sixel(m, 2, 2)
+	seq, err := SixelImage(m, 2, 2, CellWidth, CellHeight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestParseMode(t *testing.T) {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	if _, err := ParseMode("sixels"); err == nil || !strings.Contains(err.Error(), "auto, kitty, blocks, off") {
+	if _, err := ParseMode("sixels"); err == nil || !strings.Contains(err.Error(), "auto, kitty, iterm2, sixel, blocks, off") {
 		t.Errorf("sixels: %v", err)
 	}
 }
