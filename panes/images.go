@@ -170,7 +170,8 @@ func (s *imageSet) lines(th *themes.Theme, ref *imageRef, w, maxRows int) []stri
 	case termimage.ITerm2, termimage.Sixel:
 		// Blank cells the root draws the image over once the frame is on
 		// the terminal (termimage.Place); cut, they show half-blocks.
-		cols, rows := termimage.Fit(st.img.Width, st.img.Height, w-len(indent), maxRows, termimage.CellWidth)
+		cw, ch := s.screen.CellSize()
+		cols, rows := termimage.FitPixels(st.img.Width, st.img.Height, w-len(indent), maxRows, cw, ch)
 		if st.id == 0 {
 			st.id = s.screen.NewID()
 		}

@@ -354,6 +354,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// The renderer clears the screen after a resize: images too.
 		m.screen.Redraw()
 		return nil
+	case tea.ResumeMsg:
+		// Back from a suspend, the screen is drawn anew.
+		m.screen.Redraw()
+		return nil
 	case tea.BackgroundColorMsg:
 		if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {
 			m.setTheme(themes.Default(msg.IsDark()))

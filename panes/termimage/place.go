@@ -98,6 +98,14 @@ func (s *Screen) Reserve(id int, img *Image, cols, rows int, colour bool) []stri
 	return out
 }
 
+// CellSize is the terminal's cell in pixels (CellWidth × CellHeight
+// until it answers).
+func (s *Screen) CellSize() (w, h int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cellW, s.cellH
+}
+
 // Placing says images are drawn with a pixel protocol and a view has
 // reserved cells for some, or some were in the last frame: the next frame
 // may move them.

@@ -42,6 +42,25 @@ func Fit(w, h, maxCols, maxRows, pxPerCol int) (cols, rows int) {
 	return max(cols, 1), rows
 }
 
+// FitPixels is how many cells (cols×rows) an image of w×h pixels takes
+// within maxCols×maxRows when drawn at its size in cells of cellW×cellH
+// pixels, keeping its aspect ratio: the cell size the terminal reports
+// (sixel and iTerm2 images are drawn in pixels) rather than Fit's cells
+// twice as tall as they are wide. It never blows the image up.
+func FitPixels(w, h, maxCols, maxRows, cellW, cellH int) (cols, rows int) {
+	if w <= 0 || h <= 0 || maxCols <= 0 || maxRows <= 0 || cellW <= 0 || cellH <= 0 {
+		return 0, 0
+	}
+	cols = min(maxCols, (w+cellW-1)/cellW)
+	// rows*cellH pixels tall for cols*cellW wide: rows = cols*cellW*h/(w*cellH).
+	rows = max(1, (2*cols*cellW*h+w*cellH)/(2*w*cellH))
+	if rows > maxRows {
+		rows = maxRows
+		cols = max(1, min(maxCols, (2*rows*cellH*w+h*cellW)/(2*h*cellW)))
+	}
+	return max(cols, 1), rows
+}
+
 // HalfBlocks draws m as rows lines of cols cells: each cell an upper half
 // block (▀) whose foreground is the upper pixel and whose background is
 // the lower, in 24-bit colour. Transparent pixels are left to the
