@@ -199,9 +199,10 @@ func TestCutImageShowsHalfBlocks(t *testing.T) {
 	}
 }
 
-// When the image moves, every one of its cells is written again (their
-// colour flips, so the renderer rewrites them) and it is drawn anew at
-// its new place; gone from the frame, nothing is drawn.
+// When the image moves, every one of its cells is written again (the row
+// is in their colour, and their generation flips, so the renderer
+// rewrites them) and it is drawn anew at its new place; gone from the
+// frame, nothing is drawn.
 func TestMovedImageRepaintsItsCellsAndIsDrawnAgain(t *testing.T) {
 	s := NewScreen(Sixel)
 	img := &Image{Thumb: knownImage(40, 40), Width: 40, Height: 40}
@@ -232,8 +233,16 @@ func TestMovedImageRepaintsItsCellsAndIsDrawnAgain(t *testing.T) {
 	if back[5] == moved[5] {
 		t.Error("line 5 did not change")
 	}
+	// Moved one column right: the cells it keeps would be the same
+	// blanks in the same colour, but its generation flips their colour.
+	right := strings.Split(s.Place(frameWith(rows, 4, 5, 40, 12), time.Unix(4, 0)), "\n")
+	for line := 5; line <= 7; line++ {
+		if ansi.Cut(right[line], 4, 7) == ansi.Cut(back[line], 4, 7) {
+			t.Errorf("line %d: the cells kept by a sideways move are not written again", line)
+		}
+	}
 	// A modal covers it: not in the frame, nothing drawn.
-	s.Place(frameWith(nil, 3, 5, 40, 12), time.Unix(4, 0))
+	s.Place(frameWith(nil, 3, 5, 40, 12), time.Unix(5, 0))
 	if pending, _ := s.Pending(); pending {
 		t.Fatal("a covered image is pending")
 	}
