@@ -55,7 +55,7 @@ func (m *Model) ReleaseImages() string {
 // the image is drawn: the renderer writes a frame within a display pace
 // of its building, and an image written before the frame that blanks its
 // cells would be erased by it. Bubble Tea writes raw output just before
-// each frame, so the wait spans two frames and some slack.
+// each frame, so the wait spans three frames and some slack.
 const placeSettle = 3*displayPace + 10*time.Millisecond
 
 // placeNow is the clock of the images' placement (tests set placeClock).
