@@ -27,7 +27,7 @@ import (
 // tuiFlags are the flags only the interactive UI uses.
 type tuiFlags struct {
 	theme       string
-	images      string // --images: auto, kitty, blocks or off
+	images      string // --images: auto, kitty, iterm2, sixel, blocks or off
 	logFile     string
 	profile     string // --client-profile: the protocol doctor's client
 	record      string // --record: the session file
@@ -48,7 +48,7 @@ const noOpenUsage = "the preview key (p on a tool's result, P on a tools/call fr
 // register adds the UI's flags to the root command.
 func (o *tuiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.theme, "theme", "auto", "colour theme: auto (from the terminal background), dark or light")
-	fs.StringVar(&o.images, "images", "auto", "how images in results are drawn: auto (ask the terminal), kitty (its graphics protocol), blocks (half-block cells) or off")
+	fs.StringVar(&o.images, "images", "auto", "how images in results are drawn: auto (ask the terminal), kitty (its graphics protocol), iterm2 (inline images), sixel, blocks (half-block cells) or off")
 	fs.StringVar(&o.logFile, "log-file", "", "write a debug log to FILE (nothing is written to the terminal while the UI runs)")
 	fs.StringVar(&o.record, "record", "", "write every event of the session (reconnects included) to FILE as JSON lines (docs/session-files.md)")
 	fs.BoolVar(&o.keepSecrets, "record-secrets", false, "keep environment values, URL query secrets (api_key=, token=...) and the command's secret arguments (--api-key X) in the --record file's header instead of redacting them")

@@ -78,6 +78,7 @@ func (s *imageSet) release() {
 		st.cols, st.rows = 0, 0
 	}
 	s.screen.Delete(ids...)
+	s.screen.Forget(ids...)
 }
 
 // resend makes the next drawing send every image again (the protocol
@@ -129,8 +130,9 @@ func (s *imageSet) decoded(msg imageDecodedMsg) bool {
 }
 
 // lines draw ref's picture within w cells and maxRows rows: a
-// half-block preview or the kitty placeholders (after sending the image
-// when its cells changed), or the line that says why there is none.
+// half-block preview, the kitty placeholders (after sending the image
+// when its cells changed), the cells reserved for an iTerm2 or sixel
+// image, or the line that says why there is none.
 func (s *imageSet) lines(th *themes.Theme, ref *imageRef, w, maxRows int) []string {
 	st := s.shown[ref.key]
 	if st == nil || s.screen == nil {
@@ -165,6 +167,15 @@ func (s *imageSet) lines(th *themes.Theme, ref *imageRef, w, maxRows int) []stri
 			st.cols, st.rows = cols, rows
 		}
 		cells = termimage.KittyPlaceholders(st.id, cols, rows)
+	case termimage.ITerm2, termimage.Sixel:
+		// Blank cells the root draws the image over once the frame is on
+		// the terminal (termimage.Place); cut, they show half-blocks.
+		cw, ch := s.screen.CellSize()
+		cols, rows := termimage.FitPixels(st.img.Width, st.img.Height, w-len(indent), maxRows, cw, ch)
+		if st.id == 0 {
+			st.id = s.screen.NewID()
+		}
+		cells = s.screen.Reserve(st.id, st.img, cols, rows, !th.Plain)
 	}
 	for _, c := range cells {
 		out = append(out, indent+c)

@@ -327,7 +327,7 @@ func runContent(c *Content, cmd tea.Cmd) {
 func TestContentDrawsAnImageResource(t *testing.T) {
 	raw := json.RawMessage(fmt.Sprintf(`{"contents":[{"uri":"demo://logo.png","mimeType":"image/png","blob":%q},{"uri":"demo://after","mimeType":"text/plain","text":"after"}]}`,
 		base64.StdEncoding.EncodeToString(knownPNG(t))))
-	for _, p := range []termimage.Protocol{termimage.Blocks, termimage.Kitty} {
+	for _, p := range []termimage.Protocol{termimage.Blocks, termimage.Kitty, termimage.Sixel} {
 		s := termimage.NewScreen(p)
 		c := NewContent(themes.Dark(), keymap.Default())
 		c.SetScreen(s)
@@ -356,6 +356,21 @@ func TestContentDrawsAnImageResource(t *testing.T) {
 			drawn = strings.Index(all, "▀")
 		case termimage.Kitty:
 			drawn = strings.IndexRune(all, kitty.Placeholder)
+		case termimage.Sixel:
+			// Its cells are reserved below the size line, and the root
+			// finds them whole in the view; left, they are forgotten.
+			v := c.View()
+			s.Place(v, time.Now())
+			ps := s.Placements()
+			sizeRow := strings.Count(v[:strings.Index(v, "binary, 442 bytes")], "\n")
+			if len(ps) != 1 || !ps[0].Whole || ps[0].Y <= sizeRow {
+				t.Fatalf("sixel: placements %+v, the size on row %d", ps, sizeRow)
+			}
+			c.ReleaseImages()
+			if s.Place(v, time.Now()); s.Placing() {
+				t.Fatal("sixel: the left view's image is still placed")
+			}
+			continue
 		}
 		if drawn < size || !strings.Contains(all[drawn:], "after") {
 			t.Fatalf("%s: the image is not below its size line:\n%s", p, ansi.Strip(all))

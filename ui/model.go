@@ -156,6 +156,10 @@ type Model struct {
 	// screen is how images are drawn, once images finds out (images.go).
 	screen *termimage.Screen
 	images *termimage.Detector
+	// placeArmed says a placeTickMsg is on its way (images.go).
+	placeArmed bool
+	placeClock func() time.Time            // nil: time.Now (tests move it by hand)
+	placeTick  func(time.Duration) tea.Cmd // nil: tea.Tick (tests send placeTickMsg by hand)
 	// mediaFiles are the temporary files o opened (media.go).
 	mediaFiles mediaFiles
 	help       help.Model
@@ -318,6 +322,9 @@ func shutdownSource(ctx context.Context, src session.Source) {
 // Update routes a message by family, then fits the layout to the help
 // bar, whose keys change with focus and modals.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(placeTickMsg); ok {
+		return m, m.placeImages()
+	}
 	cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.markdownCmds())
 	if seq := m.screen.Take(); seq != "" {
@@ -333,7 +340,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		!m.layout.tabbed && m.rightWidth() != m.layout.caps.Dx()) {
 		m.resize(m.w, m.h)
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.armPlacement())
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -346,6 +353,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+		// The renderer clears the screen after a resize: images too.
+		m.screen.Redraw()
+		return nil
+	case tea.ResumeMsg:
+		// Back from a suspend, the screen is drawn anew.
+		m.screen.Redraw()
 		return nil
 	case tea.BackgroundColorMsg:
 		if !m.cfg.NoColor && (m.cfg.Theme == "" || m.cfg.Theme == "auto") {

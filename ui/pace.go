@@ -72,7 +72,13 @@ func (p *Paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return p, p.frameAfter(wait)
 		}
 		p.urgent = true
-		return p, nil
+		// The frame built now may move an iTerm2 or sixel image.
+		return p, p.m.armPlacement()
+	}
+	if _, ok := msg.(placeTickMsg); ok {
+		// Drawing images changes no cell: no frame to build.
+		_, cmd := p.m.Update(msg)
+		return p, cmd
 	}
 	_, cmd := p.m.Update(msg)
 	p.stale = true

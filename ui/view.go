@@ -20,7 +20,9 @@ import (
 
 // View composes header, panes, status and help bar, and the overlay.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	// Cells reserved for iTerm2 and sixel images are found in the frame
+	// (images.go draws the images once it is on the terminal).
+	v := tea.NewView(m.screen.Place(m.render(), m.placeNow()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "mcpscope · " + termsafe.String(m.serverName())

@@ -42,6 +42,25 @@ func Fit(w, h, maxCols, maxRows, pxPerCol int) (cols, rows int) {
 	return max(cols, 1), rows
 }
 
+// FitPixels is how many cells (cols×rows) an image of w×h pixels takes
+// within maxCols×maxRows when drawn at its size in cells of cellW×cellH
+// pixels, keeping its aspect ratio: the cell size the terminal reports
+// (sixel and iTerm2 images are drawn in pixels) rather than Fit's cells
+// twice as tall as they are wide. It never blows the image up.
+func FitPixels(w, h, maxCols, maxRows, cellW, cellH int) (cols, rows int) {
+	if w <= 0 || h <= 0 || maxCols <= 0 || maxRows <= 0 || cellW <= 0 || cellH <= 0 {
+		return 0, 0
+	}
+	cols = min(maxCols, (w+cellW-1)/cellW)
+	// rows*cellH pixels tall for cols*cellW wide: rows = cols*cellW*h/(w*cellH).
+	rows = max(1, (2*cols*cellW*h+w*cellH)/(2*w*cellH))
+	if rows > maxRows {
+		rows = maxRows
+		cols = max(1, min(maxCols, (2*rows*cellH*w+h*cellW)/(2*h*cellW)))
+	}
+	return max(cols, 1), rows
+}
+
 // HalfBlocks draws m as rows lines of cols cells: each cell an upper half
 // block (▀) whose foreground is the upper pixel and whose background is
 // the lower, in 24-bit colour. Transparent pixels are left to the
@@ -186,9 +205,9 @@ func KittyDelete(id int, tmux bool) string {
 // protocol: one that does answers OK for image 31.
 const KittyQuery = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 
-// ITerm2 is the iTerm2 inline-image sequence that draws m across
+// ITerm2Image is the iTerm2 inline-image sequence that draws m across
 // cols×rows cells at the cursor, the cursor left where it was.
-func ITerm2(m image.Image, cols, rows int) (string, error) {
+func ITerm2Image(m image.Image, cols, rows int) (string, error) {
 	var p bytes.Buffer
 	if err := png.Encode(&p, m); err != nil {
 		return "", fmt.Errorf("encode the image as PNG: %w", err)
@@ -204,10 +223,10 @@ func ITerm2(m image.Image, cols, rows int) (string, error) {
 	}), nil
 }
 
-// Sixel is the sixel sequence that draws m scaled to cols×rows cells of
-// CellWidth×CellHeight pixels at the cursor.
-func Sixel(m image.Image, cols, rows int) (string, error) {
-	px := Scale(m, cols*CellWidth, rows*CellHeight)
+// SixelImage is the sixel sequence that draws m scaled to cols×rows cells of
+// cellW×cellH pixels at the cursor.
+func SixelImage(m image.Image, cols, rows, cellW, cellH int) (string, error) {
+	px := Scale(m, cols*cellW, rows*cellH)
 	var p bytes.Buffer
 	if err := (&sixel.Encoder{}).Encode(&p, px); err != nil {
 		return "", fmt.Errorf("encode the image as sixel: %w", err)

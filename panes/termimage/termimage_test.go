@@ -176,6 +176,26 @@ func TestFitKeepsTheAspectRatio(t *testing.T) {
 	}
 }
 
+// Drawn in pixels, an image takes the cells its size in the terminal's
+// cells calls for, never blown up, and keeps its aspect ratio.
+func TestFitPixelsUsesTheCellSize(t *testing.T) {
+	cases := []struct{ w, h, maxC, maxR, cw, ch, cols, rows int }{
+		{64, 64, 76, 20, 8, 16, 8, 4},       // as Fit with cells of 8×16
+		{90, 100, 76, 20, 9, 20, 10, 5},     // 90×100 px in cells of 9×20
+		{20, 20, 76, 20, 10, 20, 2, 1},      // small: its own size
+		{2000, 1000, 76, 20, 8, 16, 76, 19}, // wide: the width binds
+		{1000, 2000, 76, 20, 8, 16, 20, 20}, // tall: the height binds, 20 rows of 16 px is 320 px, 160 px wide
+		{10000, 1, 76, 20, 8, 16, 76, 1},
+		{100, 100, 76, 20, 0, 16, 0, 0},
+	}
+	for _, c := range cases {
+		cols, rows := FitPixels(c.w, c.h, c.maxC, c.maxR, c.cw, c.ch)
+		if cols != c.cols || rows != c.rows {
+			t.Errorf("FitPixels(%d, %d, %d, %d, %d, %d) = %d×%d, want %d×%d", c.w, c.h, c.maxC, c.maxR, c.cw, c.ch, cols, rows, c.cols, c.rows)
+		}
+	}
+}
+
 func TestHalfBlocksDrawEachPairOfPixels(t *testing.T) {
 	m := knownImage(4, 4)
 	m.SetRGBA(0, 0, color.RGBA{}) // transparent: the terminal's background
@@ -336,7 +356,7 @@ func TestKittyPlaceholdersNumberEveryCell(t *testing.T) {
 
 func TestITerm2SequenceDecodesBackToTheImage(t *testing.T) {
 	m := knownImage(40, 20)
-	seq, err := ITerm2(m, 10, 5)
+	seq, err := ITerm2Image(m, 10, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +389,7 @@ func TestSixelSequenceDecodesBackToTheImage(t *testing.T) {
 	// decoded pixels must equal the scaled image's (sixel's colours are
 	// percentages: compared after the same rounding).
 	m := knownImage(2*CellWidth, 2*CellHeight)
-	seq, err := Sixel(m, 2, 2)
+	seq, err := SixelImage(m, 2, 2, CellWidth, CellHeight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +446,7 @@ func TestParseMode(t *testing.T) {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	if _, err := ParseMode("sixels"); err == nil || !strings.Contains(err.Error(), "auto, kitty, blocks, off") {
+	if _, err := ParseMode("sixels"); err == nil || !strings.Contains(err.Error(), "auto, kitty, iterm2, sixel, blocks, off") {
 		t.Errorf("sixels: %v", err)
 	}
 }
