@@ -461,9 +461,11 @@ func (b *bridge) hiddenFromApps(m rpc) string {
 
 // forward sends a view's server request through the session.
 func (b *bridge) forward(ctx context.Context, m rpc) {
+	// The problem is published before the view hears the refusal, so
+	// whoever waits for the answer finds the problem already recorded.
 	if why := b.hiddenFromApps(m); why != "" {
-		b.fail(m.ID, codeInvalidParams, "mcpscope: tools/call not sent: "+why, nil)
 		b.problem(RuleHiddenTool, "the view called a tool hidden from it: "+why)
+		b.fail(m.ID, codeInvalidParams, "mcpscope: tools/call not sent: "+why, nil)
 		return
 	}
 	if b.s.opts.Forward == nil {
@@ -472,8 +474,8 @@ func (b *bridge) forward(ctx context.Context, m rpc) {
 			why = "the source is read-only"
 		}
 		msg := "mcpscope: " + m.Method + " not sent: " + why
-		b.fail(m.ID, codeReadOnly, msg, nil)
 		b.problem(RuleReadOnly, msg)
+		b.fail(m.ID, codeReadOnly, msg, nil)
 		return
 	}
 	result, rpcErr, err := b.s.opts.Forward(ctx, b.v, m.Method, m.Params)

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,7 +116,13 @@ func TestBrowserRealAppServers(t *testing.T) {
 			view := s.Add(v)
 			r, err := Render(ctx, b, view, 900, 700)
 			if err != nil {
-				t.Fatal(err)
+				// What the page did say tells a page that never loaded
+				// from a view that never initialised.
+				var seen []string
+				for _, e := range view.Events() {
+					seen = append(seen, fmt.Sprintf("%s %s", e.Kind, e.Method()))
+				}
+				t.Fatalf("%v; the page's rows: %v", err, seen)
 			}
 			defer func() { _ = r.Page.Close(ctx) }()
 			if d := os.Getenv("APPHOST_DEBUG"); d != "" {
