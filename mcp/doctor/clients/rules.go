@@ -181,6 +181,7 @@ var (
 	docsAppsVisibility = Source{"docs", "MCP Apps specification 2026-01-26 (io.modelcontextprotocol/ui): tool visibility; a host does not give the model a tool whose visibility leaves out \"model\"", "https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx"}
 	codeClaudeVisib    = Source{"code", "Claude Code 2.1.328 code: a tool whose _meta.ui.visibility omits \"model\", or whose _meta.ui or visibility cannot be read, is kept from the model (hosts still see it)", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: is kept from the model (its _meta.ui.visibility omits"}
 	wireGeminiVisib    = Source{"wire", "Gemini CLI 0.61.0 on the wire: a tool with _meta.ui.visibility [\"app\"] sent to the model among the others", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view), a tool for views alone"}
+	wireCodexVisib     = Source{"wire", "Codex 0.169.0 on the wire: a tool with _meta.ui.visibility [\"app\"] missing from the ALL_TOOLS its model read", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view), a tool for views alone"}
 	wireClaudeVisib    = Source{"wire", "Claude Code 2.1.328 on the wire: a tool with _meta.ui.visibility [\"app\"] named in neither request to the model", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view), a tool for views alone"}
 	srcVSCodeVisib     = Source{"source", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpServer.ts (_normalizeTool: McpToolVisibility from _meta.ui.visibility) and mcpLanguageModelToolContribution.ts (only McpToolVisibility.Model tools are registered)", "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts"}
 )
@@ -297,6 +298,9 @@ var catalog = []Rule{
 	{ID: "codex/deferred", Client: Codex,
 		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; the model finds them by reading ALL_TOOLS ({name, description}) in its exec tool.",
 		Sources: []Source{wireCodexDefer, wireCodex}},
+	{ID: "codex/visibility", Client: Codex,
+		Says:    "Codex 0.169.0 keeps from the model a tool whose _meta.ui.visibility leaves out \"model\" (observed for [\"app\"]: not in ALL_TOOLS); how it reads a _meta.ui or visibility of another shape was not observed (the view reads it as the MCP Apps specification does).",
+		Sources: []Source{wireCodexVisib, docsAppsVisibility}},
 	{ID: "codex/result-limits", Client: Codex,
 		Says:    "Codex 0.169.0 cuts its exec tool's output to max_output_tokens (10,000 by default, 4 bytes a token): a 300 KB result the model's script output reached it as \"Warning: truncated output (original token count: 76800)\", \"Total output lines: 1\", then its first 20,000 bytes, \"\u202666800 tokens truncated\u2026\" and its last 20,000.",
 		Sources: []Source{wireCodexBig}},

@@ -297,6 +297,12 @@ func (v *View) codex(in Input) {
 		e.Effects = append(e.Effects, Effect{"codex/prefix", named})
 		e.Description = codexDescription(e.Shown, t.Description, t.InputSchema, t.OutputSchema)
 		e.Effects = append(e.Effects, Effect{"codex/code-mode", "input schema sent as a TypeScript declaration after the description, not as JSON Schema"})
+		if why := appOnly(t); why != "" {
+			e.Dropped = why
+			e.Effects = append(e.Effects, Effect{"codex/visibility", why})
+			v.Tools = append(v.Tools, e)
+			continue
+		}
 		e.Tokens = definition(e.Shown, e.Description, nil)
 		v.Tools = append(v.Tools, e)
 	}
