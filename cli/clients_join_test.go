@@ -206,13 +206,14 @@ func checkGeminiJoin(t *testing.T, r join.Report, text string) {
 		t.Errorf("big: the model's calls joined as %+v, the server's as %+v", big.ModelCalls, big.ServerCalls)
 	}
 	// Gemini CLI 0.61.0 gave its model the first 8,000 and last 32,000
-	// characters and the path of the whole (no rule of the view says so
-	// yet).
-	if g := big.Given; len(g) != 1 || g[0].How != "saved to a file" || g[0].Bytes < 40000 || g[0].Bytes > 41000 {
+	// characters and the path of the whole, as gemini/result-limits says.
+	if g := big.Given; len(g) != 1 || g[0].How != "saved to a file" || g[0].Bytes < 40000 || g[0].Bytes > 41000 || !slices.Contains(g[0].Rules, "gemini/result-limits") {
 		t.Errorf("big: what the model was given joined as %+v", g)
 	}
-	if !strings.Contains(text, "renamed get.weather → mcp_wx_get.weather (gemini/prefix); as the view predicts") {
-		t.Errorf("open --with does not name the rename:\n%s", text)
+	for _, want := range []string{"renamed get.weather → mcp_wx_get.weather (gemini/prefix); as the view predicts", "saved to a file (gemini/result-limits)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("open --with does not say %q:\n%s", want, text)
+		}
 	}
 }
 

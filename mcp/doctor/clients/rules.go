@@ -162,6 +162,8 @@ var (
 	codeGeminiName   = Source{"code", "Gemini CLI 0.61.0 code: generateValidName (packages/core/src/tools/mcp-tool.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: generateValidName"}
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
+	codeGeminiResult = Source{"code", "Gemini CLI 0.61.0 code: formatTruncatedToolOutput, DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD (40,000) and wrapUntrusted", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: formatTruncatedToolOutput"}
+	wireGeminiResult = Source{"wire", "Gemini CLI 0.61.0 on the wire: a 300 KB result as the model got it", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view), a 300 KB result"}
 	wireGemini       = Source{"wire", "Gemini CLI 0.61.0 on the wire: names, descriptions and schemas as the gemini view predicts them (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view)"}
 	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire: the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view)"}
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
@@ -285,6 +287,9 @@ var catalog = []Rule{
 		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls).",
 		Sources: []Source{codeGeminiWait, wireGemini}},
 
+	{ID: "gemini/result-limits", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 wraps an MCP tool's text result in <untrusted_context> tags; over 40,000 characters (tools.truncateToolOutputThreshold) it saves the output to a file and gives the model \"Output too large. Showing first 8,000 and last 32,000 characters. For full output see: PATH\", the first fifth of the limit, \"... [N characters omitted] ...\" and the rest from the end (a 300 KB result reached the model as 40,000 of its characters).",
+		Sources: []Source{codeGeminiResult, wireGeminiResult}},
 	{ID: "gemini/visibility", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 does not read MCP Apps' visibility: a tool for views alone (_meta.ui.visibility without \"model\") is given to the model like any other, and costs what the others do.",
 		Sources: []Source{wireGeminiVisib, docsAppsVisibility}},
