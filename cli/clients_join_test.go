@@ -117,6 +117,21 @@ func noneMispredicted(t *testing.T, r join.Report) {
 	}
 }
 
+// everyChangeRuled fails on every change the join names without the
+// view's rule for it.
+func everyChangeRuled(t *testing.T, r join.Report) {
+	t.Helper()
+	for _, s := range r.Servers {
+		for _, tj := range s.Tools {
+			for _, c := range tj.Changes {
+				if len(c.Rules) == 0 {
+					t.Errorf("%s: %s %s, with no rule of the view", tj.Server.Name, c.Kind, c.Text)
+				}
+			}
+		}
+	}
+}
+
 var longName = strings.Repeat("n", 35) + strings.Repeat("z", 35)
 
 // Claude Code, joined: each change it made named with its rule, and the
@@ -191,12 +206,103 @@ func checkGeminiJoin(t *testing.T, r join.Report, text string) {
 		t.Errorf("big: the model's calls joined as %+v, the server's as %+v", big.ModelCalls, big.ServerCalls)
 	}
 	// Gemini CLI 0.61.0 gave its model the first 8,000 and last 32,000
-	// characters and the path of the whole (no rule of the view says so
-	// yet).
-	if g := big.Given; len(g) != 1 || g[0].How != "saved to a file" || g[0].Bytes < 40000 || g[0].Bytes > 41000 {
+	// characters and the path of the whole, as gemini/result-limits says.
+	if g := big.Given; len(g) != 1 || g[0].How != "saved to a file" || g[0].Bytes < 40000 || g[0].Bytes > 41000 || !slices.Contains(g[0].Rules, "gemini/result-limits") {
 		t.Errorf("big: what the model was given joined as %+v", g)
 	}
-	if !strings.Contains(text, "renamed get.weather → mcp_wx_get.weather (gemini/prefix); as the view predicts") {
+	for _, want := range []string{"renamed get.weather → mcp_wx_get.weather (gemini/prefix); as the view predicts", "saved to a file (gemini/result-limits)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("open --with does not say %q:\n%s", want, text)
+		}
+	}
+}
+
+// opencode, joined: its renames and schema rewrites, each with its rule,
+// and the 300 KB result followed to the file note the model was given.
+func checkOpenCodeJoin(t *testing.T, r join.Report, text string) {
+	t.Helper()
+	if r.Client != "opencode" {
+		t.Errorf("the join predicted with the %s view (%s)", r.Client, r.From)
+	}
+	noneMispredicted(t, r)
+	wantChange(t, r, "get.weather", "renamed", "get.weather → wx_get_weather", "opencode/prefix")
+	wantChange(t, r, longName, "renamed", longName+" → wx_"+longName, "opencode/prefix")
+	wantChange(t, r, "either", "schema rewritten", "bytes", "opencode/schema")
+	everyChangeRuled(t, r)
+	checkBigJoined(t, r, "opencode/result-limits", 0, 4096)
+	if !strings.Contains(text, "renamed get.weather → wx_get_weather (opencode/prefix); as the view predicts") {
 		t.Errorf("open --with does not name the rename:\n%s", text)
+	}
+}
+
+// Copilot CLI, joined: its renames, the cut name and the anyOf removed,
+// each with its rule, and the 300 KB result followed to the file note
+// and preview the model was given.
+func checkCopilotJoin(t *testing.T, r join.Report, text string) {
+	t.Helper()
+	if r.Client != "copilot" {
+		t.Errorf("the join predicted with the %s view (%s)", r.Client, r.From)
+	}
+	noneMispredicted(t, r)
+	wantChange(t, r, "get.weather", "renamed", "get.weather → wx-get-weather", "copilot/prefix")
+	wantChange(t, r, longName, "renamed", "wx-"+longName[:61], "copilot/name-length")
+	wantChange(t, r, "either", "schema rewritten", "bytes", "copilot/schema")
+	wantChange(t, r, "big", "schema rewritten", "bytes", "copilot/schema")
+	everyChangeRuled(t, r)
+	checkBigJoined(t, r, "copilot/result-limits", 500, 2048)
+	if !strings.Contains(text, "renamed get.weather → wx-get-weather (copilot/prefix); as the view predicts") {
+		t.Errorf("open --with does not name the rename:\n%s", text)
+	}
+}
+
+// checkBigJoined fails unless the 300 KB tool's one call is followed
+// from the model to the server and back to a note of the saved file
+// (between least and most bytes) that names the rule.
+func checkBigJoined(t *testing.T, r join.Report, rule string, least, most int) {
+	t.Helper()
+	if w := joinedTool(t, r, "wordy"); w.Presented == nil || w.Presented.DescriptionChars != 3000 {
+		t.Errorf("wordy: presented as %+v, want its 3,000 characters whole", w.Presented)
+	}
+	big := joinedTool(t, r, "big")
+	if len(big.ModelCalls) != 1 || len(big.ServerCalls) != 1 || big.ServerCalls[0].TextChars != 300*1024 {
+		t.Errorf("big: the model's calls joined as %+v, the server's as %+v", big.ModelCalls, big.ServerCalls)
+	}
+	if g := big.Given; len(g) != 1 || g[0].How != "saved to a file" || g[0].Bytes < least || g[0].Bytes > most || !slices.Contains(g[0].Rules, rule) {
+		t.Errorf("big: what the model was given joined as %+v", g)
+	}
+}
+
+// Codex, joined: the tool for views alone dropped and the 300 KB result
+// followed from the model's exec script to the server and back to the
+// cut output the model was given, each with its rule. The other tools'
+// definitions reach the model only as what its own script prints of
+// ALL_TOOLS, which no request defines: the join says they were not sent,
+// deferred (testCodexView compares that printout with the view).
+func checkCodexJoin(t *testing.T, r join.Report, text string) {
+	t.Helper()
+	if r.Client != "codex" {
+		t.Errorf("the join predicted with the %s view (%s)", r.Client, r.From)
+	}
+	noneMispredicted(t, r)
+	wantChange(t, r, "refresh", "dropped", "_meta.ui.visibility", "codex/visibility")
+	for _, name := range []string{"get.weather", longName, "maybe", "either", "wordy", "big"} {
+		if c, ok := joinedChange(t, r, name, "not sent"); !ok || !slices.Contains(c.Rules, "codex/deferred") {
+			t.Errorf("%s: joined as %+v; want not sent, deferred (codex/deferred)", name, joinedTool(t, r, name).Changes)
+		}
+	}
+	big := joinedTool(t, r, "big")
+	if len(big.ModelCalls) != 1 || big.ModelCalls[0].ID != "call_2" || big.ModelCalls[0].Via != "exec" {
+		t.Errorf("big: the model's calls joined as %+v", big.ModelCalls)
+	}
+	if len(big.ServerCalls) != 1 || big.ServerCalls[0].TextChars != 300*1024 {
+		t.Errorf("big: the server's calls joined as %+v", big.ServerCalls)
+	}
+	if g := big.Given; len(g) != 1 || g[0].How != "cut" || g[0].Bytes < 40000 || g[0].Bytes > 41000 || !slices.Contains(g[0].Rules, "codex/result-limits") {
+		t.Errorf("big: what the model was given joined as %+v", g)
+	}
+	for _, want := range []string{"the model called it in #2 (call_2), in its exec script", "cut (codex/result-limits)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("open --with does not say %q:\n%s", want, text)
+		}
 	}
 }

@@ -23,7 +23,8 @@ import (
 // The real clients, from npm, through the tap against server-everything:
 // Claude Code (stdio, and Streamable HTTP through tap --listen), Gemini CLI
 // and Codex; and the view tests, which run those three, opencode and
-// Copilot CLI against a fake model API on loopback.
+// Copilot CLI against a fake model API on loopback through `tap --model`,
+// with their test server behind `tap --name wx`, and join the captures.
 // MCPSCOPE_CLIENT_TESTS=1 runs them (.ci/run does, about 90 s),
 // with MCPSCOPE_CLIENTS naming the directory of their commands (.ci/run
 // installs them into .ci/clients); then a missing client,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
+	"github.com/mcpscope/mcpscope/mcp/tap"
+	"github.com/mcpscope/mcpscope/mcp/tap/modelapi"
 )
 
 // chatAnswer answers an OpenAI Chat Completions request as a model
@@ -159,7 +162,8 @@ func toolResult(t *testing.T, reqs [][]byte) string {
 }
 
 // writeViewServer writes the tools server and its list into the run's
-// HOME and returns the command that starts it.
+// HOME and returns the command that starts it behind `mcpscope tap
+// --name wx`, so the client's MCP traffic is captured for the join.
 func writeViewServer(t *testing.T, r *clientRun) []string {
 	t.Helper()
 	toolsFile, serverJS := filepath.Join(r.home, "tools.json"), filepath.Join(r.home, "server.js")
@@ -168,7 +172,7 @@ func writeViewServer(t *testing.T, r *clientRun) []string {
 			t.Fatal(err)
 		}
 	}
-	return []string{"node", serverJS, toolsFile}
+	return append([]string{r.mcpscope}, wxTapArgs(serverJS, toolsFile)...)
 }
 
 func viewOf(id clients.ID) clients.View {
@@ -178,8 +182,10 @@ func viewOf(id clients.ID) clients.View {
 }
 
 // opencode 1.18.33, with a provider of the OpenAI-compatible kind on a
-// fake API on loopback, sends the server's tools exactly as the opencode view
-// predicts.
+// fake API on loopback reached through the model tap, and the server
+// behind the MCP tap, sends the server's tools exactly as the opencode
+// view predicts; the model capture holds them as sent, and the join
+// names each change with its rule.
 func testOpenCodeView(t *testing.T) {
 	api := startScriptedModelAPI(t, chatAnswer)
 	// Models fetch, autoupdate, share, LSP downloads and default plugins
@@ -188,6 +194,7 @@ func testOpenCodeView(t *testing.T) {
 	r := newClientRun(t, "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_SHARE=1",
 		"OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
 		"OPENCODE_DISABLE_EXTERNAL_SKILLS=1", "NPM_CONFIG_REGISTRY=http://127.0.0.1:9/", "BUN_CONFIG_REGISTRY=http://127.0.0.1:9/")
+	modelTap := r.startModelTap("openai", api.url)
 	server := writeViewServer(t, r)
 	dir := filepath.Join(r.home, ".config", "opencode")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -196,7 +203,7 @@ func testOpenCodeView(t *testing.T) {
 	cfg, _ := json.Marshal(map[string]any{
 		"autoupdate": false, "share": "disabled", "model": "fake/m",
 		"provider": map[string]any{"fake": map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "fake",
-			"options": map[string]any{"baseURL": api.url + "/v1", "apiKey": "dummy"},
+			"options": map[string]any{"baseURL": modelTap.url + "/v1", "apiKey": modelTapKey},
 			"models":  map[string]any{"m": map[string]any{"name": "m", "tool_call": true}}}},
 		"mcp": map[string]any{"wx": map[string]any{"type": "local", "command": server, "enabled": true}},
 	})
@@ -217,6 +224,7 @@ func testOpenCodeView(t *testing.T) {
 		t.Fatalf("opencode sent no request with tools (requests to %v)", api.paths())
 	}
 	compareChatTools(t, "opencode", withTools, viewOf(clients.OpenCode), "wx_")
+	sameChatCapture(t, "opencode", reqs, modelTap.stop())
 	// The 300 KB result reaches the model as opencode/result-limits says:
 	// none of its text, the path of the file that holds it.
 	result := toolResult(t, reqs)
@@ -228,14 +236,20 @@ func testOpenCodeView(t *testing.T) {
 	if !strings.Contains(clients.OpenCodeResultNote, `"The tool call succeeded but the output was truncated. Full output saved to: PATH"`) {
 		t.Errorf("the view's note does not say so: %s", clients.OpenCodeResultNote)
 	}
+	joined, text := modelTap.joinWx()
+	checkOpenCodeJoin(t, joined, text)
 }
 
 // Copilot CLI 1.0.102, offline with a provider on a fake OpenAI-compatible
-// API on loopback, sends the server's tools exactly as the copilot view
-// predicts.
+// API on loopback reached through the model tap, and the server behind
+// the MCP tap, sends the server's tools exactly as the copilot view
+// predicts; the model capture holds them as sent, and the join names
+// each change with its rule.
 func testCopilotView(t *testing.T) {
 	api := startScriptedModelAPI(t, chatAnswer)
-	r := newClientRun(t, "COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+api.url+"/v1", "COPILOT_MODEL=gpt-4.1")
+	r := newClientRun(t, "COPILOT_OFFLINE=true", "COPILOT_MODEL=gpt-4.1")
+	modelTap := r.startModelTap("openai", api.url)
+	r.env = append(r.env, "COPILOT_PROVIDER_BASE_URL="+modelTap.url+"/v1")
 	server := writeViewServer(t, r)
 	dir := filepath.Join(r.home, ".copilot")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -254,6 +268,7 @@ func testCopilotView(t *testing.T) {
 		t.Fatalf("Copilot CLI sent no Chat Completions request (requests to %v)", api.paths())
 	}
 	compareChatTools(t, "Copilot CLI", reqs[0], viewOf(clients.Copilot), "wx-")
+	sameChatCapture(t, "Copilot CLI", reqs, modelTap.stop())
 	// The 300 KB result reaches the model as copilot/result-limits says:
 	// the file's path and a 500-character preview.
 	result := toolResult(t, reqs)
@@ -263,5 +278,38 @@ func testCopilotView(t *testing.T) {
 	}
 	if !strings.Contains(clients.CopilotResultNote, `"Output too large to read at once (300.0 KB). Saved to: PATH"`) || !strings.Contains(clients.CopilotResultNote, "first 500 characters") {
 		t.Errorf("the view's note does not say so: %s", clients.CopilotResultNote)
+	}
+	joined, text := modelTap.joinWx()
+	checkCopilotJoin(t, joined, text)
+}
+
+// sameChatCapture fails unless the model tap recorded each Chat
+// Completions request the fake API got, in order, with its tools as the
+// client sent them (name, description, schema).
+func sameChatCapture(t *testing.T, client string, reqs [][]byte, entries []tap.ModelEntry) {
+	t.Helper()
+	var captured []tap.ModelEntry
+	for _, e := range entries {
+		if e.API == modelapi.OpenAIChat {
+			captured = append(captured, e)
+		}
+	}
+	if len(captured) != len(reqs) {
+		t.Fatalf("the model tap recorded %d Chat Completions requests of %s, the API got %d", len(captured), client, len(reqs))
+	}
+	for i, b := range reqs {
+		var req struct {
+			Tools []chatTool `json:"tools"`
+		}
+		_ = json.Unmarshal(b, &req)
+		var sent []capturedTool
+		for _, tl := range req.Tools {
+			d := ""
+			if tl.Function.Description != nil {
+				d = *tl.Function.Description
+			}
+			sent = append(sent, capturedTool{tl.Function.Name, d, compactRaw(tl.Function.Parameters), false})
+		}
+		sameCapturedTools(t, fmt.Sprintf("%s's Chat Completions request %d", client, i+1), sent, captured[i].Tools)
 	}
 }

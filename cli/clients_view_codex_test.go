@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
+	"github.com/mcpscope/mcpscope/mcp/tap"
+	"github.com/mcpscope/mcpscope/mcp/tap/modelapi"
 )
 
 // scriptedModelAPI is a model API on loopback that records every
@@ -116,16 +120,24 @@ func codexAnswer(w http.ResponseWriter, path string, body []byte, n int) {
 // them (the first request names only the namespace mcp__wx); its model
 // reads ALL_TOOLS in the exec tool, and what Codex gives back holds each
 // tool's name and description exactly as the codex view predicts them.
+// Its model API is reached through the model tap and the server sits
+// behind the MCP tap: the model capture holds the tools Codex sent, and
+// the join follows the 300 KB result through the exec script.
 func testCodexView(t *testing.T) {
 	api := startScriptedModelAPI(t, codexAnswer)
-	r := newClientRun(t, "OPENAI_API_KEY=dummy")
+	r := newClientRun(t, "OPENAI_API_KEY="+modelTapKey)
+	modelTap := r.startModelTap("openai", api.url)
 	dir := filepath.Join(r.home, ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	toolsFile, serverJS := filepath.Join(r.home, "tools.json"), filepath.Join(r.home, "server.js")
-	cfg := strings.Replace(codexConfig, "http://127.0.0.1:9/v1", api.url+"/v1", 1) +
-		"\n[mcp_servers.wx]\ncommand = \"node\"\nargs = [" + string(jsonString(serverJS)) + ", " + string(jsonString(toolsFile)) + "]\n"
+	var args []string
+	for _, a := range wxTapArgs(serverJS, toolsFile) {
+		args = append(args, string(jsonString(a)))
+	}
+	cfg := strings.Replace(codexConfig, "http://127.0.0.1:9/v1", modelTap.url+"/v1", 1) +
+		"\n[mcp_servers.wx]\ncommand = " + string(jsonString(r.mcpscope)) + "\nargs = [" + strings.Join(args, ", ") + "]\n"
 	for path, data := range map[string]string{toolsFile: viewTools, serverJS: toolsServerJS, filepath.Join(dir, "config.toml"): cfg} {
 		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
@@ -166,10 +178,21 @@ func testCodexView(t *testing.T) {
 	for _, l := range listed {
 		sent[l.Name] = l.Description
 	}
-	if len(sent) != len(view.Tools) {
-		t.Errorf("Codex listed %d MCP tools, the view %d: %v", len(sent), len(view.Tools), listed)
-	}
+	var kept []clients.Entry
 	for _, e := range view.Tools {
+		if e.Dropped == "" {
+			kept = append(kept, e)
+		} else if _, ok := sent[e.Shown]; ok {
+			t.Errorf("%s, which the view says is kept from the model (%s), was listed to it", e.Shown, e.Dropped)
+		}
+	}
+	if len(kept) == len(view.Tools) {
+		t.Error("the view keeps every tool: the tool for views alone is not dropped")
+	}
+	if len(sent) != len(kept) {
+		t.Errorf("Codex listed %d MCP tools, the view %d: %v", len(sent), len(kept), listed)
+	}
+	for _, e := range kept {
 		d, ok := sent[e.Shown]
 		if !ok {
 			t.Errorf("the view names %q %q; Codex listed no such tool", e.Name, e.Shown)
@@ -193,6 +216,84 @@ func testCodexView(t *testing.T) {
 	}
 	if !strings.Contains(clients.CodexResultNote, "Warning: truncated output (original token count: N)") {
 		t.Errorf("the view's note does not say so: %s", clients.CodexResultNote)
+	}
+	sameResponsesCapture(t, reqs, modelTap.stop())
+	files, _ := filepath.Glob(filepath.Join(modelTap.dir, "*model*.jsonl"))
+	listing := r.mcpscopeRun(r.elsewhere(), append([]string{"open"}, files...)...)
+	for _, want := range []string{"exec [custom] (namespace functions)", "sleep (namespace clock)", "the model's exec script (call_2) calls mcp__wx__big"} {
+		if !strings.Contains(listing, want) {
+			t.Errorf("mcpscope open on the model capture does not say %q:\n%s", want, listing)
+		}
+	}
+	joined, text := modelTap.joinWx()
+	checkCodexJoin(t, joined, text)
+}
+
+// sameResponsesCapture fails unless the model tap recorded each
+// Responses request the fake API got, in order, with its tools as Codex
+// sent them (name, description, schema, namespace): Codex 0.169.0 sends
+// none in tools, all in an additional_tools input item, in namespaces.
+func sameResponsesCapture(t *testing.T, reqs [][]byte, entries []tap.ModelEntry) {
+	t.Helper()
+	var captured []tap.ModelEntry
+	for _, e := range entries {
+		if e.API == modelapi.OpenAIResponses {
+			captured = append(captured, e)
+		}
+	}
+	if len(captured) != len(reqs) {
+		t.Fatalf("the model tap recorded %d Responses requests of Codex, the API got %d", len(captured), len(reqs))
+	}
+	type tool struct {
+		Type        string          `json:"type"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+		Tools       []struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"tools"`
+	}
+	for i, b := range reqs {
+		var req struct {
+			Tools []tool `json:"tools"`
+			Input []struct {
+				Type  string `json:"type"`
+				Tools []tool `json:"tools"`
+			} `json:"input"`
+		}
+		_ = json.Unmarshal(b, &req)
+		if len(req.Tools) != 0 {
+			t.Errorf("Codex's Responses request %d has %d tools in tools: the test expects them in additional_tools", i+1, len(req.Tools))
+		}
+		var sent []capturedTool
+		var namespaces []string
+		for _, it := range req.Input {
+			if it.Type != "additional_tools" {
+				continue
+			}
+			for _, ns := range it.Tools {
+				for _, tl := range ns.Tools {
+					sent = append(sent, capturedTool{tl.Name, tl.Description, compactRaw(tl.Parameters), false})
+					namespaces = append(namespaces, ns.Name)
+				}
+			}
+		}
+		if !slices.ContainsFunc(sent, func(c capturedTool) bool { return c.name == "exec" }) {
+			t.Errorf("Codex's Responses request %d defines no exec tool", i+1)
+		}
+		sameCapturedTools(t, fmt.Sprintf("Codex's Responses request %d", i+1), sent, captured[i].Tools)
+		for j, tl := range captured[i].Tools {
+			if j < len(namespaces) && tl.Namespace != namespaces[j] {
+				t.Errorf("Codex's Responses request %d: %s recorded in namespace %q, sent in %q", i+1, tl.Name, tl.Namespace, namespaces[j])
+			}
+		}
+	}
+	// The exec script that calls big is recorded as a call of it, via
+	// exec, with the exec call's ID.
+	if c := captured[1].Calls; len(c) != 2 || c[0].Name != "exec" || c[1].Name != "mcp__wx__big" || c[1].Via != "exec" || c[1].ID != "call_2" {
+		t.Errorf("the second answer's calls were recorded as %+v, want exec and mcp__wx__big via exec", c)
 	}
 }
 

@@ -362,6 +362,39 @@ func testGeminiView(t *testing.T) {
 			t.Errorf("%s: schema sent\n  %s\npredicted\n  %s", e.Shown, got, want)
 		}
 	}
+	// The 300 KB result reaches the model as gemini/result-limits says:
+	// in <untrusted_context> tags, the first 8,000 and last 32,000
+	// characters of that around a note of what was cut.
+	var withResult struct {
+		Contents []struct {
+			Parts []struct {
+				FunctionResponse *struct {
+					Name     string `json:"name"`
+					Response struct {
+						Output string `json:"output"`
+					} `json:"response"`
+				} `json:"functionResponse"`
+			} `json:"parts"`
+		} `json:"contents"`
+	}
+	_ = json.Unmarshal(body, &withResult)
+	var result string
+	for _, c := range withResult.Contents {
+		for _, p := range c.Parts {
+			if p.FunctionResponse != nil && p.FunctionResponse.Name == "mcp_wx_big" {
+				result = p.FunctionResponse.Response.Output
+			}
+		}
+	}
+	head, rest, ok := strings.Cut(result, "\n")
+	wrapped := "<untrusted_context>\n" + strings.Repeat("x", 300*1024) + "\n</untrusted_context>"
+	want := wrapped[:8000] + "\n\n... [267,241 characters omitted] ...\n\n" + wrapped[len(wrapped)-32000:]
+	if !ok || !strings.HasPrefix(head, "Output too large. Showing first 8,000 and last 32,000 characters. For full output see: ") || rest != want {
+		t.Errorf("the 300 KB result reached the model as %d bytes:\n%.300s", len(result), result)
+	}
+	if !strings.Contains(clients.GeminiResultNote, `"Output too large. Showing first 8,000 and last 32,000 characters. For full output see: PATH"`) {
+		t.Errorf("the view's note does not say so: %s", clients.GeminiResultNote)
+	}
 	joined, text := modelTap.joinWx()
 	checkGeminiJoin(t, joined, text)
 }

@@ -106,6 +106,9 @@ func printModelRequest(out io.Writer, r tap.ModelEntry, lastTools []modelapi.Too
 			if t.Deferred {
 				name += " (deferred)"
 			}
+			if t.Namespace != "" {
+				name += " (namespace " + termsafe.String(t.Namespace) + ")"
+			}
 			_, _ = fmt.Fprintf(out, "      %s  description %s  schema %s\n", name,
 				plural.S(utf8.RuneCountInString(t.Description), "character"), shownJSON(t.Schema))
 		}
@@ -114,6 +117,10 @@ func printModelRequest(out io.Writer, r tap.ModelEntry, lastTools []modelapi.Too
 		id := ""
 		if c.ID != "" {
 			id = " (" + termsafe.String(c.ID) + ")"
+		}
+		if c.Via != "" {
+			_, _ = fmt.Fprintf(out, "    the model's %s script%s calls %s\n", termsafe.String(c.Via), id, termsafe.String(c.Name))
+			continue
 		}
 		_, _ = fmt.Fprintf(out, "    the model called %s%s %s\n", termsafe.String(c.Name), id, shownJSON(c.Arguments))
 	}

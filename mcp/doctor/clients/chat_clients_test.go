@@ -120,8 +120,14 @@ func caseCopilotSchema(t *testing.T) {
 			t.Errorf("%s: schema\n  %s\nwant\n  %s", name, e.Schema, want)
 		}
 	}
-	if e := entry(t, v, "either"); !has(e, "copilot/schema") {
-		t.Errorf("either: effects %+v", e.Effects)
+	for _, name := range []string{"either", "big", "noprops"} {
+		if e := entry(t, v, name); !has(e, "copilot/schema") {
+			t.Errorf("%s: effects %+v", name, e.Effects)
+		}
+	}
+	// Sorting keys alone changes no value: not named a rewrite.
+	if e := entry(t, v, "rich"); has(e, "copilot/schema") {
+		t.Errorf("rich: effects %+v", e.Effects)
 	}
 }
 

@@ -171,6 +171,10 @@ func (v *View) copilot(in Input) {
 		e.Schema = schema
 		switch comb {
 		case "":
+			// Key order aside, the one change left is properties added.
+			if _, has := get(membersOf(tokens.ClientJSON(t.InputSchema)), "properties"); !has {
+				e.Effects = append(e.Effects, Effect{"copilot/schema", "properties: {} added to the input schema"})
+			}
 		case "allOf":
 			e.Effects = append(e.Effects, Effect{"copilot/schema", "the top-level allOf removed, its branches' properties merged into properties"})
 		default:

@@ -162,6 +162,8 @@ var (
 	codeGeminiName   = Source{"code", "Gemini CLI 0.61.0 code: generateValidName (packages/core/src/tools/mcp-tool.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: generateValidName"}
 	codeGeminiNull   = Source{"code", "Gemini CLI 0.61.0 code: discoverTools turns type [X, \"null\"] into type X, nullable true (packages/core/src/tools/mcp-client.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: discoverTools"}
 	codeGeminiWait   = Source{"code", "Gemini CLI 0.61.0 code: DeclarativeTool.getSchema adds wait_for_previous (packages/core/src/tools/tools.ts)", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: addWaitForPreviousParameter"}
+	codeGeminiResult = Source{"code", "Gemini CLI 0.61.0 code: formatTruncatedToolOutput, DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD (40,000) and wrapUntrusted", "@google/gemini-cli@0.61.0 bundle/chunk-5FZXKDXH.js: formatTruncatedToolOutput"}
+	wireGeminiResult = Source{"wire", "Gemini CLI 0.61.0 on the wire: a 300 KB result as the model got it", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view), a 300 KB result"}
 	wireGemini       = Source{"wire", "Gemini CLI 0.61.0 on the wire: names, descriptions and schemas as the gemini view predicts them (get.weather, a 70-character name, type [string, null], a top-level anyOf, a 3,000-character description)", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view)"}
 	wireCodexDefer   = Source{"wire", "Codex 0.169.0 on the wire: the first request defines no MCP tool and names only the namespace mcp__wx under \"Deferred tool namespaces\"", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view)"}
 	codeCodexName    = Source{"code", "Codex 0.169.0 code: its instructions to the model name MCP tools mcp__server__tool", "@openai/codex@0.169.0 codex binary: \"MCP tools keep standard MCP identifiers such as mcp__server__tool\""}
@@ -181,6 +183,7 @@ var (
 	docsAppsVisibility = Source{"docs", "MCP Apps specification 2026-01-26 (io.modelcontextprotocol/ui): tool visibility; a host does not give the model a tool whose visibility leaves out \"model\"", "https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx"}
 	codeClaudeVisib    = Source{"code", "Claude Code 2.1.328 code: a tool whose _meta.ui.visibility omits \"model\", or whose _meta.ui or visibility cannot be read, is kept from the model (hosts still see it)", "@anthropic-ai/claude-code@2.1.328 bin/claude.exe: is kept from the model (its _meta.ui.visibility omits"}
 	wireGeminiVisib    = Source{"wire", "Gemini CLI 0.61.0 on the wire: a tool with _meta.ui.visibility [\"app\"] sent to the model among the others", "observed on the wire: Gemini CLI 0.61.0 (go test ./cli -run TestRealClients, gemini-cli view), a tool for views alone"}
+	wireCodexVisib     = Source{"wire", "Codex 0.169.0 on the wire: a tool with _meta.ui.visibility [\"app\"] missing from the ALL_TOOLS its model read", "observed on the wire: Codex 0.169.0 (go test ./cli -run TestRealClients, codex view), a tool for views alone"}
 	wireClaudeVisib    = Source{"wire", "Claude Code 2.1.328 on the wire: a tool with _meta.ui.visibility [\"app\"] named in neither request to the model", "observed on the wire: Claude Code 2.1.328 (go test ./cli -run TestRealClients, claude-code view), a tool for views alone"}
 	srcVSCodeVisib     = Source{"source", "microsoft/vscode src/vs/workbench/contrib/mcp/common/mcpServer.ts (_normalizeTool: McpToolVisibility from _meta.ui.visibility) and mcpLanguageModelToolContribution.ts (only McpToolVisibility.Model tools are registered)", "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts"}
 )
@@ -284,6 +287,9 @@ var catalog = []Rule{
 		Says:    "Gemini CLI 0.61.0 adds a boolean property wait_for_previous to every tool whose input schema is of type object (the model uses it to order parallel calls).",
 		Sources: []Source{codeGeminiWait, wireGemini}},
 
+	{ID: "gemini/result-limits", Client: Gemini,
+		Says:    "Gemini CLI 0.61.0 wraps an MCP tool's text result in <untrusted_context> tags; over 40,000 characters (tools.truncateToolOutputThreshold) it saves the output to a file and gives the model \"Output too large. Showing first 8,000 and last 32,000 characters. For full output see: PATH\", the first fifth of the limit, \"... [N characters omitted] ...\" and the rest from the end (a 300 KB result reached the model as 40,000 of its characters).",
+		Sources: []Source{codeGeminiResult, wireGeminiResult}},
 	{ID: "gemini/visibility", Client: Gemini,
 		Says:    "Gemini CLI 0.61.0 does not read MCP Apps' visibility: a tool for views alone (_meta.ui.visibility without \"model\") is given to the model like any other, and costs what the others do.",
 		Sources: []Source{wireGeminiVisib, docsAppsVisibility}},
@@ -297,6 +303,9 @@ var catalog = []Rule{
 	{ID: "codex/deferred", Client: Codex,
 		Says:    "Codex 0.169.0 sends MCP tools deferred: its first request to the model defines none of them and names only each server's namespace (mcp__<server>) under \"Deferred tool namespaces\"; the model finds them by reading ALL_TOOLS ({name, description}) in its exec tool.",
 		Sources: []Source{wireCodexDefer, wireCodex}},
+	{ID: "codex/visibility", Client: Codex,
+		Says:    "Codex 0.169.0 keeps from the model a tool whose _meta.ui.visibility leaves out \"model\" (observed for [\"app\"]: not in ALL_TOOLS); how it reads a _meta.ui or visibility of another shape was not observed (the view reads it as the MCP Apps specification does).",
+		Sources: []Source{wireCodexVisib, docsAppsVisibility}},
 	{ID: "codex/result-limits", Client: Codex,
 		Says:    "Codex 0.169.0 cuts its exec tool's output to max_output_tokens (10,000 by default, 4 bytes a token): a 300 KB result the model's script output reached it as \"Warning: truncated output (original token count: 76800)\", \"Total output lines: 1\", then its first 20,000 bytes, \"\u202666800 tokens truncated\u2026\" and its last 20,000.",
 		Sources: []Source{wireCodexBig}},

@@ -284,7 +284,15 @@ func (v *View) gemini(in Input) {
 		v.Tools = append(v.Tools, e)
 	}
 	v.total()
+	v.Notes = append(v.Notes, Effect{"gemini/result-limits", GeminiResultNote})
 }
+
+// GeminiResultMax is Gemini CLI 0.61.0's default limit on what the model
+// gets of a tool's output, in characters (tools.truncateToolOutputThreshold).
+const GeminiResultMax = 40000
+
+// GeminiResultNote says what Gemini CLI does with a long result.
+const GeminiResultNote = "a text result is wrapped in <untrusted_context> tags; over 40,000 characters (tools.truncateToolOutputThreshold) it is saved to a file and the model gets \"Output too large. Showing first 8,000 and last 32,000 characters. For full output see: PATH\", the first fifth of the limit, \"... [N characters omitted] ...\" and the rest from the end"
 
 func (v *View) codex(in Input) {
 	for i := range in.Tools {
@@ -297,6 +305,12 @@ func (v *View) codex(in Input) {
 		e.Effects = append(e.Effects, Effect{"codex/prefix", named})
 		e.Description = codexDescription(e.Shown, t.Description, t.InputSchema, t.OutputSchema)
 		e.Effects = append(e.Effects, Effect{"codex/code-mode", "input schema sent as a TypeScript declaration after the description, not as JSON Schema"})
+		if why := appOnly(t); why != "" {
+			e.Dropped = why
+			e.Effects = append(e.Effects, Effect{"codex/visibility", why})
+			v.Tools = append(v.Tools, e)
+			continue
+		}
 		e.Tokens = definition(e.Shown, e.Description, nil)
 		v.Tools = append(v.Tools, e)
 	}

@@ -57,6 +57,7 @@ var ruleCases = map[string]func(*testing.T){
 	"gemini/name-length":        caseGeminiNameLength,
 	"gemini/nullable":           caseGeminiNullable,
 	"gemini/wait-for-previous":  caseGeminiWaitForPrevious,
+	"gemini/result-limits":      caseGeminiResultLimits,
 	"codex/prefix":              caseCodexPrefix,
 	"codex/deferred":            caseCodexDeferred,
 	"codex/code-mode":           caseCodexCodeMode,
@@ -532,5 +533,17 @@ func TestForClientInfo(t *testing.T) {
 		if got := clients.For(tc.info); got != tc.want {
 			t.Errorf("For(%+v) = %s, want %s", tc.info, got, tc.want)
 		}
+	}
+}
+
+// Source: Gemini CLI 0.61.0's code (formatTruncatedToolOutput) and the
+// wire (cli testGeminiView checks the note against what the model got).
+func caseGeminiResultLimits(t *testing.T) {
+	v := clients.Present(clients.Gemini, clients.Input{Server: "wx", Tools: tools(t, `{"name":"a","inputSchema":{"type":"object"}}`)})
+	if len(v.Notes) != 1 || v.Notes[0].Rule != "gemini/result-limits" || v.Notes[0].Text != clients.GeminiResultNote {
+		t.Errorf("notes: %+v", v.Notes)
+	}
+	if !strings.Contains(clients.GeminiResultNote, "Output too large. Showing first 8,000 and last 32,000 characters. For full output see: PATH") || clients.GeminiResultMax != 40000 {
+		t.Errorf("the note: %s", clients.GeminiResultNote)
 	}
 }

@@ -104,7 +104,24 @@ func caseGeminiVisibility(t *testing.T) {
 	}
 }
 
+// Source: Codex 0.169.0 on the wire: the tool for views alone was not
+// in the ALL_TOOLS its model read (cli testCodexView).
+func caseCodexVisibility(t *testing.T) {
+	v := clients.Present(clients.Codex, clients.Input{Server: "s", Tools: tools(t, visibilityTools...)})
+	k := kept(v)
+	if !k["get-time"] || k["refresh"] || !k["both"] {
+		t.Errorf("kept %v", k)
+	}
+	if e := entry(t, v, "refresh"); !has(e, "codex/visibility") || e.Tokens != 0 {
+		t.Errorf("refresh: %+v", e)
+	}
+	if sum := entry(t, v, "get-time").Tokens + entry(t, v, "both").Tokens + entry(t, v, "vis-string").Tokens + entry(t, v, "ui-string").Tokens; v.Tokens != sum {
+		t.Errorf("total %d, want the kept tools' %d", v.Tokens, sum)
+	}
+}
+
 func init() {
+	ruleCases["codex/visibility"] = caseCodexVisibility
 	ruleCases["gemini/visibility"] = caseGeminiVisibility
 	ruleCases["generic/visibility"] = caseGenericVisibility
 	ruleCases["claude/visibility"] = caseClaudeVisibility

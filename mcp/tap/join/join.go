@@ -118,6 +118,8 @@ type Change struct {
 type ModelCall struct {
 	Request int64  `json:"request"`
 	ID      string `json:"id,omitempty"`
+	// Via is the tool whose script made the call (Codex's exec).
+	Via string `json:"via,omitempty"`
 }
 
 // ServerCall is one tools/call of the tool the client made on the server.
@@ -570,7 +572,7 @@ func modelCalls(reqs []tap.ModelEntry, shown string) []ModelCall {
 	for _, q := range reqs {
 		for _, c := range q.Calls {
 			if c.Name == shown {
-				out = append(out, ModelCall{Request: q.N, ID: c.ID})
+				out = append(out, ModelCall{Request: q.N, ID: c.ID, Via: c.Via})
 			}
 		}
 	}

@@ -343,3 +343,25 @@ func TestJoinGeminiSaved(t *testing.T) {
 		t.Errorf("given %+v, want saved to a file", g)
 	}
 }
+
+// A call made in a script of Codex's exec tool is joined by its name,
+// says so, and is given the exec call's output.
+func TestJoinCallViaExec(t *testing.T) {
+	m := modelCapture(t, nil)
+	m.Requests[1].Calls = []modelapi.Call{{ID: "call_2", Name: "exec", Type: "custom_tool_call"}, {ID: "call_2", Name: "mcp__wx__big", Via: "exec"}}
+	out := `[{"type":"input_text","text":"Warning: truncated output (original token count: 76800)"}]`
+	m.Requests[2].Results[0] = modelapi.Result{ID: "call_2", Content: json.RawMessage(out), Size: len(out)}
+	r := join.Join(m, []join.Server{{ID: "wx1", Name: "wx", Session: mcpCapture(t, 3*time.Second)}}, "")
+	big := tool(t, r, "big")
+	if c := big.ModelCalls; len(c) != 1 || c[0].ID != "call_2" || c[0].Via != "exec" {
+		t.Errorf("model calls %+v, want call_2 via exec", c)
+	}
+	if g := big.Given; len(g) != 1 || g[0].How != "cut" || g[0].Bytes != len(out) {
+		t.Errorf("given %+v, want the exec output, cut", g)
+	}
+	var text bytes.Buffer
+	join.WriteText(&text, r)
+	if !strings.Contains(text.String(), "the model called it in #2 (call_2), in its exec script") {
+		t.Errorf("the text does not say the call was in the exec script:\n%s", text.String())
+	}
+}

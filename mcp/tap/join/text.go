@@ -129,7 +129,11 @@ func writeTool(p func(string, ...any), t ToolJoin) {
 		p("    %s\n", line)
 	}
 	for _, c := range t.ModelCalls {
-		p("    the model called it in #%d%s\n", c.Request, idOf(c.ID))
+		via := ""
+		if c.Via != "" {
+			via = ", in its " + termsafe.String(c.Via) + " script"
+		}
+		p("    the model called it in #%d%s%s\n", c.Request, idOf(c.ID), via)
 	}
 	for _, c := range t.ServerCalls {
 		switch {

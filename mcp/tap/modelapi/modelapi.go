@@ -63,6 +63,9 @@ type Tool struct {
 	// Deferred: the client asked the API to load the tool only when the
 	// model searches for it (Anthropic's defer_loading).
 	Deferred bool `json:"deferred,omitempty"`
+	// Namespace is the namespace the Responses API groups it in (Codex
+	// sends its tools as namespaces in an additional_tools input item).
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // Call is one tool call the model made.
@@ -75,6 +78,11 @@ type Call struct {
 	// Arguments as the model gave them: a JSON object, or the string the
 	// OpenAI APIs carry them in (assembled from a stream's deltas).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Via names the tool whose script holds this call when the model
+	// did not call the tool itself: Codex's code mode, where the model
+	// writes tools.NAME(...) in JavaScript for its exec tool. The call
+	// shares that call's ID, whose output is what the model got back.
+	Via string `json:"via,omitempty"`
 }
 
 // Result is one tool result the client passed back to the model.

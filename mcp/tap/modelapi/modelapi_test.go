@@ -208,3 +208,43 @@ func TestLargeResultIsCut(t *testing.T) {
 		t.Errorf("cut %v, size %d, kept %d bytes, valid %v", r.Cut, r.Size, len(r.Content), json.Valid(r.Content))
 	}
 }
+
+// codexReq is the shape of Codex 0.169.0's Responses requests: no tools
+// member; its tools in an additional_tools input item, in namespaces;
+// the exec tool a custom one.
+const codexReq = `{"model":"gpt-6.1-sol","stream":true,"input":[
+ {"type":"additional_tools","id":"at_1","role":"developer","tools":[
+  {"type":"namespace","name":"functions","description":"","tools":[
+   {"type":"custom","name":"exec","description":"Run JavaScript.","format":{"type":"grammar"}},
+   {"type":"function","name":"wait","description":"Waits.","strict":false,"parameters":{"type":"object"}}]},
+  {"type":"namespace","name":"clock","description":"Time.","tools":[
+   {"type":"function","name":"sleep","description":"Sleeps.","strict":false,"parameters":{"type":"object","properties":{}}}]}]},
+ {"type":"message","role":"user","content":[{"type":"input_text","text":"say ok"}]},
+ {"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"exec","input":"text(1)"},
+ {"type":"custom_tool_call_output","call_id":"call_1","output":[{"type":"input_text","text":"1"}]}]}`
+
+// Codex's code mode: the tools of its namespaces are recorded, and the
+// MCP tools the model's exec script calls are recorded as calls via
+// exec, sharing the exec call's ID (its output is their result).
+func TestOpenAIResponsesCodexCodeMode(t *testing.T) {
+	tools := []string{`exec:Run JavaScript.:`, `wait:Waits.:{"type":"object"}`, `sleep:Sleeps.:{"type":"object","properties":{}}`}
+	results := []string{`call_1::[{"type":"input_text","text":"1"}]`}
+	script := `const r = await tools.mcp__wx__big({});\nconst s = await tools["mcp__wx__get_weather"]({city: "Oslo"});\nawait tools.mcp__wx__big({});\ntext(r.content[0].text); // tools.length`
+	quoted, _ := json.Marshal(script)
+	item := `{"type":"custom_tool_call","id":"ctc_2","call_id":"call_2","name":"exec","input":` + string(quoted) + `}`
+	sse := "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":" + item + "}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1,\"total_tokens\":2}}}\n\n"
+	check(t, OpenAIResponses, codexReq, true, sse, want{tools, []string{
+		"call_2:exec:" + string(quoted),
+		"call_2:mcp__wx__big:", "call_2:mcp__wx__get_weather:"}, results, Usage{Input: 1, Output: 1, Total: 2}})
+	req, _ := ParseRequest(OpenAIResponses, []byte(codexReq))
+	if ns := []string{req.Tools[0].Namespace, req.Tools[1].Namespace, req.Tools[2].Namespace}; strings.Join(ns, ",") != "functions,functions,clock" {
+		t.Errorf("namespaces %q", ns)
+	}
+	resp, _ := ParseResponse(OpenAIResponses, true, []byte(sse))
+	for i, c := range resp.Calls {
+		if want := map[bool]string{true: "", false: "exec"}[i == 0]; c.Via != want {
+			t.Errorf("call %d %s: via %q, want %q", i, c.Name, c.Via, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 )
 
@@ -214,41 +216,63 @@ func chatStream(body []byte) (Response, error) {
 	return out, nil
 }
 
+// responsesTool is a tool of a Responses request, or a namespace of
+// them.
+type responsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Tools       []responsesTool `json:"tools"`
+}
+
+// addResponsesTools adds the tools, those of a namespace each with the
+// namespace's name (the namespace itself is no tool the model calls).
+func addResponsesTools(out []Tool, tools []responsesTool, namespace string) []Tool {
+	for _, t := range tools {
+		if t.Type == "namespace" {
+			out = addResponsesTools(out, t.Tools, t.Name)
+			continue
+		}
+		typ := t.Type
+		if typ == "function" {
+			typ = ""
+		}
+		out = append(out, Tool{Name: t.Name, Type: typ, Description: t.Description, Schema: t.Parameters, Namespace: namespace})
+	}
+	return out
+}
+
 func responsesRequest(body []byte) (Request, error) {
 	var req struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-		Tools  []struct {
-			Type        string          `json:"type"`
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Parameters  json.RawMessage `json:"parameters"`
-		} `json:"tools"`
-		Input json.RawMessage `json:"input"`
+		Model  string          `json:"model"`
+		Stream bool            `json:"stream"`
+		Tools  []responsesTool `json:"tools"`
+		Input  json.RawMessage `json:"input"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		return Request{}, fmt.Errorf("an OpenAI Responses request: %w", err)
 	}
 	out := Request{Model: req.Model, Stream: req.Stream}
-	for _, t := range req.Tools {
-		typ := t.Type
-		if typ == "function" {
-			typ = ""
-		}
-		out.Tools = append(out.Tools, Tool{Name: t.Name, Type: typ, Description: t.Description, Schema: t.Parameters})
-	}
+	out.Tools = addResponsesTools(out.Tools, req.Tools, "")
 	if len(req.Input) > 0 && req.Input[0] == '[' {
 		var items []struct {
 			Type   string          `json:"type"`
 			CallID string          `json:"call_id"`
 			Output json.RawMessage `json:"output"`
+			// Tools of an additional_tools item: Codex 0.169.0 sends its
+			// tools there, in namespaces, and none in tools.
+			Tools []responsesTool `json:"tools"`
 		}
 		if err := json.Unmarshal(req.Input, &items); err != nil {
 			return out, fmt.Errorf("an OpenAI Responses request's input: %w", err)
 		}
 		for _, it := range items {
-			if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" || it.Type == "mcp_call_output" {
+			switch it.Type {
+			case "function_call_output", "custom_tool_call_output", "mcp_call_output":
 				out.Results = append(out.Results, result(it.CallID, "", false, it.Output))
+			case "additional_tools":
+				out.Tools = addResponsesTools(out.Tools, it.Tools, "")
 			}
 		}
 	}
@@ -264,14 +288,37 @@ type responsesItem struct {
 	Input     *string `json:"input"`
 }
 
-func (it responsesItem) call() (Call, bool) {
+// calls are the tool calls of an output item: the item's own, and for
+// a script of Codex's exec tool, each tool it names as tools.NAME(...)
+// (or tools["NAME"](...)), in order, once each.
+func (it responsesItem) calls() []Call {
 	switch it.Type {
 	case "function_call":
-		return Call{ID: it.CallID, Name: it.Name, Arguments: stringArgs(it.Arguments)}, true
+		return []Call{{ID: it.CallID, Name: it.Name, Arguments: stringArgs(it.Arguments)}}
 	case "custom_tool_call":
-		return Call{ID: it.CallID, Name: it.Name, Type: it.Type, Arguments: stringArgs(it.Input)}, true
+		out := []Call{{ID: it.CallID, Name: it.Name, Type: it.Type, Arguments: stringArgs(it.Input)}}
+		if it.Name == "exec" && it.Input != nil {
+			for _, name := range scriptCalls(*it.Input) {
+				out = append(out, Call{ID: it.CallID, Name: name, Via: it.Name})
+			}
+		}
+		return out
 	}
-	return Call{}, false
+	return nil
+}
+
+// scriptCall is a call of a tool of the exec tool's tools object in
+// JavaScript: tools.NAME( or tools["NAME"]( (await or not).
+var scriptCall = regexp.MustCompile(`\btools(?:\.([A-Za-z_$][A-Za-z0-9_$]*)|\[\s*["']([^"'\]]+)["']\s*\])\s*\(`)
+
+func scriptCalls(script string) []string {
+	var out []string
+	for _, m := range scriptCall.FindAllStringSubmatch(script, -1) {
+		if name := m[1] + m[2]; !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func responsesResponse(body []byte) (Response, error) {
@@ -285,9 +332,7 @@ func responsesResponse(body []byte) (Response, error) {
 	}
 	out := Response{Model: resp.Model, Usage: resp.Usage.usage()}
 	for _, it := range resp.Output {
-		if c, ok := it.call(); ok {
-			out.Calls = append(out.Calls, c)
-		}
+		out.Calls = append(out.Calls, it.calls()...)
 	}
 	return out, nil
 }
@@ -332,9 +377,7 @@ func responsesStream(body []byte) (Response, error) {
 		}
 	}
 	for _, it := range done {
-		if c, ok := it.call(); ok {
-			out.Calls = append(out.Calls, c)
-		}
+		out.Calls = append(out.Calls, it.calls()...)
 	}
 	return out, nil
 }
