@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
-	"github.com/mcpscope/mcpscope/mcp/demo"
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/export"
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/reading"
@@ -28,33 +25,8 @@ import (
 // paired with its own answer, counted in its own conversation under its
 // own client's name.
 func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
-	dir := privateDirs(t)
-	upstream := httptest.NewServer(demo.HTTPHandler())
-	defer upstream.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- RunHTTP(ctx, HTTPOptions{Name: "shared", Listen: "127.0.0.1:0", Target: upstream.URL + "/mcp",
-			Ready: func(u string) { ready <- u }})
-	}()
-	local := <-ready
-
-	connect := func(name string, era mcp.Era) *mcp.Client {
-		c := mcp.NewClient(&mcp.HTTPTransport{URL: local}, mcp.Options{Era: era, Discover: era == mcp.EraModern,
-			ClientInfo: &mcp.Implementation{Name: name, Version: "1.0"}})
-		go func() {
-			for range c.Events() {
-			}
-		}()
-		cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
-		defer ccancel()
-		if _, err := c.Connect(cctx); err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
+	tap := startSharedTap(t)
+	ctx, connect := tap.ctx, tap.connect
 	// sent counts each client's requests after its handshake: the
 	// modern client lists every list after server/discover (counted
 	// from the capture below), the others list nothing by themselves.
@@ -107,23 +79,7 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 	for _, c := range clients {
 		_ = c.Close()
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("captures %v", files)
-	}
-	raw, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := record.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, raw, entries := tap.capture()
 	// Every frame names its client session; the modern client's lists
 	// after its discover are its requests too.
 	sessions := map[int]bool{}
@@ -143,7 +99,7 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 		t.Errorf("the frames name %d client sessions, want 3", len(sessions))
 	}
 
-	rs, err := reading.Read(files[0], bytes.NewReader(raw), true)
+	rs, err := reading.Read(file, bytes.NewReader(raw), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +151,7 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	es := export.FromEvents(files[0], sf.Header, sf.Events)
+	es := export.FromEvents(file, sf.Header, sf.Events)
 	var page, md, har bytes.Buffer
 	if err := export.HTML(&page, es); err != nil {
 		t.Fatal(err)
@@ -218,7 +174,7 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 		t.Errorf("the HAR of several client sessions does not validate: %+v", issues)
 	}
 	// The client posted to the tap's root: the tap sent it to the server's URL.
-	if want := `"url": "` + upstream.URL + `/mcp"`; !strings.Contains(har.String(), want) {
+	if want := `"url": "` + tap.target + `"`; !strings.Contains(har.String(), want) {
 		t.Errorf("the HAR names no request %s", want)
 	}
 	if !strings.Contains(md.String(), "(client session 1 of 3; each is listed)") {
@@ -240,7 +196,7 @@ func TestHTTPTapInterleavedClientSessionsAreEachWhole(t *testing.T) {
 
 	// The viewer: the doctor and the title follow the session of each
 	// frame, and every answer is paired.
-	src := NewSource(Listed{Info: Info{File: files[0]}})
+	src := NewSource(Listed{Info: Info{File: file}})
 	if err := src.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

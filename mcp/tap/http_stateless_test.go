@@ -20,41 +20,84 @@ import (
 // once, with no session id to tell them apart and request ids that
 // collide: each is a client session of its own, named by the clientInfo
 // its requests carry, every request answered within it.
-func TestHTTPTapTellsStatelessClientsApart(t *testing.T) {
+// sharedTap is one tap --listen in front of the demo server, as several
+// clients at once reach it.
+type sharedTap struct {
+	t      *testing.T
+	ctx    context.Context
+	cancel context.CancelFunc
+	url    string // the tap's
+	target string // the server's, where the tap sends
+	dir    string
+	done   chan error
+}
+
+func startSharedTap(t *testing.T) *sharedTap {
+	t.Helper()
 	dir := privateDirs(t)
 	upstream := httptest.NewServer(demo.HTTPHandler())
-	defer upstream.Close()
+	t.Cleanup(upstream.Close)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	ready := make(chan string, 1)
-	done := make(chan error, 1)
+	s := &sharedTap{t: t, ctx: ctx, cancel: cancel, target: upstream.URL + "/mcp", dir: dir, done: make(chan error, 1)}
 	go func() {
-		done <- RunHTTP(ctx, HTTPOptions{Name: "shared", Listen: "127.0.0.1:0", Target: upstream.URL + "/mcp",
+		s.done <- RunHTTP(ctx, HTTPOptions{Name: "shared", Listen: "127.0.0.1:0", Target: s.target,
 			Ready: func(u string) { ready <- u }})
 	}()
-	local := <-ready
+	s.url = <-ready
+	return s
+}
 
-	connect := func(name string) *mcp.Client {
-		c := mcp.NewClient(&mcp.HTTPTransport{URL: local}, mcp.Options{Era: mcp.EraModern, Discover: true,
-			ClientInfo: &mcp.Implementation{Name: name, Version: "1.0"}})
-		go func() {
-			for range c.Events() {
-			}
-		}()
-		cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
-		defer ccancel()
-		if _, err := c.Connect(cctx); err != nil {
-			t.Fatal(err)
+// connect is a client named name (version 1.0) through the tap, its
+// handshake made.
+func (s *sharedTap) connect(name string, era mcp.Era) *mcp.Client {
+	s.t.Helper()
+	c := mcp.NewClient(&mcp.HTTPTransport{URL: s.url}, mcp.Options{Era: era, Discover: era == mcp.EraModern,
+		ClientInfo: &mcp.Implementation{Name: name, Version: "1.0"}})
+	go func() {
+		for range c.Events() {
 		}
-		return c
+	}()
+	cctx, ccancel := context.WithTimeout(s.ctx, 20*time.Second)
+	defer ccancel()
+	if _, err := c.Connect(cctx); err != nil {
+		s.t.Fatal(err)
 	}
-	clients := map[string]*mcp.Client{"copilot-like": connect("copilot-like"), "gemini-like": connect("gemini-like")}
+	return c
+}
+
+// capture stops the tap and reads the one capture it wrote.
+func (s *sharedTap) capture() (file string, raw []byte, entries []record.Entry) {
+	s.t.Helper()
+	s.cancel()
+	if err := <-s.done; err != nil {
+		s.t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(s.dir, "*.jsonl"))
+	if len(files) != 1 {
+		s.t.Fatalf("captures %v", files)
+	}
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	entries, err = record.Read(bytes.NewReader(raw))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return files[0], raw, entries
+}
+
+func TestHTTPTapTellsStatelessClientsApart(t *testing.T) {
+	tap := startSharedTap(t)
+	clients := map[string]*mcp.Client{"copilot-like": tap.connect("copilot-like", mcp.EraModern), "gemini-like": tap.connect("gemini-like", mcp.EraModern)}
 	errs := make(chan error, 2*4)
 	var wg sync.WaitGroup
 	for _, c := range clients {
 		for i := range 4 {
 			wg.Go(func() {
-				cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
+				cctx, ccancel := context.WithTimeout(tap.ctx, 20*time.Second)
 				defer ccancel()
 				_, err := c.Call(cctx, mcp.MethodToolsCall, map[string]any{"name": "slow_count", "arguments": map[string]any{"steps": 1, "delay_ms": 20 * (i + 1)}})
 				errs <- err
@@ -71,23 +114,7 @@ func TestHTTPTapTellsStatelessClientsApart(t *testing.T) {
 	for _, c := range clients {
 		_ = c.Close()
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("captures %v", files)
-	}
-	raw, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := record.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, raw, entries := tap.capture()
 	sessions := map[int]bool{}
 	for _, e := range entries {
 		if e.Type != "frame" {
@@ -101,7 +128,7 @@ func TestHTTPTapTellsStatelessClientsApart(t *testing.T) {
 	if len(sessions) != 2 || sessions[0] {
 		t.Errorf("the frames name client sessions %v, want two, every frame numbered", sessions)
 	}
-	rs, err := reading.Read(files[0], bytes.NewReader(raw), true)
+	rs, err := reading.Read(file, bytes.NewReader(raw), true)
 	if err != nil {
 		t.Fatal(err)
 	}
