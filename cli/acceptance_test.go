@@ -224,6 +224,10 @@ func (s *screen) waitFor(what string, limit time.Duration, cond func(screen stri
 }
 
 // see waits for text to be on screen.
+// allTools is the Tools pane's title with no filter: "Tools · N ·",
+// whatever number of tools the demo has.
+var allTools = regexp.MustCompile(`─ Tools · \d+ ·`)
+
 func (s *screen) see(text string) string {
 	s.t.Helper()
 	return s.waitFor(fmt.Sprintf("%q", text), 10*time.Second, func(scr string) bool { return strings.Contains(scr, text) })
@@ -639,9 +643,11 @@ func flowModalsKeepTheChrome(t *testing.T, a *accept) {
 			s.see("Resources (")
 
 			s.keys("3")
-			s.see("─ Tools · 1 of 10 ") // then "─" or "· details …"
-			s.keys("Escape")            // clears the tools filter
-			s.see("─ Tools · 10 ")
+			s.see("─ Tools · 1 of ") // then "─" or "· details …"
+			s.keys("Escape")         // clears the tools filter
+			s.waitFor("the tools filter cleared", 10*time.Second, func(scr string) bool {
+				return allTools.MatchString(scr)
+			})
 			s.openTool("ask_user")
 			s.keys("C-s")
 			s.see("elicitation/create")
@@ -652,9 +658,11 @@ func flowModalsKeepTheChrome(t *testing.T, a *accept) {
 			s.gone("─ Result · ask_user")
 
 			s.keys("3")
-			s.see("─ Tools · 1 of 10 ") // then "─" or "· details …"
-			s.keys("Escape")            // clears the tools filter
-			s.see("─ Tools · 10 ")
+			s.see("─ Tools · 1 of ") // then "─" or "· details …"
+			s.keys("Escape")         // clears the tools filter
+			s.waitFor("the tools filter cleared", 10*time.Second, func(scr string) bool {
+				return allTools.MatchString(scr)
+			})
 			s.openTool("ask_model")
 			s.typ("hi")
 			s.keys("C-s")
