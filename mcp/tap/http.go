@@ -110,17 +110,7 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 	if o.Ready != nil {
 		o.Ready(local)
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err = <-errc:
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = srv.Shutdown(sctx)
-		cancel()
-		_ = srv.Close()
-		err = nil
-	}
+	err = serveUntilDone(ctx, srv, ln)
 	cap.rec.push(chunk{kind: chunkEvent, ev: mcp.StateEvent{Time: time.Now(), State: mcp.StateClosed, Detail: "the tap stopped"}})
 	cap.close()
 	if errors.Is(err, http.ErrServerClosed) {
@@ -463,4 +453,22 @@ func statelessClient(meta map[string]json.RawMessage) string {
 		return ""
 	}
 	return "client:" + info.Name + " " + info.Version
+}
+
+// serveUntilDone serves on ln until the server fails or ctx ends; then it
+// gives open exchanges two seconds to finish before closing them (nil:
+// the tap was stopped, not broken).
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener) error {
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		_ = srv.Close()
+		return nil
+	}
 }

@@ -213,17 +213,7 @@ func RunModel(ctx context.Context, o ModelOptions) error {
 	if o.Ready != nil {
 		o.Ready("http://" + ln.Addr().String() + o.Provider.BasePath)
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err = <-errc:
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = srv.Shutdown(sctx)
-		cancel()
-		_ = srv.Close()
-		err = nil
-	}
+	err = serveUntilDone(ctx, srv, ln)
 	m.pending.Wait()
 	_ = w.Close()
 	live.release()
