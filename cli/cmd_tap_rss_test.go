@@ -71,19 +71,7 @@ func TestTapPrivateMemoryStaysBounded(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var peak int64
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			anon := rssAnon(cmd.Process.Pid)
-			if anon == 0 {
-				return // exited
-			}
-			peak = max(peak, anon)
-			time.Sleep(2 * time.Millisecond)
-		}
-	}()
+	peakOf := samplePeakRSSAnon(cmd.Process.Pid)
 	out := bufio.NewReader(outPipe)
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"go"}` + "\n")); err != nil {
 		t.Fatal(err)
@@ -98,7 +86,7 @@ func TestTapPrivateMemoryStaysBounded(t *testing.T) {
 	}
 	t.Logf("after the flood: %.1f MiB private", float64(rssAnon(cmd.Process.Pid))/(1<<20))
 	_ = in.Close() // the server ends; the tap records the rest and exits
-	<-sampled
+	peak := peakOf()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the tap: %v", err)
 	}
@@ -133,4 +121,26 @@ func rssAnon(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// samplePeakRSSAnon samples a process's private memory every 2 ms until it
+// exits; the function it returns waits for that and gives the peak.
+func samplePeakRSSAnon(pid int) func() int64 {
+	var peak int64
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			anon := rssAnon(pid)
+			if anon == 0 {
+				return // exited
+			}
+			peak = max(peak, anon)
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	return func() int64 {
+		<-sampled
+		return peak
+	}
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // tapFloodPeak runs the real `mcpscope tap` in front of a server that
@@ -47,19 +46,7 @@ func tapFloodPeak(t *testing.T, n int, extra ...string) (int64, string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var peak int64
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			anon := rssAnon(cmd.Process.Pid)
-			if anon == 0 {
-				return
-			}
-			peak = max(peak, anon)
-			time.Sleep(2 * time.Millisecond)
-		}
-	}()
+	peakOf := samplePeakRSSAnon(cmd.Process.Pid)
 	out := bufio.NewReader(outPipe)
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"clientInfo":{"name":"flood-client"}}}` + "\n")); err != nil {
 		t.Fatal(err)
@@ -70,7 +57,7 @@ func tapFloodPeak(t *testing.T, n int, extra ...string) (int64, string) {
 		}
 	}
 	_ = in.Close()
-	<-sampled
+	peak := peakOf()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the tap: %v\n%s", err, stderr.String())
 	}
