@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Measures mcpscope's performance budgets (docs/performance.md), each row
-# beside its peers on this machine, and prints the table: call tools/list on
-# server-everything against a bare shell client; the TUI's first screen
+# beside its peers on this machine, and prints the table: call tools/list and
+# tools/call, on server-everything and on the demo server, against a bare
+# shell client and mcptools; what the stdio and HTTP taps add to each
+# request; the TUI's first screen
 # after exec and its tools on screen after the tools/list answer; --version;
 # the idle TUI's private memory; a 50,000-notification flood (last frame on
 # screen after it arrived, peak private memory); a 20 MB JSON result's first

@@ -8,8 +8,12 @@
 //
 // The rows are the budgets, measured as a user meets them:
 //
-//   - call tools/list on server-everything: wall time against a bare
-//     client (bash doing the handshake by hand);
+//   - call tools/list and tools/call, on server-everything (a Node
+//     server) and on the demo server (a Go one): wall time against a bare
+//     client (bash doing the handshake and the request by hand) and
+//     against mcptools;
+//   - what the stdio tap and the HTTP tap add to each request of a session
+//     with server-everything;
 //   - the TUI's first screen after exec, and its tools on screen after the
 //     server's tools/list answer (a relay in front of the server stamps
 //     the answer; tmux's control mode stamps each screen update);
@@ -70,7 +74,7 @@ var (
 	runs        = flag.Int("n", 11, "runs of each call and TUI start (--version takes 3n)")
 	ciDir       = flag.String("ci", ".ci", "the .ci folder (bare-client.sh) beside the repository's mcp/mcptest/testdata")
 	floodN      = flag.Int("flood", 50000, "notifications in the flood")
-	only        = flag.String("only", "", "measure only these rows, comma-separated: call, screen, version, idle, flood, big")
+	only        = flag.String("only", "", "measure only these rows, comma-separated: call, tap, screen, version, idle, flood, big")
 )
 
 // want reports whether the rows named name are measured.
@@ -131,31 +135,80 @@ func main() {
 	}
 
 	if want("call") {
-		bare := append([]string{"bash", filepath.Join(*ciDir, "bare-client.sh")}, se...)
-		jobs := []job{
-			{label: "mcpscope", argv: append([]string{*mcpscopeBin, "call", "--method", "tools/list", "--"}, se...)},
-			{label: "bare client", argv: bare},
-			peerJob(inspector, append(append([]string{"--cli"}, se...), "--method", "tools/list")...),
-			peerJob(mcptools, append([]string{"tools"}, se...)...),
-			peerJob(mcptui, append(mcptuiTarget(se), "tool", "list")...),
+		// The four ways a call meets its fixed cost: a slow server (Node's
+		// start-up dominates) and a fast one (mcpscope's own, in Go), a list
+		// and a tool call (which mcpscope precedes with a tools/list, to
+		// check the arguments against the inputSchema).
+		cases := []struct {
+			what, server string
+			argv         []string
+			mcpscope     []string
+			mcptools     []string
+			bare         string // BARE_REQUEST
+		}{
+			{"`call tools/list` on server-everything", "server-everything", se,
+				[]string{"--method", "tools/list"}, []string{"tools"}, ""},
+			{"`call tools/call` (echo) on server-everything", "server-everything", se,
+				[]string{"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"},
+				[]string{"call", "echo", "--params", `{"message":"hi"}`},
+				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`},
+			{"`call tools/list` on the demo server", "demo", demo,
+				[]string{"--method", "tools/list"}, []string{"tools"}, ""},
+			{"`call tools/call` (add) on the demo server", "demo", demo,
+				[]string{"--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "--tool-arg", "b=2"},
+				[]string{"call", "add", "--params", `{"a":1,"b":2}`},
+				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`},
 		}
-		res := measure(jobs, *runs, env)
-		floor := res[1]
-		cell := func(r result) string {
-			c := r.cell()
-			if r.ok() && floor.ok() {
-				c += fmt.Sprintf(", %.2f×", r.median()/floor.median())
+		for _, c := range cases {
+			callEnv := env
+			if c.bare != "" {
+				callEnv = append(append([]string{}, env...), "BARE_REQUEST="+c.bare)
 			}
-			return c
+			inspectorArgs := append(append([]string{"--cli"}, c.argv...), "--method", c.mcpscope[1])
+			if c.bare != "" {
+				inspectorArgs = append(inspectorArgs, "--tool-name", c.mcpscope[3])
+				for i := 4; i+1 < len(c.mcpscope); i += 2 {
+					inspectorArgs = append(inspectorArgs, "--tool-arg", c.mcpscope[i+1])
+				}
+			}
+			jobs := []job{
+				{label: "mcpscope", argv: append(append(append([]string{*mcpscopeBin, "call"}, c.mcpscope...), "--"), c.argv...)},
+				{label: "bare client", argv: append([]string{"bash", filepath.Join(*ciDir, "bare-client.sh")}, c.argv...)},
+				peerJob(inspector, inspectorArgs...),
+				peerJob(mcptools, append(append([]string{}, c.mcptools...), c.argv...)...),
+				peerJob(mcptui, append(mcptuiTarget(c.argv), "tool", "list")...),
+			}
+			if c.bare != "" {
+				jobs[4] = job{label: mcptui.name, missing: mcptui.cell()}
+				if mcptui.argv != nil {
+					jobs[4].missing = "not measured"
+				}
+			}
+			res := measure(jobs, *runs, callEnv)
+			floor := res[1]
+			cell := func(r result) string {
+				cl := r.cell()
+				if r.ok() && floor.ok() {
+					cl += fmt.Sprintf(", %.2f×", r.median()/floor.median())
+				}
+				return cl
+			}
+			r := t.row(c.what, "≤ 1.05× a bare client, ≤ mcptools", cell(res[0]))
+			r.note = "bare client " + floor.cell()
+			if floor.ok() && res[0].ok() {
+				r.ok = res[0].median() <= 1.05*floor.median()
+				if res[3].ok() {
+					r.ok = r.ok && res[0].median() <= res[3].median()
+				}
+			}
+			for i, p := range peers {
+				r.peers[p.name] = cell(res[2+i])
+			}
 		}
-		r := t.row("`call tools/list` on server-everything", "≤ 1.1× a bare client", cell(res[0]))
-		r.note = "bare client " + floor.cell()
-		if floor.ok() && res[0].ok() {
-			r.ok = res[0].median() <= 1.1*floor.median()
-		}
-		for i, p := range peers {
-			r.peers[p.name] = cell(res[2+i])
-		}
+	}
+
+	if want("tap") {
+		tapRows(&t, se, env)
 	}
 
 	if want("screen") {

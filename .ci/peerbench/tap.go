@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The tap rows: what `mcpscope tap` adds to each request of a real client
+// session with server-everything, over stdio and through the HTTP tap
+// (Streamable HTTP, answers as SSE). One session through the tap and one
+// direct take turns, request by request, so that drift in the machine's
+// load hits both alike; the cell is the difference of their medians.
+
+// tapRequests is how many tools/list requests each session sends.
+const tapRequests = 2000
+
+// tapRows adds the stdio and HTTP tap rows.
+func tapRows(t *table, se []string, env []string) {
+	home, err := os.MkdirTemp("", "peerbench-tap-home")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(home)
+	tapEnv := append(append([]string{}, env...), "HOME="+home)
+
+	stdio := t.row("stdio tap: added per request (tools/list on server-everything)", "≤ 0.1 ms", "")
+	var direct, tapped session
+	d, derr := startStdioSession(se, env)
+	if derr == nil {
+		direct = d
+	}
+	tp, terr := startStdioSession(append([]string{*mcpscopeBin, "tap", "--name", "peerbench", "--"}, se...), tapEnv)
+	if terr == nil {
+		tapped = tp
+	}
+	stdio.mcpscope, stdio.ok, stdio.note = tapCell(direct, tapped, errors.Join(derr, terr))
+	closeAll(direct, tapped)
+
+	http := t.row("HTTP tap: added per request (tools/list on server-everything over Streamable HTTP, SSE answers)", "≤ 0.1 ms", "")
+	http.mcpscope, http.ok, http.note = httpTapRow(se, tapEnv)
+	for _, name := range t.peers {
+		stdio.peers[name] = "n/a: no tap"
+		http.peers[name] = "n/a: no tap"
+	}
+}
+
+// session is one MCP client session whose requests can be timed one at a
+// time.
+type session interface {
+	// request sends tools/list with id and returns once its answer is in.
+	request(id int) error
+	close()
+}
+
+// tapCell alternates requests between the direct and the tapped session
+// and says what the tap added.
+func tapCell(direct, tapped session, err error) (cell string, ok bool, note string) {
+	if err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	var d, tp []float64
+	for i := 0; i < tapRequests; i++ {
+		for k, s := range []session{direct, tapped} {
+			start := time.Now()
+			if err := s.request(100 + i); err != nil {
+				return "failed: " + err.Error(), false, ""
+			}
+			us := float64(time.Since(start).Nanoseconds()) / 1000
+			if k == 0 {
+				d = append(d, us)
+			} else {
+				tp = append(tp, us)
+			}
+		}
+	}
+	added := med(tp) - med(d)
+	return fmt.Sprintf("%.3f ms", added/1000), added <= 100,
+		fmt.Sprintf("%d requests each; median %.3f ms direct, %.3f ms through the tap", tapRequests, med(d)/1000, med(tp)/1000)
+}
+
+func closeAll(ss ...session) {
+	for _, s := range ss {
+		if s != nil {
+			s.close()
+		}
+	}
+}
+
+// stdioSession is a server (or a tap in front of one) spoken to over its
+// stdin and stdout.
+type stdioSession struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startStdioSession(argv []string, env []string) (*stdioSession, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &stdioSession{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peerbench","version":"0"}}}`
+	if err := s.send(init, 1); err != nil {
+		s.close()
+		return nil, fmt.Errorf("%s: initialize: %w", argv[0], err)
+	}
+	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *stdioSession) send(line string, id int) error {
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		return err
+	}
+	want := fmt.Sprintf(`"id":%d,`, id)
+	want2 := fmt.Sprintf(`"id":%d}`, id)
+	deadline := time.AfterFunc(30*time.Second, func() { _ = s.cmd.Process.Kill() })
+	defer deadline.Stop()
+	for {
+		l, err := s.out.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue // a long line: its end is what counts
+		}
+		if err != nil {
+			return fmt.Errorf("no answer to id %d: %w", id, err)
+		}
+		if bytes.Contains(l, []byte(want)) || bytes.Contains(l, []byte(want2)) {
+			return nil
+		}
+	}
+}
+
+func (s *stdioSession) request(id int) error {
+	return s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id), id)
+}
+
+func (s *stdioSession) close() {
+	_ = s.in.Close()
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+}
+
+// httpSession is a Streamable HTTP session at one URL.
+type httpSession struct {
+	client *http.Client
+	url    string
+	id     string // Mcp-Session-Id
+}
+
+func newHTTPSession(url string) (*httpSession, error) {
+	s := &httpSession{client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}, url: url}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peerbench","version":"0"}}}`
+	resp, err := s.post(init)
+	if err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	s.id = resp.Header.Get("Mcp-Session-Id")
+	if _, err := s.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		return nil, fmt.Errorf("initialized: %w", err)
+	}
+	return s, nil
+}
+
+// post sends one message and reads its answer to the end.
+func (s *httpSession) post(body string) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if s.id != "" {
+		req.Header.Set("Mcp-Session-Id", s.id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 300 {
+		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, lastLine(string(b)))
+	}
+	return resp, nil
+}
+
+func (s *httpSession) request(id int) error {
+	_, err := s.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id))
+	return err
+}
+
+func (s *httpSession) close() { s.client.CloseIdleConnections() }
+
+// httpTapRow starts server-everything over Streamable HTTP and a tap in
+// front of it, and alternates a session through each.
+func httpTapRow(se []string, env []string) (cell string, ok bool, note string) {
+	port, err := freePort()
+	if err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	srv := exec.Command(se[0], append(se[1:], "streamableHttp")...)
+	srv.Env = append(append([]string{}, env...), fmt.Sprintf("PORT=%d", port))
+	srv.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := srv.Start(); err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	defer func() { _ = syscall.Kill(-srv.Process.Pid, syscall.SIGKILL); _ = srv.Wait() }()
+	upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	if err := waitListening(fmt.Sprintf("127.0.0.1:%d", port)); err != nil {
+		return "failed: server-everything over HTTP: " + err.Error(), false, ""
+	}
+	tapPort, err := freePort()
+	if err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	tapAddr := fmt.Sprintf("127.0.0.1:%d", tapPort)
+	tap := exec.Command(*mcpscopeBin, "tap", "--name", "peerbench-http", "--listen", tapAddr, upstream)
+	tap.Env = env
+	tap.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := tap.Start(); err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	defer func() { _ = syscall.Kill(-tap.Process.Pid, syscall.SIGTERM); _ = tap.Wait() }()
+	if err := waitListening(tapAddr); err != nil {
+		return "failed: the tap: " + err.Error(), false, ""
+	}
+	var d, tp session
+	direct, derr := newHTTPSession(upstream)
+	if derr == nil {
+		d = direct
+	}
+	tapped, terr := newHTTPSession("http://" + tapAddr + "/mcp")
+	if terr == nil {
+		tp = tapped
+	}
+	defer closeAll(d, tp)
+	return tapCell(d, tp, errors.Join(derr, terr))
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func waitListening(addr string) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("nothing listens on %s after 20 s", addr)
+}
