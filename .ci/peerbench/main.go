@@ -74,7 +74,7 @@ var (
 	runs        = flag.Int("n", 11, "runs of each call and TUI start (--version takes 3n)")
 	ciDir       = flag.String("ci", ".ci", "the .ci folder (bare-client.sh) beside the repository's mcp/mcptest/testdata")
 	floodN      = flag.Int("flood", 50000, "notifications in the flood")
-	only        = flag.String("only", "", "measure only these rows, comma-separated: call, tap, screen, version, idle, flood, big")
+	only        = flag.String("only", "", "measure only these rows, comma-separated: call, check, tap, screen, version, idle, flood, big")
 )
 
 // want reports whether the rows named name are measured.
@@ -203,6 +203,41 @@ func main() {
 			}
 			for i, p := range peers {
 				r.peers[p.name] = cell(res[2+i])
+			}
+		}
+	}
+
+	if want("check") {
+		// check sends each list once, and the doctor and the report share
+		// them: it costs what call tools/list costs, plus its other lists
+		// and the wait for the server to exit on its own once its stdin is
+		// closed (which it judges: stdio/forced-exit).
+		for _, c := range []struct {
+			what string
+			argv []string
+			wait float64 // ms check waits for an exit that never comes
+		}{
+			// server-everything does not exit when its stdin closes: check
+			// gives it 1.5 s (checkShutdownBudget) before SIGTERM.
+			{"server-everything", se, 1500},
+			{"the demo server", demo, 0},
+		} {
+			jobs := []job{
+				{label: "check", argv: append([]string{*mcpscopeBin, "check", "--"}, c.argv...)},
+				{label: "call", argv: append([]string{*mcpscopeBin, "call", "--method", "tools/list", "--"}, c.argv...)},
+			}
+			res := measure(jobs, max(3, *runs/2), env)
+			r := t.row("`check` on "+c.what+", against `call tools/list` on it", "≤ 1.5× (plus its wait for an exit)", res[0].cell())
+			if res[0].ok() && res[1].ok() {
+				r.mcpscope += fmt.Sprintf(", %.2f×", (res[0].median()-c.wait)/res[1].median())
+				r.ok = res[0].median()-c.wait <= 1.5*res[1].median()
+			}
+			r.note = "call tools/list " + res[1].cell()
+			if c.wait > 0 {
+				r.note += fmt.Sprintf("; the ratio leaves out the %.1f s check waits for the server to exit on its own, which it never does", c.wait/1000)
+			}
+			for _, p := range peers {
+				r.peers[p.name] = "n/a: no check"
 			}
 		}
 	}
