@@ -5,7 +5,6 @@ package child
 import "os/exec"
 
 func leadsGroup(*exec.Cmd) bool { return false }
-func readyGuard()               {}
 func watchGroup(int)            {}
 func forgetGroup(int)           {}
 

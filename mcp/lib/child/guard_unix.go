@@ -46,15 +46,6 @@ var guard struct {
 	groups map[int]bool
 }
 
-// readyGuard starts the guard when none runs.
-func readyGuard() {
-	guard.mu.Lock()
-	defer guard.mu.Unlock()
-	if guard.w == nil {
-		startGuard()
-	}
-}
-
 // watchGroup has the guard end group pgid when this process ends.
 func watchGroup(pgid int) {
 	guard.mu.Lock()
@@ -115,8 +106,10 @@ func startGuard() {
 	}
 }
 
-// GuardPID is the guard's process id, 0 when none runs (tests).
+// GuardPID is the guard's process id, 0 when none runs (tests), once the
+// guard has done the work asked of it so far.
 func GuardPID() int {
+	settle()
 	guard.mu.Lock()
 	defer guard.mu.Unlock()
 	if guard.cmd == nil || guard.w == nil {
