@@ -247,7 +247,11 @@ func (s *Server) view(id string) *View {
 	return s.views[id]
 }
 
-var hostPage = template.Must(template.ParseFS(assets, "assets/host.html"))
+// hostPage is parsed at the first preview, not at every start of every
+// command.
+var hostPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(assets, "assets/host.html"))
+})
 
 // serveHost serves the host page, its script and its WebSocket.
 func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
@@ -267,7 +271,7 @@ func (s *Server) serveHost(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src "+
 			"ws://"+s.hostAddr+"; frame-src "+s.SandboxOrigin()+"; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		hostPage.Execute(w, map[string]string{ //nolint:errcheck // a write error is the browser gone
+		hostPage().Execute(w, map[string]string{ //nolint:errcheck // a write error is the browser gone
 			"Title":         v.Tool.Name,
 			"Template":      v.Resource.URI,
 			"Token":         s.token,

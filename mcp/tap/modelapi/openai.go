@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
 )
 
 type openAIUsage struct {
@@ -309,11 +310,13 @@ func (it responsesItem) calls() []Call {
 
 // scriptCall is a call of a tool of the exec tool's tools object in
 // JavaScript: tools.NAME( or tools["NAME"]( (await or not).
-var scriptCall = regexp.MustCompile(`\btools(?:\.([A-Za-z_$][A-Za-z0-9_$]*)|\[\s*["']([^"'\]]+)["']\s*\])\s*\(`)
+var scriptCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\btools(?:\.([A-Za-z_$][A-Za-z0-9_$]*)|\[\s*["']([^"'\]]+)["']\s*\])\s*\(`)
+})
 
 func scriptCalls(script string) []string {
 	var out []string
-	for _, m := range scriptCall.FindAllStringSubmatch(script, -1) {
+	for _, m := range scriptCall().FindAllStringSubmatch(script, -1) {
 		if name := m[1] + m[2]; !slices.Contains(out, name) {
 			out = append(out, name)
 		}
