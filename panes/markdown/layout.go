@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
@@ -24,9 +25,11 @@ var (
 )
 
 // markdownParser is goldmark's CommonMark parser with GitHub's tables,
-// strikethrough, task lists and bare links. It is safe for concurrent
-// use.
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+// strikethrough, task lists and bare links, made on first use. It is
+// safe for concurrent use.
+var markdownParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+})
 
 // styles are the theme's Markdown styles, read once per rendering.
 type styles struct {
@@ -55,7 +58,7 @@ type layout struct {
 // lay renders src (already through termsafe.Block) at width.
 func lay(t *themes.Theme, hl Highlighter, src string, width int) []string {
 	b := []byte(src)
-	doc := markdownParser.Parse(text.NewReader(b), parser.WithContext(parser.NewContext()))
+	doc := markdownParser().Parse(text.NewReader(b), parser.WithContext(parser.NewContext()))
 	l := &layout{t: t, src: b, st: stylesOf(t), hl: hl}
 	return l.blocks(doc, width, style{}, false)
 }

@@ -31,8 +31,8 @@ import (
 )
 
 // MaxBytes is the largest text rendered: rendering takes time in
-// proportion to the text (a 128 KB list or table, some tens of
-// milliseconds on a busy machine), and a server chooses the text. Past it the
+// proportion to the text (a 64 KB list or table, 15 to 30 ms on a busy
+// machine), and a server chooses the text. Past it the
 // caller shows the source with a note (TooBigNote).
 const MaxBytes = 128 << 10
 

@@ -413,3 +413,37 @@ func TestHighlighterColoursFencedCode(t *testing.T) {
 		t.Errorf("the plain theme's code went through the highlighter: %q", plain)
 	}
 }
+
+// BenchmarkRender times rendering lists and tables of 16, 64 and 256 KB
+// at 100 cells (uncached): go test ./panes/markdown -run '^$' -bench Render
+func BenchmarkRender(b *testing.B) {
+	list := func(n int) string {
+		var s strings.Builder
+		for i := 0; s.Len() < n; i++ {
+			fmt.Fprintf(&s, "- item %d with **bold** and `code` and a [link](https://example.com/%d)\n  - nested *item* %d\n", i, i, i)
+		}
+		return s.String()
+	}
+	table := func(n int) string {
+		var s strings.Builder
+		s.WriteString("| name | value | description |\n|---|---:|---|\n")
+		for i := 0; s.Len() < n; i++ {
+			fmt.Fprintf(&s, "| row %d | %d | some **words** in a cell that may wrap at a narrow width |\n", i, i*7)
+		}
+		return s.String()
+	}
+	th := themes.Dark()
+	for _, kb := range []int{16, 64, 256} {
+		for _, kind := range []struct {
+			name string
+			make func(int) string
+		}{{"list", list}, {"table", table}} {
+			src := kind.make(kb << 10)
+			b.Run(fmt.Sprintf("%s-%dKB", kind.name, kb), func(b *testing.B) {
+				for b.Loop() {
+					render(th, src, 100)
+				}
+			})
+		}
+	}
+}
