@@ -107,7 +107,7 @@ func (l *layout) block(n ast.Node, width int, base style) []string {
 	case *ast.HTMLBlock:
 		s := linesOf(n, l.src)
 		if n.HasClosure() {
-			s += "\n" + string(n.ClosureLine.Value(l.src))
+			s += string(n.ClosureLine.Value(l.src))
 		}
 		return strs(preformatted(strings.TrimRight(s, "\n"), l.st.html.over(base), width))
 	case *ast.Blockquote:
@@ -133,6 +133,10 @@ func (l *layout) block(n ast.Node, width int, base style) []string {
 }
 
 func (l *layout) paragraph(n ast.Node, width int, base style) []string {
+	if !n.HasChildren() {
+		// What is left of a paragraph of link reference definitions.
+		return nil
+	}
 	w := newWrapper(width)
 	l.inlines(w, n, base)
 	return strs(w.finish())
@@ -165,7 +169,7 @@ func (l *layout) list(n *ast.List, width int, base style) []string {
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
 		marker := bullets[(l.depth-1)%len(bullets)] + " "
 		if n.IsOrdered() {
-			marker = strconv.Itoa(n.Start+i) + "."
+			marker = strconv.Itoa(n.Start+i) + string(n.Marker)
 			marker += strings.Repeat(" ", max(mw-len(marker), 1))
 		}
 		i++

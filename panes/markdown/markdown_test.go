@@ -447,3 +447,20 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// What leaves nothing to draw draws nothing: no blank lines for link
+// reference definitions, none inside an HTML block ended by a closing
+// line; and a list keeps its ")" delimiter.
+func TestRenderAddsNoLines(t *testing.T) {
+	for src, want := range map[string]string{
+		"<script>\nalert(1)\n</script>\n\nafter":      "<script>\nalert(1)\n</script>\n\nafter",
+		"<!-- a\ncomment -->\n\nafter":                "<!-- a\ncomment -->\n\nafter",
+		"before\n\n[ref]: https://e.com\n\nsee [ref]": "before\n\nsee ref https://e.com",
+		"1) one\n2) two":                              "1) one\n2) two",
+	} {
+		lines, _ := Render(themes.NoColor(), src, 40)
+		if got := ansi.Strip(strings.Join(lines, "\n")); got != want {
+			t.Errorf("%q rendered as\n%q, want\n%q", src, got, want)
+		}
+	}
+}
