@@ -6,11 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/mdparse"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -24,12 +23,9 @@ var (
 	sgrAll = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 )
 
-// markdownParser is goldmark's CommonMark parser with GitHub's tables,
-// strikethrough, task lists and bare links, made on first use. It is
-// safe for concurrent use.
-var markdownParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
-})
+// markdownParser is goldmark's parser as mdparse sets it up, made on
+// first use. It is safe for concurrent use.
+var markdownParser = sync.OnceValue(func() parser.Parser { return mdparse.New().Parser() })
 
 // styles are the theme's Markdown styles, read once per rendering.
 type styles struct {
@@ -53,11 +49,22 @@ type layout struct {
 	st    styles
 	hl    Highlighter
 	depth int // of lists, for the bullets
+	nest  int // of lists and quotes
 }
+
+// maxNest is the deepest lists and quotes are drawn nested; deeper ones
+// are drawn flat, their content under their parent's. Each level
+// prefixes every line of what it holds, so a server's thousands of
+// ">" would cost their square.
+const maxNest = 16
+
+// minNested is the narrowest a nested list or quote's content is drawn;
+// nested deeper, it is drawn flat, rather than a character a line.
+const minNested = 12
 
 // lay renders src (already through termsafe.Block) at width.
 func lay(t *themes.Theme, hl Highlighter, src string, width int) []string {
-	b := []byte(src)
+	b := []byte(mdparse.CapNesting(src))
 	doc := markdownParser().Parse(text.NewReader(b), parser.WithContext(parser.NewContext()))
 	l := &layout{t: t, src: b, st: stylesOf(t), hl: hl}
 	return l.blocks(doc, width, style{}, false)
@@ -101,7 +108,7 @@ func (l *layout) block(n ast.Node, width int, base style) []string {
 		if n.Info != nil {
 			lang = termsafe.String(string(n.Language(l.src)))
 		}
-		return l.code(lang, linesOf(n, l.src), width, n.Info != nil)
+		return l.code(lang, linesOf(n, l.src), width, true)
 	case *ast.CodeBlock:
 		return l.code("", linesOf(n, l.src), width, false)
 	case *ast.HTMLBlock:
@@ -111,6 +118,11 @@ func (l *layout) block(n ast.Node, width int, base style) []string {
 		}
 		return strs(preformatted(strings.TrimRight(s, "\n"), l.st.html.over(base), width))
 	case *ast.Blockquote:
+		if l.nest >= maxNest || width-2 < minNested {
+			return l.blocks(n, width, base, false)
+		}
+		l.nest++
+		defer func() { l.nest-- }()
 		bar := line{pieces: []piece{{"│", l.st.quote}}}.String()
 		inner := l.blocks(n, max(width-2, 1), l.st.quote.over(base), false)
 		for i, s := range inner {
@@ -157,13 +169,21 @@ func linesOf(n ast.Node, src []byte) string {
 var bullets = []string{"•", "◦", "▪"}
 
 func (l *layout) list(n *ast.List, width int, base style) []string {
-	l.depth++
-	defer func() { l.depth-- }()
 	mw := 2 // "• "
 	if n.IsOrdered() {
 		last := n.Start + n.ChildCount() - 1
 		mw = len(strconv.Itoa(max(last, n.Start))) + 2
 	}
+	if l.nest >= maxNest || width-mw < minNested {
+		var out []string
+		for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+			out = append(out, l.blocks(item, width, base, n.IsTight)...)
+		}
+		return out
+	}
+	l.nest++
+	l.depth++
+	defer func() { l.nest--; l.depth-- }()
 	var out []string
 	i := 0
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {

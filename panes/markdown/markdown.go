@@ -1,10 +1,10 @@
 // Package markdown renders a server's Markdown (tool and prompt
 // descriptions, prompt messages, text/markdown resources, text results)
-// for the terminal: goldmark parses it (CommonMark and GitHub's tables,
-// strikethrough, task lists and bare links) and this package lays the
-// tree out at a width in the colours of mcpscope's one Theme, wrapping
-// with x/ansi's widths (wide characters, emoji). Fenced code is coloured
-// by the caller's Highlighter, if it sets one.
+// for the terminal: goldmark parses it as mcp/lib/mdparse sets it up
+// (CommonMark and GitHub's tables, strikethrough and task lists) and
+// this package lays the tree out at a width in the colours of mcpscope's
+// one Theme, wrapping with x/ansi's widths (wide characters, emoji).
+// Fenced code is coloured by the caller's Highlighter, if it sets one.
 //
 // Safety is in two steps. The source goes through termsafe.Block first,
 // so a server's ESC, OSC or CSI is visible text before goldmark sees it,
@@ -32,8 +32,8 @@ import (
 
 // MaxBytes is the largest text rendered: rendering takes time in
 // proportion to the text (a 64 KB list or table, 15 to 30 ms on a busy
-// machine), and a server chooses the text. Past it the
-// caller shows the source with a note (TooBigNote).
+// machine), and a server chooses the text. Past it the caller shows the
+// source with a note (TooBigNote).
 const MaxBytes = 128 << 10
 
 // SyncBytes is the largest text Get renders on the caller's goroutine (a

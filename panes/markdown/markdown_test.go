@@ -464,3 +464,43 @@ func TestRenderAddsNoLines(t *testing.T) {
 		}
 	}
 }
+
+// Nesting past maxNest, or too deep for the width, is drawn flat: a
+// server's thousands of ">" or "- " neither cost the square of their
+// count nor come out a character a line.
+func TestDeepNestingIsDrawnFlat(t *testing.T) {
+	for name, src := range map[string]string{
+		"quotes":  strings.Repeat(">", 5000) + " deepest\n",
+		"lists":   strings.Repeat("- ", 5000) + "deepest\n",
+		"ordered": strings.Repeat("1. ", 5000) + "deepest\n",
+		"indent": func() string {
+			var b strings.Builder
+			for i := range 200 {
+				b.WriteString(strings.Repeat("  ", i) + "- level\n")
+			}
+			return b.String()
+		}(),
+	} {
+		lines, ok := Render(themes.Dark(), src, 60)
+		if !ok {
+			t.Fatalf("%s: not rendered", name)
+		}
+		out := ansi.Strip(strings.Join(lines, "\n"))
+		if !strings.Contains(out, "deepest") && !strings.Contains(out, "level") {
+			t.Errorf("%s: the text is gone", name)
+		}
+		bars := 0
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > 60 {
+				t.Errorf("%s: line %d is %d cells wide", name, i, w)
+			}
+			bars = max(bars, strings.Count(ansi.Strip(l), "│"))
+		}
+		if bars > maxNest {
+			t.Errorf("%s: a line has %d quote bars, over %d", name, bars, maxNest)
+		}
+		if len(lines) > len(src)/2 {
+			t.Errorf("%s: %d lines for %d bytes: drawn narrower than it should", name, len(lines), len(src))
+		}
+	}
+}

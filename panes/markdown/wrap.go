@@ -212,23 +212,33 @@ func (w *wrapper) flushWord() {
 }
 
 // hardBreak places p from the current column, going on to new lines
-// where it reaches the edge.
+// where it reaches the edge. It walks p's grapheme clusters once: a
+// word as long as the text costs what the text does.
 func (w *wrapper) hardBreak(p piece) {
 	s := p.text
-	for s != "" {
-		room := w.width - w.cur.w
-		chunk := ansi.Truncate(s, room, "")
-		if chunk == "" {
-			if w.cur.w > 0 {
-				w.newLine()
-				continue
-			}
-			// Narrower than one character: it goes alone.
-			chunk, _ = ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	var chunk strings.Builder
+	chunkW := 0
+	flush := func() {
+		if chunk.Len() > 0 {
+			w.cur.add(piece{chunk.String(), p.st}, chunkW)
+			chunk.Reset()
+			chunkW = 0
 		}
-		w.cur.add(piece{chunk, p.st}, cells(chunk))
-		s = s[len(chunk):]
 	}
+	for s != "" {
+		g, gw := s[:1], 1
+		if s[0] >= 0x80 {
+			g, gw = ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+		}
+		if w.cur.w+chunkW+gw > w.width && w.cur.w+chunkW > 0 {
+			flush()
+			w.newLine()
+		}
+		chunk.WriteString(g)
+		chunkW += gw
+		s = s[len(g):]
+	}
+	flush()
 }
 
 // finish is the lines laid out.

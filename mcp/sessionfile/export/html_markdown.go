@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/mdparse"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
@@ -35,8 +35,7 @@ import (
 const maxMarkdownHTML = 1 << 20
 
 var markdownHTML = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
+	return mdparse.New(
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(linksAsText{}, 100))),
 	)
 })
@@ -120,7 +119,7 @@ func renderMarkdownHTML(src string) (template.HTML, bool) {
 		return "", false
 	}
 	var b bytes.Buffer
-	if err := markdownHTML().Convert([]byte(src), &b); err != nil {
+	if err := markdownHTML().Convert([]byte(mdparse.CapNesting(src)), &b); err != nil {
 		return "", false
 	}
 	// sanitizeHTML's output is safe to put in the page as it is.
