@@ -252,7 +252,7 @@ func (l *layout) inline(w *wrapper, n ast.Node, st style) {
 		if n.IsRaw() {
 			w.text(termsafe.String(string(n.Segment.Value(l.src))), st)
 		} else {
-			w.text(decode(n.Segment.Value(l.src)), st)
+			l.prose(w, decode(n.Segment.Value(l.src)), st)
 		}
 		switch {
 		case n.HardLineBreak():
@@ -323,6 +323,38 @@ func (l *layout) inline(w *wrapper, n ast.Node, st style) {
 		w.spaceIn(st)
 	default:
 		l.inlines(w, n, st)
+	}
+}
+
+// prose adds text to w in st, a bare http(s) URL in it in the URL
+// style: it is drawn as it is written, but stands out as a link does.
+func (l *layout) prose(w *wrapper, s string, st style) {
+	if !strings.Contains(s, "://") {
+		w.text(s, st)
+		return
+	}
+	for s != "" {
+		i := strings.Index(s, "http")
+		if i < 0 || !(strings.HasPrefix(s[i:], "http://") || strings.HasPrefix(s[i:], "https://")) ||
+			i > 0 && s[i-1] != ' ' && s[i-1] != '(' {
+			if i < 0 {
+				w.text(s, st)
+				return
+			}
+			w.text(s[:i+4], st)
+			s = s[i+4:]
+			continue
+		}
+		end := strings.IndexByte(s[i:], ' ')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += i
+		}
+		url := strings.TrimRight(s[i:end], ".,:;!?)")
+		w.text(s[:i], st)
+		w.text(url, l.st.url.over(st))
+		s = s[i+len(url):]
 	}
 }
 

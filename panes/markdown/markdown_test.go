@@ -349,6 +349,9 @@ func TestRenderLaysOutEachConstruct(t *testing.T) {
 			t.Errorf("the rendering lacks %q:\n%s", want, plain)
 		}
 	}
+	if !strings.Contains(out, "\x1b[4mhttps://example.com/a/very/long/path") || !strings.Contains(out, "query=1\x1b[m and") {
+		t.Errorf("a bare URL is not in the URL style, or its style spills over: %q", out)
+	}
 	if !strings.Contains(out, "\x1b[9mstruck\x1b[m") {
 		t.Errorf("strikethrough is not crossed out: %q", out)
 	}
