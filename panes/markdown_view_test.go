@@ -2,6 +2,7 @@ package panes
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mcpscope/mcpscope/keymap"
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/panes/markdown"
@@ -250,5 +252,25 @@ func TestMarkdownSourceIsPerView(t *testing.T) {
 	r.SetResult(ToolResultMsg{Name: "md", Result: mdResult("x", mdReport)})
 	if v := plainView(r.View()); !strings.Contains(v, "• one") {
 		t.Errorf("the next result opened as source:\n%s", v)
+	}
+}
+
+// Goldens of a result whose embedded text/markdown resource is rendered:
+// heading, emphasis, a task list, a highlighted code block, a table, a
+// quote and a link, at the three sizes.
+func TestResultMarkdownGoldens(t *testing.T) {
+	report := "# Checks\n\nThe **demo** server *answers*; see [the spec](https://modelcontextprotocol.io/specification).\n\n" +
+		"- [x] handshake\n- [ ] `tools/list`\n  - with annotations\n\n" +
+		"```go\nres, err := session.CallTool(ctx, params)\n```\n\n" +
+		"| tool | calls | p95 |\n|------|------:|----:|\n| add | 12 | 8 ms |\n| slow_count | 1 | 5.1 s |\n\n> Made-up numbers.\n"
+	for _, dark := range []bool{true, false} {
+		for _, sz := range []struct{ w, h int }{{60, 15}, {80, 24}, {120, 35}} {
+			t.Run(fmt.Sprintf("dark=%t/%dx%d", dark, sz.w, sz.h), func(t *testing.T) {
+				r := NewResult(themes.Default(dark), keymap.Default())
+				r.SetSize(sz.w, sz.h)
+				r.SetResult(ToolResultMsg{Name: "md", Result: mdResult("x", report)})
+				golden.RequireEqual(t, r.View())
+			})
+		}
 	}
 }

@@ -183,6 +183,22 @@ type Theme struct {
 		Rule    lipgloss.Style // a rule id
 		Label   lipgloss.Style // "why", "fix", "spec"
 	}
+	// Markdown styles a server's Markdown rendered for the terminal
+	// (panes/markdown); emphasis, strong and strikethrough are
+	// attributes on top of these.
+	Markdown struct {
+		Heading1  lipgloss.Style // a top-level heading
+		Heading   lipgloss.Style // the other levels
+		Code      lipgloss.Style // inline code, and code blocks not highlighted
+		Link      lipgloss.Style // a link's text
+		URL       lipgloss.Style // the URL drawn after it, as text
+		Quote     lipgloss.Style // a block quote's bar and text
+		Rule      lipgloss.Style // thematic breaks and table rules
+		TableHead lipgloss.Style // a table's header cells
+		Task      lipgloss.Style // a ticked task's box
+		Image     lipgloss.Style // "image:" and an image's alt text
+		HTML      lipgloss.Style // raw HTML, shown as text
+	}
 	Modal lipgloss.Style // the frame around overlays
 
 	chromaOnce  sync.Once
@@ -344,6 +360,18 @@ func New(p Palette, isDark bool) *Theme {
 	t.Diag.Hint = fg(p.Subtle).Bold(true)
 	t.Diag.Rule = fg(p.Text).Bold(true)
 	t.Diag.Label = fg(p.Primary).Bold(true)
+
+	t.Markdown.Heading1 = fg(p.Primary).Bold(true).Underline(true)
+	t.Markdown.Heading = fg(p.JSONKey).Bold(true)
+	t.Markdown.Code = fg(p.JSONString)
+	t.Markdown.Link = fg(p.Primary).Bold(true)
+	t.Markdown.URL = fg(p.Outgoing).Underline(true)
+	t.Markdown.Quote = fg(p.Subtle).Italic(true)
+	t.Markdown.Rule = fg(p.Muted)
+	t.Markdown.TableHead = fg(p.Text).Bold(true)
+	t.Markdown.Task = fg(p.OK).Bold(true)
+	t.Markdown.Image = fg(p.Subtle)
+	t.Markdown.HTML = fg(p.Muted)
 
 	t.Modal = border(lipgloss.NewStyle().Border(lipgloss.RoundedBorder()), p.Primary)
 	return t

@@ -1,15 +1,19 @@
 // Package markdown renders a server's Markdown (tool and prompt
 // descriptions, prompt messages, text/markdown resources, text results)
-// for the terminal: glamour lays it out at a width in the colours of
-// mcpscope's one Theme, code blocks highlighted by chroma in the theme's
-// chroma style, and nothing of the server's reaches the terminal as a
-// control sequence.
+// for the terminal: goldmark parses it as mcp/lib/mdparse sets it up
+// (CommonMark and GitHub's tables, strikethrough and task lists) and
+// this package lays the tree out at a width in the colours of mcpscope's
+// one Theme, wrapping with x/ansi's widths (wide characters, emoji).
+// Fenced code is coloured by the caller's Highlighter, if it sets one.
 //
 // Safety is in two steps. The source goes through termsafe.Block first,
-// so a server's ESC, OSC or CSI is visible text before glamour sees it;
-// then the output keeps only the SGR sequences glamour itself writes
-// (colours, bold, italic, underline): its OSC 8 hyperlinks are dropped,
-// so a link is drawn as its text and its URL, both as text.
+// so a server's ESC, OSC or CSI is visible text before goldmark sees it,
+// and every piece of text the tree yields is made safe again (a
+// character reference such as &#27; names a control). The only escape
+// sequences in the output are the SGR ones written here (colours, bold,
+// italic, underline, strikethrough) and a Highlighter's SGR: a link is
+// drawn as its text and its URL, both as text, never as an OSC 8
+// hyperlink, and raw HTML is shown as text.
 //
 // Rendering is bounded ([MaxBytes]: past it a caller shows the source) and
 // cached per (text, width, theme), so a view redrawn every frame renders
@@ -18,30 +22,24 @@ package markdown
 
 import (
 	"fmt"
-	"image/color"
-	"regexp"
 	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
-	gansi "charm.land/glamour/v2/ansi"
-	"github.com/alecthomas/chroma/v2/styles"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
-// MaxBytes is the largest text rendered: glamour is slow (a 16 KB list
-// takes most of a second on a busy machine, and it grows faster than the
-// text) and a server chooses the text. Past it the caller shows the
+// MaxBytes is the largest text rendered: rendering takes time in
+// proportion to the text (a 64 KB list or table, 15 to 30 ms on a busy
+// machine), and a server chooses the text. Past it the caller shows the
 // source with a note (TooBigNote).
-const MaxBytes = 32 << 10
+const MaxBytes = 128 << 10
 
 // SyncBytes is the largest text Get renders on the caller's goroutine (a
-// few milliseconds: a tool's description); a bigger one is rendered by
+// millisecond or two: a tool's description); a bigger one is rendered by
 // the Cmd Request gives, and shown as source until it is ready.
-const SyncBytes = 1 << 10
+const SyncBytes = 4 << 10
 
 // TooBig reports whether src is past MaxBytes and so shown as source.
 func TooBig(src string) bool { return len(src) > MaxBytes }
@@ -71,8 +69,7 @@ const (
 	// Pending: the text is being rendered, or must be (Request); show
 	// the source meanwhile.
 	Pending
-	// Source: the text is too big, or glamour failed on it; show the
-	// source.
+	// Source: the text is too big to render; show the source.
 	Source
 )
 
@@ -139,10 +136,10 @@ func key(t *themes.Theme, src string, width int) cacheKey {
 }
 
 // Render lays src out at width cells in theme t, one string a line, each
-// line at most width cells wide (a table or a code block's long line is
-// cut by the caller's view, as any line), and caches it. A text past
-// MaxBytes, or one glamour fails on, comes back as ok false: the caller
-// shows the source. It blocks: the UI calls Get, and Request's Cmd.
+// line at most width cells wide (a word, a code line or a table cell too
+// long for it goes on below), and caches it. A text past
+// MaxBytes comes back as ok false: the caller shows the source. It
+// blocks: the UI calls Get, and Request's Cmd.
 func Render(t *themes.Theme, src string, width int) (lines []string, ok bool) {
 	if TooBig(src) {
 		return nil, false
@@ -151,131 +148,49 @@ func Render(t *themes.Theme, src string, width int) (lines []string, ok bool) {
 	if l, hit := cache.get(k); hit {
 		return l, l != nil
 	}
-	lines, err := render(t, src, k.width)
-	if err != nil {
-		lines = nil
-	}
+	lines = render(t, src, k.width)
 	cache.put(k, lines)
 	return lines, lines != nil
 }
 
-// mu serialises rendering: chroma's style registry, which glamour looks
-// the code blocks' style up in, is a plain map, and a theme's style is
-// registered in it on first use.
-var mu sync.Mutex
-
-// registered names the chroma style registered for each palette (a
-// theme made again from the same palette shares it).
-var registered = map[string]string{}
-
-func render(t *themes.Theme, src string, width int) ([]string, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	r, err := glamour.NewTermRenderer(
-		glamour.WithStyles(styleConfig(t, chromaName(t))),
-		glamour.WithWordWrap(width),
-		glamour.WithChromaFormatter("terminal16m"),
-		glamour.WithInlineTableLinks(true),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("markdown: %w", err)
+func render(t *themes.Theme, src string, width int) []string {
+	hook.Lock()
+	hl := hook.h
+	hook.Unlock()
+	lines := tidy(lay(t, hl, termsafe.Block(src), width))
+	if lines == nil {
+		// An empty text renders as nothing, not as "not rendered".
+		lines = []string{}
 	}
-	out, err := r.Render(termsafe.Block(src))
-	if err != nil {
-		return nil, fmt.Errorf("markdown: %w", err)
-	}
-	return tidy(onlySGR(out)), nil
+	return lines
 }
 
-// chromaName registers the theme's chroma style under a name of its own
-// (mu held) and returns it; "" for the plain theme, whose code glamour
-// then writes plain.
-func chromaName(t *themes.Theme) string {
-	cs := t.Chroma()
-	if cs == nil {
-		return ""
-	}
-	pk := fmt.Sprintf("%v", t.Palette)
-	if name, ok := registered[pk]; ok {
-		return name
-	}
-	name := fmt.Sprintf("mcpscope-markdown-%d", len(registered))
-	st, err := cs.Builder().Build()
-	if err != nil {
-		return ""
-	}
-	st.Name = name
-	styles.Register(st)
-	registered[pk] = name
-	return name
+// Highlighter colours a fenced code block's code, named lang by its
+// fence ("" when it names none), in theme t: one string a line, text and
+// SGR sequences (anything else is dropped); nil to leave the code in the
+// theme's code colour. It is not asked for the plain theme.
+type Highlighter func(t *themes.Theme, lang, code string) []string
+
+// hook is the Highlighter SetHighlighter set.
+var hook struct {
+	sync.Mutex
+	h Highlighter
 }
 
-// sgr is a Select Graphic Rendition sequence: colours and attributes.
-var sgr = regexp.MustCompile(`^\x1b\[[0-9;:]*m$`)
-
-// onlySGR drops every escape sequence and control character from s but
-// SGR sequences and line feeds: glamour's OSC 8 hyperlinks go, and
-// whatever else a future glamour might write. It also drops what styles
-// nothing (glamour writes many empty styled runs) and the spaces glamour
-// pads each line to the width with, so a line costs what it shows, and
-// ends each styled line with a reset.
-func onlySGR(s string) string {
-	var out, line strings.Builder
-	out.Grow(len(s))
-	var state byte
-	var pending []string // SGR sequences since the last character
-	var tail []string    // spaces and the SGRs styling them since the last other character
-	styled := false      // line is left styled
-	isReset := func(q string) bool { return q == "\x1b[m" || q == "\x1b[0m" }
-	endLine := func() {
-		out.WriteString(line.String())
-		if styled {
-			out.WriteString("\x1b[m")
-		}
-		line.Reset()
-		pending, tail, styled = pending[:0], tail[:0], false
-	}
-	for len(s) > 0 {
-		seq, width, n, newState := ansi.DecodeSequence(s, state, nil)
-		state = newState
-		s = s[n:]
-		switch {
-		case seq == "\n":
-			endLine()
-			out.WriteByte('\n')
-		case sgr.MatchString(seq):
-			if isReset(seq) {
-				pending = pending[:0]
-			}
-			pending = append(pending, seq)
-		case width > 0 || len(seq) == 1 && seq[0] >= 0x20 && seq[0] != 0x7f:
-			tail = append(tail, pending...)
-			pending = pending[:0]
-			if seq == " " {
-				tail = append(tail, seq)
-				continue
-			}
-			for _, q := range tail {
-				if ansi.HasCsiPrefix(q) {
-					if isReset(q) && !styled {
-						continue
-					}
-					styled = !isReset(q)
-				}
-				line.WriteString(q)
-			}
-			tail = tail[:0]
-			line.WriteString(seq)
-		}
-	}
-	endLine()
-	return out.String()
+// SetHighlighter sets what fenced code blocks are highlighted with; nil
+// (the default) shows code in the theme's code colour. The renderings
+// cached so far are dropped.
+func SetHighlighter(h Highlighter) {
+	hook.Lock()
+	hook.h = h
+	hook.Unlock()
+	cache.Lock()
+	cache.m, cache.order, cache.bytes = map[cacheKey][]string{}, nil, 0
+	cache.Unlock()
 }
 
-// tidy splits glamour's output into lines, without the blank lines it
-// puts around a document.
-func tidy(out string) []string {
-	lines := strings.Split(out, "\n")
+// tidy drops the blank lines around a document.
+func tidy(lines []string) []string {
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
 	}
@@ -283,66 +198,6 @@ func tidy(out string) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
-}
-
-// styleConfig is glamour's style built from t's palette: headings in the
-// key colour, links in the outgoing one, inline code as a string, the
-// document without glamour's margin (the panes have their own). A nil
-// colour (NO_COLOR) leaves the terminal's; bold, italic and underline
-// still mark what colour would.
-func styleConfig(t *themes.Theme, chroma string) gansi.StyleConfig {
-	p := t.Palette
-	c := func(col color.Color) *string {
-		if col == nil {
-			return nil
-		}
-		r, g, b, _ := col.RGBA()
-		s := fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
-		return &s
-	}
-	yes, no := true, false
-	zero, one := uint(0), uint(1)
-	quote := "│ "
-	bar, cross, dash := "│", "┼", "─"
-	s := gansi.StyleConfig{
-		// Prose keeps the terminal's own colour, as the rest of the
-		// details do; what Markdown marks up gets the palette's.
-		Document: gansi.StyleBlock{Margin: &zero},
-		BlockQuote: gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Color: c(p.Subtle), Italic: &yes},
-			Indent: &one, IndentToken: &quote},
-		Paragraph: gansi.StyleBlock{},
-		List:      gansi.StyleList{LevelIndent: 2},
-		Heading:   gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{BlockSuffix: "\n", Color: c(p.JSONKey), Bold: &yes}},
-		H1:        gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Prefix: "# ", Color: c(p.Primary), Underline: &yes}},
-		H2:        gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Prefix: "## "}},
-		H3:        gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Prefix: "### "}},
-		H4:        gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Prefix: "#### "}},
-		H5:        gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Prefix: "##### "}},
-		H6:        gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Prefix: "###### ", Bold: &no}},
-
-		Strikethrough:  gansi.StylePrimitive{CrossedOut: &yes},
-		Emph:           gansi.StylePrimitive{Italic: &yes},
-		Strong:         gansi.StylePrimitive{Bold: &yes},
-		HorizontalRule: gansi.StylePrimitive{Color: c(p.Muted), Format: "\n────────\n"},
-		Item:           gansi.StylePrimitive{BlockPrefix: "• "},
-		Enumeration:    gansi.StylePrimitive{BlockPrefix: ". "},
-		Task:           gansi.StyleTask{Ticked: "[✓] ", Unticked: "[ ] "},
-		Link:           gansi.StylePrimitive{Color: c(p.Outgoing), Underline: &yes},
-		LinkText:       gansi.StylePrimitive{Color: c(p.Primary), Bold: &yes},
-		Image:          gansi.StylePrimitive{Color: c(p.Outgoing), Underline: &yes},
-		ImageText:      gansi.StylePrimitive{Color: c(p.Subtle), Format: "image: {{.text}} →"},
-		Code:           gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Color: c(p.JSONString)}},
-		CodeBlock: gansi.StyleCodeBlock{StyleBlock: gansi.StyleBlock{
-			StylePrimitive: gansi.StylePrimitive{Color: c(p.Text)}, Margin: &one}, Theme: chroma},
-		Table: gansi.StyleTable{StyleBlock: gansi.StyleBlock{StylePrimitive: gansi.StylePrimitive{Color: c(p.Text)}},
-			CenterSeparator: &cross, ColumnSeparator: &bar, RowSeparator: &dash},
-		DefinitionDescription: gansi.StylePrimitive{BlockPrefix: "\n→ "},
-	}
-	if t.Plain {
-		// Without colour, inline code keeps its backticks to stand out.
-		s.Code.Prefix, s.Code.Suffix = "`", "`"
-	}
-	return s
 }
 
 // cacheKey is what a rendering depends on.

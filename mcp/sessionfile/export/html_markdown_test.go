@@ -9,6 +9,10 @@ import (
 	"testing"
 
 	"github.com/mcpscope/mcpscope/mcp/sessionfile/record"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"golang.org/x/net/html"
 )
 
 // sessionWithAnswer is a session file of one tools/call and its answer.
@@ -125,5 +129,107 @@ func TestMarkdownReportQuotesNoRendering(t *testing.T) {
 	}
 	if strings.Contains(md, "rendered") || strings.Contains(md, "```\n\n```") {
 		t.Errorf("the report has a block for the HTML rendering:\n%s", md)
+	}
+}
+
+// hostileMarkdown are texts a server may send to put markup, script or
+// a link in the exported page.
+var hostileMarkdown = map[string]string{
+	"script":            "<script>alert(1)</script>\n\ntext <script>alert(2)</script>",
+	"img onerror":       "<img src=x onerror=alert(1)>\n\ninline <img src=x onerror=alert(2)>",
+	"iframe":            "<iframe src=\"https://evil.example\"></iframe>",
+	"javascript link":   "[x](javascript:alert(1))",
+	"mixed-case scheme": "[x](JaVaScRiPt:alert(1)) [y](VBScript:msgbox(1))",
+	"entity scheme":     "[x](&#106;avascript:alert(1)) [y](java&#x73;cript:alert(2)) [z](&#x6A;&#x61;vascript&colon;alert(3))",
+	"data html image":   "![x](data:text/html,<script>alert(1)</script>) ![y](data:text/html;base64,PHNjcmlwdD4=)",
+	"image":             "![pic](https://evil.example/track.png \"t\")",
+	"title breakout":    "[t](https://e.com \"a\\\" onclick=\\\"alert(1)\") [u](https://e.com 'b\\' onmouseover=\\'x')",
+	"url breakout":      "[x](<https://e.com/\" onmouseover=\"alert(1)>)",
+	"autolinks":         "<javascript:alert(1)> <https://e.com/x\"onclick=y> www.example.com/a\"onclick=b <a@b.c>",
+	"raw anchor":        "<a href=\"javascript:alert(1)\" onclick=\"x\">a</a>",
+	"fence info":        "```\"><script>alert(1)</script>\ncode\n```\n\n```go onclick=x\ny\n```",
+	"task box":          "- [x] done\n- [ ] open",
+	"style":             "<style>body{display:none}</style>\n\n<p style=\"color:red\">x</p>",
+}
+
+// unsafeMarkdownHTML is goldmark's HTML of src with raw HTML let through
+// and its own link and image renderers: what the page would hold without
+// the safe mode, the links-as-text renderer and the allowlist.
+func unsafeMarkdownHTML(src string) string {
+	var b bytes.Buffer
+	_ = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(ghtml.WithUnsafe())).
+		Convert([]byte(src), &b)
+	return b.String()
+}
+
+// unsafeMarkup says what in h is markup the page must not hold: an
+// element but those Markdown makes, an attribute but the classes the page
+// styles and a list's start.
+func unsafeMarkup(h string) []string {
+	var bad []string
+	z := html.NewTokenizer(strings.NewReader(h))
+	for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+			tok := z.Token()
+			if !allowedElements[tok.Data] {
+				bad = append(bad, "<"+tok.Data+">")
+			}
+			for _, a := range tok.Attr {
+				ok := tok.Data == "span" && a.Key == "class" && (a.Val == "url" || a.Val == "mute") ||
+					tok.Data == "code" && a.Key == "class" && regexp.MustCompile(`^language-[\w+#.-]+$`).MatchString(a.Val) ||
+					tok.Data == "ol" && a.Key == "start" && regexp.MustCompile(`^[0-9]+$`).MatchString(a.Val)
+				if !ok {
+					bad = append(bad, fmt.Sprintf("<%s %s=%q>", tok.Data, a.Key, a.Val))
+				}
+			}
+		case html.CommentToken, html.DoctypeToken:
+			bad = append(bad, string(z.Raw()))
+		}
+	}
+	return bad
+}
+
+// Each hostile text comes out of the export with no markup of its own,
+// and the allowlist alone cleans what goldmark writes of it when nothing
+// else guards: each case fails if sanitizeHTML lets things through.
+func TestHTMLMarkdownHostile(t *testing.T) {
+	for name, src := range hostileMarkdown {
+		t.Run(name, func(t *testing.T) {
+			raw := unsafeMarkdownHTML(src)
+			if len(unsafeMarkup(raw)) == 0 {
+				t.Fatalf("goldmark's unsafe HTML of the case has no markup to remove; it tests nothing:\n%s", raw)
+			}
+			if bad := unsafeMarkup(sanitizeHTML([]byte(raw))); len(bad) > 0 {
+				t.Errorf("the allowlist let %q through of:\n%s", bad, raw)
+			}
+			h, ok := renderMarkdownHTML(src)
+			if !ok {
+				t.Fatal("not rendered")
+			}
+			if bad := unsafeMarkup(string(h)); len(bad) > 0 {
+				t.Errorf("the export holds %q:\n%s", bad, h)
+			}
+			if strings.Contains(strings.ToLower(string(h)), "<script") || strings.Contains(string(h), "href") {
+				t.Errorf("the export holds a script or a link:\n%s", h)
+			}
+		})
+	}
+}
+
+// The cases' text survives as text: a link's URL, even javascript:, is
+// shown so the reader sees what the server sent.
+func TestHTMLMarkdownHostileShownAsText(t *testing.T) {
+	for src, want := range map[string]string{
+		hostileMarkdown["javascript link"]: `x <span class="url">javascript:alert(1)</span>`,
+		hostileMarkdown["title breakout"]:  `t <span class="url">https://e.com</span>`,
+		hostileMarkdown["task box"]:        `<li><span class="mute">[x]</span> done</li>`,
+		"3. three\n4. four":                `<ol start="3">`,
+		"It's \"quoted\" & <b>bold</b>":    `It&#39;s &#34;quoted&#34; &amp; bold`,
+	} {
+		h, _ := renderMarkdownHTML(src)
+		if !strings.Contains(string(h), want) {
+			t.Errorf("the HTML of %q lacks %q:\n%s", src, want, h)
+		}
 	}
 }
