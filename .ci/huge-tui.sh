@@ -35,7 +35,14 @@ def cpu(pid):
 pid = None
 t0 = time.time()
 while pid is None and time.time() - t0 < 5:
-    pid = subprocess.run(["pgrep", "-n", "-x", name[:15]], capture_output=True, text=True).stdout.strip() or None
+    # The pane's process is mcpscope (the shell execs it); pgrep's newest
+    # of that name may be another's.
+    p = subprocess.run(["tmux", "-L", sock, "display", "-p", "-t", "h", "#{pane_pid}"], capture_output=True, text=True).stdout.strip()
+    try:
+        if p and open(f"/proc/{p}/comm").read().strip() == name[:15]:
+            pid = p
+    except OSError:
+        pass
     time.sleep(0.02)
 while "Tools · 1" not in cap():
     if time.time() - t0 > 30:
