@@ -196,7 +196,9 @@ func (q *Quoted) JSONLines(indent string) (x *Indented, settled bool) {
 	}
 	vlen := q.end - q.start
 	base := 0 // the value's offset of the window's first byte
-	var win []byte
+	// One buffer for every window: a window and what is decoded before
+	// it from the mark it starts after.
+	win := make([]byte, 0, min(vlen, quotedWindow)+quotedMarkEvery+16)
 	window := func(from, to int) ([]byte, bool) {
 		to = min(to, vlen)
 		win = q.Slice(win[:0], q.start+from, q.start+to)
