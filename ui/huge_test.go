@@ -317,9 +317,11 @@ func rssAnonKiB() int64 {
 // multiple of it: through a real stdio pipe (the line kept where it was
 // read, as the TUI keeps it), the doctor, the session, the log and the
 // result view's pretty-printed lines, to its first screen and its token
-// count. The budget is 1.5x the response's size above what the TUI held
-// before the call, guarded at 2x: the decoded copy of the text, or the
-// line held twice while it was read, took it to 2.9x (.ci/huge-tui.sh
+// count. The budget is 1.5x the response above what was held before the
+// call: the frame's bytes, and half as much again for everything else.
+// What comes on top of the frame is guarded at twice today's (0.42-0.57x
+// the response): at 1.2x; the decoded copy of the text, and the line
+// held twice while it was read, took it to 1.65-1.9x (.ci/huge-tui.sh
 // measures the real TUI).
 func TestHugeJSONResultPrivateMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -383,8 +385,8 @@ func TestHugeJSONResultPrivateMemory(t *testing.T) {
 	grew := (peak.Load() - idle) << 10
 	t.Logf("a %.1f MiB response: private memory %.1f MiB before the call, %.1f MiB at its peak: %.2fx the response",
 		float64(line)/(1<<20), float64(idle)/1024, float64(peak.Load())/1024, float64(grew)/float64(line))
-	if grew > 2*line {
-		t.Errorf("private memory grew by %.1f MiB for a %.1f MiB response (%.2fx; budget 1.5x, guarded at 2x): the result is held more than once",
-			float64(grew)/(1<<20), float64(line)/(1<<20), float64(grew)/float64(line))
+	if beyond := grew - line; beyond > line*6/5 {
+		t.Errorf("private memory grew by %.1f MiB for a %.1f MiB response: %.2fx the response beside the frame's own bytes (budget 0.5x, guarded at 1.2x): the result is held more than once",
+			float64(grew)/(1<<20), float64(line)/(1<<20), float64(beyond)/float64(line))
 	}
 }
