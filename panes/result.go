@@ -919,8 +919,8 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 // frame and a few marks, not a second copy.
 func decodeText(raw []byte) (text string, x *jsonview.Indented, q *jsonview.Quoted) {
 	if len(raw) > bigBlockBytes {
-		if q, ok := jsonview.NewQuoted(raw); ok && q.Len() > bigBlockBytes {
-			if x, settled := q.JSONLines("  "); settled {
+		if q, ok := jsonview.NewQuoted(raw, "  "); ok && q.Len() > bigBlockBytes {
+			if x, settled := q.JSONLines(); settled {
 				if x != nil {
 					return "", x, nil
 				}

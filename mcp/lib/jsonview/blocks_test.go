@@ -128,13 +128,13 @@ func BenchmarkJSONText20MB(b *testing.B) {
 			}
 		}},
 		{"quoted-marks", quoted, func(b *testing.B, data []byte) {
-			if q, ok := NewQuoted(data); !ok || q.Len() != len(text) {
+			if q, ok := NewQuoted(data, "  "); !ok || q.Len() != len(text) {
 				b.Fatal("not read")
 			}
 		}},
 		{"quoted-valid-indent-lines", quoted, func(b *testing.B, data []byte) {
-			q, ok := NewQuoted(data)
-			if x, settled := q.JSONLines("  "); !ok || !settled || x == nil || x.Len() < 1<<20 {
+			q, ok := NewQuoted(data, "  ")
+			if x, settled := q.JSONLines(); !ok || !settled || x == nil || x.Len() < 1<<20 {
 				b.Fatal("not read or too few lines")
 			}
 		}},

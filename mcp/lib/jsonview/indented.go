@@ -32,7 +32,7 @@ type Indented struct {
 
 	// text, when set, holds the value instead of src: it is the
 	// decoded bytes of text from base, vlen of them, and a chunk's lines
-	// are made from the part of it win holds (Quoted.JSONLines).
+	// are made from the part of it win holds (NewQuoted).
 	text       *Quoted
 	base, vlen int
 	win        []byte

@@ -29,10 +29,11 @@ const quotedWindow = 16 * followWindow
 // Quoted is the text of a JSON string, decoded as json.Unmarshal into a
 // string would (invalid UTF-8 and lone surrogates become U+FFFD) but only
 // where it is read: it keeps the string's bytes as sent, where decoding
-// can resume every 64 KiB of text, and where every markEvery-th line
-// starts. Slice decodes a part; Line makes a line; JSONLines indexes the
-// text's pretty-printed lines when it is JSON. It keeps raw, which must
-// not change afterwards (a frame's bytes).
+// can resume every 64 KiB of text, where every markEvery-th line starts,
+// and, when the text is a JSON object or array, its pretty-printed lines'
+// index (JSONLines), all found in one decoding of the string. Slice
+// decodes a part; Line makes a line. It keeps raw, which must not change
+// afterwards (a frame's bytes).
 //
 // A Quoted is not safe for concurrent use: Line keeps the lines it made
 // last.
@@ -49,6 +50,9 @@ type Quoted struct {
 	chunkAt int      // the mark whose lines chunk holds, or -1
 	chunk   []string // those lines
 	buf     []byte   // the last slice decoded
+
+	json    *Indented // the text's pretty-printed lines, when it is JSON
+	settled bool      // json is the answer (see JSONLines)
 }
 
 // quotedMark is where decoding can resume: r in the string as sent, o in
@@ -56,31 +60,129 @@ type Quoted struct {
 type quotedMark struct{ r, o int }
 
 // NewQuoted reads the JSON string raw once, marking where its decoding
-// can resume and where its lines start; ok is false when raw is not a
-// string String would decode.
-func NewQuoted(raw []byte) (q *Quoted, ok bool) {
+// can resume and where its lines start, and when its text is a JSON
+// object or array, checking it and indexing its lines pretty-printed with
+// indent, a window at a time as it is decoded; ok is false when raw is not
+// a string String would decode.
+func NewQuoted(raw []byte, indent string) (q *Quoted, ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return nil, false
 	}
-	q = &Quoted{s: raw[1 : len(raw)-1], chunkAt: -1, nl: 1, start: -1}
+	q = &Quoted{s: raw[1 : len(raw)-1], chunkAt: -1, nl: 1, start: -1, settled: true}
 	q.lines = append(q.lines, 0)
-	buf := make([]byte, 0, quotedMarkEvery+8)
-	for r := 0; ; {
-		q.marks = append(q.marks, quotedMark{r, q.n})
-		if buf, r, ok = unquoteSome(buf[:0], q.s, r, quotedMarkEvery); !ok {
-			return nil, false
+	d := &quotedReader{q: q, win: make([]byte, 0, quotedWindow+quotedMarkEvery+16)}
+	// Up to the first byte that is not white space: the text is JSON
+	// only if that is a bracket.
+	for q.start < 0 && !d.done() {
+		d.drop(d.wbase + len(d.win)) // white space so far
+		d.fill(d.wbase + quotedMarkEvery)
+	}
+	if q.start >= 0 && !d.bad {
+		if c := d.win[q.start-d.wbase]; c == '{' || c == '[' {
+			q.json, q.settled = d.indexJSON(indent)
 		}
-		q.scan(buf)
-		q.n += len(buf)
-		if r == len(q.s) {
-			break
-		}
+	}
+	for !d.done() { // the rest, for its marks and lines
+		d.drop(d.wbase + len(d.win))
+		d.fill(d.wbase + quotedMarkEvery)
+	}
+	if d.bad {
+		return nil, false
 	}
 	if q.start < 0 {
 		q.start, q.end = q.n, q.n
 	}
 	return q, true
+}
+
+// quotedReader decodes a Quoted's string once, from its start: it keeps a
+// window of the text (win, from text offset wbase), and takes in each
+// part it decodes (marks, lines, white space: scan).
+type quotedReader struct {
+	q     *Quoted
+	r     int // where decoding goes on in q.s
+	win   []byte
+	wbase int
+	bad   bool // a malformed escape: the string is not one
+}
+
+// done reports whether the whole string is decoded (or found malformed).
+func (d *quotedReader) done() bool { return d.bad || d.r == len(d.q.s) }
+
+// fill decodes until the window reaches text offset to, or the end: a
+// part of up to quotedMarkEvery bytes at a time, each from a mark.
+func (d *quotedReader) fill(to int) {
+	q := d.q
+	for d.wbase+len(d.win) < to && !d.done() {
+		q.marks = append(q.marks, quotedMark{d.r, q.n})
+		from := len(d.win)
+		var ok bool
+		if d.win, d.r, ok = unquoteSome(d.win, q.s, d.r, from+quotedMarkEvery); !ok {
+			d.bad = true
+			return
+		}
+		q.scan(d.win[from:])
+		q.n += len(d.win) - from
+	}
+}
+
+// drop lets go of the window's text before offset from.
+func (d *quotedReader) drop(from int) {
+	n := copy(d.win, d.win[from-d.wbase:])
+	d.win, d.wbase = d.win[:n], from
+}
+
+// indexJSON is indexValid over the text from q.start (a bracket) to
+// q.end, fed a window at a time: the value's pretty-printed lines, their
+// lines made from the string's bytes as they are drawn. settled is false
+// when a token longer than followWindow was cut by a window's end: the
+// answer then needs the whole text (StringIndented).
+func (d *quotedReader) indexJSON(indent string) (x *Indented, settled bool) {
+	q := d.q
+	d.drop(q.start)
+	// window is the text from the cursor (wbase) on, decoded to at
+	// least to; at the end, without the white space after the value.
+	window := func(to int) ([]byte, bool) {
+		d.fill(to)
+		if !d.done() {
+			return d.win, false
+		}
+		return d.win[:max(q.end-d.wbase, 0)], true
+	}
+	src, final := window(q.start + quotedWindow)
+	more := func(keep, need int) ([]byte, int, bool) {
+		at := d.wbase
+		d.drop(at + keep)
+		if need == math.MaxInt {
+			// The value is over: the rest is decoded for its marks and
+			// for whether more than white space follows, not kept.
+			cursor := d.wbase
+			for !d.done() {
+				d.drop(d.wbase + len(d.win))
+				d.fill(d.wbase + quotedMarkEvery)
+			}
+			switch {
+			case d.bad:
+				return nil, keep, true
+			case q.end <= cursor:
+				return []byte{}, keep, true // nothing but white space
+			}
+			return []byte{'x'}, keep, true // more: one byte of it says so
+		}
+		src, final := window(max(at+need, d.wbase+quotedWindow))
+		if d.bad {
+			return nil, keep, true
+		}
+		return src, keep, final
+	}
+	x = &Indented{tail: []string{""}, indent: indent, chunkAt: -1}
+	ok, sawFinal := x.indexValid(src, final, more)
+	if !ok || d.bad {
+		return nil, sawFinal
+	}
+	x.src, x.text, x.base, x.vlen = nil, q, q.start, q.end-q.start
+	return x, true
 }
 
 // scan takes in the next decoded part of the text, which starts at q.n:
@@ -182,45 +284,11 @@ func cutByte(s string, c byte) (before, after string, found bool) {
 
 // JSONLines is the pretty-printed lines of the text without the white
 // space around it (strings.TrimSpace's), when that is a JSON object or
-// array: StringIndented's x, indexed a window at a time, its lines made
-// from the string's bytes as they are drawn. settled is false when a
-// token longer than the window stopped it: the answer then needs the
-// whole text (StringIndented).
-func (q *Quoted) JSONLines(indent string) (x *Indented, settled bool) {
-	if q.start == q.end {
-		return nil, true
-	}
-	first := q.Slice(nil, q.start, q.start+1)
-	if first[0] != '{' && first[0] != '[' {
-		return nil, true
-	}
-	vlen := q.end - q.start
-	base := 0 // the value's offset of the window's first byte
-	// One buffer for every window: a window and what is decoded before
-	// it from the mark it starts after.
-	win := make([]byte, 0, min(vlen, quotedWindow)+quotedMarkEvery+16)
-	window := func(from, to int) ([]byte, bool) {
-		to = min(to, vlen)
-		win = q.Slice(win[:0], q.start+from, q.start+to)
-		return win, to == vlen
-	}
-	src, final := window(0, quotedWindow)
-	x = &Indented{tail: []string{""}, indent: indent, chunkAt: -1, text: q, base: q.start, vlen: vlen}
-	more := func(keep, need int) ([]byte, int, bool) {
-		from, to := base+keep, vlen
-		if need != math.MaxInt {
-			to = max(base+need, from+quotedWindow)
-		}
-		base = from
-		src, final := window(from, to)
-		return src, keep, final
-	}
-	if ok, sawFinal := x.indexValid(src, final, more); !ok {
-		return nil, sawFinal
-	}
-	x.src = nil
-	return x, true
-}
+// array: StringIndented's x, made from the string's bytes as they are
+// drawn. settled is false when a token longer than the window the text
+// was indexed by stopped it: the answer then needs the whole text
+// (StringIndented).
+func (q *Quoted) JSONLines() (x *Indented, settled bool) { return q.json, q.settled }
 
 // unquoteSome appends the decoding of s (the inside of a JSON string) from
 // s[r] to dst until dst holds limit bytes or more, or s ends, and returns
