@@ -2,9 +2,13 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpscope/mcpscope/mcp/lib/heappeak"
 )
 
 // readLine gives each line's bytes exactly, long ones whole (chunks
@@ -68,5 +72,25 @@ func TestReadLineKeptLongLinesExact(t *testing.T) {
 	}
 	if string(kept[0]) != long || string(kept[2]) != over[:max] {
 		t.Fatal("a kept line changed after the lines read after it")
+	}
+}
+
+// A body over 1 MiB is read through a mapping and copied to the heap a
+// piece at a time: the same bytes, cut at the limit as before, and never
+// held twice on the heap (chunks joined at the end were).
+func TestReadBodyLongExactAndHeldOnce(t *testing.T) {
+	body := []byte(strings.Repeat("0123456789abcdef", 20<<20/16))
+	for _, limit := range []int64{int64(len(body)), int64(len(body)) - 1, 3 << 20, int64(len(body)) + 10} {
+		var got []byte
+		var cut bool
+		var err error
+		peak, _ := heappeak.Of(func() { got, cut, err = readBody(bytes.NewReader(body), limit) })
+		want := body[:min(int64(len(body)), limit)]
+		if err != nil || !bytes.Equal(got, want) || cut != (limit < int64(len(body))) {
+			t.Fatalf("limit %d: read %d bytes (cut %v, %v), want %d (cut %v)", limit, len(got), cut, err, len(want), limit < int64(len(body)))
+		}
+		if runtime.GOOS == "linux" && peak > uint64(len(want))*3/2 {
+			t.Errorf("limit %d: the heap rose by %d bytes for a %d-byte body: held twice", limit, peak, len(want))
+		}
 	}
 }
