@@ -147,6 +147,12 @@ func runTUI(ctx context.Context, t *target, cf *connectFlags, o *tuiFlags) (err 
 	// After the UI has ended: the line about dropped spans is printed
 	// then, never over the UI.
 	defer tel.finish(os.Stderr)
+	if st, ok := t.transport.(*mcp.StdioTransport); ok {
+		// The log keeps every frame for as long as the UI runs: a long
+		// line stays where it was read, outside the heap, rather than
+		// being copied onto it.
+		st.KeepLongLines = true
+	}
 	newClient := func() *mcp.Client {
 		opts := cf.clientOptions()
 		opts.Discover = true

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -383,11 +384,16 @@ func drainClose(resp *http.Response) {
 // readBody reads a body up to limit bytes; cut reports a longer body.
 // The body is read in chunks joined once at the end, so a 100 MB answer
 // costs its size and one join, not io.ReadAll's repeated growth, which
-// copies the body several times over.
+// copies the body several times over; past longLineBytes it goes into a
+// mapping instead (mappedLine), copied to the heap a MiB at a time at the
+// end, so it is never held twice.
 func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
 	const chunkSize = 1 << 20
 	var chunks [][]byte
+	var long *mappedLine
+	mapped := false // a mapping was tried (it may have failed)
 	var size int64
+	var buf []byte
 	for {
 		want := int64(chunkSize)
 		if size < 64<<10 {
@@ -397,10 +403,25 @@ func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
 		if want <= 0 {
 			break
 		}
-		buf := make([]byte, want)
-		n, rerr := io.ReadFull(r, buf)
+		if long == nil || int64(len(buf)) < want {
+			buf = make([]byte, want)
+		}
+		n, rerr := io.ReadFull(r, buf[:want])
 		if n > 0 {
-			chunks = append(chunks, buf[:n:n])
+			if !mapped && size+int64(n) > longLineBytes && limit < math.MaxInt {
+				mapped = true
+				if long = newMappedLine(int(limit + 1)); long != nil {
+					for _, c := range chunks {
+						long.write(c)
+					}
+					chunks = nil
+				}
+			}
+			if long != nil {
+				long.write(buf[:n]) // buf is read into again
+			} else {
+				chunks = append(chunks, buf[:n:n])
+			}
 			size += int64(n)
 		}
 		if rerr != nil {
@@ -410,11 +431,15 @@ func readBody(r io.Reader, limit int64) (body []byte, cut bool, err error) {
 			break
 		}
 	}
-	if len(chunks) == 1 && len(chunks[0]) < 64<<10 {
+	switch {
+	case long != nil:
+		body = long.copied()
+	case len(chunks) == 1 && len(chunks[0]) < 64<<10:
 		// A small body keeps its size, not the 64 KiB buffer it was read into.
-		chunks[0] = bytes.Clone(chunks[0])
+		body = bytes.Clone(chunks[0])
+	default:
+		body = join(chunks, int(size))
 	}
-	body = join(chunks, int(size))
 	if size > limit {
 		return body[:limit], true, err
 	}

@@ -37,6 +37,13 @@ type StdioTransport struct {
 	// MaxLine caps one stdout line; a longer line is cut and reported as
 	// such. Zero means 256 MiB.
 	MaxLine int
+	// KeepLongLines reads each stdout line over 1 MiB into memory mapped
+	// outside the Go heap, where it stays for as long as the program
+	// runs: it is held once, never copied on its way in, and the
+	// collector neither scans it nor lets the heap grow by its size. For
+	// a program that keeps every frame anyway (the TUI's log); any other
+	// gets each line in a heap buffer it can let go of.
+	KeepLongLines bool
 }
 
 // stderrTail is how many of the last stderr lines an ExitError carries.
@@ -198,7 +205,7 @@ func (c *stdioConn) readStdout(r *os.File) {
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, total, err := readLineSized(br, max)
+		line, total, err := readLineSized(br, max, c.t.KeepLongLines)
 		cut := total > int64(len(line))
 		if len(line) > 0 || (err == nil && !cut) {
 			problem := ""
@@ -221,17 +228,28 @@ func (c *stdioConn) readStdout(r *os.File) {
 // max, the first max bytes are returned with cut set and the rest of the line
 // is discarded.
 func readLine(br *bufio.Reader, max int) (line []byte, cut bool, err error) {
-	line, total, err := readLineSized(br, max)
+	line, total, err := readLineSized(br, max, false)
 	return line, total > int64(len(line)), err
 }
 
+// longLineBytes is the length from which a line is read into a mapping of
+// its own (mappedLine) rather than into heap chunks.
+const longLineBytes = 1 << 20
+
 // readLineSized is readLine that says how long the whole line was (without
-// its newline), so a cut line's row can give its size.
-func readLineSized(br *bufio.Reader, max int) (line []byte, total int64, err error) {
+// its newline), so a cut line's row can give its size. With keep, a line
+// over longLineBytes stays where it was read, outside the Go heap, for good
+// (StdioTransport.KeepLongLines).
+func readLineSized(br *bufio.Reader, max int, keep bool) (line []byte, total int64, err error) {
 	// A long line arrives as many buffer-sized chunks. Growing one slice
 	// by append would copy a 20 MB line about five times over (Go grows
-	// big slices by a quarter); the chunks are kept and joined once.
+	// big slices by a quarter), and joining the chunks once holds it
+	// twice for a moment; past longLineBytes the line goes into a
+	// mapping that grows without moving, from which it is kept or copied
+	// piece by piece.
 	var chunks [][]byte
+	var long *mappedLine
+	mapped := false // a mapping was tried (it may have failed)
 	size := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -244,11 +262,30 @@ func readLineSized(br *bufio.Reader, max int) (line []byte, total int64, err err
 			chunk = chunk[:room]
 		}
 		if len(chunk) > 0 {
-			chunks = append(chunks, bytes.Clone(chunk)) // ReadSlice's bytes are only valid until the next read
+			if !mapped && size+len(chunk) > longLineBytes {
+				mapped = true
+				if long = newMappedLine(max); long != nil {
+					for _, c := range chunks {
+						long.write(c)
+					}
+					chunks = nil
+				}
+			}
+			if long != nil {
+				long.write(chunk)
+			} else {
+				chunks = append(chunks, bytes.Clone(chunk)) // ReadSlice's bytes are only valid until the next read
+			}
 			size += len(chunk)
 		}
 		if hasNewline || !errors.Is(err, bufio.ErrBufferFull) {
-			return join(chunks, size), total, err
+			switch {
+			case long == nil:
+				return join(chunks, size), total, err
+			case keep:
+				return long.kept(), total, err
+			}
+			return long.copied(), total, err
 		}
 	}
 }

@@ -70,6 +70,9 @@ type resultBlock struct {
 	// made as they are drawn (a 20 MB JSON text is 1.6 million lines,
 	// and the first screen needs 30 of them).
 	json *jsonview.Indented
+	// quoted is a big text block's text, left in the frame's bytes and
+	// decoded a screenful of lines at a time (text is then empty).
+	quoted *jsonview.Quoted
 	// image is the block's picture, drawn below its header line.
 	image *imageRef
 }
@@ -77,9 +80,10 @@ type resultBlock struct {
 // bodySegment is a run of the body's lines: laid out ones, or a JSON
 // block's pretty-printed lines, made when the list asks for them.
 type bodySegment struct {
-	at    int // the body index of its first line
-	lines []resultLine
-	json  *jsonview.Indented
+	at     int // the body index of its first line
+	lines  []resultLine
+	json   *jsonview.Indented
+	quoted *jsonview.Quoted // a big text's lines, decoded as they are drawn
 	// cut is printable ASCII cut into lines of cutWidth bytes (cells) as
 	// they are drawn: a 20 MB frame in the raw view (v).
 	cut      string
@@ -155,8 +159,9 @@ type mediaBlob struct {
 
 // preparedPart is a big part of a result as parse made it.
 type preparedPart struct {
-	text string // a text block's text, decoded
-	json *jsonview.Indented
+	text   string // a text block's text, decoded
+	json   *jsonview.Indented
+	quoted *jsonview.Quoted // a big text block's, left undecoded
 }
 
 // preparedBytes is the size from which a part is kept in prepared.
@@ -199,6 +204,8 @@ func (r *Result) line(i int) resultLine {
 	switch {
 	case seg.json != nil:
 		return resultLine{kind: lineJSON, text: seg.json.Line(i - seg.at)}
+	case seg.quoted != nil:
+		return resultLine{kind: lineText, text: seg.quoted.Line(i - seg.at)}
 	case seg.cutWidth > 0:
 		from := (i - seg.at) * seg.cutWidth
 		return resultLine{kind: lineSafe, text: seg.cut[from:min(from+seg.cutWidth, len(seg.cut))]}
@@ -208,7 +215,7 @@ func (r *Result) line(i int) resultLine {
 
 // add appends laid-out lines to the body.
 func (r *Result) add(lines ...resultLine) {
-	if len(r.segs) == 0 || r.segs[len(r.segs)-1].json != nil || r.segs[len(r.segs)-1].cutWidth > 0 {
+	if last := len(r.segs) - 1; last < 0 || r.segs[last].json != nil || r.segs[last].quoted != nil || r.segs[last].cutWidth > 0 {
 		r.segs = append(r.segs, bodySegment{at: r.n})
 	}
 	seg := &r.segs[len(r.segs)-1]
@@ -226,6 +233,12 @@ func (r *Result) addLines(lines []resultLine) {
 func (r *Result) addJSON(x *jsonview.Indented) {
 	r.segs = append(r.segs, bodySegment{at: r.n, json: x})
 	r.n += x.Len()
+}
+
+// addQuoted appends a big text block's lines, decoded as they are drawn.
+func (r *Result) addQuoted(q *jsonview.Quoted) {
+	r.segs = append(r.segs, bodySegment{at: r.n, quoted: q})
+	r.n += q.LineCount()
 }
 
 // sizeBody tells the body list its window and length.
@@ -831,13 +844,14 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		// object or array, checked and its lines indexed, in one go: a
 		// 20 MB text is decoded and indexed at once on two goroutines.
 		var x *jsonview.Indented
+		var q *jsonview.Quoted
 		if p, ok := r.preparedFor(text); ok {
-			c.Text, x = p.text, p.json
+			c.Text, x, q = p.text, p.json, p.quoted
 		} else if text != nil {
-			c.Text, x, _ = jsonview.StringIndented(text, "  ")
-			r.keep(text, preparedPart{text: c.Text, json: x})
+			c.Text, x, q = decodeText(text)
+			r.keep(text, preparedPart{text: c.Text, json: x, quoted: q})
 		}
-		b := resultBlock{heading: heading("text"), text: c.Text}
+		b := resultBlock{heading: heading("text"), text: c.Text, quoted: q}
 		if x != nil {
 			b.heading = heading("text (JSON)")
 			b.json = x
@@ -895,6 +909,29 @@ func (r *Result) contentBlock(i int, raw json.RawMessage) resultBlock {
 		return b
 	}
 	return resultBlock{heading: heading("unknown content type " + strings.TrimSpace(termsafe.String(fmt.Sprintf("%q", c.Type)))), json: r.pretty(raw)}
+}
+
+// decodeText reads a text block's text (raw, a JSON string): decoded, and
+// when it is a JSON object or array, its pretty-printed lines
+// (jsonview.StringIndented). A text too big to be word-wrapped is not
+// decoded whole: q holds it in the frame's bytes, and its lines, or its
+// JSON's, are decoded as they are drawn, so a 20 MB text costs its
+// frame and a few marks, not a second copy.
+func decodeText(raw []byte) (text string, x *jsonview.Indented, q *jsonview.Quoted) {
+	if len(raw) > bigBlockBytes {
+		if q, ok := jsonview.NewQuoted(raw, "  "); ok && q.Len() > bigBlockBytes {
+			if x, settled := q.JSONLines(); settled {
+				if x != nil {
+					return "", x, nil
+				}
+				return "", nil, q
+			}
+			// A token longer than the window JSONLines reads at a time
+			// (a long string in the JSON): the whole text is read.
+		}
+	}
+	text, x, _ = jsonview.StringIndented(raw, "  ")
+	return text, x, nil
 }
 
 // imageDimensions reads an image's size from its header (PNG, JPEG, GIF),
@@ -972,6 +1009,8 @@ func (r *Result) layout() {
 		switch {
 		case b.json != nil:
 			r.addJSON(b.json)
+		case b.quoted != nil:
+			r.addQuoted(b.quoted)
 		case len(b.text) > bigBlockBytes:
 			// One allocation for the index, and no []string of the
 			// lines in between: a 20 MB text is 260,000 lines.

@@ -60,8 +60,9 @@ func TestResultBigJSONTextIndentedAsDrawn(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	allocated := after.TotalAlloc - before.TotalAlloc
 	t.Logf("a %d-byte JSON text of %d lines: %d bytes allocated to show it (%.2fx the text)", len(text), len(want), allocated, float64(allocated)/float64(len(text)))
-	// The decoded text (its escapes gone) and small change; printed
-	// whole, it was over 10x the text.
+	// A window of the decoded text (a MiB at most: the text's lines are
+	// made from the frame's bytes) and small change; printed whole, it
+	// was over 10x the text.
 	if allocated > 3*uint64(len(text)) {
 		t.Errorf("%d bytes allocated to open a %d-byte result: its lines are made before they are drawn", allocated, len(raw))
 	}

@@ -1158,7 +1158,9 @@ func bigMcpscope(server []string, env []string) (floodResult, error) {
 		return floodResult{}, fmt.Errorf("the result never showed")
 	}
 	b, err := os.ReadFile(stamp.Name())
-	sent, perr := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+	// The stamp is the time the response was written and its size.
+	stampTime, _, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	sent, perr := strconv.ParseFloat(stampTime, 64)
 	if err != nil || perr != nil {
 		peak()
 		return floodResult{}, fmt.Errorf("the server left no time stamp")

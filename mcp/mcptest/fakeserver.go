@@ -39,6 +39,8 @@ const PIDFileVar = "MCPSCOPE_FAKE_PIDFILE"
 //	noise              after initialize: a log line on stdout, invalid JSON, a batch,
 //	                   a response to an unknown id, a split pretty-printed object
 //	big-line           tools/call answers with a text of $MCPSCOPE_FAKE_BIG bytes
+//	big-json           tools/call answers with a text of about $MCPSCOPE_FAKE_BIG bytes
+//	                   of JSON (an array of records, as a query's rows), escaped
 //	repeat-cursor      tools/list always returns nextCursor "again"
 //	paginate           tools/list returns two pages
 //	ask                after notifications/initialized, ping the client and ask roots/list
@@ -305,6 +307,11 @@ func (s *server) handle(line []byte) (int, bool) {
 			text := strings.Repeat("x", n)
 			s.reply(r.ID, `{"content":[{"type":"text","text":"`+text+`"}]}`)
 			return 0, false
+		case s.has["big-json"]:
+			n, _ := strconv.Atoi(os.Getenv("MCPSCOPE_FAKE_BIG"))
+			text, _ := json.Marshal(jsonRows(n))
+			s.reply(r.ID, `{"content":[{"type":"text","text":`+string(text)+`}]}`)
+			return 0, false
 		}
 		var p struct {
 			Arguments json.RawMessage `json:"arguments"`
@@ -333,4 +340,20 @@ func (s *server) handle(line []byte) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// jsonRows is about n bytes of JSON text: an array of records, as a tool
+// that returns a query's rows sends them.
+func jsonRows(n int) string {
+	var b strings.Builder
+	b.Grow(n + 100)
+	b.WriteString("[")
+	for i := 0; b.Len() < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"row %07d","tags":["a","b"],"score":%d.5,"ok":true}`, i, i, i%100)
+	}
+	b.WriteString("]")
+	return b.String()
 }

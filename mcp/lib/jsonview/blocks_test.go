@@ -127,6 +127,17 @@ func BenchmarkJSONText20MB(b *testing.B) {
 				b.Fatal("not decoded or too few lines")
 			}
 		}},
+		{"quoted-marks", quoted, func(b *testing.B, data []byte) {
+			if q, ok := NewQuoted(data, "  "); !ok || q.Len() != len(text) {
+				b.Fatal("not read")
+			}
+		}},
+		{"quoted-valid-indent-lines", quoted, func(b *testing.B, data []byte) {
+			q, ok := NewQuoted(data, "  ")
+			if x, settled := q.JSONLines(); !ok || !settled || x == nil || x.Len() < 1<<20 {
+				b.Fatal("not read or too few lines")
+			}
+		}},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bench.data)))

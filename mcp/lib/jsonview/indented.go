@@ -29,6 +29,13 @@ type Indented struct {
 
 	chunkAt int      // the mark whose lines chunk holds, or -1
 	chunk   []string // those lines
+
+	// text, when set, holds the value instead of src: it is the
+	// decoded bytes of text from base, vlen of them, and a chunk's lines
+	// are made from the part of it win holds (NewQuoted).
+	text       *Quoted
+	base, vlen int
+	win        []byte
 }
 
 // lineMark is where a line starts: the offset of its first token in src
@@ -135,30 +142,35 @@ func ValidIndentLines(src []byte, indent string) (*Indented, bool) {
 // (index's) and the grammar (validValue's) are one loop.
 //
 // src may be the start of a value still being decoded (final false):
-// more(need) then waits until need bytes of it are there, or all of it
-// (final), and returns them. Tokens are read with followWindow bytes
-// ahead; a longer one may be cut, and fails. sawFinal says whether the
-// answer was reached with all of the value at hand.
-func (x *Indented) indexValid(src []byte, final bool, more func(need int) ([]byte, bool)) (ok, sawFinal bool) {
+// more(keep, need) then waits until need bytes of it are there, or all of
+// it (final), and returns them; it may drop the keep bytes before the
+// cursor, which it says by returning the window's shift (their number,
+// or 0 when it returns the value from its start). Tokens are read with
+// followWindow bytes ahead; a longer one may be cut, and fails. sawFinal
+// says whether the answer was reached with all of the value at hand.
+func (x *Indented) indexValid(src []byte, final bool, more func(keep, need int) ([]byte, int, bool)) (ok, sawFinal bool) {
 	i := skipSpace(src, 0)
 	x.marks = append(x.marks[:0], lineMark{i, 0})
 	n := 1
+	base := 0 // the value's offset of src[0]
+	shift := 0
 	// open holds the brackets of the non-empty objects and arrays the
 	// cursor is inside of, innermost last; its length is the depth.
 	var open []byte
 	cutNumber := false
 	startLine := func(at int) {
 		if n%markEvery == 0 {
-			x.marks = append(x.marks, lineMark{at, len(open)})
+			x.marks = append(x.marks, lineMark{base + at, len(open)})
 		}
 		n++
 	}
 	for {
 		// A value starts at src[i] (a member's value after its key).
 		if !final && i+followWindow > len(src) {
-			if src, final = more(i + followWindow); src == nil {
+			if src, shift, final = more(i, i+followWindow); src == nil {
 				return false, final && !cutNumber
 			}
+			i, base = i-shift, base+shift
 		}
 		if i >= len(src) {
 			return false, final && !cutNumber
@@ -222,9 +234,10 @@ func (x *Indented) indexValid(src []byte, final bool, more func(need int) ([]byt
 				if len(open) == 0 {
 					need = math.MaxInt
 				}
-				if src, final = more(need); src == nil {
+				if src, shift, final = more(i, need); src == nil {
 					return false, final && !cutNumber
 				}
+				i, base = i-shift, base+shift
 			}
 			i = skipSpace(src, i)
 			if len(open) == 0 {
@@ -299,12 +312,22 @@ func (x *Indented) Line(i int) string {
 // makeChunk makes the lines from mark k to the next one, in one string.
 func (x *Indented) makeChunk(k int) {
 	m := x.marks[k]
-	pos, depth := m.pos, m.depth
+	src, pos, depth := x.src, m.pos, m.depth
+	if x.text != nil {
+		// The chunk's bytes, and the first of the next one's (a line
+		// ends before a closing bracket it finds there).
+		to := x.vlen
+		if k+1 < len(x.marks) {
+			to = min(x.marks[k+1].pos+1, x.vlen)
+		}
+		x.win = x.text.Slice(x.win[:0], x.base+m.pos, x.base+to)
+		src, pos = x.win, 0
+	}
 	count := min(markEvery, x.n-k*markEvery)
 	var buf []byte
 	ends := make([]int, 0, count)
 	for range count {
-		buf, pos, depth = x.line(buf, pos, depth, true)
+		buf, pos, depth = line(src, x.indent, buf, pos, depth, true)
 		ends = append(ends, len(buf))
 	}
 	last := k*markEvery+count == x.n
@@ -326,15 +349,14 @@ func (x *Indented) makeChunk(k int) {
 }
 
 // line makes (when build is set, appending it to dst) the line that
-// starts at the token at src[pos], depth indents deep, and returns where
+// starts at the token at src[pos], with indent, depth indents deep, and returns where
 // the next line starts. It breaks lines where json.Indent does: after a
 // comma, after the opening bracket of a non-empty object or array, and
 // before its closing bracket; an empty one stays {} or [] on its line.
-func (x *Indented) line(dst []byte, pos, depth int, build bool) ([]byte, int, int) {
-	src := x.src
+func line(src []byte, indent string, dst []byte, pos, depth int, build bool) ([]byte, int, int) {
 	if build {
 		for range min(depth, MaxIndentDepth) {
-			dst = append(dst, x.indent...)
+			dst = append(dst, indent...)
 		}
 	}
 	first := true

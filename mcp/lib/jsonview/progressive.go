@@ -175,16 +175,16 @@ func followIndent(p *progressive, indent string) (x *Indented, settled bool) {
 	}
 	x = &Indented{src: view, tail: []string{""}, indent: indent, chunkAt: -1}
 	cut := false
-	more := func(need int) ([]byte, bool) {
+	more := func(_, need int) ([]byte, int, bool) {
 		all, final := p.wait(start + need)
 		switch {
 		case all == nil:
 			cut = true // moved or failed: nothing more to follow
-			return nil, true
+			return nil, 0, true
 		case final:
-			return end(all), true
+			return end(all), 0, true
 		}
-		return all[start:], false
+		return all[start:], 0, false
 	}
 	ok, sawFinal := x.indexValid(view, final, more)
 	switch {

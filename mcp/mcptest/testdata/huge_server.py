@@ -2,7 +2,7 @@
 """An MCP server on stdio with one tool, "big", whose result is a text of
 $HUGE_MB megabytes (20 by default) in 80-byte lines, or of JSON when
 $HUGE_JSON is set; when $HUGE_STAMP names a file, the time the response
-was written goes there (.ci/huge-tui.sh)."""
+was written goes there with the response's size in bytes (.ci/huge-tui.sh)."""
 import json, os, sys, time
 MB = int(os.environ.get("HUGE_MB", "20"))
 def text():
@@ -31,10 +31,11 @@ for line in sys.stdin:
     elif m == "tools/list":
         res = {"tools": [{"name": "big", "description": "A huge result.", "inputSchema": {"type": "object"}}]}
     elif m == "tools/call":
-        send('{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(req["id"]), BIG))
+        line = '{"jsonrpc":"2.0","id":%s,"result":%s}' % (json.dumps(req["id"]), BIG)
+        send(line)
         if os.environ.get("HUGE_STAMP"):
             with open(os.environ["HUGE_STAMP"], "w") as f:
-                f.write("%.6f" % time.time())
+                f.write("%.6f %d" % (time.time(), len(line) + 1))
         continue
     else:
         res = {}

@@ -10,6 +10,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
@@ -376,7 +378,16 @@ func (w *Writer) Event(ev mcp.Event) {
 	if te, ok := ev.(mcp.TransportEvent); ok && te.Run != nil && !te.Run.Done {
 		return
 	}
+	var streamed []byte // a big frame's bytes, written from where they are
+	if fe, ok := ev.(mcp.FrameEvent); ok && len(fe.Frame.Raw) >= streamedBytes && utf8.Valid(fe.Frame.Raw) {
+		g := *fe.Frame
+		streamed, g.Raw = g.Raw, nil
+		ev = mcp.FrameEvent{Frame: &g}
+	}
 	e := FromEvent(ev)
+	if streamed != nil {
+		e.Size, e.Raw = len(streamed), &streamedRaw
+	}
 	if !w.keepSecrets && e.Type == "transport" {
 		// Timeline rows name URLs (requests, redirects, OAuth steps) and
 		// headers: their secret query parameters and credentials are
@@ -392,10 +403,73 @@ func (w *Writer) Event(ev mcp.Event) {
 	if !w.keepSecrets && e.Type == "frame" {
 		e.Stream = redact.URLs(e.Stream) // the stream's name, not the frame's bytes
 	}
+	if streamed != nil {
+		w.writeStreamed(e, streamed)
+		return
+	}
 	if !w.keepSecrets && (e.Type == "local_error" || e.Type == "state" || e.Type == "list" || e.Type == "exit") {
 		e.Error, e.Detail = redact.URLs(e.Error), redact.URLs(e.Detail)
 	}
 	w.write(e)
+}
+
+// streamedBytes is the size from which a frame's bytes are written to the
+// file a piece at a time (writeStreamed), not copied into a string and
+// encoded whole: a 20 MB result recorded was held three times more.
+const streamedBytes = 1 << 20
+
+// streamedRaw is the Raw a streamed frame's entry is encoded with: its
+// place in the line is where writeStreamed writes the frame's bytes.
+var streamedRaw = "mcpscope-streamed-raw"
+
+// writeStreamed writes a frame's entry whose Raw is streamedRaw: the
+// entry as encoding/json gives it, with the raw member's string written
+// from raw (valid UTF-8) a piece at a time, escaped as the encoder
+// escapes it.
+func (w *Writer) writeStreamed(e *Entry, raw []byte) {
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		w.mu.Lock()
+		failed := w.failLocked(err)
+		w.mu.Unlock()
+		w.tell(failed)
+		return
+	}
+	// Inside the entry's other strings every quote is escaped, so the
+	// member can only be the raw one.
+	member := []byte(`,"raw":"` + streamedRaw + `"`)
+	at := bytes.Index(line.Bytes(), member)
+	head, tail := line.Bytes()[:at+len(member)-len(streamedRaw)-1], line.Bytes()[at+len(member)-1:]
+	w.mu.Lock()
+	if w.err != nil {
+		w.mu.Unlock()
+		return
+	}
+	_, err := w.w.Write(head)
+	var piece bytes.Buffer
+	penc := json.NewEncoder(&piece)
+	penc.SetEscapeHTML(false)
+	for rest := raw; len(rest) > 0 && err == nil; {
+		n := min(len(rest), 64<<10)
+		for n < len(rest) && !utf8.RuneStart(rest[n]) {
+			n-- // a piece ends between two runes
+		}
+		piece.Reset()
+		// A view, not a copy: a frame's bytes never change. Valid UTF-8
+		// always encodes.
+		_ = penc.Encode(unsafe.String(&rest[0], n))
+		// The piece's quotes and newline go; its escapes stay.
+		_, err = w.w.Write(piece.Bytes()[1 : piece.Len()-2])
+		rest = rest[n:]
+	}
+	if err == nil {
+		_, err = w.w.Write(tail)
+	}
+	failed := w.failLocked(err)
+	w.mu.Unlock()
+	w.tell(failed)
 }
 
 // Flush writes what is buffered to the file, so that a reader following
