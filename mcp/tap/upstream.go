@@ -38,6 +38,27 @@ type upstreamConn struct {
 	br        *bufio.Reader
 	bw        *bufio.Writer
 	idleSince time.Time
+	// headLeft is how much more an answer's head may read (-1: no
+	// bound, the body is being read).
+	headLeft int64
+}
+
+// errHeadTooLarge ends an answer whose head is over maxUpstreamHead.
+var errHeadTooLarge = errors.New("tap: the server's answer has a head (status line and headers) over 10 MiB")
+
+// Read reads the connection for br, bounding an answer's head.
+func (pc *upstreamConn) Read(p []byte) (int, error) {
+	if pc.headLeft == 0 {
+		return 0, errHeadTooLarge
+	}
+	if pc.headLeft > 0 && int64(len(p)) > pc.headLeft {
+		p = p[:pc.headLeft]
+	}
+	n, err := pc.conn.Read(p)
+	if pc.headLeft > 0 {
+		pc.headLeft -= int64(n)
+	}
+	return n, err
 }
 
 const (
@@ -50,6 +71,10 @@ const (
 	// max1xx bounds the informational answers passed on before the real
 	// one (a server that sends them without end).
 	max1xx = 20
+	// maxUpstreamHead bounds an answer's head (its 1xx answers' too), as
+	// http.Transport's default does: a server that sends headers without
+	// end gets a 502, not the tap's memory.
+	maxUpstreamHead = 10 << 20
 	// smallBody is the largest request body written in one piece with
 	// its head.
 	smallBody = 64 << 10
@@ -125,6 +150,7 @@ func (t *upstreamTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		return fail(err)
 	}
 	trace := httptrace.ContextClientTrace(ctx)
+	pc.headLeft = maxUpstreamHead
 	for n := 0; ; n++ {
 		resp, err := http.ReadResponse(pc.br, req)
 		if err != nil {
@@ -143,6 +169,7 @@ func (t *upstreamTransport) RoundTrip(req *http.Request) (*http.Response, error)
 			}
 			continue
 		}
+		pc.headLeft = -1
 		resp.Body = &upstreamBody{ReadCloser: resp.Body, t: t, pc: pc, stop: stop, reuse: !resp.Close && !req.Close}
 		return resp, nil
 	}
@@ -183,7 +210,9 @@ func (t *upstreamTransport) get(ctx context.Context, addr string) (*upstreamConn
 	if err != nil {
 		return nil, err
 	}
-	return &upstreamConn{conn: c, addr: addr, br: bufio.NewReaderSize(c, 32<<10), bw: bufio.NewWriterSize(c, 16<<10)}, nil
+	pc := &upstreamConn{conn: c, addr: addr, bw: bufio.NewWriterSize(c, 16<<10), headLeft: -1}
+	pc.br = bufio.NewReaderSize(pc, 32<<10)
+	return pc, nil
 }
 
 // put keeps a connection whose exchange ended cleanly for the next one.

@@ -225,3 +225,49 @@ func TestHTTPTapEndsTheServersStreamWhenTheClientGoesAway(t *testing.T) {
 		t.Fatal("the server's stream went on after the client went away")
 	}
 }
+
+// A server whose answer's head never ends gets the client a 502 once the
+// head is over 10 MiB (as http.Transport bounds it), not a tap that reads
+// and keeps it without end.
+func TestHTTPTapBoundsTheHeadOfAnAnswer(t *testing.T) {
+	privateDirs(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ln.Close() }()
+	release := make(chan struct{})
+	defer close(release)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer func() { _ = c.Close() }()
+				buf := make([]byte, 4096)
+				_, _ = c.Read(buf)
+				_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\n")
+				line := "X-Endless: " + strings.Repeat("a", 64<<10) + "\r\n"
+				for range (12 << 20) / len(line) {
+					if _, err := io.WriteString(c, line); err != nil {
+						return
+					}
+				}
+				<-release // and then nothing: the head is not over
+			}()
+		}
+	}()
+	local := startTap(t, "http://"+ln.Addr().String()+"/mcp")
+	client := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+	resp, err := client.Post(local, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("status %d, want 502", resp.StatusCode)
+	}
+}
