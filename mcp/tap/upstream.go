@@ -19,10 +19,9 @@ import (
 // over kept-alive connections on the request's own goroutine: the request
 // is written and its answer read where the proxy waits for them, with no
 // hand-off to a connection's reader and writer goroutines as
-// http.Transport makes. Those hand-offs wake threads, and on a loaded
-// two-core machine each wake is tens of microseconds, more than the rest
-// of the tap's work on a request. https, a proxy from the environment
-// and protocol upgrades go through http.Transport.
+// http.Transport makes. Those hand-offs wake threads, which costs more
+// than the rest of the tap's work on a request. https, a proxy from the
+// environment and protocol upgrades go through http.Transport.
 type upstreamTransport struct {
 	std    *http.Transport
 	dialer net.Dialer
