@@ -97,8 +97,17 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 		defer stop()
 	}
 	h.proxy = &httputil.ReverseProxy{
-		Rewrite:        h.rewrite,
-		FlushInterval:  -1, // every write reaches the client at once: SSE event by event
+		Rewrite:    h.rewrite,
+		Transport:  newUpstreamTransport(),
+		BufferPool: copyBuffers,
+		// An event stream, and a body of unknown length, reach the client
+		// write by write whatever this says (ReverseProxy flushes them at
+		// once: SSE event by event). A body of known length is passed on
+		// whole when it is all there, its head and body in one write,
+		// and at least every flushEvery while it comes: flushing at once
+		// (-1) made ReverseProxy flush the head alone on a goroutine of
+		// its own, a thread's wake-up and a packet more a request.
+		FlushInterval:  flushEvery,
 		ModifyResponse: h.response,
 		ErrorHandler:   h.failed,
 		// ReverseProxy logs an answer cut during its copy to the standard
@@ -118,6 +127,19 @@ func RunHTTP(ctx context.Context, o HTTPOptions) error {
 	}
 	return err
 }
+
+// flushEvery is how often a slow body of known length is flushed.
+const flushEvery = 5 * time.Millisecond
+
+// copyBuffers are the proxy's buffers for copying an answer: without
+// them it makes a 32 KiB one for each, most of what the tap allocated a
+// request, and the garbage collector ran that much more often.
+var copyBuffers = &bufferPool{p: sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}}
+
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() []byte  { return *b.p.Get().(*[]byte) }
+func (b *bufferPool) Put(p []byte) { b.p.Put(&p) }
 
 type httpTap struct {
 	target      *url.URL

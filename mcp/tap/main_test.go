@@ -57,6 +57,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(out.Code)
 	}
+	if code, ok := runHTTPRole(); ok {
+		os.Exit(code)
+	}
 	if os.Getenv(relayEnv) != "" {
 		os.Exit(relay(os.Args[1:]))
 	}
