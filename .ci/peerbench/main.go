@@ -87,6 +87,9 @@ func want(name string) bool {
 const relayVar = "PEERBENCH_RELAY"
 
 func main() {
+	if spec := os.Getenv(proxyVar); spec != "" {
+		os.Exit(bareProxy(spec))
+	}
 	if stamp := os.Getenv(relayVar); stamp != "" {
 		os.Exit(relay(stamp, os.Args[1:]))
 	}

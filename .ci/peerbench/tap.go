@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -44,7 +46,7 @@ func tapRows(t *table, se []string, env []string) {
 	if terr == nil {
 		tapped = tp
 	}
-	stdio.mcpscope, stdio.ok, stdio.note = tapCell(direct, tapped, errors.Join(derr, terr))
+	stdio.mcpscope, stdio.ok, stdio.note = tapCell(direct, tapped, nil, errors.Join(derr, terr))
 	closeAll(direct, tapped)
 
 	http := t.row("HTTP tap: added per request (tools/list on server-everything over Streamable HTTP, SSE answers)", "≤ 0.1 ms", "")
@@ -65,28 +67,44 @@ type session interface {
 
 // tapCell alternates requests between the direct and the tapped session
 // and says what the tap added.
-func tapCell(direct, tapped session, err error) (cell string, ok bool, note string) {
+// A floor, when given, is a third session through the least a proxy can
+// be (a bare Go reverse proxy in a process of its own), in the same turns.
+func tapCell(direct, tapped, floor session, err error) (cell string, ok bool, note string) {
 	if err != nil {
 		return "failed: " + err.Error(), false, ""
 	}
-	var d, tp []float64
+	sessions := []session{direct, tapped}
+	if floor != nil {
+		sessions = append(sessions, floor)
+	}
+	times := make([][]float64, len(sessions))
+	floorFailed := ""
 	for i := 0; i < tapRequests; i++ {
-		for k, s := range []session{direct, tapped} {
+		for k, s := range sessions {
+			if k == 2 && floorFailed != "" {
+				continue
+			}
 			start := time.Now()
 			if err := s.request(100 + i); err != nil {
-				return "failed: " + err.Error(), false, ""
+				if k == 2 {
+					// The floor is a comparison, not what is measured.
+					floorFailed = fmt.Sprintf("the bare proxy failed at request %d: %v", i+1, err)
+					continue
+				}
+				return fmt.Sprintf("failed: %s, request %d: %v", []string{"direct", "through the tap"}[k], i+1, err), false, ""
 			}
-			us := float64(time.Since(start).Nanoseconds()) / 1000
-			if k == 0 {
-				d = append(d, us)
-			} else {
-				tp = append(tp, us)
-			}
+			times[k] = append(times[k], float64(time.Since(start).Nanoseconds())/1000)
 		}
 	}
-	added := med(tp) - med(d)
-	return fmt.Sprintf("%.3f ms", added/1000), added <= 100,
-		fmt.Sprintf("%d requests each; median %.3f ms direct, %.3f ms through the tap", tapRequests, med(d)/1000, med(tp)/1000)
+	added := med(times[1]) - med(times[0])
+	note = fmt.Sprintf("%d requests each; median %.3f ms direct, %.3f ms through the tap", tapRequests, med(times[0])/1000, med(times[1])/1000)
+	switch {
+	case floorFailed != "":
+		note += "; " + floorFailed
+	case floor != nil:
+		note += fmt.Sprintf("; a bare Go reverse proxy (httputil.ReverseProxy, in a process of its own) adds %.3f ms in the same turns", (med(times[2])-med(times[0]))/1000)
+	}
+	return fmt.Sprintf("%.3f ms", added/1000), added <= 100, note
 }
 
 func closeAll(ss ...session) {
@@ -261,7 +279,26 @@ func httpTapRow(se []string, env []string) (cell string, ok bool, note string) {
 	if err := waitListening(tapAddr); err != nil {
 		return "failed: the tap: " + err.Error(), false, ""
 	}
-	var d, tp session
+	// The floor: peerbench itself as a bare reverse proxy.
+	self, err := os.Executable()
+	if err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	floorPort, err := freePort()
+	if err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	floorAddr := fmt.Sprintf("127.0.0.1:%d", floorPort)
+	proxy := exec.Command(self)
+	proxy.Env = append(append([]string{}, env...), proxyVar+"="+floorAddr+" "+upstream)
+	if err := proxy.Start(); err != nil {
+		return "failed: " + err.Error(), false, ""
+	}
+	defer func() { _ = proxy.Process.Kill(); _ = proxy.Wait() }()
+	if err := waitListening(floorAddr); err != nil {
+		return "failed: the bare proxy: " + err.Error(), false, ""
+	}
+	var d, tp, fl session
 	direct, derr := newHTTPSession(upstream)
 	if derr == nil {
 		d = direct
@@ -270,8 +307,36 @@ func httpTapRow(se []string, env []string) (cell string, ok bool, note string) {
 	if terr == nil {
 		tp = tapped
 	}
-	defer closeAll(d, tp)
-	return tapCell(d, tp, errors.Join(derr, terr))
+	floor, ferr := newHTTPSession("http://" + floorAddr + "/mcp")
+	if ferr == nil {
+		fl = floor
+	}
+	defer closeAll(d, tp, fl)
+	return tapCell(d, tp, fl, errors.Join(derr, terr, ferr))
+}
+
+// proxyVar, when set to "ADDR URL", makes peerbench a bare reverse proxy
+// listening on ADDR in front of URL: the floor of the HTTP tap row.
+const proxyVar = "PEERBENCH_PROXY"
+
+// bareProxy serves a plain httputil.ReverseProxy, flushing every write
+// (as an event stream needs), until it is killed.
+func bareProxy(spec string) int {
+	addr, upstream, _ := strings.Cut(spec, " ")
+	target, err := url.Parse(upstream)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 64
+	p := &httputil.ReverseProxy{
+		Rewrite:       func(r *httputil.ProxyRequest) { r.SetURL(target); r.Out.URL.Path = target.Path },
+		Transport:     tr,
+		FlushInterval: -1,
+	}
+	fmt.Fprintln(os.Stderr, http.ListenAndServe(addr, p))
+	return 1
 }
 
 func freePort() (int, error) {
