@@ -1,6 +1,7 @@
 package panes
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
@@ -19,7 +19,7 @@ import (
 // content's MIME type, else by its name (a resource's URI, a file name),
 // else none; a Markdown code fence's by its info string. The colours are
 // the theme's chroma style (themes.Theme.Chroma), written as 24-bit
-// escapes by chroma's terminal formatter. The plain theme (NO_COLOR) shows
+// escapes as chroma's terminal formatter writes them. The plain theme (NO_COLOR) shows
 // everything plain. chroma's own lexer registry is not used: it builds
 // every one of its lexers when the program starts, whether or not anything
 // is highlighted.
@@ -87,7 +87,67 @@ func format(b *strings.Builder, style *chroma.Style, lx chroma.Lexer, text strin
 			return false
 		}
 	}
-	return formatters.TTY16m.Format(b, style, chroma.Literator(toks...)) == nil
+	writeTrueColour(b, style, toks)
+	return true
+}
+
+// writeTrueColour writes toks in style's colours as 24-bit SGR escapes,
+// byte for byte as chroma's TTY16m formatter does (TestTrueColourIsTTY16m)
+// without linking chroma's formatters package and its HTML and SVG
+// formatters, whose registry is built at every start, nor rebuilding the
+// style at every call as TTY16m does to drop its background. A coloured
+// token is reset at each line's end and resumed after it, so that every
+// line stands alone.
+func writeTrueColour(b *strings.Builder, style *chroma.Style, toks []chroma.Token) {
+	sgrs := map[chroma.TokenType]string{}
+	for _, tok := range toks {
+		sgr, ok := sgrs[tok.Type]
+		if !ok {
+			sgr = sgrFor(style.Get(tok.Type))
+			sgrs[tok.Type] = sgr
+		}
+		if sgr == "" {
+			b.WriteString(tok.Value)
+			continue
+		}
+		for text := tok.Value; text != ""; {
+			lf := strings.IndexByte(text, '\n')
+			if lf < 0 {
+				b.WriteString(sgr + text + "\x1b[0m")
+				break
+			}
+			end := lf // a line ends at its "\r\n" or "\n"
+			if end > 0 && text[end-1] == '\r' {
+				end--
+			}
+			b.WriteString(sgr + text[:end] + "\x1b[0m" + text[end:lf+1])
+			text = text[lf+1:]
+		}
+	}
+}
+
+// sgrFor is the escape sequence that starts a token drawn as e: bold,
+// underline, italic and the foreground colour (a background is left to
+// the terminal); "" when e sets none of them.
+func sgrFor(e chroma.StyleEntry) string {
+	e.Background = 0
+	if e.IsZero() {
+		return ""
+	}
+	var sgr string
+	if e.Bold == chroma.Yes {
+		sgr += "\x1b[1m"
+	}
+	if e.Underline == chroma.Yes {
+		sgr += "\x1b[4m"
+	}
+	if e.Italic == chroma.Yes {
+		sgr += "\x1b[3m"
+	}
+	if e.Colour.IsSet() {
+		sgr += fmt.Sprintf("\x1b[38;2;%d;%d;%dm", e.Colour.Red(), e.Colour.Green(), e.Colour.Blue())
+	}
+	return sgr
 }
 
 // lexerFor is the lexer for a MIME type, else for name's file name or

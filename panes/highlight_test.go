@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
@@ -264,6 +266,47 @@ func TestContentHighlightsCode(t *testing.T) {
 	for _, l := range ReadResultLines(themes.NoColor(), []byte(`{"contents":[{"uri":"file:///x/main.py","mimeType":"text/x-python","text":"def main():\n    pass\n"}]}`)) {
 		if strings.Contains(l, "\x1b[38") {
 			t.Errorf("NO_COLOR: %q", l)
+		}
+	}
+}
+
+// highlight writes what chroma's TTY16m formatter writes, byte for byte:
+// for every token type a lexer gives (the negative ones style a page's
+// lines and numbers), in both themes and one that leaves colours out, for
+// tokens that span lines and end them (with "\n" and "\r\n").
+func TestTrueColourIsTTY16m(t *testing.T) {
+	p := themes.Dark().Palette
+	p.JSONKey, p.Muted = nil, nil
+	values := []string{"x", "", "a\nb", "a\r\nb\n", "\n\n", "end\n", " \t"}
+	for _, th := range []*themes.Theme{themes.Dark(), themes.Light(), themes.New(p, true)} {
+		var toks []chroma.Token
+		for tt := range chroma.StandardTypes {
+			if tt < 0 {
+				continue
+			}
+			for _, v := range values {
+				toks = append(toks, chroma.Token{Type: tt, Value: v})
+			}
+		}
+		for _, l := range langs {
+			it, err := l.Lexer().Tokenise(nil, "x = \"s\" # c\n// c\n<a b='c'>1.5</a>\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			toks = append(toks, it.Tokens()...)
+		}
+		var want, got strings.Builder
+		if err := formatters.TTY16m.Format(&want, th.Chroma(), chroma.Literator(toks...)); err != nil {
+			t.Fatal(err)
+		}
+		writeTrueColour(&got, th.Chroma(), toks)
+		if got.String() != want.String() {
+			g, w := got.String(), want.String()
+			i := 0
+			for i < len(g) && i < len(w) && g[i] == w[i] {
+				i++
+			}
+			t.Fatalf("differs at byte %d:\n got %q\nwant %q", i, g[max(0, i-40):min(len(g), i+40)], w[max(0, i-40):min(len(w), i+40)])
 		}
 	}
 }
