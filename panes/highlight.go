@@ -75,20 +75,42 @@ func highlightSafe(t *themes.Theme, lx chroma.Lexer, text string) []string {
 // format writes text as lx cuts it in style's colours; false when lexing
 // fails or takes longer than budget.
 func format(b *strings.Builder, style *chroma.Style, lx chroma.Lexer, text string, budget time.Duration) bool {
+	toks, ok := lex(lx, text, budget)
+	if ok {
+		writeTrueColour(b, style, toks)
+	}
+	return ok
+}
+
+// lex cuts text into tokens with lx, a run of tokens of one type joined
+// into one; false when lexing fails or takes longer than budget. The time
+// is checked at every token: chroma's Coalesce would read a whole run of
+// one type (a long line of characters no rule names) before it returned,
+// however long that took, and join it a token at a time.
+func lex(lx chroma.Lexer, text string, budget time.Duration) ([]chroma.Token, bool) {
 	it, err := lx.Tokenise(nil, text)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	var toks []chroma.Token
+	var run strings.Builder
+	var runType chroma.TokenType
 	started := time.Now()
 	for tok := it(); tok != chroma.EOF; tok = it() {
-		toks = append(toks, tok)
-		if len(toks)%256 == 0 && time.Since(started) > budget {
-			return false
+		if time.Since(started) > budget {
+			return nil, false
 		}
+		if run.Len() > 0 && tok.Type != runType {
+			toks = append(toks, chroma.Token{Type: runType, Value: run.String()})
+			run.Reset()
+		}
+		runType = tok.Type
+		run.WriteString(tok.Value)
 	}
-	writeTrueColour(b, style, toks)
-	return true
+	if run.Len() > 0 {
+		toks = append(toks, chroma.Token{Type: runType, Value: run.String()})
+	}
+	return toks, true
 }
 
 // writeTrueColour writes toks in style's colours as 24-bit SGR escapes,

@@ -2,6 +2,7 @@ package panes
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -34,10 +35,11 @@ type lang struct {
 	lexer chroma.Lexer
 }
 
-// Lexer is lang's lexer, built at its first use.
+// Lexer is lang's lexer, built at its first use. Its tokens are as its
+// rules cut them: lex joins a run of one type.
 func (l *lang) Lexer() chroma.Lexer {
 	l.once.Do(func() {
-		l.lexer = chroma.Coalesce(chroma.MustNewLexer(&chroma.Config{Name: l.name}, l.rules))
+		l.lexer = chroma.MustNewLexer(&chroma.Config{Name: l.name}, l.rules)
 	})
 	return l.lexer
 }
@@ -328,8 +330,8 @@ var (
 	lineComment  = chroma.Rule{Pattern: `//.*`, Type: chroma.CommentSingle}
 	blockComment = chroma.Rule{Pattern: `/\*[\s\S]*?(?:\*/|\z)`, Type: chroma.CommentMultiline}
 	hashComment  = chroma.Rule{Pattern: `#.*`, Type: chroma.CommentSingle}
-	doubleQuoted = chroma.Rule{Pattern: `"(?:\\[\s\S]|[^"\\\n])*"?`, Type: chroma.LiteralStringDouble}
-	singleQuoted = chroma.Rule{Pattern: `'(?:\\[\s\S]|[^'\\\n])*'?`, Type: chroma.LiteralStringSingle}
+	doubleQuoted = chroma.Rule{Pattern: `"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?`, Type: chroma.LiteralStringDouble}
+	singleQuoted = chroma.Rule{Pattern: `'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?`, Type: chroma.LiteralStringSingle}
 	number       = chroma.Rule{Pattern: numberPattern, Type: chroma.LiteralNumber}
 	cOperator    = chroma.Rule{Pattern: `[-+*/%=<>!&|^~?:]+`, Type: chroma.Operator}
 	cPunctuation = chroma.Rule{Pattern: `[{}()\[\];,.@]`, Type: chroma.Punctuation}
@@ -339,18 +341,29 @@ var (
 func identifierFor(w *words) chroma.Rule { return chroma.Rule{Pattern: identPattern, Type: w} }
 
 // jsonRules lex JSON, JSON lines and JSON with comments: a string before
-// a ":" is a key.
+// a ":" is a key. A value's string is read in a state of its own, a run
+// of characters or an escape at a time: one pattern over a long string
+// (a base64 blob, JSON escaped in JSON) would overflow the regular
+// expression engine's backtracking stack and fail.
 func jsonRules() chroma.Rules {
-	return chroma.Rules{"root": {
-		spaces,
-		{Pattern: `"(?:\\.|[^"\\\n])*"(?=\s*:)`, Type: chroma.NameTag},
-		{Pattern: `"(?:\\.|[^"\\\n])*"?`, Type: chroma.LiteralStringDouble},
-		{Pattern: `-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`, Type: chroma.LiteralNumber},
-		{Pattern: `(?:true|false|null)\b`, Type: chroma.KeywordConstant},
-		{Pattern: `[{}\[\],:]`, Type: chroma.Punctuation},
-		lineComment, blockComment,
-		anyChar,
-	}}
+	return chroma.Rules{
+		"root": {
+			spaces,
+			{Pattern: `"[^"\\\n]{0,1024}(?:\\.[^"\\\n]{0,1024}){0,64}"(?=\s*:)`, Type: chroma.NameTag},
+			{Pattern: `"`, Type: chroma.LiteralStringDouble, Mutator: chroma.Push("string")},
+			{Pattern: `-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`, Type: chroma.LiteralNumber},
+			{Pattern: `(?:true|false|null)\b`, Type: chroma.KeywordConstant},
+			{Pattern: `[{}\[\],:]`, Type: chroma.Punctuation},
+			lineComment, blockComment,
+			anyChar,
+		},
+		"string": {
+			{Pattern: `[^"\\\n]+|\\[^\n]`, Type: chroma.LiteralStringDouble},
+			{Pattern: `"`, Type: chroma.LiteralStringDouble, Mutator: chroma.Pop(1)},
+			{Pattern: `(?=\n)`, Mutator: chroma.Pop(1)}, // unclosed: the line ends it
+			anyChar,
+		},
+	}
 }
 
 // scriptRules lex JavaScript, and TypeScript when ts (JSX and TSX
@@ -379,7 +392,7 @@ func scriptRules(ts bool) chroma.Rules {
 			{Pattern: "`", Type: chroma.LiteralStringBacktick, Mutator: chroma.Push("template")},
 			lineComment, blockComment,
 			// A "/" where an expression starts begins a regular expression.
-			{Pattern: `(?<=(?:^|[=(,:\[!&|?{};]|\breturn|\btypeof)\s*)/(?![*/])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[dgimsuyv]*`, Type: chroma.LiteralStringRegex},
+			{Pattern: `(?=/)(?<=(?:^|[=(,:\[!&|?{};]|\breturn|\btypeof)\s*)/(?![*/])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[dgimsuyv]*`, Type: chroma.LiteralStringRegex},
 			number,
 			{Pattern: `@[\p{L}_$][\p{L}\p{N}_$.]*`, Type: chroma.NameDecorator},
 			{Pattern: `=>|[-+*/%=<>!&|^~?:]+`, Type: chroma.Operator},
@@ -388,9 +401,9 @@ func scriptRules(ts bool) chroma.Rules {
 		},
 		// A template literal, its ${...} lexed as code.
 		"template": {
-			{Pattern: "(?:\\\\[\\s\\S]|[^`\\\\$]|\\$(?!\\{))+", Type: chroma.LiteralStringBacktick},
 			{Pattern: "`", Type: chroma.LiteralStringBacktick, Mutator: chroma.Pop(1)},
 			{Pattern: `\$\{`, Type: chroma.LiteralStringInterpol, Mutator: chroma.Push("interpolation")},
+			{Pattern: "[^`\\\\$]+|\\\\[\\s\\S]|\\$", Type: chroma.LiteralStringBacktick},
 			anyChar,
 		},
 		"interpolation": {
@@ -422,7 +435,7 @@ func pythonRules() chroma.Rules {
 		{Pattern: `(def|class)(\s+)(` + identPattern + `)`, Type: pyDefinition},
 		// A string's prefix (r, b, f, u and their pairs) is part of it.
 		{Pattern: `(?i:[rbuf]|rb|br|fr|rf)?(?:"""[\s\S]*?(?:"""|\z)|'''[\s\S]*?(?:'''|\z))`, Type: chroma.LiteralStringDoc},
-		{Pattern: `(?i:[rbuf]|rb|br|fr|rf)?(?:"(?:\\[\s\S]|[^"\\\n])*"?|'(?:\\[\s\S]|[^'\\\n])*'?)`, Type: chroma.LiteralString},
+		{Pattern: `(?i:[rbuf]|rb|br|fr|rf)?(?:"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?)`, Type: chroma.LiteralString},
 		identifierFor(w),
 		hashComment,
 		number,
@@ -514,7 +527,7 @@ func markupRules(html bool) chroma.Rules {
 // values.
 func cssRules() chroma.Rules {
 	comment := chroma.Rule{Pattern: `/\*[\s\S]*?(?:\*/|\z)`, Type: chroma.CommentMultiline}
-	str := chroma.Rule{Pattern: `"(?:\\[\s\S]|[^"\\\n])*"?|'(?:\\[\s\S]|[^'\\\n])*'?`, Type: chroma.LiteralString}
+	str := chroma.Rule{Pattern: `"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?`, Type: chroma.LiteralString}
 	selectors := []chroma.Rule{
 		{Pattern: `@[\w-]+`, Type: chroma.Keyword},
 		{Pattern: `[#.][\w-]+`, Type: chroma.NameClass},
@@ -550,27 +563,30 @@ func cssRules() chroma.Rules {
 // yamlRules lex YAML line by line: keys, the values' strings, numbers
 // and constants, comments, anchors, tags and block scalars.
 func yamlRules() chroma.Rules {
-	// A value ends at the line's end, a comment or, in a flow collection,
-	// a separator.
-	end := `(?=[ \t]*(?:$|#|[,\]}]))`
+	// A plain scalar's word: a "#" in it follows no space, a ":" in it is
+	// followed by no space. Written without an alternation repeated a
+	// character at a time: chroma's engine keeps a backtracking step for
+	// each, and a long word would overflow its stack.
+	word := `[^\s#:,\[\]{}][^\s:,\[\]{}]*(?::+[^\s:,\[\]{}]+){0,64}`
 	return chroma.Rules{"root": {
 		spaces,
 		{Pattern: `(?<=^|\s)#.*`, Type: chroma.CommentSingle},
 		{Pattern: `^(?:---|\.\.\.)(?=\s|$)`, Type: chroma.CommentPreproc},
 		{Pattern: `^%.*`, Type: chroma.CommentPreproc},
 		// A block scalar (| or >) runs over the lines indented deeper than
-		// the line it starts on.
-		{Pattern: `(?<=^([ ]*)[^\n]*?)([|>][-+0-9]*)([ \t]*(?:#.*)?\n)((?:[ \t]*\n|\1[ ]+[^\n]*\n)*)`,
+		// the line it starts on; how far back that line starts is bounded,
+		// so that a long line of them is not read back at each.
+		{Pattern: `(?=[|>])(?<=^|[ \t])(?<=^([ ]*)[^\n]{0,256}?)([|>][-+0-9]*)([ \t]*(?:#.*)?\n)((?:[ \t]*\n|\1[ ]+[^\n]*\n)*)`,
 			Type: yamlBlockScalar},
-		{Pattern: `(?:"(?:\\.|[^"\\\n])*"|'(?:''|[^'\n])*'|[^\s#'"{}\[\],:&*!|>-][^\n#:,\[\]{}]*?|-[^\s#:,\[\]{}][^\n#:,\[\]{}]*?)(?=[ \t]*:(?:\s|$))`, Type: chroma.NameTag},
-		{Pattern: `"(?:\\[\s\S]|[^"\\])*"?`, Type: chroma.LiteralStringDouble},
-		{Pattern: `'(?:''|[^'])*'?`, Type: chroma.LiteralStringSingle},
+		{Pattern: `(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\n]*(?:''[^'\n]*)*')(?=[ \t]*:(?:\s|$))`, Type: chroma.NameTag},
+		{Pattern: `"[^"\\]*(?:\\[\s\S][^"\\]*)*"?`, Type: chroma.LiteralStringDouble},
+		{Pattern: `'[^']*(?:''[^']*)*'?`, Type: chroma.LiteralStringSingle},
 		{Pattern: `[&*][^\s,\[\]{}]+`, Type: chroma.NameVariable},
 		{Pattern: `![^\s,\[\]{}]*`, Type: chroma.KeywordType},
-		{Pattern: `(?:true|false|True|False|TRUE|FALSE|null|Null|NULL|~|yes|no|on|off)` + end, Type: chroma.KeywordConstant},
-		{Pattern: `[-+]?(?:0x[0-9a-fA-F]+|0o[0-7]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+|\.inf|\.Inf|\.nan|\.NaN)` + end, Type: chroma.LiteralNumber},
 		{Pattern: `[-?:](?=\s|$)|[\[\]{},]`, Type: chroma.Punctuation},
-		{Pattern: `[^\s#,\[\]{}]+(?:[ \t]+[^\s#,\[\]{}]+)*?` + end, Type: chroma.Text},
+		// At most so many words at a time: each is a step the engine keeps
+		// to backtrack to, and a long line would overflow its stack.
+		{Pattern: word + `(?:[ \t]+` + word + `){0,256}`, Type: yamlScalar},
 		anyChar,
 	}}
 }
@@ -583,23 +599,64 @@ var yamlBlockScalar = chroma.EmitterFunc(func(groups []string, _ *chroma.LexerSt
 		chroma.Token{Type: chroma.Text, Value: groups[3]}, chroma.Token{Type: chroma.LiteralString, Value: groups[4]})
 })
 
+// yamlScalar colours a plain scalar: a key when ": " follows it, else a
+// constant, a number or text. Telling them apart here, once the scalar
+// is read, keeps a long line from being read again at every word.
+var yamlScalar = chroma.EmitterFunc(func(groups []string, state *chroma.LexerState) chroma.Iterator {
+	v, tt := groups[0], chroma.Text
+	switch {
+	case yamlKeyFollows(state.Text, state.Pos):
+		tt = chroma.NameTag
+	case yamlConstants[v]:
+		tt = chroma.KeywordConstant
+	case yamlNumber().MatchString(v):
+		tt = chroma.LiteralNumber
+	}
+	return chroma.Literator(chroma.Token{Type: tt, Value: v})
+})
+
+// yamlKeyFollows says whether text at pos, past spaces and tabs, is a
+// mapping's ":" (one followed by a space, a line's end or the text's).
+func yamlKeyFollows(text []rune, pos int) bool {
+	for pos < len(text) && (text[pos] == ' ' || text[pos] == '\t') {
+		pos++
+	}
+	return pos < len(text) && text[pos] == ':' && (pos+1 == len(text) || unicode.IsSpace(text[pos+1]))
+}
+
+// yamlConstants are the plain scalars YAML (1.1 and 1.2) reads as
+// booleans and null.
+var yamlConstants = map[string]bool{
+	"true": true, "false": true, "True": true, "False": true, "TRUE": true, "FALSE": true,
+	"null": true, "Null": true, "NULL": true, "~": true,
+	"yes": true, "no": true, "on": true, "off": true, "Yes": true, "No": true, "On": true, "Off": true,
+}
+
+// yamlNumber is a plain scalar YAML reads as a number.
+var yamlNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(?:0x[0-9a-fA-F]+|0o[0-7]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+|\.(?:inf|Inf|INF|nan|NaN|NAN))$`)
+})
+
 // tomlRules lex TOML.
 func tomlRules() chroma.Rules {
 	return chroma.Rules{
 		"root": {
 			spaces,
 			hashComment,
-			{Pattern: `(?<=^[ \t]*)(\[\[?)([^\]\n]*)(\]\]?)`, Type: chroma.ByGroups(chroma.Punctuation, chroma.Keyword, chroma.Punctuation)},
-			{Pattern: `(?:[\w-]+|"(?:\\.|[^"\\\n])*"|'[^'\n]*')(?=\s*[.=])`, Type: chroma.NameTag},
+			{Pattern: `(?=\[)(?<=^[ \t]*)(\[\[?)([^\]\n]*)(\]\]?)`, Type: chroma.ByGroups(chroma.Punctuation, chroma.Keyword, chroma.Punctuation)},
+			// A bare key is read once: what is not followed by "=" or "." is
+			// text, not tried again from its every character.
+			{Pattern: `(?:(?>[\w-]+)|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\n]*')(?=\s*[.=])`, Type: chroma.NameTag},
 			{Pattern: `=`, Type: chroma.Operator, Mutator: chroma.Push("value")},
 			{Pattern: `\.`, Type: chroma.Punctuation},
+			{Pattern: `[\w-]+`, Type: chroma.Text},
 			anyChar,
 		},
 		"value": {
 			{Pattern: `[ \t]+`, Type: chroma.Text},
 			{Pattern: `\n`, Type: chroma.Text, Mutator: chroma.Pop(1)},
 			{Pattern: `"""[\s\S]*?(?:"""|\z)|'''[\s\S]*?(?:'''|\z)`, Type: chroma.LiteralString},
-			{Pattern: `"(?:\\.|[^"\\\n])*"?|'[^'\n]*'?`, Type: chroma.LiteralString},
+			{Pattern: `"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|'[^'\n]*'?`, Type: chroma.LiteralString},
 			{Pattern: `[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})?)?|[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?`, Type: chroma.LiteralDate},
 			{Pattern: `(?:true|false)\b`, Type: chroma.KeywordConstant},
 			{Pattern: `[+-]?(?:inf|nan)\b|[+-]?` + numberPattern, Type: chroma.LiteralNumber},
@@ -636,12 +693,14 @@ func shellRules() chroma.Rules {
 			{Pattern: `(?<=^|[\s;|&(])#.*`, Type: chroma.CommentSingle},
 			// A word made of letters alone may be a keyword; one with a
 			// "-", "/" or "." in it is a command's name or an argument.
-			{Pattern: `[\p{L}_][\p{L}\p{N}_]*(?![\p{L}\p{N}_./-])`, Type: w},
-			// A here-document: the line that opens it, then its lines up to
-			// the delimiter.
-			{Pattern: `(<<-?[ \t]*)(['"]?)([\w-]+)(['"]?)([^\n]*\n)([\s\S]*?^\t*\3$)`, Type: chroma.ByGroups(chroma.Operator,
-				chroma.LiteralStringHeredoc, chroma.LiteralStringHeredoc, chroma.LiteralStringHeredoc, chroma.UsingSelf("root"), chroma.LiteralStringHeredoc)},
-			{Pattern: `\$?'(?:\\.|[^'\\])*'?`, Type: chroma.LiteralStringSingle},
+			{Pattern: `(?>[\p{L}_][\p{L}\p{N}_]*)(?![\p{L}\p{N}_./-])`, Type: w},
+			// A here-document: the line that opens it (the rest of that line
+			// left as text: lexing it again would read a line of "<<"s once
+			// for each), then its lines up to the delimiter (the text's end
+			// when there is none, as in the shell, so that it is read once).
+			{Pattern: `(<<-?[ \t]*)(['"]?)([\w-]+)(['"]?)([^\n]*\n)([\s\S]*?^\t*\3$|[\s\S]*)`, Type: chroma.ByGroups(chroma.Operator,
+				chroma.LiteralStringHeredoc, chroma.LiteralStringHeredoc, chroma.LiteralStringHeredoc, chroma.Text, chroma.LiteralStringHeredoc)},
+			{Pattern: `\$?'[^'\\]*(?:\\.[^'\\]*)*'?`, Type: chroma.LiteralStringSingle},
 			{Pattern: `"`, Type: chroma.LiteralStringDouble, Mutator: chroma.Push("double")},
 			{Pattern: `\$\(\(|\$\(|\$\[|` + "`", Type: chroma.Punctuation},
 			variable,
@@ -653,7 +712,7 @@ func shellRules() chroma.Rules {
 			anyChar,
 		},
 		"double": {
-			{Pattern: `(?:\\[\s\S]|[^"\\$` + "`" + `])+`, Type: chroma.LiteralStringDouble},
+			{Pattern: `[^"\\$` + "`" + `]+|\\[\s\S]`, Type: chroma.LiteralStringDouble},
 			{Pattern: `"`, Type: chroma.LiteralStringDouble, Mutator: chroma.Pop(1)},
 			{Pattern: `\$\(`, Type: chroma.LiteralStringInterpol, Mutator: chroma.Push("command")},
 			variable,
@@ -687,8 +746,8 @@ func sqlRules() chroma.Rules {
 		identifierFor(w),
 		{Pattern: `--.*`, Type: chroma.CommentSingle},
 		{Pattern: `/\*[\s\S]*?(?:\*/|\z)`, Type: chroma.CommentMultiline},
-		{Pattern: `[eE]?'(?:''|\\.|[^'\\])*'?`, Type: chroma.LiteralStringSingle},
-		{Pattern: `"(?:""|[^"])*"?|` + "`[^`]*`?", Type: chroma.Name},
+		{Pattern: `[eE]?'[^'\\]*(?:(?:''|\\.)[^'\\]*)*'?`, Type: chroma.LiteralStringSingle},
+		{Pattern: `"[^"]*(?:""[^"]*)*"?|` + "`[^`]*`?", Type: chroma.Name},
 		{Pattern: `\$[0-9]+|[:@][\p{L}_][\p{L}\p{N}_]*|\?`, Type: chroma.NameVariable},
 		number,
 		{Pattern: `::|[-+*/%=<>!|&^~]+`, Type: chroma.Operator},
@@ -717,11 +776,13 @@ func markdownRules() chroma.Rules {
 			{Pattern: `[^\\<*_~` + "`" + `\[!\n]+`, Type: chroma.Text},
 			{Pattern: `\\.`, Type: chroma.Text},
 			{Pattern: `<!--[\s\S]*?(?:-->|\z)`, Type: chroma.CommentMultiline},
-			{Pattern: "(`+)[^`][\\s\\S]*?\\1(?!`)|`+", Type: chroma.LiteralStringBacktick},
+			// A code span's fence is bounded: the engine could not backtrack
+			// through a long run of backticks, which the second pattern takes.
+			{Pattern: "(`{1,16})(?!`)[^`][\\s\\S]*?\\1(?!`)|`+", Type: chroma.LiteralStringBacktick},
 			{Pattern: `(\*\*|__)(?=\S)[^\n]*?\S\1`, Type: chroma.GenericStrong},
 			{Pattern: `(?<![\p{L}\p{N}])([*_])(?=\S)[^\n*_]*?\S\1(?![\p{L}\p{N}])`, Type: chroma.GenericEmph},
 			{Pattern: `~~(?=\S)[^\n]*?\S~~`, Type: chroma.GenericDeleted},
-			{Pattern: `(!?\[)([^\]\n]*)(\]\()([^)\s]*)((?:\s+"[^"\n]*")?\))`, Type: chroma.ByGroups(chroma.Punctuation, chroma.NameTag, chroma.Punctuation, chroma.NameAttribute, chroma.Punctuation)},
+			{Pattern: `(!?\[)([^\[\]\n]*)(\]\()([^)\s]*)((?:\s+"[^"\n]*")?\))`, Type: chroma.ByGroups(chroma.Punctuation, chroma.NameTag, chroma.Punctuation, chroma.NameAttribute, chroma.Punctuation)},
 			{Pattern: `<(?:https?|mailto):[^>\s]*>`, Type: chroma.NameAttribute},
 			{Pattern: `\n`, Type: chroma.Text},
 			anyChar,
@@ -806,7 +867,7 @@ func rustRules() chroma.Rules {
 		{Pattern: `b?r(#*)"[\s\S]*?(?:"\1|\z)`, Type: chroma.LiteralString},
 		{Pattern: `b?'(?:\\(?:[nrt0'"\\]|x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\})|[^'\\\n])'`, Type: chroma.LiteralStringChar},
 		{Pattern: `'` + identPattern, Type: chroma.NameLabel},
-		{Pattern: `b?"(?:\\[\s\S]|[^"\\])*"?`, Type: chroma.LiteralStringDouble},
+		{Pattern: `b?"[^"\\]*(?:\\[\s\S][^"\\]*)*"?`, Type: chroma.LiteralStringDouble},
 		typeDefinition("struct enum trait union"),
 		{Pattern: identPattern + `!`, Type: chroma.NameBuiltin},
 		identifierFor(w),
@@ -864,10 +925,10 @@ func cRules(cpp bool) chroma.Rules {
 	w := newWords(true, lists)
 	return chroma.Rules{"root": {
 		spaces,
-		{Pattern: `(?<=^[ \t]*)(#[ \t]*include)([ \t]*)(<[^>\n]*>?|"[^"\n]*"?)`, Type: chroma.ByGroups(chroma.CommentPreproc, chroma.Text, chroma.LiteralString)},
-		{Pattern: `(?<=^[ \t]*)#(?:[^\n\\/]|\\[\s\S]|/(?![/*]))*`, Type: chroma.CommentPreproc},
+		{Pattern: `(?=#)(?<=^[ \t]*)(#[ \t]*include)([ \t]*)(<[^>\n]*>?|"[^"\n]*"?)`, Type: chroma.ByGroups(chroma.CommentPreproc, chroma.Text, chroma.LiteralString)},
+		{Pattern: `(?=#)(?<=^[ \t]*)#(?:[^\n\\/]|\\[\s\S]|/(?![/*]))*`, Type: chroma.CommentPreproc},
 		{Pattern: `(?:u8|[uUL])?R"([^(\s]{0,16})\([\s\S]*?(?:\)\1"|\z)`, Type: chroma.LiteralString},
-		{Pattern: `(?:u8|[uUL])?"(?:\\[\s\S]|[^"\\\n])*"?`, Type: chroma.LiteralStringDouble},
+		{Pattern: `(?:u8|[uUL])?"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?`, Type: chroma.LiteralStringDouble},
 		{Pattern: `(?:u8|[uUL])?'(?:\\[^'\n]+|[^'\\\n])'`, Type: chroma.LiteralStringChar},
 		typeDefinition("struct union enum class"),
 		identifierFor(w),

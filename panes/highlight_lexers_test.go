@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -118,13 +119,9 @@ func TestLexersTokenise(t *testing.T) {
 
 func lexTokens(t *testing.T, lx chroma.Lexer, text string) []chroma.Token {
 	t.Helper()
-	it, err := lx.Tokenise(nil, text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var toks []chroma.Token
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		toks = append(toks, tok)
+	toks, ok := lex(lx, text, time.Minute)
+	if !ok {
+		t.Fatalf("%s could not lex %q", lx.Config().Name, text)
 	}
 	return toks
 }
@@ -318,5 +315,40 @@ func TestNoChromaRegistry(t *testing.T) {
 	}
 	if seen < 20 {
 		t.Fatalf("go list named only %d packages:\n%s", seen, out)
+	}
+}
+
+// A long string or line is coloured, as a whole, well within
+// highlightBudget: a pattern that repeats an alternation a character at a
+// time overflows chroma's engine's backtracking stack on a long token,
+// fails, and leaves the text to be lexed a character at a time, each
+// trying every rule again (TestLexersTakeAnyText checks no text is lost).
+func TestHighlightLongTokens(t *testing.T) {
+	th := themes.Dark()
+	blob := strings.Repeat("QUJDREVGR0hJSktMTU5PUA==", 2000) // 48 KB, as a server's base64 data is
+	str := chroma.LiteralString
+	for _, tc := range []struct {
+		lang, text, long string
+		want             chroma.TokenType
+	}{
+		{"json", `{"data": "` + blob + `"}`, `"` + blob + `"`, str},
+		{"json", `{"data": "` + strings.Repeat(`\"a\": 1, `, 5000) + `"}`, `"` + strings.Repeat(`\"a\": 1, `, 5000) + `"`, str},
+		{"yaml", "data: " + strings.Repeat("word ", 9000) + "end", strings.Repeat("word ", 9000) + "end", chroma.Text},
+		{"python", `x = "` + blob + `"`, `"` + blob + `"`, str},
+		{"js", "x = `" + blob + "`", "`" + blob + "`", str},
+		{"sh", `echo "` + blob + `"`, `"` + blob + `"`, str},
+		{"sql", `select '` + blob + `'`, `'` + blob + `'`, str},
+		{"markdown", "text " + strings.Repeat("`", 40000), strings.Repeat("`", 40000), str},
+	} {
+		start := time.Now()
+		lines := highlightCode(th, tc.lang, tc.text)
+		if lines == nil {
+			t.Errorf("%s: a long token was not highlighted (%v)", tc.lang, time.Since(start))
+			continue
+		}
+		toks := lexTokens(t, lexerForLanguage(tc.lang), tc.text)
+		if got, found := typeOf(toks, tc.long); !found || !under(got, tc.want) {
+			t.Errorf("%s: the long token is not one %s token (%v, %v)", tc.lang, tc.want, got, found)
+		}
 	}
 }
