@@ -200,11 +200,17 @@ func lexerForLanguage(name string) chroma.Lexer {
 	return nil
 }
 
-// highlightCode colours a Markdown fenced code block's code (already safe
-// to show) as the language its info string names, one string a line; nil
-// when the language is unknown, the theme plain or the code too big.
+// highlightCode colours a Markdown fenced code block's code as the
+// language its info string names (its name or an alias, in any case), one
+// string a line, the code sanitised first (termsafe, which leaves text it
+// has sanitised as it is); nil when the language is unknown, the theme
+// plain or the code too big.
 func highlightCode(t *themes.Theme, lang, code string) []string {
-	return highlightSafe(t, lexerForLanguage(lang), code)
+	lx := lexerForLanguage(lang)
+	if lx == nil {
+		return nil
+	}
+	return highlightSafe(t, lx, termsafe.Block(code))
 }
 
 // jsonLine lexes one line of pretty-printed JSON: the JSON lexer, which

@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
@@ -277,8 +278,13 @@ func TestHighlightCode(t *testing.T) {
 	if got := highlightCode(th, "py", strings.Repeat("x = 1\n", maxHighlightBytes/6+1)); got != nil {
 		t.Error("a block over maxHighlightBytes was coloured")
 	}
-	for _, l := range highlightCode(th, "sh", "echo '\x1b[31m'") {
-		if strings.Contains(ansi.Strip(l), "\x1b") {
+	hostile := "echo '\x1b[31mred\x1b]0;title\x07'"
+	lines = highlightCode(th, "sh", hostile)
+	if len(lines) != 1 || ansi.Strip(lines[0]) != termsafe.Block(hostile) {
+		t.Errorf("highlightCode did not show the escapes as text: %q", lines)
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "\x1b[31m") || strings.Contains(l, "\x1b]") || strings.Contains(l, "\x07") {
 			t.Errorf("highlightCode let an escape through: %q", l)
 		}
 	}
