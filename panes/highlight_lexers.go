@@ -324,7 +324,7 @@ func parenFollows(text []rune, pos int) bool {
 // error token (which the theme draws in red).
 var anyChar = chroma.Rule{Pattern: `[\s\S]`, Type: chroma.Text}
 
-// Rules shared by the C-like languages.
+// Rules several lexers share.
 var (
 	spaces       = chroma.Rule{Pattern: `\s+`, Type: chroma.Text}
 	lineComment  = chroma.Rule{Pattern: `//.*`, Type: chroma.CommentSingle}

@@ -3,6 +3,7 @@ package panes
 import (
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -357,4 +358,22 @@ func TestHighlightLongTokens(t *testing.T) {
 			t.Errorf("%s: the long token is not one %s token (%v, %v)", tc.lang, tc.want, got, found)
 		}
 	}
+}
+
+// Views highlight from several goroutines (a Markdown text past 1 KB is
+// rendered by a command): a lexer is built once, and lexes in any number
+// at a time (go test -race).
+func TestLexersConcurrently(t *testing.T) {
+	th := themes.Dark()
+	var wg sync.WaitGroup
+	for range 4 {
+		for _, l := range langs {
+			wg.Go(func() {
+				if highlightCode(th, l.aliases[0], "x = \"s\" # c\n// c\n<a b='c'>1.5</a>") == nil {
+					t.Errorf("%s: not highlighted", l.name)
+				}
+			})
+		}
+	}
+	wg.Wait()
 }
