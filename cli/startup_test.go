@@ -113,7 +113,7 @@ var unwantedPackages = map[string]string{
 // wantedPackages are the libraries DESIGN.md chose for a job: the binary
 // does that job with them, not with code of its own.
 var wantedPackages = map[string]string{
-	"github.com/alecthomas/chroma/v2/lexers": "chroma highlights every language (panes/highlight.go)",
+	"github.com/alecthomas/chroma/v2":        "chroma's engine runs our lexers (panes/highlight_lexers.go)",
 	"golang.org/x/net/idna":                  "the idn-hostname and idn-email formats (mcp/lib/schema/format/idna.go)",
 	"github.com/tiktoken-go/tokenizer/codec": "token costs in o200k_base (mcp/doctor/tokens)",
 	"github.com/fsnotify/fsnotify":           "--watch follows the server's files (mcp/watch)",

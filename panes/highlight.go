@@ -1,6 +1,7 @@
 package panes
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -9,20 +10,22 @@ import (
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/themes"
 )
 
-// Code is highlighted by chroma: the lexer is chosen by the content's MIME
-// type, else by the extension of its name (a resource's URI, a file name),
-// else none; the colours are the theme's chroma style (themes.Theme.Chroma),
-// written as 24-bit escapes by chroma's terminal formatter. The plain theme
-// (NO_COLOR) shows everything plain.
+// Code is highlighted by mcpscope's own lexers (highlight_lexers.go),
+// built on chroma's core at their first use: the language is chosen by the
+// content's MIME type, else by its name (a resource's URI, a file name),
+// else none; a Markdown code fence's by its info string. The colours are
+// the theme's chroma style (themes.Theme.Chroma), written as 24-bit
+// escapes as chroma's terminal formatter writes them. The plain theme (NO_COLOR) shows
+// everything plain. chroma's own lexer registry is not used: it builds
+// every one of its lexers when the program starts, whether or not anything
+// is highlighted.
 
-// maxHighlightBytes bounds a text highlighted as a whole: chroma lexes
-// about a megabyte a second (less for the richer languages), and past this
+// maxHighlightBytes bounds a text highlighted as a whole: chroma's regular
+// expressions lex about a megabyte a second, and past this
 // a text is shown plain rather than holding up the screen.
 const maxHighlightBytes = 64 << 10
 
@@ -72,121 +75,151 @@ func highlightSafe(t *themes.Theme, lx chroma.Lexer, text string) []string {
 // format writes text as lx cuts it in style's colours; false when lexing
 // fails or takes longer than budget.
 func format(b *strings.Builder, style *chroma.Style, lx chroma.Lexer, text string, budget time.Duration) bool {
-	it, err := lx.Tokenise(nil, text)
-	if err != nil {
-		return false
+	toks, ok := lex(lx, text, budget)
+	if ok {
+		writeTrueColour(b, style, toks)
 	}
-	var toks []chroma.Token
-	started := time.Now()
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		toks = append(toks, tok)
-		if len(toks)%256 == 0 && time.Since(started) > budget {
-			return false
-		}
-	}
-	return formatters.TTY16m.Format(b, style, chroma.Literator(toks...)) == nil
+	return ok
 }
 
-// lexerFor is chroma's lexer for a MIME type, else for name's file
+// lex cuts text into tokens with lx, a run of tokens of one type joined
+// into one; false when lexing fails or takes longer than budget. The time
+// is checked at every token: chroma's Coalesce would read a whole run of
+// one type (a long line of characters no rule names) before it returned,
+// however long that took, and join it a token at a time.
+func lex(lx chroma.Lexer, text string, budget time.Duration) ([]chroma.Token, bool) {
+	it, err := lx.Tokenise(nil, text)
+	if err != nil {
+		return nil, false
+	}
+	var toks []chroma.Token
+	var run strings.Builder
+	var runType chroma.TokenType
+	started := time.Now()
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		if time.Since(started) > budget {
+			return nil, false
+		}
+		if run.Len() > 0 && tok.Type != runType {
+			toks = append(toks, chroma.Token{Type: runType, Value: run.String()})
+			run.Reset()
+		}
+		runType = tok.Type
+		run.WriteString(tok.Value)
+	}
+	if run.Len() > 0 {
+		toks = append(toks, chroma.Token{Type: runType, Value: run.String()})
+	}
+	return toks, true
+}
+
+// writeTrueColour writes toks in style's colours as 24-bit SGR escapes,
+// byte for byte as chroma's TTY16m formatter does (TestTrueColourIsTTY16m)
+// without linking chroma's formatters package and its HTML and SVG
+// formatters, whose registry is built at every start, nor rebuilding the
+// style at every call as TTY16m does to drop its background. A coloured
+// token is reset at each line's end and resumed after it, so that every
+// line stands alone.
+func writeTrueColour(b *strings.Builder, style *chroma.Style, toks []chroma.Token) {
+	sgrs := map[chroma.TokenType]string{}
+	for _, tok := range toks {
+		sgr, ok := sgrs[tok.Type]
+		if !ok {
+			sgr = sgrFor(style.Get(tok.Type))
+			sgrs[tok.Type] = sgr
+		}
+		if sgr == "" {
+			b.WriteString(tok.Value)
+			continue
+		}
+		for text := tok.Value; text != ""; {
+			lf := strings.IndexByte(text, '\n')
+			if lf < 0 {
+				b.WriteString(sgr + text + "\x1b[0m")
+				break
+			}
+			end := lf // a line ends at its "\r\n" or "\n"
+			if end > 0 && text[end-1] == '\r' {
+				end--
+			}
+			b.WriteString(sgr + text[:end] + "\x1b[0m" + text[end:lf+1])
+			text = text[lf+1:]
+		}
+	}
+}
+
+// sgrFor is the escape sequence that starts a token drawn as e: bold,
+// underline, italic and the foreground colour (a background is left to
+// the terminal); "" when e sets none of them.
+func sgrFor(e chroma.StyleEntry) string {
+	e.Background = 0
+	if e.IsZero() {
+		return ""
+	}
+	var sgr string
+	if e.Bold == chroma.Yes {
+		sgr += "\x1b[1m"
+	}
+	if e.Underline == chroma.Yes {
+		sgr += "\x1b[4m"
+	}
+	if e.Italic == chroma.Yes {
+		sgr += "\x1b[3m"
+	}
+	if e.Colour.IsSet() {
+		sgr += fmt.Sprintf("\x1b[38;2;%d;%d;%dm", e.Colour.Red(), e.Colour.Green(), e.Colour.Blue())
+	}
+	return sgr
+}
+
+// lexerFor is the lexer for a MIME type, else for name's file name or
 // extension (a URI's query and fragment left out); nil when neither names
 // a language. text/plain and the like name none, so a plain-text MIME type
 // does not hide a file.py's language.
 func lexerFor(mime, name string) chroma.Lexer {
 	mime = strings.ToLower(strings.TrimSpace(strings.SplitN(mime, ";", 2)[0]))
-	if lx := lexerForMime(mime); lx != nil {
-		return lx
+	l := langForMime(mime)
+	if l == nil {
+		if i := strings.IndexAny(name, "?#"); i >= 0 {
+			name = name[:i]
+		}
+		l = langForFile(path.Base(name))
 	}
-	if i := strings.IndexAny(name, "?#"); i >= 0 {
-		name = name[:i]
-	}
-	return lexerForFile(path.Base(name))
-}
-
-// plainMimes name no language: chroma would lex them as plain text.
-var plainMimes = map[string]bool{"": true, "text/plain": true, "application/octet-stream": true}
-
-func lexerForMime(mime string) chroma.Lexer {
-	if plainMimes[mime] {
+	if l == nil {
 		return nil
 	}
-	switch {
-	case strings.HasSuffix(mime, "+json"):
-		mime = "application/json"
-	case mime == "text/markdown":
-		mime = "text/x-markdown" // chroma knows Markdown by the older name
-	case strings.HasSuffix(mime, "+xml"):
-		mime = "application/xml"
-	}
-	return language(lexers.MatchMimeType(mime))
+	return l.Lexer()
 }
 
-// lexerCache remembers chroma's answers by file name and by language:
-// the registry tries every lexer's file name patterns, a few milliseconds a
-// look-up. It is bounded, as servers choose the names.
-type lexerCache struct {
-	sync.Mutex
-	m map[string]chroma.Lexer
+// lexerForLanguage is the lexer for a fenced code block's language (its
+// name or an alias: go, python, sh, ...), or nil.
+func lexerForLanguage(name string) chroma.Lexer {
+	if l := langForAlias(name); l != nil {
+		return l.Lexer()
+	}
+	return nil
 }
 
-func (c *lexerCache) get(key string, find func(string) chroma.Lexer) chroma.Lexer {
-	c.Lock()
-	defer c.Unlock()
-	if lx, ok := c.m[key]; ok {
-		return lx
-	}
-	lx := language(find(key))
-	if c.m == nil || len(c.m) >= 512 {
-		c.m = map[string]chroma.Lexer{}
-	}
-	c.m[key] = lx
-	return lx
-}
-
-var fileLexers, languageLexers lexerCache
-
-// lexerForFile is chroma's lexer for a file name (main.py, Makefile).
-func lexerForFile(base string) chroma.Lexer {
-	if base == "" || base == "." || base == "/" {
+// highlightCode colours a Markdown fenced code block's code as the
+// language its info string names (its name or an alias, in any case), one
+// string a line, the code sanitised first (termsafe, which leaves text it
+// has sanitised as it is); nil when the language is unknown, the theme
+// plain or the code too big.
+func highlightCode(t *themes.Theme, lang, code string) []string {
+	lx := lexerForLanguage(lang)
+	if lx == nil {
 		return nil
 	}
-	return fileLexers.get(base, lexers.Match)
+	return highlightSafe(t, lx, termsafe.Block(code))
 }
 
-// lexerForLanguage is chroma's lexer for a fenced code block's language
-// (its name or an alias: go, python, sh, ...), or nil.
-func lexerForLanguage(lang string) chroma.Lexer {
-	if lang == "" {
-		return nil
-	}
-	return languageLexers.get(lang, lexers.Get)
-}
-
-// language is lx unless it only knows plain text.
-func language(lx chroma.Lexer) chroma.Lexer {
-	if lx == nil || lx.Config().Name == "plaintext" || lx.Config().Name == "fallback" {
-		return nil
-	}
-	return chroma.Coalesce(lx)
-}
-
-// jsonLine lexes one line of pretty-printed JSON. chroma's JSON lexer
-// tells a key from a string by the "{" it is in, which a line drawn on its
-// own (the detail view and a big result draw only the lines on screen)
-// does not have; these rules tell it by the ":" after it. On pretty-printed
-// JSON the two agree colour for colour (TestJSONLineLexerAgreesWithChroma).
-var jsonLine = sync.OnceValue(func() chroma.Lexer {
-	return chroma.Coalesce(chroma.MustNewLexer(&chroma.Config{Name: "JSON line"}, func() chroma.Rules {
-		return chroma.Rules{"root": {
-			{Pattern: `\s+`, Type: chroma.Text},
-			{Pattern: `"(?:\\.|[^"\\])*"(?=\s*:)`, Type: chroma.NameTag},
-			{Pattern: `"(?:\\.|[^"\\])*"?`, Type: chroma.LiteralStringDouble},
-			{Pattern: `-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`, Type: chroma.LiteralNumber},
-			{Pattern: `(?:true|false|null)\b`, Type: chroma.KeywordConstant},
-			{Pattern: `[{}\[\],:]`, Type: chroma.Punctuation},
-			{Pattern: `.`, Type: chroma.Text},
-		}}
-	}))
-})
+// jsonLine lexes one line of pretty-printed JSON: the JSON lexer, which
+// tells a key from a string by the ":" after it rather than by the "{" it
+// is in, as a line drawn on its own (the detail view and a big result draw
+// only the lines on screen) has no "{" before it. On pretty-printed JSON,
+// line by line and whole agree colour for colour
+// (TestJSONColoursTheSameLineByLine).
+func jsonLine() chroma.Lexer { return langJSON.Lexer() }
 
 // colorJSON colours one line of JSON that is already safe to show (see
 // termsafe) with the theme's chroma style; the plain theme leaves it as is.
@@ -222,7 +255,7 @@ type textRun struct {
 
 // highlightFences cuts text that is already safe to show into prose and
 // the fenced code blocks in it (Markdown's ```lang ... ```), and colours
-// each block's code as its language; a block whose language chroma does
+// each block's code as its language; a block whose language highlight does
 // not know, or an unclosed one, stays prose. The lines are text's, in
 // order, none added or lost.
 func highlightFences(t *themes.Theme, text string) []textRun {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
@@ -19,10 +20,10 @@ import (
 // formatter writes one where a token ends at a line feed.
 var emptyRun = regexp.MustCompile("\x1b\\[[0-9;]*m\x1b\\[0m")
 
-// The one-line JSON lexer colours pretty-printed JSON as chroma's own JSON
-// lexer colours the whole text: on documents chosen for their edges and on
-// random ones.
-func TestJSONLineLexerAgreesWithChroma(t *testing.T) {
+// Pretty-printed JSON coloured a line at a time (colorJSON, as the views
+// draw it) looks as it does coloured whole: on documents chosen for their
+// edges and on random ones.
+func TestJSONColoursTheSameLineByLine(t *testing.T) {
 	docs := []string{
 		`{"name": "add", "n": -1.5e3, "ok": true, "none": null, "list": [1, "two", 0.25, 3E+7], "o": {}, "a": []}`,
 		`{"a \"quoted\" key": "a \\ backslash", "k:colon": "v: \"x\": 1", "é": "ü\u00e9\n\t", "": ""}`,
@@ -36,14 +37,14 @@ func TestJSONLineLexerAgreesWithChroma(t *testing.T) {
 	}
 	whole := lexerFor("application/json", "")
 	if whole == nil {
-		t.Fatal("chroma has no JSON lexer")
+		t.Fatal("no JSON lexer")
 	}
 	for _, th := range []*themes.Theme{themes.Dark(), themes.Light()} {
 		for _, doc := range docs {
 			pretty := string(jsonview.Indent(nil, []byte(doc), "  "))
 			var b strings.Builder
 			if !format(&b, th.Chroma(), whole, pretty, time.Minute) {
-				t.Fatalf("chroma could not lex %s", pretty)
+				t.Fatalf("could not lex %s", pretty)
 			}
 			want := strings.Split(b.String(), "\n")
 			got := strings.Split(pretty, "\n")
@@ -85,35 +86,6 @@ func randomJSON(rng *rand.Rand, depth int) string {
 			parts[i] = randomJSON(rng, depth-1)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
-	}
-}
-
-func TestLexerForMimeAndName(t *testing.T) {
-	name := func(lx chroma.Lexer) string {
-		if lx == nil {
-			return ""
-		}
-		return lx.Config().Name
-	}
-	for _, tc := range []struct{ mime, name, want string }{
-		{"application/json", "", "JSON"},
-		{"application/vnd.api+json; charset=utf-8", "", "JSON"},
-		{"", "file:///srv/config.json", "JSON"},
-		{"text/markdown", "", "markdown"},
-		{"", "demo://readme.md", "markdown"},
-		{"text/x-python", "file:///x/main.py", "Python"},
-		{"text/x-python", "", "Python"},
-		{"text/plain", "file:///x/main.py", "Python"}, // text/plain names no language: the name does
-		{"", "https://h/src/main.go?ref=1#L3", "Go"},  // a URI's query and fragment are not its name
-		{"TEXT/X-PYTHON", "", "Python"},               // MIME types are case-insensitive
-		{"application/octet-stream", "x/Makefile", "Makefile"},
-		{"text/plain", "demo://notes.txt", ""},
-		{"application/x-unknown", "demo://clock", ""},
-		{"", "", ""},
-	} {
-		if got := name(lexerFor(tc.mime, tc.name)); got != tc.want {
-			t.Errorf("lexerFor(%q, %q) = %q, want %q", tc.mime, tc.name, got, tc.want)
-		}
 	}
 }
 
@@ -294,6 +266,47 @@ func TestContentHighlightsCode(t *testing.T) {
 	for _, l := range ReadResultLines(themes.NoColor(), []byte(`{"contents":[{"uri":"file:///x/main.py","mimeType":"text/x-python","text":"def main():\n    pass\n"}]}`)) {
 		if strings.Contains(l, "\x1b[38") {
 			t.Errorf("NO_COLOR: %q", l)
+		}
+	}
+}
+
+// highlight writes what chroma's TTY16m formatter writes, byte for byte:
+// for every token type a lexer gives (the negative ones style a page's
+// lines and numbers), in both themes and one that leaves colours out, for
+// tokens that span lines and end them (with "\n" and "\r\n").
+func TestTrueColourIsTTY16m(t *testing.T) {
+	p := themes.Dark().Palette
+	p.JSONKey, p.Muted = nil, nil
+	values := []string{"x", "", "a\nb", "a\r\nb\n", "\n\n", "end\n", " \t"}
+	for _, th := range []*themes.Theme{themes.Dark(), themes.Light(), themes.New(p, true)} {
+		var toks []chroma.Token
+		for tt := range chroma.StandardTypes {
+			if tt < 0 {
+				continue
+			}
+			for _, v := range values {
+				toks = append(toks, chroma.Token{Type: tt, Value: v})
+			}
+		}
+		for _, l := range langs {
+			it, err := l.Lexer().Tokenise(nil, "x = \"s\" # c\n// c\n<a b='c'>1.5</a>\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			toks = append(toks, it.Tokens()...)
+		}
+		var want, got strings.Builder
+		if err := formatters.TTY16m.Format(&want, th.Chroma(), chroma.Literator(toks...)); err != nil {
+			t.Fatal(err)
+		}
+		writeTrueColour(&got, th.Chroma(), toks)
+		if got.String() != want.String() {
+			g, w := got.String(), want.String()
+			i := 0
+			for i < len(g) && i < len(w) && g[i] == w[i] {
+				i++
+			}
+			t.Fatalf("differs at byte %d:\n got %q\nwant %q", i, g[max(0, i-40):min(len(g), i+40)], w[max(0, i-40):min(len(w), i+40)])
 		}
 	}
 }
