@@ -294,16 +294,14 @@ func TestHighlightCode(t *testing.T) {
 // chroma's lexer and style registries cost every start of every command
 // (each parses its embedded definitions at package initialisation), so
 // no package of mcpscope imports them: panes highlights with its own
-// lexers. panes/markdown and mcp/sessionfile/export are left out while
-// they render Markdown with glamour, which imports both; once they no
-// longer do, they belong in this test too.
+// lexers (cli's TestStartupLinksTheChosenLibraries keeps them out of the
+// binary through any other library too).
 func TestNoChromaRegistry(t *testing.T) {
 	const module = "github.com/mcpscope/mcpscope"
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	exempt := map[string]bool{module + "/panes/markdown": true, module + "/mcp/sessionfile/export": true}
 	seen := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
@@ -311,9 +309,6 @@ func TestNoChromaRegistry(t *testing.T) {
 			t.Fatalf("go list printed %q", line)
 		}
 		seen++
-		if exempt[fields[0]] {
-			continue
-		}
 		for _, imp := range fields[1:] {
 			if imp == "github.com/alecthomas/chroma/v2/lexers" || imp == "github.com/alecthomas/chroma/v2/styles" {
 				t.Errorf("%s imports %s", fields[0], imp)

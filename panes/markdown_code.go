@@ -12,5 +12,5 @@ func init() { markdown.SetHighlighter(markdownCode) }
 // markdownCode is markdown.Highlighter: nil (the code shown in the
 // theme's code colour) when the language is unknown or the code too big.
 func markdownCode(t *themes.Theme, lang, code string) []string {
-	return highlightSafe(t, lexerForLanguage(lang), code)
+	return highlightCode(t, lang, code)
 }
