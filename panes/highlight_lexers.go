@@ -925,7 +925,7 @@ func cRules(cpp bool) chroma.Rules {
 	w := newWords(true, lists)
 	return chroma.Rules{"root": {
 		spaces,
-		{Pattern: `(?=#)(?<=^[ \t]*)(#[ \t]*include)([ \t]*)(<[^>\n]*>?|"[^"\n]*"?)`, Type: chroma.ByGroups(chroma.CommentPreproc, chroma.Text, chroma.LiteralString)},
+		{Pattern: `(?=#)(?<=^[ \t]*)(#[ \t]*include)([ \t]*)(<[^>\n]*>?|"[^"\n]*"?)`, Type: chroma.ByGroups(chroma.CommentPreproc, chroma.Text, chroma.CommentPreprocFile)},
 		{Pattern: `(?=#)(?<=^[ \t]*)#(?:[^\n\\/]|\\[\s\S]|/(?![/*]))*`, Type: chroma.CommentPreproc},
 		{Pattern: `(?:u8|[uUL])?R"([^(\s]{0,16})\([\s\S]*?(?:\)\1"|\z)`, Type: chroma.LiteralString},
 		{Pattern: `(?:u8|[uUL])?"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?`, Type: chroma.LiteralStringDouble},

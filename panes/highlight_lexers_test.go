@@ -83,7 +83,7 @@ func TestLexersTokenise(t *testing.T) {
 			[]want{{"/** doc */", comment}, {"@Override", deco}, {"public", kw}, {"A", class}, {"long", kwType}, {"10L", num},
 				{`"hi"`, str}, {"run", fn}, {"if", kw}}},
 		{"c", "#include <stdio.h>\n/* c */\nstatic int f(const char *s) { return s == NULL ? 'x' : 0x10; } // end\n",
-			[]want{{"#include", chroma.CommentPreproc}, {"<stdio.h>", str}, {"/* c */", comment}, {"static", kw}, {"int", kwType},
+			[]want{{"#include", chroma.CommentPreproc}, {"<stdio.h>", chroma.CommentPreprocFile}, {"/* c */", comment}, {"static", kw}, {"int", kwType},
 				{"f", fn}, {"NULL", kwConst}, {"'x'", str}, {"0x10", num}, {"// end", comment}}},
 		{"cpp", "namespace n { class C final { auto f() noexcept -> bool { return nullptr == R\"(raw)\"; } }; }\n",
 			[]want{{"namespace", kw}, {"C", class}, {"noexcept", kw}, {"bool", kwType}, {"nullptr", kwConst}, {`R"(raw)"`, str}}},
