@@ -60,6 +60,12 @@ func TestBigFrameWrittenFromItsBytes(t *testing.T) {
 		t.Fatalf("the frame reads back as %d bytes (%v), want its %d", len(back), err, len(raw))
 	}
 	t.Logf("a %d-byte frame written with the heap %d bytes above where it was", len(raw), peak)
+	if raceEnabled {
+		// The race detector's build allocates far more on this path
+		// (13 MB against 0.5 MB without it): the line is checked above,
+		// the heap only without the detector, as the ui's memory tests do.
+		return
+	}
 	if peak > uint64(len(raw))/2 {
 		t.Errorf("writing a %d-byte frame raised the heap by %d bytes: it was copied whole", len(raw), peak)
 	}
