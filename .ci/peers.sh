@@ -2,15 +2,15 @@
 # Measures mcpscope's performance budgets (docs/performance.md), each row
 # beside its peers on this machine, and prints the table: call tools/list and
 # tools/call, on server-everything and on the demo server, against a bare
-# shell client and mcptools; what the stdio and HTTP taps add to each
-# request; the TUI's first screen
-# after exec and its tools on screen after the tools/list answer; --version;
-# the idle TUI's private memory; a 50,000-notification flood (last frame on
-# screen after it arrived, peak private memory); a 20 MB JSON result's first
-# screen. Runs alternate between the tools compared; every cell is a median
-# with its spread. A report, not a gate: timing on a shared machine is
-# noisy, and a peer that cannot be installed, or cannot do what a row
-# measures, is a cell that says why.
+# shell client and mcptools; check against call; what the stdio and HTTP
+# taps add to each request; the TUI's first screen after exec and its tools
+# on screen after the tools/list answer; --version; the idle TUI's private
+# memory; a 50,000-notification flood (last frame on screen after it
+# arrived, peak private memory); 20 MB and 160 MB JSON results (first
+# screen, the private memory each adds). Runs alternate between the tools
+# compared; every cell is a median with its spread. A report, not a gate:
+# timing on a shared machine is noisy, and a peer that cannot be installed,
+# or cannot do what a row measures, is a cell that says why.
 #
 # The peers, at pinned versions:
 #   - the official Inspector 2.12.0 (CLI and TUI), from npm into NODE_PREFIX
@@ -21,7 +21,7 @@
 #     When the proxy does not serve one (mcp-tui, here), its rows say so.
 #
 # Usage: .ci/peers.sh MCPSCOPE_BINARY NODE_PREFIX [N]   (N runs of each call and TUI start; 11 by default)
-# Needs Go, Node, python3 and tmux. Takes about 3-4 minutes on two cores.
+# Needs Go, Node, python3 and tmux. Takes about 5 minutes on two cores.
 set -uo pipefail
 started=$SECONDS
 ci=$(cd "$(dirname "$0")" && pwd)

@@ -12,6 +12,7 @@
 //     server) and on the demo server (a Go one): wall time against a bare
 //     client (bash doing the handshake and the request by hand) and
 //     against mcptools;
+//   - check against call tools/list on the same server;
 //   - what the stdio tap and the HTTP tap add to each request of a session
 //     with server-everything;
 //   - the TUI's first screen after exec, and its tools on screen after the
@@ -22,7 +23,8 @@
 //     server (RssAnon, with PSS beside it; the server's process left out);
 //   - a 50,000-notification flood: the last frame on screen after the
 //     server wrote it, and the peak private memory;
-//   - a 20 MB JSON result's first screen after the server wrote it.
+//   - 20 MB and 160 MB JSON results: the first screen after the server
+//     wrote each, and the private memory each adds to the TUI.
 //
 // It is a report, never a gate: timing on a shared machine is noisy, and a
 // peer that could not be installed, or cannot do what a row measures, is a
