@@ -37,24 +37,27 @@ func tapRows(t *table, se []string, env []string) {
 	tapEnv := append(append([]string{}, env...), "HOME="+home)
 
 	stdio := t.row("stdio tap: added per request (tools/list on server-everything)", "≤ 0.1 ms", "")
-	var direct, tapped session
-	d, derr := startStdioSession(se, env)
-	if derr == nil {
-		direct = d
-	}
-	tp, terr := startStdioSession(append([]string{*mcpscopeBin, "tap", "--name", "peerbench", "--"}, se...), tapEnv)
-	if terr == nil {
-		tapped = tp
-	}
-	stdio.mcpscope, stdio.ok, stdio.note = tapCell(direct, tapped, nil, errors.Join(derr, terr))
-	closeAll(direct, tapped)
+	direct, derr := startStdioSession(se, env)
+	tapped, terr := startStdioSession(append([]string{*mcpscopeBin, "tap", "--name", "peerbench", "--"}, se...), tapEnv)
+	d, tp := orNil(direct, derr), orNil(tapped, terr)
+	stdio.mcpscope, stdio.ok, stdio.note = tapCell(d, tp, nil, errors.Join(derr, terr))
+	closeAll(d, tp)
 
-	http := t.row("HTTP tap: added per request (tools/list on server-everything over Streamable HTTP, SSE answers)", "≤ 0.1 ms", "")
-	http.mcpscope, http.ok, http.note = httpTapRow(se, tapEnv)
+	httpRow := t.row("HTTP tap: added per request (tools/list on server-everything over Streamable HTTP, SSE answers)", "≤ 0.1 ms", "")
+	httpRow.mcpscope, httpRow.ok, httpRow.note = httpTapRow(se, tapEnv)
 	for _, name := range t.peers {
 		stdio.peers[name] = "n/a: no tap"
-		http.peers[name] = "n/a: no tap"
+		httpRow.peers[name] = "n/a: no tap"
 	}
+}
+
+// orNil is s as a session, or nil when it failed to start (a nil pointer
+// in an interface would not be nil).
+func orNil[S session](s S, err error) session {
+	if err != nil {
+		return nil
+	}
+	return s
 }
 
 // session is one MCP client session whose requests can be timed one at a
@@ -249,70 +252,85 @@ func (s *httpSession) close() { s.client.CloseIdleConnections() }
 // httpTapRow starts server-everything over Streamable HTTP and a tap in
 // front of it, and alternates a session through each.
 func httpTapRow(se []string, env []string) (cell string, ok bool, note string) {
-	port, err := freePort()
+	srv, err := startListener(env, func(addr string) ([]string, []string) {
+		_, port, _ := strings.Cut(addr, ":")
+		return append(append([]string{}, se...), "streamableHttp"), []string{"PORT=" + port}
+	})
 	if err != nil {
-		return "failed: " + err.Error(), false, ""
-	}
-	srv := exec.Command(se[0], append(se[1:], "streamableHttp")...)
-	srv.Env = append(append([]string{}, env...), fmt.Sprintf("PORT=%d", port))
-	srv.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := srv.Start(); err != nil {
-		return "failed: " + err.Error(), false, ""
-	}
-	defer func() { _ = syscall.Kill(-srv.Process.Pid, syscall.SIGKILL); _ = srv.Wait() }()
-	upstream := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-	if err := waitListening(fmt.Sprintf("127.0.0.1:%d", port)); err != nil {
 		return "failed: server-everything over HTTP: " + err.Error(), false, ""
 	}
-	tapPort, err := freePort()
+	defer srv.stop()
+	upstream := "http://" + srv.addr + "/mcp"
+	tap, err := startListener(env, func(addr string) ([]string, []string) {
+		return []string{*mcpscopeBin, "tap", "--name", "peerbench-http", "--listen", addr, upstream}, nil
+	})
 	if err != nil {
-		return "failed: " + err.Error(), false, ""
-	}
-	tapAddr := fmt.Sprintf("127.0.0.1:%d", tapPort)
-	tap := exec.Command(*mcpscopeBin, "tap", "--name", "peerbench-http", "--listen", tapAddr, upstream)
-	tap.Env = env
-	tap.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := tap.Start(); err != nil {
-		return "failed: " + err.Error(), false, ""
-	}
-	defer func() { _ = syscall.Kill(-tap.Process.Pid, syscall.SIGTERM); _ = tap.Wait() }()
-	if err := waitListening(tapAddr); err != nil {
 		return "failed: the tap: " + err.Error(), false, ""
 	}
+	defer tap.stop()
 	// The floor: peerbench itself as a bare reverse proxy.
 	self, err := os.Executable()
 	if err != nil {
 		return "failed: " + err.Error(), false, ""
 	}
-	floorPort, err := freePort()
+	floor, err := startListener(env, func(addr string) ([]string, []string) {
+		return []string{self}, []string{proxyVar + "=" + addr + " " + upstream}
+	})
 	if err != nil {
-		return "failed: " + err.Error(), false, ""
-	}
-	floorAddr := fmt.Sprintf("127.0.0.1:%d", floorPort)
-	proxy := exec.Command(self)
-	proxy.Env = append(append([]string{}, env...), proxyVar+"="+floorAddr+" "+upstream)
-	if err := proxy.Start(); err != nil {
-		return "failed: " + err.Error(), false, ""
-	}
-	defer func() { _ = proxy.Process.Kill(); _ = proxy.Wait() }()
-	if err := waitListening(floorAddr); err != nil {
 		return "failed: the bare proxy: " + err.Error(), false, ""
 	}
-	var d, tp, fl session
+	defer floor.stop()
 	direct, derr := newHTTPSession(upstream)
-	if derr == nil {
-		d = direct
-	}
-	tapped, terr := newHTTPSession("http://" + tapAddr + "/mcp")
-	if terr == nil {
-		tp = tapped
-	}
-	floor, ferr := newHTTPSession("http://" + floorAddr + "/mcp")
-	if ferr == nil {
-		fl = floor
-	}
+	tapped, terr := newHTTPSession("http://" + tap.addr + "/mcp")
+	bare, ferr := newHTTPSession("http://" + floor.addr + "/mcp")
+	d, tp, fl := orNil(direct, derr), orNil(tapped, terr), orNil(bare, ferr)
 	defer closeAll(d, tp, fl)
 	return tapCell(d, tp, fl, errors.Join(derr, terr, ferr))
+}
+
+// listener is a process serving on a loopback address of its own.
+type listener struct {
+	addr string
+	cmd  *exec.Cmd
+}
+
+// startListener starts, in a process group of its own, the command (and
+// the variables added to env) that argv gives for a free loopback
+// address, and waits until something listens there.
+func startListener(env []string, argv func(addr string) (args, extraEnv []string)) (*listener, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	args, extra := argv(addr)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(append([]string{}, env...), extra...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	l := &listener{addr: addr, cmd: cmd}
+	if err := waitListening(addr); err != nil {
+		l.stop()
+		return nil, err
+	}
+	return l, nil
+}
+
+// stop ends the process group: SIGTERM (a tap then closes its record),
+// SIGKILL two seconds later.
+func (l *listener) stop() {
+	pgid := l.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = l.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-done
+	}
 }
 
 // proxyVar, when set to "ADDR URL", makes peerbench a bare reverse proxy
