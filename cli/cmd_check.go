@@ -170,7 +170,6 @@ func runCheck(ctx context.Context, cmd *cobra.Command, f *checkFlags, args []str
 	if st, ok := t.transport.(*mcp.StdioTransport); ok {
 		st.Grace = time.Second
 	}
-	tokens.Prepare() // the report counts the tool list's tokens
 	opts := f.connect.clientOptions()
 	if err := refuseOverwrite([]namedFile{{"--record", f.record}}, connectInputs(&f.connect)...); err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
+	// The codec package registers its generated matcher for the pattern.
+	_ "github.com/tiktoken-go/tokenizer/codec"
 )
 
 // The pre-tokenizer split, worked around.
@@ -25,13 +27,13 @@ import (
 // The same matcher matches no piece at DEL (U+007F) and so skips it: a DEL
 // costs nothing where tiktoken counts a token.
 //
-// Count therefore hands the library only text the generated matcher splits
+// Count therefore splits with the generated matcher only text it splits
 // as the pattern does: DEL is replaced (see withoutDelete); a text with no
-// such run goes to the library whole; in one with such runs, the stretch
-// around each run, from a piece boundary to a piece boundary, is split by
-// regexp2's interpreter (correct, a little slower), its pieces are counted
-// by the library except the runs, which the byte-pair merge below counts,
-// and the text between the stretches goes to the library whole.
+// such run is split whole; in one with such runs, the stretch around each
+// run, from a piece boundary to a piece boundary, is split by regexp2's
+// interpreter (correct, a little slower), and the text between the
+// stretches by the generated matcher. Each piece is then merged over the
+// vocabulary (merge.go).
 
 // o200kPattern is o200k_base's split pattern as tiktoken has it.
 const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
@@ -42,6 +44,24 @@ const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\
 var splitter = sync.OnceValue(func() *regexp2.Regexp {
 	return regexp2.MustCompile("(?:"+o200kPattern+")", regexp2.None)
 })
+
+// librarySplitter is the pattern as the library compiles it, which
+// regexp2 runs with the matcher the library's codec package generated
+// and registers (imported here for that alone): several times faster
+// than the interpreter.
+var librarySplitter = sync.OnceValue(func() *regexp2.Regexp {
+	return regexp2.MustCompile(o200kPattern, regexp2.None)
+})
+
+// countPieces splits s with re and adds up the tokens of the pieces; ok
+// is false when the split fails.
+func countPieces(s string, re *regexp2.Regexp) (n int, ok bool) {
+	m, err := re.FindStringMatch(s)
+	for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
+		n += o200kTable.pieceTokens(m.String())
+	}
+	return n, err == nil
+}
 
 // withoutDelete is s with each DEL replaced by STX (U+0002), which the
 // pattern puts in the same classes (a control character: not a letter,
@@ -82,17 +102,6 @@ func hasSplitRun(s string) bool {
 	return false
 }
 
-// isSplitRun says whether a piece of the pattern's split is such a run: all
-// whitespace, with other whitespace between two newlines.
-func isSplitRun(piece string) bool {
-	for _, r := range piece {
-		if !unicode.IsSpace(r) {
-			return false
-		}
-	}
-	return hasSplitRun(piece)
-}
-
 // countSplit counts s, which has runs the library's matcher splits wrongly:
 // each stretch of text around such runs, from a piece boundary to a piece
 // boundary, by the pattern itself; the text between by the library alone.
@@ -109,9 +118,9 @@ func countSplit(s string) (n int, ok bool) {
 			n += c
 			return ok
 		}
-		c, err := o200k().Count(part)
+		c, ok := countPieces(part, librarySplitter())
 		n += c
-		return err == nil
+		return ok
 	}
 	for i := 0; ; {
 		start, end, found := nextSplitRun(s, i)
@@ -207,101 +216,5 @@ func boundaryFrom(s string, i int) int {
 // countByPattern counts s split by the pattern itself (see the top of
 // this file); ok is false when the split fails.
 func countByPattern(s string) (n int, ok bool) {
-	var between strings.Builder
-	flush := func() bool {
-		if between.Len() == 0 {
-			return true
-		}
-		c, err := o200k().Count(between.String())
-		between.Reset()
-		n += c
-		return err == nil
-	}
-	re := splitter()
-	m, err := re.FindStringMatch(s)
-	for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
-		piece := m.String()
-		if !isSplitRun(piece) {
-			between.WriteString(piece)
-			continue
-		}
-		if !flush() {
-			return 0, false
-		}
-		n += mergeCount(piece)
-	}
-	if err != nil || !flush() {
-		return 0, false
-	}
-	return n, true
-}
-
-// whitespaceRanks are the o200k_base tokens made only of bytes that occur
-// in whitespace characters' UTF-8, by rank: every token a run of
-// whitespace can be merged into. The library keeps its table private; its
-// Decode reads it, once, when the first such run is counted.
-var whitespaceRanks = sync.OnceValue(func() map[string]int {
-	var inSpace [256]bool
-	var buf [utf8.UTFMax]byte
-	mark := func(r rune) {
-		for _, b := range buf[:utf8.EncodeRune(buf[:], r)] {
-			inSpace[b] = true
-		}
-	}
-	for _, rg := range unicode.White_Space.R16 {
-		for r := rg.Lo; r <= rg.Hi; r += rg.Stride {
-			mark(rune(r))
-		}
-	}
-	for _, rg := range unicode.White_Space.R32 {
-		for r := rg.Lo; r <= rg.Hi; r += rg.Stride {
-			mark(rune(r))
-		}
-	}
-	ranks := map[string]int{}
-	c := o200k()
-	// o200k_base's ranks end below 2^18; Decode says which are unused.
-	for id := range 1 << 18 {
-		tok, err := c.Decode([]uint{uint(id)})
-		if err != nil || tok == "" {
-			continue
-		}
-		all := true
-		for i := 0; i < len(tok) && all; i++ {
-			all = inSpace[tok[i]]
-		}
-		if all {
-			ranks[tok] = id
-		}
-	}
-	return ranks
-})
-
-// mergeCount is the number of tokens tiktoken's byte-pair merge makes of a
-// whitespace piece: the piece itself when it is a token, else its bytes,
-// merging the adjacent pair of the lowest rank (the leftmost of equals)
-// until no pair is a token.
-func mergeCount(piece string) int {
-	ranks := whitespaceRanks()
-	if _, ok := ranks[piece]; ok {
-		return 1
-	}
-	// bounds[i] is where part i starts; the last is len(piece).
-	bounds := make([]int, len(piece)+1)
-	for i := range bounds {
-		bounds[i] = i
-	}
-	for len(bounds) > 2 {
-		best, at := -1, -1
-		for i := 0; i+2 < len(bounds); i++ {
-			if r, ok := ranks[piece[bounds[i]:bounds[i+2]]]; ok && (best < 0 || r < best) {
-				best, at = r, i
-			}
-		}
-		if at < 0 {
-			break
-		}
-		bounds = append(bounds[:at+1], bounds[at+2:]...)
-	}
-	return len(bounds) - 1
+	return countPieces(s, splitter())
 }

@@ -3,11 +3,13 @@
 // model, and what a tool's result adds to the context.
 //
 // The count is OpenAI's o200k_base encoding (the GPT-4o and later
-// tokenizer), from github.com/tiktoken-go/tokenizer, whose tables are
-// compiled into the binary: nothing is downloaded. The tables are built on
-// the first count, not at start, so a command that counts nothing pays
-// nothing. For a model whose tokenizer is not public (Claude, Gemini) the
-// figure is an estimate; [Estimate] says so in words a view can show.
+// tokenizer): github.com/tiktoken-go/tokenizer's split of the text into
+// pieces, then tiktoken's byte-pair merge of each piece over the
+// vocabulary, which is compiled into the binary as a table read in place
+// (table.go): nothing is downloaded and nothing is built at start or on
+// the first count. For a model whose tokenizer is not public (Claude,
+// Gemini) the figure is an estimate; [Estimate] says so in words a view
+// can show.
 //
 // What is counted is a JSON text as a client sends it on: a tool's
 // definition is its members name, title, description, inputSchema,
@@ -24,12 +26,10 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/mcpscope/mcpscope/mcp/lib/jsonview"
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Encoding is the tokenizer's name.
@@ -49,18 +49,10 @@ const (
 	ViewCounted = 256 << 10
 )
 
-// o200k builds the encoder's tables on first use: they take megabytes of
-// heap, which a command that counts nothing should not pay.
-var o200k = sync.OnceValue(codec.NewO200kBase)
-
-// Prepare builds the encoder's tables in the background, so that a
-// command that will count (check) does it while it waits for the server
-// rather than after.
-func Prepare() { go o200k() }
-
-// countChunk is the most Count hands the tokenizer at once. Its byte-pair
-// merging holds a heap entry per byte of a piece of text (about 70 bytes
-// each): a 10 MB tool name, one piece, took 663 MB and 17 s. Longer text
+// countChunk is the most Count splits at once: the split's matcher holds
+// the text as runes (four bytes a byte) and the merge of a piece about
+// twenty bytes a byte of it, so a 10 MB tool name, one piece, would hold
+// hundreds of megabytes. Longer text
 // is counted a chunk at a time, cut before a white space where there is
 // one (where the tokenizer's pieces begin, so the count is the same), or
 // else inside a run of 256 KiB without any, which nothing tokenizes as
@@ -88,17 +80,23 @@ func Count(s string) int {
 	return n + countAll(s)
 }
 
-// countAll is Count of s in one call of the tokenizer.
+// countAll is Count of s in one split.
 func countAll(s string) int {
 	if s == "" {
 		return 0
 	}
+	if !o200kTable.valid {
+		return len(s)
+	}
 	s = withoutDelete(s)
+	var n int
+	var ok bool
 	if hasSplitRun(s) {
-		if n, ok := countSplit(s); ok {
-			return n
-		}
-	} else if n, err := o200k().Count(s); err == nil {
+		n, ok = countSplit(s)
+	} else {
+		n, ok = countPieces(s, librarySplitter())
+	}
+	if ok {
 		return n
 	}
 	// The split pattern fails only when its backtracking gives up
