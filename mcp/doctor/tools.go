@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
-	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 	"github.com/mcpscope/mcpscope/mcp/doctor/clients"
@@ -13,10 +11,9 @@ import (
 	"github.com/mcpscope/mcpscope/mcp/lib/schema"
 )
 
-var (
-	specToolName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
-	claudeToolName = clients.AnthropicToolName
-)
+// specToolName says whether a tool name is what the spec allows:
+// ^[A-Za-z0-9_.-]{1,128}$.
+func specToolName(name string) bool { return clients.ASCIIName(name, 128, "_.-") }
 
 // tool checks one tools/list entry.
 func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
@@ -38,7 +35,7 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 	}
 	// One finding per name: a name the spec already rejects is not
 	// reported again by the Claude profile; its message says Claude too.
-	if !specToolName().MatchString(name) {
+	if !specToolName(name) {
 		msg := fmt.Sprintf("Tool name %s (%d characters) is outside [A-Za-z0-9_.-]{1,128}.", label, len(name))
 		if _, whole := CutName(name); !whole {
 			msg = fmt.Sprintf("Tool name %s is outside [A-Za-z0-9_.-]{1,128}.", label)
@@ -47,7 +44,7 @@ func (l *Linter) tool(f *mcp.Frame, ls *listState, raw json.RawMessage) {
 			msg += " The Anthropic API, which allows only [a-zA-Z0-9_-]{1,64}, rejects it too."
 		}
 		l.report("tools/name-characters", msg, f.Seq)
-	} else if !claudeToolName().MatchString(name) {
+	} else if !clients.AnthropicToolName(name) {
 		l.report("profile/claude-tool-name", fmt.Sprintf("Tool name %s does not match [a-zA-Z0-9_-]{1,64}, which the Anthropic API requires.", label), f.Seq)
 	}
 	if first, dup := ls.names[name]; dup {

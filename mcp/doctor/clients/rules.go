@@ -1,9 +1,7 @@
 package clients
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/mcpscope/mcpscope/mcp"
 )
@@ -133,9 +131,27 @@ const (
 	ChatGPTStatusMax = 64
 )
 
-// AnthropicToolName is the pattern the Anthropic API requires of a tool
-// name.
-var AnthropicToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
+// AnthropicToolName says whether name is what the Anthropic API requires
+// of a tool name: ^[a-zA-Z0-9_-]{1,64}$.
+func AnthropicToolName(name string) bool { return ASCIIName(name, 64, "_-") }
+
+// ASCIIName says whether s matches ^[a-zA-Z0-9<punct>]{1,max}$, the shape
+// of every name rule here. A loop, not a regexp: the bounded repetition
+// compiles into max copies of the class, which every run that checks a
+// tool name would pay for.
+func ASCIIName(s string, max int, punct string) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(punct, c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}
 
 var (
 	docsClaudeMCP   = Source{"docs", "Claude Code docs: Connect Claude Code to tools via MCP", "https://code.claude.com/docs/en/mcp"}

@@ -124,9 +124,9 @@ func claudeNormalize(s string) string { return anthropicBadChar().ReplaceAllStri
 
 var anthropicBadChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
 
-// claudePropertyName is the pattern Claude Code's merge keeps property
-// names of.
-var claudePropertyName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`) })
+// claudePropertyName says whether Claude Code's merge keeps a property of
+// this name: ^[a-zA-Z0-9_.-]{1,64}$.
+func claudePropertyName(name string) bool { return ASCIIName(name, 64, "_.-") }
 
 // claudeCombinators is Claude Code 2.1.328's rewrite of an input schema
 // with a top-level anyOf, oneOf or allOf (m5a with everyBranch when anyOf
@@ -158,7 +158,7 @@ func claudeCombinators(raw json.RawMessage) (schema json.RawMessage, note string
 			return
 		}
 		for _, m := range ms {
-			if !claudePropertyName().MatchString(m.key) || !isObject(m.val) {
+			if !claudePropertyName(m.key) || !isObject(m.val) {
 				continue
 			}
 			if _, seen := get(props, m.key); !seen {
