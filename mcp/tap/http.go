@@ -272,7 +272,7 @@ func (h *httpTap) rewrite(pr *httputil.ProxyRequest) {
 // those that carry credentials (recorded to show they were sent, their
 // values redacted).
 var recordedHeaders = []string{"Content-Type", "Accept", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID",
-	"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "WWW-Authenticate", "Location"}
+	"Accept-Encoding", "Content-Encoding", "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "WWW-Authenticate", "Location"}
 
 func (h *httpTap) fields(method, path string, hd http.Header) []mcp.Field {
 	out := []mcp.Field{{Key: "method", Value: method}, {Key: "path", Value: h.redactURL(path)}}
@@ -350,6 +350,22 @@ func (h *httpTap) response(resp *http.Response) error {
 	if sse {
 		tee.sse = mcp.NewSSEWatch(stream, resp.Request.Method == http.MethodGet)
 	}
+	if enc := bodyEncoding(resp.Header); enc != "" && (sse || tee.json) {
+		// The client asked for it (Go's and Node's HTTP clients do by
+		// default) and gets the bytes as sent; the record gets what the
+		// client decodes.
+		if !decodable(enc) {
+			h.rec.push(chunk{kind: chunkEvent, conv: x.conv, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+				Summary: "the answer on " + stream + " came compressed as " + enc + ", which the tap does not decode: the client got it as sent, the record does not hold its frames",
+				Fields:  []mcp.Field{{Key: "stream", Value: stream}, {Key: "Content-Encoding", Value: enc}}}})
+			tee.sse, tee.json = nil, false
+		} else {
+			tee.enc = enc
+			if sse {
+				tee.inflate = newInflater(enc, tee.recordSSE, tee.undecodable)
+			}
+		}
+	}
 	resp.Body = tee
 	if sse && resp.Request.Method == http.MethodGet {
 		// A legacy HTTP+SSE stream names, in its endpoint event, where the
@@ -395,9 +411,13 @@ type teeBody struct {
 	conv   string        // the client session (exchange.conv)
 	sse    *mcp.SSEWatch // an event stream: the recorder's reader of it
 	json   bool
+	// enc is the body's Content-Encoding when the tap decodes it for
+	// the record; inflate decodes an event stream as it passes.
+	enc     string
+	inflate *inflater
 
 	mu   sync.Mutex
-	buf  []byte // JSON: the body so far
+	buf  []byte // JSON: the body so far (as sent)
 	done bool
 }
 
@@ -439,8 +459,10 @@ func (t *teeBody) feed(b []byte) {
 	defer t.mu.Unlock()
 	switch {
 	case t.done:
+	case t.inflate != nil:
+		t.inflate.write(b)
 	case t.sse != nil:
-		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, data: append([]byte(nil), b...), at: time.Now(), stream: t.stream, conv: t.conv})
+		t.recordSSE(append([]byte(nil), b...))
 	case t.json:
 		if len(t.buf)+len(b) <= maxBody {
 			t.buf = append(t.buf, b...)
@@ -455,12 +477,36 @@ func (t *teeBody) finish() {
 		return
 	}
 	t.done = true
+	if t.inflate != nil {
+		t.inflate.close() // its last events are pushed before the end
+	}
+	if t.json && t.enc != "" && len(t.buf) > 0 {
+		body, err := decoded(t.buf, t.enc)
+		if err != nil {
+			t.undecodable(err)
+		}
+		t.buf = body
+	}
 	if t.json && len(bytes.TrimSpace(t.buf)) > 0 {
 		t.rec.push(chunk{kind: chunkFrame, dir: mcp.Inbound, data: t.buf, at: time.Now(), stream: t.stream, conv: t.conv, redact: true})
 	}
 	if t.sse != nil {
 		t.rec.push(chunk{kind: chunkSSE, sse: t.sse, at: time.Now(), stream: t.stream, conv: t.conv}) // no data: the end
 	}
+}
+
+// recordSSE hands the recorder bytes of the event stream (decoded, when
+// the server compressed it).
+func (t *teeBody) recordSSE(b []byte) {
+	t.rec.push(chunk{kind: chunkSSE, sse: t.sse, data: b, at: time.Now(), stream: t.stream, conv: t.conv})
+}
+
+// undecodable records that a compressed answer did not decode: what
+// came before is in the record, the rest is not.
+func (t *teeBody) undecodable(err error) {
+	t.rec.push(chunk{kind: chunkEvent, conv: t.conv, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
+		Summary: "the answer on " + t.stream + " is compressed as " + t.enc + " but does not decode: the client got it as sent, the record holds what decoded before the fault",
+		Fields:  []mcp.Field{{Key: "stream", Value: t.stream}, {Key: "Content-Encoding", Value: t.enc}}, Err: err}})
 }
 
 // statelessClient names the conversation of a stateless (2026-07-28)
