@@ -81,15 +81,18 @@ func (t *vocabTable) rank(piece string) (uint32, bool) {
 	if piece == "" {
 		return 0, false
 	}
-	for i := tokenHash(piece) & t.slotMask; ; i = (i + 1) & t.slotMask {
+	i := tokenHash(piece) & t.slotMask
+	for range t.slotMask + 1 { // a table is never full; a damaged one ends here
 		v := le32(t.data, t.slotsAt+4*int(i))
-		if v == 0 {
+		if v == 0 || int(v) > t.ranks {
 			return 0, false
 		}
 		if t.token(v-1) == piece {
 			return v - 1, true
 		}
+		i = (i + 1) & t.slotMask
 	}
+	return 0, false
 }
 
 // tokenHash is 32-bit FNV-1a: fixed, so the table written by the tests is
