@@ -214,16 +214,15 @@ func main() {
 
 	if want("check") {
 		// check sends each list once, and the doctor and the report share
-		// them. Beyond call tools/list it sends the other lists, builds
-		// the o200k_base table for the tools' token costs (about 20 ms,
-		// alongside the connection), and waits up to a second for the
-		// server to exit once its stdin is closed (stdio/forced-exit).
+		// them. Beyond call tools/list it sends the other lists, counts
+		// the tools' tokens, and waits up to a second for the server to
+		// exit once its stdin is closed (stdio/forced-exit).
 		for _, c := range []struct {
 			what, note string
 			argv       []string
 		}{
 			{"server-everything", "it exits a second after its stdin closes, so SIGTERM is sent; check waits for that", se},
-			{"the demo server", "the o200k_base table for the token costs (about 20 ms) is built alongside the connection", demo},
+			{"the demo server", "it adds the other lists and the token costs", demo},
 		} {
 			jobs := []job{
 				{label: "check", argv: append([]string{*mcpscopeBin, "check", "--"}, c.argv...)},
