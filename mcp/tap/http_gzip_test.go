@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -85,21 +84,11 @@ func TestHTTPTapRecordsCompressedAnswersDecoded(t *testing.T) {
 			}))
 			defer upstream.Close()
 
-			ctx, cancel := context.WithCancel(context.Background())
-			ready := make(chan string, 1)
-			done := make(chan error, 1)
-			go func() {
-				done <- RunHTTP(ctx, HTTPOptions{Name: "remote", Listen: "127.0.0.1:0", Target: upstream.URL + "/mcp",
-					Ready: func(u string) { ready <- u }})
-			}()
-			local := <-ready
+			local, stop := startHTTPTap(t, upstream.URL+"/mcp")
 			// Go's client sends "Accept-Encoding: gzip" and decodes the
 			// answer itself.
 			tapped := converseHTTP(t, local, mcp.EraLegacy)
-			cancel()
-			if err := <-done; err != nil {
-				t.Fatal(err)
-			}
+			stop()
 			mu.Lock()
 			if compressed == 0 {
 				t.Fatal("no request asked for gzip: the test proves nothing")
@@ -148,14 +137,7 @@ func tapOnce(t *testing.T, acceptEncoding string, handler http.HandlerFunc) (got
 	dir := privateDirs(t)
 	upstream := httptest.NewServer(handler)
 	defer upstream.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- RunHTTP(ctx, HTTPOptions{Name: "remote", Listen: "127.0.0.1:0", Target: upstream.URL + "/mcp",
-			Ready: func(u string) { ready <- u }})
-	}()
-	local := <-ready
+	local, stop := startHTTPTap(t, upstream.URL+"/mcp")
 	req, _ := http.NewRequest(http.MethodPost, local, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -171,10 +153,7 @@ func tapOnce(t *testing.T, acceptEncoding string, handler http.HandlerFunc) (got
 		t.Fatal(err)
 	}
 	client.CloseIdleConnections()
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	stop()
 	files, _ := os.ReadDir(dir)
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
