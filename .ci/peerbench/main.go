@@ -128,7 +128,16 @@ func main() {
 		fail(err)
 	}
 	defer os.RemoveAll(home)
-	env := append(os.Environ(), "HOME="+home, "NO_UPDATE_NOTIFIER=1")
+	// CI is left out: .ci/run sets it, and Ink, which draws the
+	// Inspector's TUI, then draws nothing until the program exits (its
+	// is-in-ci check), so every Inspector TUI row failed in CI alone.
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CI=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HOME="+home, "NO_UPDATE_NOTIFIER=1")
 
 	var t table
 	peers := []peer{inspector, mcptools, mcptui}
