@@ -481,7 +481,8 @@ func (t *teeBody) finish() {
 		t.inflate.close() // its last events are pushed before the end
 	}
 	if t.json && t.enc != "" && len(t.buf) > 0 {
-		body, err := decoded(t.buf, t.enc)
+		// Decoded, it is held to the bound of a body sent as it is.
+		body, err := decoded(t.buf, t.enc, maxBody)
 		if err != nil {
 			t.undecodable(err)
 		}

@@ -226,6 +226,31 @@ func TestHTTPTapCompressedAnswersOtherwise(t *testing.T) {
 			t.Errorf("no event says the tap cannot decode br: %q", events)
 		}
 	})
+	t.Run("gzip bomb", func(t *testing.T) {
+		// 80 MiB of JSON in 80 KiB: what is recorded of it stops at the
+		// bound of a body sent as it is, not at what it would inflate to.
+		var b bytes.Buffer
+		z, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		_, _ = z.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{"x":"`))
+		_, _ = z.Write(bytes.Repeat([]byte("a"), 80<<20))
+		_, _ = z.Write([]byte(`"}}`))
+		_ = z.Close()
+		sent := b.Bytes()
+		got, entries := tapOnce(t, "gzip", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(sent)
+		})
+		if !bytes.Equal(got, sent) {
+			t.Errorf("the client got %d bytes, the server sent %d", len(got), len(sent))
+		}
+		frames, _ := inboundFrames(entries)
+		for _, f := range frames {
+			if len(f) > maxBody {
+				t.Errorf("recorded a frame of %d bytes, over the %d a body is held to", len(f), maxBody)
+			}
+		}
+	})
 	t.Run("gzip stream that breaks", func(t *testing.T) {
 		var b bytes.Buffer
 		z := gzip.NewWriter(&b)

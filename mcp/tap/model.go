@@ -450,7 +450,7 @@ func (m *modelTap) readRequest(x *modelExchange) {
 	if x.entry.API == "" || x.reqBody == nil {
 		return
 	}
-	body, err := decoded(x.reqBody, x.reqEnc)
+	body, err := decoded(x.reqBody, x.reqEnc, maxDecoded)
 	var req modelapi.Request
 	if err != nil {
 		err = fmt.Errorf("the request: %w", err)
@@ -477,7 +477,7 @@ func (m *modelTap) readResponse(x *modelExchange) {
 	if x.respCut {
 		x.entry.Problems = append(x.entry.Problems, fmt.Sprintf("the answer is over %d MiB: read up to there", maxBody>>20))
 	}
-	body, err := decoded(x.resp.Bytes(), x.respEnc)
+	body, err := decoded(x.resp.Bytes(), x.respEnc, maxDecoded)
 	if err != nil {
 		x.entry.Problems = append(x.entry.Problems, "the answer: "+err.Error())
 		return
@@ -527,9 +527,9 @@ func (m *modelTap) newResults(all []modelapi.Result) []modelapi.Result {
 // deal.
 const maxDecoded = 4 * maxBody
 
-// decoded is a body without its Content-Encoding (gzip, deflate); other
-// encodings are not read.
-func decoded(body []byte, enc string) ([]byte, error) {
+// decoded is a body without its Content-Encoding (gzip, deflate), at most
+// limit bytes of it; other encodings are not read.
+func decoded(body []byte, enc string, limit int64) ([]byte, error) {
 	var r io.ReadCloser
 	var err error
 	switch strings.ToLower(strings.TrimSpace(enc)) {
@@ -546,7 +546,7 @@ func decoded(body []byte, enc string) ([]byte, error) {
 		return nil, fmt.Errorf("its %s: %w", enc, err)
 	}
 	defer func() { _ = r.Close() }()
-	out, err := io.ReadAll(io.LimitReader(r, maxDecoded))
+	out, err := io.ReadAll(io.LimitReader(r, limit))
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("its %s: %w", enc, err)
 	}
