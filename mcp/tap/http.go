@@ -506,7 +506,7 @@ func (t *teeBody) recordSSE(b []byte) {
 // came before is in the record, the rest is not.
 func (t *teeBody) undecodable(err error) {
 	t.rec.push(chunk{kind: chunkEvent, conv: t.conv, ev: mcp.TransportEvent{Time: time.Now(), Kind: "http",
-		Summary: "the answer on " + t.stream + " is compressed as " + t.enc + " but does not decode: the client got it as sent, the record holds what decoded before the fault",
+		Summary: "the answer on " + t.stream + " is compressed as " + t.enc + " but does not decode: the client got it as sent, and what did not decode is not in the record",
 		Fields:  []mcp.Field{{Key: "stream", Value: t.stream}, {Key: "Content-Encoding", Value: t.enc}}, Err: err}})
 }
 

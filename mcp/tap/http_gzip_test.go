@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -282,4 +284,58 @@ func slicesContain(list []string, part string) bool {
 		}
 	}
 	return false
+}
+
+// A compressed event stream the client leaves in the middle is not a
+// stream that fails to decode: the record holds the events that came
+// and says nothing of a fault.
+func TestHTTPTapCompressedStreamLeftByTheClient(t *testing.T) {
+	event := "event: message\ndata: " + listAnswer + "\n\n"
+	sentFirst := make(chan struct{})
+	release := make(chan struct{})
+	dir := privateDirs(t)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Encoding", "gzip")
+		z := gzip.NewWriter(w)
+		_, _ = z.Write([]byte(event))
+		_ = z.Flush()
+		w.(http.Flusher).Flush()
+		close(sentFirst)
+		<-release // the stream stays open, its gzip unfinished
+	}))
+	defer upstream.Close()
+	defer close(release)
+	local, stop := startHTTPTap(t, upstream.URL+"/mcp")
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, local, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Accept-Encoding", "gzip")
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-sentFirst
+	buf := make([]byte, 1)
+	_, _ = resp.Body.Read(buf) // the first bytes are through
+	cancel()                   // and the client leaves
+	_ = resp.Body.Close()
+	client.CloseIdleConnections()
+	stop()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files %v", files)
+	}
+	frames, events := inboundFrames(readRecord(t, files[0]))
+	if len(frames) != 1 || frames[0] != listAnswer {
+		t.Errorf("recorded %q, want the event that came", frames)
+	}
+	if !slicesContain(events, "POST /") {
+		t.Fatalf("the record has no HTTP rows to judge by: %q", events)
+	}
+	if slicesContain(events, "does not decode") {
+		t.Errorf("a stream the client left is reported as one that does not decode: %q", events)
+	}
 }
