@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/mcpscope/mcpscope/mcp/lib/child"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/mcpscope/mcpscope/mcp/lib/termsafe"
 	"github.com/mcpscope/mcpscope/mcp/tap"
@@ -144,6 +145,7 @@ docs/model-tap.md.`,
 // runStdioTap runs the tap and ends the process the way the server ended:
 // with its status, or killed by the same signal. It never returns.
 func runStdioTap(o tapOptions, args []string) {
+	child.Prepare() // the guard's shell starts while the tap sets up
 	tap.Lean()
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, tap.ForwardedSignals...)

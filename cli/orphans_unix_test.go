@@ -16,12 +16,13 @@ import (
 )
 
 // orphanServer is a server run as `sh -c`: the shell ignores SIGTERM, its
-// child (sleep) too, and it never answers; it writes both pids to a file
-// and waits for its child, whatever its stdin does.
+// child (sleep) too, and it never answers; it writes both pids to a file,
+// what it reads to that file's name plus ".in", and waits for its child,
+// whatever its stdin does.
 const orphanServer = `trap '' TERM
 (trap '' TERM; exec sleep 300) &
 echo "$$ $!" > "$1"
-cat > /dev/null
+cat > "$1.in"
 wait`
 
 // alive reports whether pid runs (a zombie waiting to be reaped does not).
@@ -42,8 +43,14 @@ func alive(pid int) bool {
 }
 
 // sigkillLeavesNothing starts mcpscope with args (ending in the server's
-// command), waits until the server and its child run, SIGKILLs mcpscope
-// and wants neither left 2 s later.
+// command), waits until the server and its child run and the server has
+// its first message, SIGKILLs mcpscope and wants neither left 2 s later.
+//
+// The first message is the moment from which nothing may be left: the
+// guard learns of the server's process group as soon as the server is
+// exec'd, before anything is written to it, but a server can write its
+// pid file in the microseconds between the two, which no user's kill
+// lands in and no start without a debugger's stop could close.
 func sigkillLeavesNothing(t *testing.T, stdin bool, args ...string) {
 	t.Helper()
 	bin, err := realBinary()
@@ -56,15 +63,17 @@ func sigkillLeavesNothing(t *testing.T, stdin bool, args ...string) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
 	var out bytes.Buffer
+	var clientIn *os.File
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if stdin {
-		// The tap's client: it keeps the tap's stdin open and sends
-		// nothing.
+		// The tap's client: it keeps the tap's stdin open and sends one
+		// message.
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer func() { _ = w.Close() }()
+		clientIn = w
 		cmd.Stdin = r
 		defer func() { _ = r.Close() }()
 	}
@@ -78,7 +87,24 @@ func sigkillLeavesNothing(t *testing.T, stdin bool, args ...string) {
 			_ = syscall.Kill(p, syscall.SIGKILL)
 		}
 	})
+	if stdin {
+		// The client's first message, which the tap passes on.
+		if _, err := clientIn.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, err := os.ReadFile(pidFile + ".in"); err == nil && len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the server never got its first message:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	for len(pids) < 2 {
 		if b, err := os.ReadFile(pidFile); err == nil && bytes.HasSuffix(b, []byte("\n")) {
 			for _, f := range strings.Fields(string(b)) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpscope/mcpscope/mcp"
+	"github.com/mcpscope/mcpscope/mcp/lib/child"
 	"github.com/mcpscope/mcpscope/mcp/lib/redact"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -95,10 +96,26 @@ func (f *connectFlags) target(cmd *cobra.Command, args []string) (*target, error
 	return f.targetAt(cmd, args, cmd.ArgsLenAtDash())
 }
 
+// preparing has the guard that ends a stdio server with mcpscope start
+// now, while the command sets up the rest, not on the way to the server.
+func preparing(t *target, err error) (*target, error) {
+	if err == nil {
+		if _, ok := t.transport.(*mcp.StdioTransport); ok {
+			child.Prepare()
+		}
+	}
+	return t, err
+}
+
 // targetAt is target for commands whose own arguments come first (diff
 // FILE -- CMD, replay FILE URL): args are the target's alone and dash is
 // where "--" was in them (-1 for none).
 func (f *connectFlags) targetAt(cmd *cobra.Command, args []string, dash int) (*target, error) {
+	return preparing(f.resolveTarget(cmd, args, dash))
+}
+
+// resolveTarget is targetAt's work.
+func (f *connectFlags) resolveTarget(cmd *cobra.Command, args []string, dash int) (*target, error) {
 	for _, kv := range f.env {
 		if !strings.Contains(kv, "=") || strings.HasPrefix(kv, "=") {
 			return nil, fmt.Errorf("-e %q: expected KEY=VALUE", kv)

@@ -14,85 +14,35 @@
 // daemon) is not followed. On Windows the closed stdin is all there is.
 package child
 
-import (
-	"os/exec"
-	"sync"
-)
+import "os/exec"
 
 // Start starts cmd as cmd.Start does, asking the kernel, where it can, to
 // send the child SIGTERM when this process dies. When cmd leads a process
 // group of its own (SysProcAttr.Setpgid with Pgid 0), the whole group is
 // ended when this process ends: call Ended once the group is gone.
+//
+// Such a start waits for the guard to run (see Prepare) and has it watch
+// the group the moment the child exists, before the child can tell anyone
+// it runs: a SIGKILL after that leaves nothing behind.
 func Start(cmd *exec.Cmd) error {
-	if err := start(cmd); err != nil {
-		return err
+	if !leadsGroup(cmd) {
+		return start(cmd, nil)
 	}
-	if leadsGroup(cmd) {
-		// The guard is started (if none runs) and told of the group after
-		// the child, by another goroutine: a one-shot call does not wait
-		// for a shell's start, and the child has its parent-death signal
-		// meanwhile.
-		pid := cmd.Process.Pid
-		later(func() { watchGroup(pid) })
-	}
-	return nil
+	<-guardReady()
+	return start(cmd, watchGroup)
 }
+
+// Prepare starts the guard, if none runs, on another goroutine. A command
+// that is about to start a server calls it as early as it can, so that the
+// guard's shell starts while the command does its other work rather than
+// on the way to the server's start.
+func Prepare() { guardReady() }
 
 // Ended says cmd's process group is gone (its leader reaped, what it left
 // killed): nothing is to be ended for it any more, and its number may be
 // another group's soon.
 func Ended(cmd *exec.Cmd) {
 	if cmd.Process != nil && leadsGroup(cmd) {
-		pid := cmd.Process.Pid
-		later(func() { forgetGroup(pid) })
-	}
-}
-
-// pending is the guard's work not yet done, done in order by one goroutine
-// at a time: a group is never forgotten before it is watched.
-var pending struct {
-	mu   sync.Mutex
-	ops  []func()
-	busy bool
-	idle sync.Cond // busy became false
-}
-
-func later(op func()) {
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
-	pending.ops = append(pending.ops, op)
-	if !pending.busy {
-		pending.busy = true
-		go doPending()
-	}
-}
-
-func doPending() {
-	for {
-		pending.mu.Lock()
-		if len(pending.ops) == 0 {
-			pending.busy = false
-			if pending.idle.L != nil {
-				pending.idle.Broadcast()
-			}
-			pending.mu.Unlock()
-			return
-		}
-		op := pending.ops[0]
-		pending.ops = pending.ops[1:]
-		pending.mu.Unlock()
-		op()
-	}
-}
-
-// settle waits until the guard has done the work asked of it so far.
-func settle() {
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
-	if pending.idle.L == nil {
-		pending.idle.L = &pending.mu
-	}
-	for pending.busy {
-		pending.idle.Wait()
+		forgetGroup(cmd.Process.Pid)
 	}
 }

@@ -16,8 +16,9 @@ import (
 // thread before. So every child is forked by one goroutine locked to its
 // thread for the life of the process: that thread ends only with it.
 type request struct {
-	cmd  *exec.Cmd
-	done chan error
+	cmd     *exec.Cmd
+	started func(pid int) // run on the spawning thread as soon as the child exists
+	done    chan error
 }
 
 var (
@@ -25,13 +26,15 @@ var (
 	spawner  sync.Once
 )
 
-func start(cmd *exec.Cmd) error {
+// start starts cmd on the spawning thread and runs started (if not nil)
+// there as soon as it has.
+func start(cmd *exec.Cmd, started func(pid int)) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 	spawner.Do(func() { go spawn() })
-	r := request{cmd: cmd, done: make(chan error, 1)}
+	r := request{cmd: cmd, started: started, done: make(chan error, 1)}
 	requests <- r
 	return <-r.done
 }
@@ -39,6 +42,10 @@ func start(cmd *exec.Cmd) error {
 func spawn() {
 	runtime.LockOSThread() // never unlocked: see request
 	for r := range requests {
-		r.done <- r.cmd.Start()
+		err := r.cmd.Start()
+		if err == nil && r.started != nil {
+			r.started(r.cmd.Process.Pid)
+		}
+		r.done <- err
 	}
 }

@@ -4,4 +4,13 @@ package child
 
 import "os/exec"
 
-func start(cmd *exec.Cmd) error { return cmd.Start() }
+// start starts cmd and runs started (if not nil) as soon as it has.
+func start(cmd *exec.Cmd, started func(pid int)) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if started != nil {
+		started(cmd.Process.Pid)
+	}
+	return nil
+}

@@ -44,6 +44,37 @@ var guard struct {
 	w      *os.File // the guard's input; nil until the first group
 	cmd    *exec.Cmd
 	groups map[int]bool
+	// starting is closed when the start under way is done; nil when
+	// none is.
+	starting chan struct{}
+}
+
+// started is what guardReady returns when the guard runs already.
+var started = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// guardReady starts the guard, when none runs, on another goroutine; what
+// it returns is closed once the guard runs (or could not be started:
+// watchGroup then tries again, on the child's way).
+func guardReady() <-chan struct{} {
+	guard.mu.Lock()
+	defer guard.mu.Unlock()
+	if guard.w != nil {
+		return started
+	}
+	if guard.starting == nil {
+		done := make(chan struct{})
+		guard.starting = done
+		go func() {
+			guard.mu.Lock()
+			if guard.w == nil {
+				startGuard()
+			}
+			guard.starting = nil
+			guard.mu.Unlock()
+			close(done)
+		}()
+	}
+	return guard.starting
 }
 
 // watchGroup has the guard end group pgid when this process ends.
@@ -106,10 +137,8 @@ func startGuard() {
 	}
 }
 
-// GuardPID is the guard's process id, 0 when none runs (tests), once the
-// guard has done the work asked of it so far.
+// GuardPID is the guard's process id, 0 when none runs (tests).
 func GuardPID() int {
-	settle()
 	guard.mu.Lock()
 	defer guard.mu.Unlock()
 	if guard.cmd == nil || guard.w == nil {
