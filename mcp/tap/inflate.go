@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // bodyEncoding is a body's Content-Encoding, lower case; "" for none or
@@ -38,31 +39,33 @@ func decompressor(enc string, r io.Reader) (io.ReadCloser, error) {
 	return gzip.NewReader(r)
 }
 
-// errInflaterDone ends the writes to an inflater whose reader stopped.
-var errInflaterDone = errors.New("the tap stopped decoding this stream")
-
-// inflater decodes a compressed event stream as it passes, on a goroutine
-// of its own, for the recorder. The bytes forwarded to the client are not
-// touched: a write returns once the decoder has read them, and a stream
-// that stops decoding stops being recorded, never being forwarded.
+// inflater decodes a compressed event stream for the recorder, on a
+// goroutine of its own. The copy to the client only hands it the bytes:
+// write queues a copy and returns at once, as the recorder's spool does,
+// so the client never waits on the decoding. A stream that stops decoding
+// stops being recorded, never being forwarded.
 type inflater struct {
-	pw   *io.PipeWriter
-	done chan struct{}
+	mu     sync.Mutex
+	more   *sync.Cond // queued or closed changed
+	queued [][]byte
+	closed bool // no more writes: the stream ended
+	failed bool // the decoder stopped: writes are dropped
+	done   chan struct{}
 }
 
 // newInflater starts decoding: out gets the decoded bytes in order (each
 // slice its own), failed the fault of a stream that does not decode.
 func newInflater(enc string, out func([]byte), failed func(error)) *inflater {
-	pr, pw := io.Pipe()
-	in := &inflater{pw: pw, done: make(chan struct{})}
+	in := &inflater{done: make(chan struct{})}
+	in.more = sync.NewCond(&in.mu)
 	go func() {
 		defer close(in.done)
-		err := inflate(enc, pr, out)
-		if err != nil {
+		if err := inflate(enc, in, out); err != nil {
 			failed(err)
 		}
-		// Later writes return at once.
-		_ = pr.CloseWithError(errInflaterDone)
+		in.mu.Lock()
+		in.failed, in.queued = true, nil
+		in.mu.Unlock()
 	}()
 	return in
 }
@@ -95,11 +98,40 @@ func inflate(enc string, r io.Reader, out func([]byte)) error {
 	}
 }
 
-// write hands the decoder bytes as sent.
-func (in *inflater) write(b []byte) { _, _ = in.pw.Write(b) }
+// write queues a copy of bytes as sent for the decoder.
+func (in *inflater) write(b []byte) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.failed || in.closed {
+		return
+	}
+	in.queued = append(in.queued, append([]byte(nil), b...))
+	in.more.Signal()
+}
+
+// Read is the decoder's side: the queued bytes in order, io.EOF once the
+// stream has ended and they are all read.
+func (in *inflater) Read(p []byte) (int, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for len(in.queued) == 0 && !in.closed {
+		in.more.Wait()
+	}
+	if len(in.queued) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, in.queued[0])
+	if in.queued[0] = in.queued[0][n:]; len(in.queued[0]) == 0 {
+		in.queued = in.queued[1:]
+	}
+	return n, nil
+}
 
 // close ends the stream and waits until everything decoded is out.
 func (in *inflater) close() {
-	_ = in.pw.Close()
+	in.mu.Lock()
+	in.closed = true
+	in.more.Signal()
+	in.mu.Unlock()
 	<-in.done
 }
