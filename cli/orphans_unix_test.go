@@ -93,20 +93,12 @@ func sigkillLeavesNothing(t *testing.T, stdin bool, args ...string) {
 			t.Fatal(err)
 		}
 	}
+	// The server writes its pids first, then what it reads.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if b, err := os.ReadFile(pidFile + ".in"); err == nil && len(b) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			t.Fatalf("the server never got its first message:\n%s", out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	for len(pids) < 2 {
-		if b, err := os.ReadFile(pidFile); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+		b, err := os.ReadFile(pidFile)
+		in, _ := os.ReadFile(pidFile + ".in")
+		if err == nil && bytes.HasSuffix(b, []byte("\n")) && len(in) > 0 {
 			for _, f := range strings.Fields(string(b)) {
 				p, err := strconv.Atoi(f)
 				if err != nil {
@@ -119,9 +111,9 @@ func sigkillLeavesNothing(t *testing.T, stdin bool, args ...string) {
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			t.Fatalf("the server never started:\n%s", out.String())
+			t.Fatalf("the server never started and got its first message (pids %q, read %q):\n%s", b, in, out.String())
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

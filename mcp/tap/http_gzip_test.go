@@ -156,18 +156,17 @@ func tapOnce(t *testing.T, acceptEncoding string, handler http.HandlerFunc) (got
 	}
 	client.CloseIdleConnections()
 	stop()
-	files, _ := os.ReadDir(dir)
+	return got, onlyRecord(t, dir)
+}
+
+// onlyRecord is every entry of the one session file in dir.
+func onlyRecord(t *testing.T, dir string) []record.Entry {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("session files %v", files)
 	}
-	b, err := os.ReadFile(dir + "/" + files[0].Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if entries, err = record.Read(bytes.NewReader(b)); err != nil {
-		t.Fatal(err)
-	}
-	return got, entries
+	return readRecord(t, files[0])
 }
 
 func inboundFrames(entries []record.Entry) (frames []string, events []string) {
@@ -324,11 +323,7 @@ func TestHTTPTapCompressedStreamLeftByTheClient(t *testing.T) {
 	_ = resp.Body.Close()
 	client.CloseIdleConnections()
 	stop()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("session files %v", files)
-	}
-	frames, events := inboundFrames(readRecord(t, files[0]))
+	frames, events := inboundFrames(onlyRecord(t, dir))
 	if len(frames) != 1 || frames[0] != listAnswer {
 		t.Errorf("recorded %q, want the event that came", frames)
 	}
